@@ -1,0 +1,52 @@
+"""tabletop: turn-based board games as event-sourced logs.
+
+Plugins import what they need from here and never from pluggy::
+
+    from tabletop import Game, Variant, hookimpl, rulehook, rulespec
+"""
+
+from .errors import (
+    CheckFailed,
+    IllegalEventError,
+    LogFormatError,
+    NotationError,
+    PluginError,
+    TabletopError,
+    UsageError,
+)
+from .events import CHANCE, DECISION, RULES, Event, Reveal
+from .extensions import Bot, Variant
+from .game import Game
+from .nodes import Chance, Decide, Forced, Outcome, Over
+from .plugins import get_plugin_manager, hookimpl
+from .registry import Registry, rulehook, rulespec
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE",
+    "DECISION",
+    "RULES",
+    "Bot",
+    "Chance",
+    "CheckFailed",
+    "Decide",
+    "Event",
+    "Forced",
+    "Game",
+    "IllegalEventError",
+    "LogFormatError",
+    "NotationError",
+    "Outcome",
+    "Over",
+    "PluginError",
+    "Registry",
+    "Reveal",
+    "TabletopError",
+    "UsageError",
+    "Variant",
+    "get_plugin_manager",
+    "hookimpl",
+    "rulehook",
+    "rulespec",
+]

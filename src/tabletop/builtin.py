@@ -1,0 +1,12 @@
+"""What the core itself registers, through the same hooks as any plugin."""
+
+from __future__ import annotations
+
+from .extensions import Bot
+from .live import random_choice
+from .plugins import hookimpl
+
+
+@hookimpl
+def register_bots() -> list[Bot]:
+    return [Bot("random", "plays any legal decision, chosen uniformly at random", random_choice)]

@@ -1,0 +1,36 @@
+"""Seeds: where every chance outcome of a live game comes from.
+
+Each chance event is derived from the seed and its own sequence number alone
+(HMAC-SHA256), so the same seed and the same decisions give the same log byte
+for byte, and anyone holding the seed can re-derive any outcome on its own.
+A sealed game publishes only a commitment (a hash) to the seed until the end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+_COMMIT_PREFIX = b"tabletop seed\x00"
+
+
+def new_seed() -> str:
+    """A fresh secret seed: 128 random bits as hex."""
+    return secrets.token_hex(16)
+
+
+def commitment(seed: str) -> str:
+    """The public commitment to ``seed`` written in a sealed game's header."""
+    return "sha256:" + hashlib.sha256(_COMMIT_PREFIX + seed.encode()).hexdigest()
+
+
+def matches(seed: str, commit: str) -> bool:
+    """Whether ``seed`` is the one ``commit`` was made for."""
+    return hmac.compare_digest(commitment(seed), commit)
+
+
+def number(seed: str, seq: int) -> int:
+    """The 256-bit number that picks the outcome of chance event ``seq``."""
+    digest = hmac.new(seed.encode(), b"event %d" % seq, hashlib.sha256).digest()
+    return int.from_bytes(digest, "big")

@@ -1,0 +1,89 @@
+"""What several commands print: who acts next, the result, a game's summary."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import click
+
+from ..engine import Match
+from ..errors import UsageError
+from ..nodes import Chance, Decide, Forced, Over
+
+pass_env = click.pass_obj
+
+
+def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option '{pair}' must be KEY=VALUE")
+        options[key] = value
+    return options
+
+
+def check_viewer(match: Match, viewer: str | None) -> None:
+    if viewer is not None and viewer not in match.header.players:
+        raise UsageError(f"--as '{viewer}': not a player of this game ({', '.join(match.header.players)})")
+
+
+def status(match: Match, viewer: str | None = None) -> str:
+    """One line: whose decision it is, or the final result."""
+    node = match.node
+    if isinstance(node, Over):
+        return "Game over. " + result(match)
+    if isinstance(node, Decide):
+        parts = []
+        for player in node.players:
+            if viewer in (None, player):
+                parts.append(f"{player} to {match.game.asks(match.state, player)}")
+            else:
+                parts.append(f"{player} to decide")
+        return "; ".join(parts) + "."
+    if isinstance(node, Chance):
+        return "A chance outcome is due."
+    assert isinstance(node, Forced)
+    return "The rules decide next."
+
+
+def result(match: Match) -> str:
+    outcome = match.game.outcome(match.state)
+    scores = ", ".join(f"{p} {s}" for p, s in outcome.ranked())
+    if len(outcome.winners) == 1:
+        won = f"{outcome.winners[0]} wins"
+    elif outcome.winners:
+        won = "shared victory: " + ", ".join(outcome.winners)
+    else:
+        won = "no winner"
+    note = f" ({outcome.note})" if outcome.note else ""
+    return f"{scores}; {won}{note}."
+
+
+def next_actor(match: Match) -> dict[str, Any] | None:
+    node = match.node
+    if isinstance(node, Decide):
+        return {"kind": "decision", "players": list(node.players)}
+    if isinstance(node, Chance):
+        return {"kind": "chance"}
+    if isinstance(node, Forced):
+        return {"kind": "rules"}
+    return None
+
+
+def summary(match: Match, path: str, viewer: str | None = None) -> Mapping[str, Any]:
+    """The stable machine-readable summary that ``replay --json`` prints."""
+    outcome = match.game.outcome(match.state)
+    return {
+        "file": path,
+        "game": match.header.game,
+        "players": list(match.header.players),
+        "variants": list(match.header.variants),
+        "events": match.seq,
+        "finished": match.over,
+        "scores": dict(outcome.scores),
+        "winners": list(outcome.winners) if match.over else [],
+        "next": next_actor(match),
+        "as": viewer,
+    }

@@ -1,0 +1,68 @@
+"""``tabletop selfplay``: complete games between bots."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from .. import logfile
+from ..errors import UsageError
+from ..live import selfplay as play_out
+from . import main
+from .common import parse_options, pass_env, result
+
+
+@main.command()
+@click.argument("game")
+@click.option("--players", "count", type=int, required=True, help="How many players (named p1, p2, ...).")
+@click.option("--bot", "bots", multiple=True, help="A bot per seat, in seat order (repeatable; default random).")
+@click.option("--games", "games", type=click.IntRange(min=1), default=1, show_default=True, help="How many games.")
+@click.option("--seed", default="selfplay", show_default=True, help="Game i uses the seed SEED-i.")
+@click.option("--variant", "variants", multiple=True, help="A variant to enable (repeatable).")
+@click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), help="Write each game's log into this folder.")
+@pass_env
+def selfplay(env, game, count, bots, games, seed, variants, options, output) -> None:
+    """Play complete games between bots, optionally keeping their logs.
+
+    \b
+    Example:
+      tabletop selfplay glux --players 4 --games 100 -o games/
+      tabletop selfplay glux --players 2 --bot greedy --bot random
+    """
+    registry = env.registry
+    registry.game_class(game)
+    players = [f"p{i}" for i in range(1, count + 1)]
+    names = list(bots) or ["random"]
+    if len(names) not in (1, count):
+        raise UsageError(f"--bot: give one bot for all seats or one per seat ({count})")
+    seats = [registry.bot(n, game) for n in (names * count if len(names) == 1 else names)]
+    opts = parse_options(options)
+    if output is not None:
+        output.mkdir(parents=True, exist_ok=True)
+    wins: Counter[str] = Counter()
+    events = 0
+    # The bar goes to stderr and draws only on a terminal; one game needs none.
+    bar_file = click.get_text_stream("stderr") if games > 1 else open(os.devnull, "w")
+    with bar_file, click.progressbar(range(1, games + 1), label=f"{game} self-play", file=bar_file) as bar:
+        for i in bar:
+            header, match, played = play_out(registry, game, players, seats, f"{seed}-{i}", variants, opts)
+            events += len(played)
+            outcome = match.game.outcome(match.state)
+            for w in outcome.winners:
+                wins[w] += 1
+            if output is not None:
+                path = output / f"{game}-{i:05d}.jsonl"
+                lines = [logfile.header_line(header)]
+                lines += [registry.codec.encode(n, e) for n, e in enumerate(played, start=1)]
+                logfile.create(path, lines)
+            if games == 1:
+                click.echo(f"{len(played)} events. {result(match)}")
+    if games > 1:
+        table = ", ".join(f"{p} ({b.name}) {wins[p]}" for p, b in zip(players, seats))
+        click.echo(f"{games} games, {events} events. Wins (shared wins count for each): {table}.")
+    if output is not None:
+        click.echo(f"Logs written to {output}/.")

@@ -1,0 +1,88 @@
+"""Comparing two logs: how long they agree, where they part, what that changes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+
+from .engine import Match, Replay
+from .events import Event
+from .registry import Registry
+
+
+@attrs.frozen
+class Side:
+    """One log at the first difference: its event there (None: the log ended)."""
+
+    path: Path
+    lineno: int | None
+    text: str | None
+
+
+@attrs.frozen
+class Difference:
+    header: list[tuple[str, str, str]]
+    prefix: int
+    first: tuple[Side, Side] | None
+    at_first: list[tuple[str, str, str]]
+    at_end: list[tuple[str, str, str]]
+    lengths: tuple[int, int]
+
+    @property
+    def identical(self) -> bool:
+        return not self.header and self.first is None
+
+
+def facets(match: Match) -> dict[str, str]:
+    """What a diff compares: the game's own facets plus scores and winners."""
+    found = dict(match.game.describe(match.state))
+    outcome = match.game.outcome(match.state)
+    for player, score in outcome.scores.items():
+        found[f"score {player}"] = str(score)
+    found["winners"] = ", ".join(outcome.winners) if match.over else "(not over)"
+    return found
+
+
+def compare(a: dict[str, str], b: dict[str, str]) -> list[tuple[str, str, str]]:
+    keys = list(a) + [k for k in b if k not in a]
+    return [(k, a.get(k, "-"), b.get(k, "-")) for k in keys if a.get(k) != b.get(k)]
+
+
+def diff(registry: Registry, path_a: Path, path_b: Path) -> Difference:
+    ra, rb = Replay(registry, path_a), Replay(registry, path_b)
+    ha, hb = ra.header.to_json(), rb.header.to_json()
+    header = [(k, _short(ha[k]), _short(hb[k])) for k in ha if ha[k] != hb[k]]
+    if ra.header.game != rb.header.game or ra.header.players != rb.header.players:
+        return Difference(header, 0, None, [], [], (0, 0))
+    ia: Iterator[tuple[int, int, Event]] = iter(ra)
+    ib: Iterator[tuple[int, int, Event]] = iter(rb)
+    prefix = 0
+    while True:
+        ea, eb = next(ia, None), next(ib, None)
+        if ea is None and eb is None:
+            return Difference(header, prefix, None, [], [], (prefix, prefix))
+        if ea is not None and eb is not None and ea[2] == eb[2]:
+            prefix += 1
+            continue
+        first = (_side(ra, ea), _side(rb, eb))
+        at_first = compare(facets(ra.match), facets(rb.match))
+        for _ in ia:
+            pass
+        for _ in ib:
+            pass
+        at_end = compare(facets(ra.match), facets(rb.match))
+        return Difference(header, prefix, first, at_first, at_end, (ra.match.seq, rb.match.seq))
+
+
+def _side(replay: Replay, item: tuple[int, int, Event] | None) -> Side:
+    if item is None:
+        return Side(replay.path, None, None)
+    lineno, _, event = item
+    return Side(replay.path, lineno, replay.match.describe(event))
+
+
+def _short(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,205 @@
+"""Replay: a fold of validated events over a game's state.
+
+Nothing in a log is trusted. Each event is checked against the node the rules
+reach at that point (whose decision it is, which chance outcomes are possible,
+what the rules force) before it is applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from . import chance
+from .errors import CheckFailed, IllegalEventError, TabletopError
+from .events import CHANCE, DECISION, Event, Reveal
+from .game import Game
+from .header import Header
+from .logfile import parse_header, read_lines
+from .nodes import Chance, Decide, Forced, Node, Over
+from .registry import Registry
+
+
+class Match:
+    """A game as far as its log goes: the header, the rules, the state."""
+
+    def __init__(self, registry: Registry, header: Header) -> None:
+        self.registry = registry
+        self.header = header
+        self.game: Game = registry.game(header)
+        self.state: Any = self.game.initial()
+        self.seq = 0
+        self.revealed: str | None = None
+        self._node: Node | None = None
+
+    @property
+    def node(self) -> Node:
+        if self._node is None:
+            self._node = self.game.next(self.state)
+        return self._node
+
+    @property
+    def over(self) -> bool:
+        return isinstance(self.node, Over)
+
+    @property
+    def seed(self) -> str | None:
+        """The seed, if the header or a reveal made it known."""
+        return self.header.randomness.seed or self.revealed
+
+    def why_illegal(self, event: Event) -> str | None:
+        """Why ``event`` may not come next, or None."""
+        node = self.node
+        if isinstance(event, Reveal):
+            return self._check_reveal(event, node)
+        if isinstance(node, Over):
+            return "the game is over; no event may follow"
+        if event.origin == DECISION:
+            if not isinstance(node, Decide):
+                return f"no decision is open now ({_expected(node)} comes next)"
+            player = event.player  # type: ignore[attr-defined]
+            if player not in node.players:
+                if player not in self.game.players:
+                    return f"'{player}' is not a player of this game"
+                return f"not {player}'s turn: {_names(node.players)} to decide"
+            return self.game.check(self.state, event)
+        if event.origin == CHANCE:
+            if not isinstance(node, Chance):
+                return f"no chance outcome is due now ({_expected(node)} comes next)"
+            if not node.allows(event):
+                return "not a possible outcome here"
+            return None
+        if not isinstance(node, Forced):
+            return f"the rules force nothing now ({_expected(node)} comes next)"
+        if event != node.event:
+            return f"the rules give '{self.game.format(node.event)}' here"
+        return None
+
+    def _check_reveal(self, event: Reveal, node: Node) -> str | None:
+        if not isinstance(node, Over):
+            return "the seed is revealed only after the game is over"
+        commit = self.header.randomness.commitment
+        if commit is None:
+            return "this game is not sealed; there is no seed to reveal"
+        if self.revealed is not None:
+            return "the seed is already revealed"
+        if not chance.matches(event.seed, commit):
+            return "the revealed seed does not match the commitment in the header"
+        return None
+
+    def accept(self, event: Event, seq: int | None = None) -> None:
+        """Validate ``event`` as the next one (numbered ``seq``) and apply it."""
+        expected = self.seq + 1
+        if seq is not None and seq != expected:
+            raise IllegalEventError(f"event {seq}: wrong sequence number (expected {expected})")
+        reason = self.why_illegal(event)
+        if reason is not None:
+            raise IllegalEventError(f"event {expected} ({self.describe(event)}): {reason}")
+        self.apply(event)
+
+    def apply(self, event: Event) -> None:
+        """Apply an event known to be legal."""
+        if isinstance(event, Reveal):
+            self.revealed = event.seed
+        else:
+            self.state = self.game.apply(self.state, event)
+            self._node = None
+        self.seq += 1
+
+    def describe(self, event: Event) -> str:
+        try:
+            text = self.game.format(event)
+        except Exception:  # a malformed event may not format; its kind still names it
+            text = event.kind
+        return text
+
+    def sees_all(self, event: Event, viewer: str | None) -> bool:
+        return viewer is None or self.game.sees(event, viewer)
+
+
+def _names(players: tuple[str, ...]) -> str:
+    return " or ".join(players)
+
+
+def _expected(node: Node) -> str:
+    if isinstance(node, Decide):
+        return f"a decision by {_names(node.players)}"
+    if isinstance(node, Chance):
+        return "a chance outcome"
+    if isinstance(node, Forced):
+        return "an event the rules force"
+    return "nothing"
+
+
+class Replay:
+    """A log read event by event, each validated; iterate to fold it.
+
+    Iterating yields ``(lineno, seq, event)`` after each event is applied to
+    :attr:`match`. Errors carry ``FILE:LINE``.
+    """
+
+    def __init__(self, registry: Registry, path: Path, handle: IO[bytes] | None = None) -> None:
+        self.registry = registry
+        self.path = Path(path)
+        self._lines = read_lines(self.path, handle)
+        lineno, text = next(self._lines)
+        self.header = parse_header(self.path, text)
+        try:
+            self.match = Match(registry, self.header)
+        except TabletopError as exc:
+            raise exc.at(f"{self.path}:1") from None
+        self.lines = 1
+        #: Called with (match, seq, event) before each event is applied.
+        self.before: Callable[[Match, int, Event], None] | None = None
+
+    def __iter__(self) -> Iterator[tuple[int, int, Event]]:
+        codec = self.registry.codec
+        game = self.header.game
+        match = self.match
+        for lineno, text in self._lines:
+            try:
+                seq, event = codec.decode_line(game, text)
+                if self.before is not None and seq == match.seq + 1:
+                    self.before(match, seq, event)
+                match.accept(event, seq)
+            except TabletopError as exc:
+                raise exc.at(f"{self.path}:{lineno}") from None
+            self.lines = lineno
+            yield lineno, seq, event
+
+    def run(self, until: int | None = None) -> Match:
+        """Fold the whole log (or up to event ``until``) and return the match."""
+        for _, seq, _ in self:
+            if until is not None and seq >= until:
+                break
+        return self.match
+
+
+def verify(registry: Registry, path: Path) -> tuple[Match, int]:
+    """Re-derive every chance outcome of a log from its seed; the number checked.
+
+    Raises :class:`CheckFailed` at the first outcome the seed does not give.
+    """
+    # The seed of a sealed game is its last event: find it first.
+    seed = Replay(registry, path).run().seed
+    if seed is None:
+        if Replay(registry, path).header.randomness.sealed:
+            raise CheckFailed("the seed is not revealed yet (the game is not over)", where=str(path))
+        raise CheckFailed("the log has no seed: its chance outcomes were recorded, not drawn", where=str(path))
+    checked = 0
+
+    def check(match: Match, seq: int, event: Event) -> None:
+        nonlocal checked
+        node = match.node
+        if event.origin == CHANCE and isinstance(node, Chance):
+            expected = node.pick(chance.number(seed, seq))
+            if expected != event:
+                raise CheckFailed(
+                    f"event {seq}: the seed gives '{match.describe(expected)}', the log has '{match.describe(event)}'"
+                )
+            checked += 1
+
+    replay = Replay(registry, path)
+    replay.before = check
+    return replay.run(), checked

@@ -1,0 +1,45 @@
+"""Events: the lines of a game log after the header.
+
+An event is a frozen attrs class with a stable class-level ``kind``. It is one
+of three things, told by ``origin``:
+
+- a *decision*: a player chose something (always has a ``player`` field);
+- a *chance* outcome: a draw, a roll, a shuffle, resolved from the seed in a
+  live game and checked against the possible outcomes on replay;
+- a *rules* event: something the rules derive and record (an exclusion, a
+  forced pass), produced by the engine and checked by recomputing it.
+
+Consequences that need no record (a kill, a score) are never events: replay
+recomputes them.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+DECISION = "decision"
+CHANCE = "chance"
+RULES = "rules"
+
+
+@attrs.frozen
+class Event:
+    """Base of every event class. Subclasses set ``kind`` and ``origin``."""
+
+    kind: ClassVar[str] = ""
+    origin: ClassVar[str] = DECISION
+
+
+@attrs.frozen
+class Reveal(Event):
+    """The seed of a sealed game, revealed once the game is over."""
+
+    kind: ClassVar[str] = "reveal"
+    origin: ClassVar[str] = RULES
+    seed: str
+
+
+#: Event kinds every game understands; a game may not reuse these names.
+CORE_EVENTS: tuple[type[Event], ...] = (Reveal,)

@@ -1,0 +1,40 @@
+"""The things plugins register besides games: variants and bots."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from .events import Event
+
+
+@attrs.frozen
+class Variant:
+    """A named change to one game's rules.
+
+    ``rules`` is an object (a module or an instance) whose methods implement some
+    of the game's rule hooks with ``@tabletop.rulehook``. Enabling the variant
+    in a header registers it in that game's own rule manager only.
+    """
+
+    name: str
+    game: str
+    description: str
+    rules: object
+
+
+#: A bot's choice: ``choose(game, state, player, legal, rng) -> decision``.
+Choose = Callable[[Any, Any, str, list[Event], random.Random], Event]
+
+
+@attrs.frozen
+class Bot:
+    """A player program. ``game`` is None for a bot that plays any game."""
+
+    name: str
+    description: str
+    choose: Choose
+    game: str | None = None

@@ -1,0 +1,123 @@
+"""The contract between the engine and a game plugin.
+
+A game plugin subclasses :class:`Game` and returns the class from its
+``register_games`` hook. The engine creates one instance per log (per header),
+so an instance may keep what the header fixes (players, board, the rule hooks
+in force) and compute it once.
+
+States are values: ``apply`` returns a new state and never changes the one it
+was given, so a replay can keep any state it passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from .events import Event
+from .nodes import Node, Outcome
+
+
+class Game:
+    """Base class of every game. Class attributes describe the game; methods are
+    the rules. ``rules`` is the hook relay of the rule hooks in force for this
+    game (official rules plus the variants the header enables)."""
+
+    #: The name used in logs and on the command line, e.g. ``"glux"``.
+    name: ClassVar[str] = ""
+    #: The name as printed, e.g. ``"Glüx"``.
+    title: ClassVar[str] = ""
+    #: One line for ``tabletop games``.
+    description: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    #: Game options (``--option K=V``) and a one-line help for each.
+    options: ClassVar[Mapping[str, str]] = {}
+    #: The event classes this game writes.
+    events: ClassVar[Sequence[type[Event]]] = ()
+    #: The module or class holding the game's rule hookspecs (``@rulespec``).
+    rule_specs: ClassVar[object | None] = None
+    #: The official rules: default implementations of the rule hooks.
+    official_rules: ClassVar[object | None] = None
+
+    def __init__(self, players: Sequence[str], options: Mapping[str, Any], rules: Any) -> None:
+        self.players = tuple(players)
+        self.option_values = dict(options)
+        self.rules = rules
+
+    # -- the header ------------------------------------------------------
+    @classmethod
+    def normalize_options(cls, options: Mapping[str, str], players: Sequence[str]) -> dict[str, Any]:
+        """Turn ``--option`` strings into the options written in the header.
+
+        Raise :class:`~tabletop.errors.UsageError` naming a bad option. The
+        default accepts the declared options as strings.
+        """
+        from .errors import UsageError
+
+        for key in options:
+            if key not in cls.options:
+                known = ", ".join(sorted(cls.options)) or "none"
+                raise UsageError(f"unknown option '{key}' for {cls.name} (options: {known})")
+        return dict(options)
+
+    # -- the rules -------------------------------------------------------
+    def initial(self) -> Any:
+        """The state before the first event."""
+        raise NotImplementedError
+
+    def next(self, state: Any) -> Node:
+        """Who or what acts next: :class:`Decide`, :class:`Chance`,
+        :class:`Forced` or :class:`Over`."""
+        raise NotImplementedError
+
+    def check(self, state: Any, decision: Event) -> str | None:
+        """Why ``decision`` is illegal now, or None when it is legal. The engine
+        has already checked that its player may decide now."""
+        raise NotImplementedError
+
+    def apply(self, state: Any, event: Event) -> Any:
+        """The state after ``event`` (already validated). Must not change ``state``."""
+        raise NotImplementedError
+
+    def legal(self, state: Any, player: str) -> Sequence[Event]:
+        """Every legal decision of ``player`` now, in a stable order."""
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> Outcome:
+        """Scores and winners of a finished game (standings when not finished)."""
+        raise NotImplementedError
+
+    # -- what a player may know -----------------------------------------
+    def view(self, state: Any, player: str | None) -> Any:
+        """The state as ``player`` may know it (None: everything)."""
+        return state
+
+    def sees(self, event: Event, player: str | None) -> bool:
+        """Whether ``player`` may see all of ``event`` (else it is shown redacted)."""
+        return True
+
+    # -- text ------------------------------------------------------------
+    def format(self, event: Event, viewer: str | None = None) -> str:
+        """``event`` in the game's notation, redacted for ``viewer``."""
+        raise NotImplementedError
+
+    def parse(self, text: str, player: str, state: Any) -> Event:
+        """A decision of ``player`` written in the game's notation.
+
+        Raise :class:`~tabletop.errors.NotationError` when it cannot be read.
+        """
+        raise NotImplementedError
+
+    def render(self, state: Any, viewer: str | None = None, color: bool = False) -> str:
+        """The board as text, as ``viewer`` may see it."""
+        raise NotImplementedError
+
+    def describe(self, state: Any, viewer: str | None = None) -> dict[str, str]:
+        """Named facets of the state, compared by ``tabletop diff``
+        (e.g. ``{"board f7": "alice 6 over bob 2", "hand alice": "2/5"}``)."""
+        raise NotImplementedError
+
+    def asks(self, state: Any, player: str) -> str:
+        """What is asked of ``player`` now, in a few words (e.g. "place the 2/5 chip")."""
+        return "decide"

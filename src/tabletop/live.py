@@ -1,0 +1,120 @@
+"""Live games: starting them, adding decisions, and letting chance and the rules
+run from the seed until someone must decide."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from . import chance
+from .errors import IllegalEventError, UsageError
+from .events import Event, Reveal
+from .engine import Match
+from .extensions import Bot
+from .header import Header, Randomness
+from .nodes import Chance, Decide, Forced, Over
+from .registry import Registry
+
+
+def seed_file(log: Path) -> Path:
+    """Where ``tabletop new --sealed`` keeps the secret seed of a log."""
+    return log.with_name(log.name + ".seed")
+
+
+def make_header(
+    registry: Registry,
+    game: str,
+    players: Sequence[str],
+    variants: Sequence[str] = (),
+    options: Mapping[str, str] | None = None,
+    seed: str | None = None,
+    sealed: bool = False,
+) -> tuple[Header, str]:
+    """A checked header for a new game and the seed it uses."""
+    from .header import check_players
+
+    cls = registry.game_class(game)
+    check_players(list(players))
+    normalized = cls.normalize_options(dict(options or {}), players)
+    seed = seed if seed is not None else chance.new_seed()
+    randomness = Randomness(commitment=chance.commitment(seed)) if sealed else Randomness(seed=seed)
+    header = Header(game, tuple(players), tuple(variants), normalized, randomness)
+    registry.game(header)  # fails now, with a clear error, on a bad player count or variant
+    return header, seed
+
+
+def settle(match: Match, seed: str | None) -> list[Event]:
+    """Resolve chance and forced nodes until a decision is due or the game ends.
+
+    Returns the events appended to ``match``. In a sealed game that has ended,
+    the last of them reveals the seed.
+    """
+    events = []
+    while True:
+        node = match.node
+        if isinstance(node, Chance):
+            if seed is None:
+                raise UsageError("a chance outcome is due but the seed is not known")
+            event = node.pick(chance.number(seed, match.seq + 1))
+        elif isinstance(node, Forced):
+            event = node.event
+        elif isinstance(node, Over) and match.header.randomness.sealed and match.revealed is None and seed:
+            event = Reveal(seed)
+        else:
+            return events
+        match.apply(event)
+        events.append(event)
+
+
+def decide(match: Match, decision: Event, seed: str | None) -> list[Event]:
+    """Validate and apply ``decision``, then settle; every event appended."""
+    match.accept(decision)
+    return [decision, *settle(match, seed)]
+
+
+def bot_rng(seed: str, player: str) -> random.Random:
+    """The random numbers a bot uses in a game: from the seed, so runs repeat."""
+    digest = hashlib.sha256(f"bot {player} {seed}".encode()).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def selfplay(
+    registry: Registry,
+    game: str,
+    players: Sequence[str],
+    bots: Sequence[Bot],
+    seed: str,
+    variants: Sequence[str] = (),
+    options: Mapping[str, str] | None = None,
+    max_events: int = 100_000,
+) -> tuple[Header, Match, list[Event]]:
+    """A complete game between bots (one per seat); the same seed gives the same log."""
+    header, seed = make_header(registry, game, players, variants, options, seed)
+    match = Match(registry, header)
+    events = settle(match, seed)
+    by_player = dict(zip(players, bots))
+    rngs = {p: bot_rng(seed, p) for p in players}
+    the_game = match.game
+    while not match.over:
+        node = match.node
+        if not isinstance(node, Decide):  # pragma: no cover - settle() leaves only decisions
+            raise AssertionError(node)
+        player = node.players[0]
+        legal = the_game.legal(match.state, player)
+        if not legal:
+            raise IllegalEventError(f"{game}: {player} must decide but has no legal decision")
+        choice = by_player[player].choose(the_game, match.state, player, legal, rngs[player])
+        match.apply(choice)
+        events.append(choice)
+        events += settle(match, seed)
+        if len(events) > max_events:
+            raise IllegalEventError(f"{game}: self-play did not end within {max_events} events")
+    return header, match, events
+
+
+def random_choice(game: Any, state: Any, player: str, legal: list[Event], rng: random.Random) -> Event:
+    """The core's bot: any legal decision, uniformly."""
+    return legal[rng.randrange(len(legal))]

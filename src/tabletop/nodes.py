@@ -1,0 +1,85 @@
+"""What happens next in a game: a decision, a chance outcome, a rule, or nothing.
+
+A game's ``next(state)`` returns one of these nodes. The engine validates
+every event against the node it meets, and a live game resolves chance and
+rules nodes itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import attrs
+
+from .events import Event
+
+
+@attrs.frozen
+class Decide:
+    """One or more players may decide now, in any order.
+
+    More than one player covers simultaneous choices (a secret setup) and
+    reactions out of turn (a defender answering an attack).
+    """
+
+    players: tuple[str, ...]
+
+
+@attrs.frozen
+class Chance:
+    """A chance node: one of ``outcomes`` happens, with relative ``weights``.
+
+    ``outcomes`` are in a fixed order, so that a number drawn from the seed
+    picks the same outcome on every machine.
+    """
+
+    outcomes: tuple[Event, ...]
+    weights: tuple[int, ...] | None = None
+
+    def pick(self, number: int) -> Event:
+        """The outcome that ``number`` (a large uniform integer) selects."""
+        if self.weights is None:
+            return self.outcomes[number % len(self.outcomes)]
+        n = number % sum(self.weights)
+        for outcome, weight in zip(self.outcomes, self.weights):
+            if n < weight:
+                return outcome
+            n -= weight
+        raise AssertionError("weights do not cover the number drawn")
+
+    def allows(self, event: Event) -> bool:
+        """Whether ``event`` is a possible outcome of this node."""
+        if self.weights is None:
+            return event in self.outcomes
+        return any(o == event and w > 0 for o, w in zip(self.outcomes, self.weights))
+
+
+@attrs.frozen
+class Forced:
+    """The rules decide the next event themselves (an exclusion, a pass)."""
+
+    event: Event
+
+
+@attrs.frozen
+class Over:
+    """The game has ended; no more events but the seed's reveal."""
+
+
+Node = Decide | Chance | Forced | Over
+
+
+@attrs.frozen
+class Outcome:
+    """The end of a game: victory points (or another score) and the winners.
+
+    ``winners`` has several names when the victory is shared.
+    """
+
+    scores: Mapping[str, int]
+    winners: tuple[str, ...]
+    note: str = ""
+
+    def ranked(self) -> Sequence[tuple[str, int]]:
+        """Players and scores, best first (seat order among equals)."""
+        return sorted(self.scores.items(), key=lambda item: -item[1])

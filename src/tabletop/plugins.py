@@ -1,0 +1,119 @@
+"""Finding plugins and building the registry of games, variants and bots.
+
+Plugins come from three places, in this order: the ``tabletop`` entry-point
+group of installed distributions (the built-in games are found this way too),
+the ``TABLETOP_PLUGINS`` environment variable (paths joined with ``os.pathsep``)
+and ``--plugins PATH`` on the command line. A path is a ``.py`` file or a folder
+whose ``.py`` files are each loaded.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import ModuleType
+
+import pluggy
+
+from . import hookspecs
+from .errors import PluginError
+
+ENTRY_POINT_GROUP = "tabletop"
+ENV_VAR = "TABLETOP_PLUGINS"
+
+hookimpl = pluggy.HookimplMarker("tabletop")
+
+
+def get_plugin_manager(
+    paths: Sequence[str | os.PathLike[str]] = (),
+    *,
+    entry_points: bool = True,
+    environment: bool = True,
+) -> pluggy.PluginManager:
+    """A fresh plugin manager with every plugin loaded and checked."""
+    pm = pluggy.PluginManager("tabletop")
+    pm.add_hookspecs(hookspecs)
+    if entry_points:
+        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            if pm.has_plugin(ep.name):
+                continue
+            try:
+                plugin = ep.load()
+            except Exception as exc:  # a broken third-party package must not crash us
+                raise PluginError(f"cannot load plugin '{ep.name}' ({ep.value}): {_reason(exc)}") from None
+            pm.register(plugin, name=ep.name)
+    all_paths: list[str | os.PathLike[str]] = []
+    if environment:
+        all_paths += [p for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
+    all_paths += list(paths)
+    for module in load_paths(all_paths):
+        if not pm.is_registered(module):
+            pm.register(module, name=module.__name__)
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        raise PluginError(f"plugin {_plugin_name(pm, exc.plugin)}: {exc}") from None
+    return pm
+
+
+def load_paths(paths: Iterable[str | os.PathLike[str]]) -> list[ModuleType]:
+    """Import each ``.py`` file named, or found directly in a folder named."""
+    modules = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files = sorted(p for p in path.glob("*.py") if not p.name.startswith("_"))
+        elif path.is_file():
+            files = [path]
+        else:
+            raise PluginError(f"{raw}: no such plugin file or folder")
+        modules += [load_file(f) for f in files]
+    return modules
+
+
+def load_file(path: Path) -> ModuleType:
+    """Import one plugin file under a name of its own, once per process."""
+    resolved = path.resolve()
+    name = "tabletop_plugin_" + "".join(c if c.isalnum() else "_" for c in str(resolved))
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, resolved)
+    if spec is None or spec.loader is None:
+        raise PluginError(f"{path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[name]
+        line = _line_in(exc, resolved)
+        where = f"{path}:{line}" if line else str(path)
+        raise PluginError(f"cannot load plugin: {_reason(exc)}", where=where) from None
+    return module
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, SyntaxError):
+        return f"SyntaxError: {exc.msg}"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _line_in(exc: BaseException, path: Path) -> int | None:
+    if isinstance(exc, SyntaxError) and exc.filename and Path(exc.filename).resolve() == path:
+        return exc.lineno
+    tb = exc.__traceback__
+    line = None
+    while tb is not None:
+        if Path(tb.tb_frame.f_code.co_filename).resolve() == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:
+    name = pm.get_name(plugin) or getattr(plugin, "__name__", repr(plugin))
+    return getattr(plugin, "__file__", None) or name

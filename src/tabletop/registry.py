@@ -1,0 +1,201 @@
+"""What is installed: games, variants and bots, and the codec for their events.
+
+A :class:`Registry` is built once all plugins are registered; it owns the one
+cattrs converter of the process and makes the :class:`~tabletop.game.Game`
+instance for a header, with that game's own rule manager.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+import cattrs
+import pluggy
+
+from .errors import LogFormatError, PluginError, UsageError
+from .events import CORE_EVENTS, Event
+from .extensions import Bot, Variant
+from .game import Game
+from .header import Header
+
+rulespec = pluggy.HookspecMarker("tabletop.rules")
+rulehook = pluggy.HookimplMarker("tabletop.rules")
+
+
+class Registry:
+    """Every installed game, variant and bot, by name."""
+
+    def __init__(self, pm: pluggy.PluginManager) -> None:
+        self.pm = pm
+        self.games: dict[str, type[Game]] = {}
+        for found in pm.hook.register_games():
+            for cls in found or ():
+                self._add(self.games, cls.name, cls, "game")
+        self.variants: dict[str, Variant] = {}
+        for found in pm.hook.register_variants():
+            for variant in found or ():
+                self._add(self.variants, variant.name, variant, "variant")
+        self.bots: dict[str, list[Bot]] = {}
+        for found in pm.hook.register_bots():
+            for bot in found or ():
+                self.bots.setdefault(bot.name, []).append(bot)
+        self.codec = Codec(self.games.values())
+
+    @staticmethod
+    def _add(table: dict[str, Any], name: str, thing: Any, what: str) -> None:
+        if name in table and table[name] is not thing:
+            raise PluginError(f"two plugins register a {what} named '{name}'")
+        table[name] = thing
+
+    # -- look-ups, each with one clear error -----------------------------
+    def game_class(self, name: str) -> type[Game]:
+        try:
+            return self.games[name]
+        except KeyError:
+            known = ", ".join(sorted(self.games)) or "none installed"
+            raise UsageError(f"unknown game '{name}' (games: {known})") from None
+
+    def variant(self, name: str, game: str) -> Variant:
+        variant = self.variants.get(name)
+        if variant is None:
+            known = ", ".join(sorted(v.name for v in self.variants.values() if v.game == game)) or "none"
+            raise UsageError(f"unknown variant '{name}' (variants of {game}: {known})")
+        if variant.game != game:
+            raise UsageError(f"variant '{name}' is for {variant.game}, not {game}")
+        return variant
+
+    def bot(self, name: str, game: str) -> Bot:
+        for bot in self.bots.get(name, ()):
+            if bot.game in (None, game):
+                return bot
+        known = ", ".join(sorted(n for n, bots in self.bots.items() if any(b.game in (None, game) for b in bots)))
+        raise UsageError(f"unknown bot '{name}' for {game} (bots: {known})")
+
+    def variants_of(self, game: str) -> list[Variant]:
+        return sorted((v for v in self.variants.values() if v.game == game), key=lambda v: v.name)
+
+    # -- making games ------------------------------------------------------
+    def game(self, header: Header) -> Game:
+        """The game a header describes, with its variants' rules in force."""
+        cls = self.game_class(header.game)
+        if not cls.min_players <= len(header.players) <= cls.max_players:
+            raise UsageError(
+                f"{cls.name} is for {cls.min_players} to {cls.max_players} players, not {len(header.players)}"
+            )
+        relay = self._rules(cls.name, header.variants)
+        return cls(header.players, header.options, relay)
+
+    @functools.lru_cache(maxsize=64)
+    def _rules(self, game: str, variants: tuple[str, ...]) -> Any:
+        """The rule hooks of ``game`` with ``variants`` enabled, in a manager of
+        their own, so a variant never changes another game."""
+        cls = self.games[game]
+        pm = pluggy.PluginManager("tabletop.rules")
+        if cls.rule_specs is not None:
+            pm.add_hookspecs(cls.rule_specs)
+        if cls.official_rules is not None:
+            pm.register(cls.official_rules, name="official")
+        if len(set(variants)) != len(variants):
+            raise UsageError("a variant is enabled twice")
+        for name in variants:
+            variant = self.variant(name, game)
+            pm.register(variant.rules, name=name)
+            try:
+                pm.check_pending()
+            except pluggy.PluginValidationError as exc:
+                raise PluginError(f"variant '{name}': {exc}") from None
+        return pm.hook
+
+
+def _strict(kind: type) -> Any:
+    def structure(value: Any, _: Any) -> Any:
+        # bool is an int in Python; a log that says true where 1 is meant is wrong.
+        if type(value) is not kind:
+            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__}")
+        return value
+
+    return structure
+
+
+def make_converter() -> cattrs.Converter:
+    """The project's converter: strict about types and extra keys."""
+    converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    for kind in (int, str, bool):
+        converter.register_structure_hook(kind, _strict(kind))
+    return converter
+
+
+class Codec:
+    """Reads and writes event lines for every installed game."""
+
+    def __init__(self, games: Iterable[type[Game]]) -> None:
+        self.converter = make_converter()
+        self.kinds: dict[str, dict[str, type[Event]]] = {}
+        core = {cls.kind: cls for cls in CORE_EVENTS}
+        for game in games:
+            table = dict(core)
+            for cls in game.events:
+                if cls.kind in table:
+                    raise PluginError(f"game {game.name}: event kind '{cls.kind}' is defined twice")
+                table[cls.kind] = cls
+            self.kinds[game.name] = table
+        self._has_player: dict[type[Event], bool] = {}
+
+    def has_player(self, cls: type[Event]) -> bool:
+        known = self._has_player.get(cls)
+        if known is None:
+            known = self._has_player[cls] = "player" in attrs.fields_dict(cls)
+        return known
+
+    def encode(self, seq: int, event: Event) -> str:
+        payload = self.converter.unstructure(event)
+        line: dict[str, Any] = {"seq": seq, "kind": event.kind}
+        if "player" in payload:
+            line["player"] = payload.pop("player")
+        line["payload"] = payload
+        return json.dumps(line, ensure_ascii=False, separators=(",", ":"))
+
+    def decode(self, game: str, data: Any) -> tuple[int, Event]:
+        """An event from a parsed JSON line; errors name the field at fault."""
+        if not isinstance(data, dict):
+            raise LogFormatError("an event must be a JSON object")
+        seq = data.get("seq")
+        if type(seq) is not int:
+            raise LogFormatError("event has no integer 'seq'")
+        kind = data.get("kind")
+        if not isinstance(kind, str):
+            raise LogFormatError(f"event {seq} has no 'kind'")
+        cls = self.kinds[game].get(kind)
+        if cls is None:
+            raise LogFormatError(f"event {seq}: unknown event kind '{kind}' for {game}")
+        extra = set(data) - {"seq", "kind", "player", "payload"}
+        if extra:
+            raise LogFormatError(f"event {seq} ({kind}): unknown field '{sorted(extra)[0]}'")
+        payload = data.get("payload", {})
+        if not isinstance(payload, dict):
+            raise LogFormatError(f"event {seq} ({kind}): 'payload' must be an object")
+        if "player" in data:
+            if not self.has_player(cls):
+                raise LogFormatError(f"event {seq} ({kind}): this kind of event has no player")
+            payload = {**payload, "player": data["player"]}
+        try:
+            return seq, self.converter.structure(payload, cls)
+        except cattrs.BaseValidationError as exc:
+            problem = "; ".join(cattrs.transform_error(exc, path="payload"))
+            problem = problem.replace("payload.player", "player")
+            raise LogFormatError(f"event {seq} ({kind}): {problem}") from None
+
+    def decode_line(self, game: str, text: str) -> tuple[int, Event]:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise LogFormatError("not JSON") from None
+        return self.decode(game, data)
+
+
+def bots_for(registry: Registry, game: str, names: Sequence[str]) -> list[Bot]:
+    return [registry.bot(n, game) for n in names]
