@@ -102,6 +102,11 @@ class Game:
         """``event`` in the game's notation, redacted for ``viewer``."""
         raise NotImplementedError
 
+    def notate(self, decision: Event) -> str:
+        """A decision as its player writes it (no player name): what
+        :meth:`parse` reads back. ``moves`` lists decisions this way."""
+        raise NotImplementedError
+
     def parse(self, text: str, player: str, state: Any) -> Event:
         """A decision of ``player`` written in the game's notation.
 

@@ -197,6 +197,11 @@ class Pile(Game):
             return f"{event.player} skips"
         return f"{event.player} takes {'card ' if event.card else ''}{event.stones}"
 
+    def notate(self, decision):
+        if isinstance(decision, Pick):
+            return f"pick {decision.number}"
+        return "card" if decision.card else str(decision.stones)
+
     def parse(self, text, player, state):
         word = text.strip()
         try:

@@ -96,7 +96,7 @@ def moves(env, file: Path, player: str | None) -> None:
         if player is None:
             click.echo(f"{who} ({match.game.asks(match.state, who)}):")
         for decision in match.game.legal(match.state, who):
-            click.echo(("  " if player is None else "") + match.game.format(decision, who))
+            click.echo(("  " if player is None else "") + match.game.notate(decision))
 
 
 @main.command()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import Counter
 from pathlib import Path
@@ -45,9 +46,10 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output) -> 
         output.mkdir(parents=True, exist_ok=True)
     wins: Counter[str] = Counter()
     events = 0
-    # The bar goes to stderr and draws only on a terminal; one game needs none.
-    bar_file = click.get_text_stream("stderr") if games > 1 else open(os.devnull, "w")
-    with bar_file, click.progressbar(range(1, games + 1), label=f"{game} self-play", file=bar_file) as bar:
+    # The bar goes to stderr, and only to a terminal; one game needs none.
+    stderr = click.get_text_stream("stderr")
+    quiet = contextlib.nullcontext(stderr) if games > 1 and stderr.isatty() else open(os.devnull, "w")
+    with quiet as bar_file, click.progressbar(range(1, games + 1), label=f"{game} self-play", file=bar_file) as bar:
         for i in bar:
             header, match, played = play_out(registry, game, players, seats, f"{seed}-{i}", variants, opts)
             events += len(played)

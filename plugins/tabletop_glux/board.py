@@ -1,0 +1,203 @@
+"""Glüx boards as data: a plain-text drawing a person can copy and redraw.
+
+A board file has ``key: value`` lines and a drawing of the squares, top row
+first, each row starting with its number::
+
+    middle: E
+    start 2: a1 m9
+
+    9  A A . . B B B B B . . C C
+    ...
+    1  G G . . H H H H H . . I I
+       a b c d e f g h i j k l m
+
+``.`` is a path square and a letter a room square (the same letter is the
+same room). ``start N:`` lists the start squares for N players in seat order;
+``middle:`` names the middle room that breaks ties. Lines starting with ``#``
+are comments; the column letters under the drawing are optional.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+
+import attrs
+
+from tabletop import UsageError
+
+#: The printed board's sides, by name.
+BUILT_IN = {"two-players": "two-players.txt", "three-four-players": "three-four-players.txt"}
+ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
+PATH = "."
+_ROW = re.compile(r"^\s*(\d+)\s+(.*)$")
+_FOOTER = re.compile(r"^\s*([a-z](\s+[a-z])*)\s*$")
+_SQUARE = re.compile(r"^([a-z])([1-9][0-9]?)$")
+
+
+class BoardError(UsageError):
+    """Raised when a board file is wrong; names the file and line."""
+
+
+@attrs.frozen
+class Board:
+    """The squares of a board: their rooms, the start squares and the middle room.
+
+    Squares are numbered ``row * width + column`` from ``a1`` = 0.
+    """
+
+    name: str
+    width: int
+    height: int
+    #: The room letter of each square, or ``"."`` for a path square.
+    rooms: tuple[str, ...]
+    #: Start squares in seat order, by player count.
+    starts: Mapping[int, tuple[int, ...]]
+    middle: str
+
+    def square(self, name: str) -> int | None:
+        """The index of a square named like ``f7``, or None if off the board."""
+        m = _SQUARE.match(name)
+        if not m:
+            return None
+        col, row = ord(m.group(1)) - ord("a"), int(m.group(2)) - 1
+        if not (0 <= col < self.width and 0 <= row < self.height):
+            return None
+        return row * self.width + col
+
+    def name_of(self, index: int) -> str:
+        row, col = divmod(index, self.width)
+        return f"{chr(ord('a') + col)}{row + 1}"
+
+    @property
+    def room_names(self) -> list[str]:
+        return sorted({r for r in self.rooms if r != PATH})
+
+    def rays(self, directions: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """For each square, the squares in a straight line in each direction."""
+        table = []
+        for index in range(self.width * self.height):
+            row, col = divmod(index, self.width)
+            lines = []
+            for dc, dr in directions:
+                line = []
+                c, r = col + dc, row + dr
+                while 0 <= c < self.width and 0 <= r < self.height:
+                    line.append(r * self.width + c)
+                    c, r = c + dc, r + dr
+                lines.append(tuple(line))
+            table.append(tuple(lines))
+        return tuple(table)
+
+    def starts_for(self, players: int) -> tuple[int, ...]:
+        try:
+            return self.starts[players]
+        except KeyError:
+            raise BoardError(f"board '{self.name}' has no start squares for {players} players") from None
+
+
+def default_name(players: int) -> str:
+    return "two-players" if players == 2 else "three-four-players"
+
+
+def built_in_text(name: str) -> str:
+    return resources.files(__package__).joinpath("boards", BUILT_IN[name]).read_text(encoding="utf-8")
+
+
+def load(option: object, players: int) -> Board:
+    """The board a header's ``board`` option names (a built-in name, or a
+    ``{"file": ..., "text": ...}`` object holding a user's board)."""
+    if option is None:
+        option = default_name(players)
+    if isinstance(option, str):
+        if option not in BUILT_IN:
+            raise BoardError(f"option 'board': unknown board '{option}' (built in: {', '.join(BUILT_IN)})")
+        return parse(built_in_text(option), option)
+    if isinstance(option, dict) and isinstance(option.get("text"), str) and isinstance(option.get("file"), str):
+        return parse(option["text"], option["file"])
+    raise BoardError("option 'board' must be a board name or {\"file\": ..., \"text\": ...}")
+
+
+def read_option(value: str) -> object:
+    """``--option board=VALUE``: a built-in name, or a path whose text is kept in the header."""
+    if value in BUILT_IN:
+        return value
+    path = Path(value)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise BoardError(f"option 'board': {value}: {reason} (built in: {', '.join(BUILT_IN)})") from None
+    parse(text, path.name)
+    return {"file": path.name, "text": text}
+
+
+def parse(text: str, source: str) -> Board:
+    """Read a board drawing; every error names ``source`` and the line."""
+    rows: list[tuple[int, int, list[str]]] = []
+    starts: dict[int, tuple[str, int]] = {}
+    middle: tuple[str, int] | None = None
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].rstrip()
+        where = f"{source}:{lineno}"
+        if not line.strip():
+            continue
+        key, sep, value = line.partition(":")
+        if sep:
+            key = key.strip()
+            if key == "middle":
+                middle = (value.strip(), lineno)
+            elif re.fullmatch(r"start [1-9]", key):
+                starts[int(key[6:])] = (value, lineno)
+            else:
+                raise BoardError(f"unknown setting '{key}' (settings: middle, start N)", where=where)
+            continue
+        m = _ROW.match(line)
+        if m:
+            cells = m.group(2).split()
+            for cell in cells:
+                if not (cell == PATH or (len(cell) == 1 and cell.isalpha() and cell.isupper())):
+                    raise BoardError(f"'{cell}' is not a square ('.' or a capital room letter)", where=where)
+            rows.append((lineno, int(m.group(1)), cells))
+        elif _FOOTER.match(line):
+            continue
+        else:
+            raise BoardError("cannot read this line: not a setting, a row or the column letters", where=where)
+    if not rows:
+        raise BoardError("no rows of squares", where=source)
+    width = len(rows[0][2])
+    height = len(rows)
+    if width > 26:
+        raise BoardError(f"{width} columns; at most 26 (a to z)", where=f"{source}:{rows[0][0]}")
+    for i, (lineno, number, cells) in enumerate(rows):
+        if number != height - i:
+            raise BoardError(f"row {number} is out of order (expected row {height - i})", where=f"{source}:{lineno}")
+        if len(cells) != width:
+            raise BoardError(
+                f"ragged row: row {number} has {len(cells)} squares, the first row {width}", where=f"{source}:{lineno}"
+            )
+    rooms = tuple(cell for _, _, cells in reversed(rows) for cell in cells)
+    board = Board(source, width, height, rooms, {}, "")
+    if middle is None:
+        raise BoardError("no middle room: add a line 'middle: X'", where=source)
+    if middle[0] not in set(rooms) - {PATH}:
+        raise BoardError(f"middle room '{middle[0]}' is not drawn on the board", where=f"{source}:{middle[1]}")
+    if not starts:
+        raise BoardError("no start squares: add a line like 'start 2: a1 m9'", where=source)
+    found: dict[int, tuple[int, ...]] = {}
+    for count, (value, lineno) in sorted(starts.items()):
+        names = value.split()
+        if len(names) != count:
+            raise BoardError(f"'start {count}' lists {len(names)} squares; {count} players need {count}", where=f"{source}:{lineno}")
+        squares = []
+        for name in names:
+            index = board.square(name)
+            if index is None:
+                raise BoardError(f"start square {name} is off the board", where=f"{source}:{lineno}")
+            squares.append(index)
+        if len(set(squares)) != len(squares):
+            raise BoardError("two players share a start square", where=f"{source}:{lineno}")
+        found[count] = tuple(squares)
+    return attrs.evolve(board, starts=found, middle=middle[0])

@@ -1,0 +1,60 @@
+"""Glüx notation: ``FACE@SQUARE``, e.g. ``6@f7``; ``6@start`` uses the
+once-per-game start-square option. In setup, ``6@a1`` (or ``6@start``, or
+just ``6``) chooses the face of the start chip on one's start square.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from tabletop import Event, NotationError
+
+from .events import Draw, Exclude, FirstPlayer, Place, Start
+
+if TYPE_CHECKING:
+    from .game import Glux
+    from .state import State
+
+_MOVE = re.compile(r"^\s*([1-6])\s*(?:@\s*([a-z][0-9]{1,2}|start))?\s*$", re.IGNORECASE)
+
+
+def notate(game: Glux, decision: Event) -> str:
+    """A decision as a player writes it (without the player's name)."""
+    if isinstance(decision, Start):
+        return f"{decision.face}@{game.board.name_of(game.start_squares[game.seats[decision.player]])}"
+    if isinstance(decision, Place):
+        return f"{decision.face}@{'start' if decision.start else decision.square}"
+    raise TypeError(f"not a Glüx decision: {decision!r}")
+
+
+def sentence(game: Glux, event: Event, visible: bool) -> str:
+    """Any event as a short line, e.g. ``alice 6@f7`` or ``bob draws a chip``."""
+    if isinstance(event, Draw):
+        return f"{event.player} draws {event.chip if visible else 'a chip'}"
+    if isinstance(event, FirstPlayer):
+        return f"{event.starter} is the start player"
+    if isinstance(event, Exclude):
+        return f"{event.player} is excluded (no placement left)"
+    if isinstance(event, (Start, Place)):
+        return f"{event.player} {notate(game, event)}"
+    return f"{event.kind}"
+
+
+def parse(game: Glux, text: str, player: str, state: State) -> Event:
+    m = _MOVE.match(text)
+    if not m:
+        raise NotationError(f"cannot read {text!r}: write FACE@SQUARE like 6@f7, or 6@start")
+    face = int(m.group(1))
+    where = (m.group(2) or "").lower()
+    seat = game.seats[player]
+    start = game.board.name_of(game.start_squares[seat])
+    if not state.began:
+        if where not in ("", "start", start):
+            raise NotationError(f"in setup the start chip goes on {start}: write {face}@{start}")
+        return Start(player, face)
+    if not where:
+        raise NotationError(f"cannot read {text!r}: say where, like {face}@f7 or {face}@start")
+    if where == "start":
+        return Place(player, start, face, start=True)
+    return Place(player, where, face)

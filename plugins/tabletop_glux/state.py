@@ -1,0 +1,62 @@
+"""The state of a Glüx game: stacks of chips on squares, bags, hands."""
+
+from __future__ import annotations
+
+import attrs
+
+from .chips import KINDS
+
+#: A chip on the board: (seat of its owner, the face showing).
+Chip = tuple[int, int]
+
+
+@attrs.frozen
+class State:
+    """Everything about a Glüx game at one moment. Players are seat numbers.
+
+    ``hands`` holds, during setup, the start chip drawn and not yet placed;
+    afterwards the hidden hand chip. ``turn`` is None during setup and once
+    the game is over; ``drawing`` means the player at ``turn`` has placed and
+    draws next.
+    """
+
+    stacks: tuple[tuple[Chip, ...], ...]
+    #: For each seat, the squares where that seat's chip lies on top.
+    tops: tuple[tuple[int, ...], ...]
+    #: For each seat, how many chips of each kind (in ``KINDS`` order) are in the bag.
+    bags: tuple[tuple[int, ...], ...]
+    hands: tuple[str | None, ...]
+    started: tuple[bool, ...]
+    option_used: tuple[bool, ...]
+    excluded: tuple[bool, ...]
+    began: bool = False
+    turn: int | None = None
+    drawing: bool = False
+
+    def bag_size(self, seat: int) -> int:
+        return sum(self.bags[seat])
+
+    def active(self, seat: int) -> bool:
+        """Still placing: holds a chip and is not excluded."""
+        return self.hands[seat] is not None and not self.excluded[seat]
+
+
+def put(values: tuple, index: int, value: object) -> tuple:
+    """``values`` with the item at ``index`` replaced."""
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def take_from_bag(bags: tuple[tuple[int, ...], ...], seat: int, kind: str) -> tuple[tuple[int, ...], ...]:
+    i = KINDS.index(kind)
+    bag = bags[seat]
+    return put(bags, seat, put(bag, i, bag[i] - 1))
+
+
+def next_seat(state: State, after: int) -> int | None:
+    """The next seat after ``after`` (clockwise, itself last) still placing."""
+    n = len(state.hands)
+    for step in range(1, n + 1):
+        seat = (after + step) % n
+        if state.active(seat):
+            return seat
+    return None
