@@ -107,12 +107,14 @@ class Match:
             self._node = None
         self.seq += 1
 
-    def describe(self, event: Event) -> str:
+    def describe(self, event: Event, viewer: str | None = None) -> str:
+        """``event`` in notation (redacted for ``viewer``); core events too."""
+        if isinstance(event, Reveal):
+            return f"the seed is revealed: {event.seed}"
         try:
-            text = self.game.format(event)
-        except Exception:  # a malformed event may not format; its kind still names it
-            text = event.kind
-        return text
+            return self.game.format(event, viewer)
+        except Exception:  # an event that breaks the rules may not format; its kind still names it
+            return event.kind
 
     def sees_all(self, event: Event, viewer: str | None) -> bool:
         return viewer is None or self.game.sees(event, viewer)

@@ -63,7 +63,10 @@ class Registry:
         variant = self.variants.get(name)
         if variant is None:
             known = ", ".join(sorted(v.name for v in self.variants.values() if v.game == game)) or "none"
-            raise UsageError(f"unknown variant '{name}' (variants of {game}: {known})")
+            raise UsageError(
+                f"unknown variant '{name}' (variants of {game}: {known}; "
+                "a house rule file is loaded with --plugins FILE or TABLETOP_PLUGINS)"
+            )
         if variant.game != game:
             raise UsageError(f"variant '{name}' is for {variant.game}, not {game}")
         return variant

@@ -1,0 +1,1 @@
+"""Official rule variants shipped with tabletop, one module each."""

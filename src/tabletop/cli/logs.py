@@ -132,7 +132,7 @@ def play(env, file: Path, move: str, player: str | None, seed_path: Path | None)
         lines = [registry.codec.encode(first + i, e) for i, e in enumerate(events)]
         logfile.append(handle, lines)
     for event in events:
-        click.echo(match.game.format(event, who))
+        click.echo(match.describe(event, who))
     click.echo(status(match, who))
 
 

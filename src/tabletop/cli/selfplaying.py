@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output) -> 
     wins: Counter[str] = Counter()
     events = 0
     # The bar goes to stderr, and only to a terminal; one game needs none.
-    stderr = click.get_text_stream("stderr")
+    stderr = sys.stderr
     quiet = contextlib.nullcontext(stderr) if games > 1 and stderr.isatty() else open(os.devnull, "w")
     with quiet as bar_file, click.progressbar(range(1, games + 1), label=f"{game} self-play", file=bar_file) as bar:
         for i in bar:

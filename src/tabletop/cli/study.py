@@ -54,13 +54,14 @@ def _replay_one(registry, path: Path, viewer, until, step, as_json) -> None:
     check_viewer(match, viewer)
     game = match.game
     color = _color()
-    if not as_json:
-        h = run.header
-        variants = f" with {', '.join(h.variants)}" if h.variants else ""
-        click.echo(f"{game.title or h.game}: {', '.join(h.players)}{variants}")
+    h = run.header
+    variants = f" with {', '.join(h.variants)}" if h.variants else ""
+    title = f"{game.title or h.game}: {', '.join(h.players)}{variants}"
+    if step and not as_json:
+        click.echo(title)
     for _, seq, event in run:
         if step and not as_json:
-            click.echo(f"\n{seq}. {game.format(event, viewer)}")
+            click.echo(f"\n{seq}. {match.describe(event, viewer)}")
             if event.origin != "chance":
                 click.echo(game.render(match.state, viewer, color))
         if until is not None and seq >= until:
@@ -69,6 +70,7 @@ def _replay_one(registry, path: Path, viewer, until, step, as_json) -> None:
         click.echo(json.dumps(summary(match, str(path), viewer), ensure_ascii=False))
         return
     if not step:
+        click.echo(title)
         click.echo(game.render(match.state, viewer, color))
     click.echo(f"After {match.seq} events. {status(match, viewer)}")
 
