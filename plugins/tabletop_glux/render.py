@@ -1,9 +1,10 @@
 """The Glüx board as text: for a terminal (colour when it supports it) and for
 an email (plain ASCII layout, monospace).
 
-Each square is four characters: the owner's mark and the face of the top
+Each square is five characters: the owner's mark and the face of the top
 chip, ``+`` when it covers another chip, ``*`` on a start square. An empty
-square shows its room letter, or ``.`` for a path.
+square shows its room letter, or ``.`` for a path. Thirteen columns make 68
+characters, which fits an email line.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def board_text(game: Glux, state: State, viewer: str | None, color: bool) -> str
     board = game.board
     rows = []
     label = len(str(board.height))
-    rows.append(" " * (label + 1) + "".join(f" {chr(ord('a') + c)}  " for c in range(board.width)).rstrip())
+    rows.append(" " * (label + 1) + "".join(f"  {chr(ord('a') + c)}  " for c in range(board.width)).rstrip())
     for row in range(board.height - 1, -1, -1):
         cells = []
         for col in range(board.width):
@@ -39,9 +40,9 @@ def board_text(game: Glux, state: State, viewer: str | None, color: bool) -> str
             if stack:
                 seat, face = stack[-1]
                 chip = _paint(f"{MARKS[seat]}{face}", seat, color)
-                cells.append(f"{chip}{'+' if len(stack) > 1 else ' '}{start}")
+                cells.append(f" {chip}{'+' if len(stack) > 1 else ' '}{start}")
             else:
-                cells.append(f" {board.rooms[square]}{start} ")
+                cells.append(f"  {board.rooms[square]}{start} ")
         rows.append(f"{row + 1:>{label}} " + "".join(cells).rstrip())
     rows.append("")
     rows.append("  ".join(_paint(f"{MARKS[i]} = {p}", i, color) for i, p in enumerate(game.players))

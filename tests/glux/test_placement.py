@@ -1,0 +1,218 @@
+"""Placing a light chip: rules 1-7 and the "Important" paragraph of the rulebook."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop import Decide, Forced, IllegalEventError
+from tabletop.engine import Match
+from tabletop.header import Header, Randomness
+from tabletop.live import settle
+from tabletop_glux.chips import FACES
+from tabletop_glux.events import Draw, Exclude, Place, Start
+
+from .helpers import make_game, position, squares
+
+
+@pytest.fixture
+def game(registry):
+    return make_game(registry)
+
+
+def test_turn_place_the_hand_chip_then_draw(game):
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]}, hands={"ann": "1/6"})
+    state = game.apply(state, Place("ann", "a3", 6))
+    assert state.stacks[game.board.square("a3")] == ((0, 6),)
+    assert state.hands[0] is None
+    node = game.next(state)
+    assert node.outcomes == (Draw("ann", "1/6"), Draw("ann", "2/5"), Draw("ann", "3/4"))
+    assert node.weights == (5, 5, 5)
+    state = game.apply(state, Draw("ann", "2/5"))
+    assert state.hands[0] == "2/5" and state.bags[0] == (5, 4, 5)
+    assert game.next(state) == Decide(("ben",))
+
+
+def test_rule_1_count_from_any_of_ones_own_chips(game):
+    state = position(game, {"a1": [("ann", 2)], "g5": [("ann", 1)], "m9": [("ben", 3)]})
+    assert {"a3", "c1", "g6", "h5", "g4", "f5"} <= squares(game, state, "ann")
+
+
+def test_rule_2_count_orthogonally_never_diagonally(game):
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]})
+    assert squares(game, state, "ann") == {"a3", "c1"}
+    assert game.check(state, Place("ann", "c3", 3)) == "no chip of yours counts exactly to c3 along a clear straight line"
+
+
+def test_rule_2_count_exactly_the_pips_of_the_starting_chip(game):
+    state = position(game, {"a1": [("ann", 5)], "m9": [("ben", 3)]})
+    assert squares(game, state, "ann") == {"a6", "f1"}
+    assert game.check(state, Place("ann", "a5", 3)) is not None
+
+
+def test_rule_2_count_from_the_top_chip_of_a_stack(game):
+    state = position(game, {"a1": [("ann", 2)], "e5": [("ben", 6), ("ann", 1)], "m9": [("ben", 3)]})
+    assert {"e6", "e4", "d5", "f5"} <= squares(game, state, "ann")
+    assert "e11" not in squares(game, state, "ben")
+
+
+def test_rule_3_the_way_is_blocked_by_another_players_chip(game):
+    state = position(game, {"a1": [("ann", 3)], "a2": [("ben", 4)], "m9": [("ben", 3)]})
+    assert "a4" not in squares(game, state, "ann")
+
+
+def test_rule_3_the_way_is_blocked_by_ones_own_chip(game):
+    state = position(game, {"a1": [("ann", 3)], "b1": [("ann", 1)], "m9": [("ben", 3)]})
+    assert "d1" not in squares(game, state, "ann")
+
+
+def test_rule_4_may_cover_a_single_chip_of_another_player(game):
+    state = position(game, {"a1": [("ann", 2)], "a3": [("ben", 5)], "m9": [("ben", 3)]})
+    assert game.check(state, Place("ann", "a3", 4)) is None
+    after = game.apply(state, Place("ann", "a3", 4))
+    assert after.stacks[game.board.square("a3")] == ((1, 5), (0, 4))
+
+
+def test_rule_4_may_cover_a_single_chip_of_ones_own(game):
+    state = position(game, {"a1": [("ann", 2)], "a3": [("ann", 5)], "m9": [("ben", 3)]})
+    assert game.check(state, Place("ann", "a3", 3)) is None
+
+
+def test_rule_4_only_the_top_chip_counts(game):
+    state = position(game, {"a1": [("ann", 2)], "a3": [("ben", 5)], "m9": [("ben", 3)]})
+    after = game.apply(state, Place("ann", "a3", 4))
+    covered = game.board.square("a3")
+    assert covered not in after.tops[1]  # ben can no longer count from it
+    assert "a8" not in squares(game, after, "ben")
+    assert squares(game, after, "ann") >= {"a7"}  # ann counts 4 from her top chip
+
+
+def test_rule_5_never_onto_a_stack_of_two(game):
+    state = position(game, {"a1": [("ann", 2)], "a3": [("ben", 5), ("ben", 1)], "m9": [("ben", 3)]})
+    assert "a3" not in squares(game, state, "ann")
+    assert game.check(state, Place("ann", "a3", 3)) == "a3 holds two chips already"
+
+
+def test_rule_6_never_onto_another_players_start_square(game):
+    state = position(game, {"a1": [("ann", 2)], "m7": [("ann", 2)], "m9": [("ben", 3)]})
+    assert "m9" not in squares(game, state, "ann")
+    assert game.check(state, Place("ann", "m9", 3)) == "m9 is ben's start square"
+
+
+def test_rule_6_ones_own_start_square_by_counting_is_allowed(game):
+    state = position(game, {"a1": [("ann", 2)], "a3": [("ann", 2)], "m9": [("ben", 3)]})
+    assert "a1" in squares(game, state, "ann")
+    after = game.apply(state, Place("ann", "a1", 3))
+    assert after.option_used[0] is False
+    assert not game.option_open(after, 0)  # two chips there now: the option is gone
+
+
+def test_rule_7_once_per_game_onto_ones_own_start_chip_without_counting(game):
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]})
+    assert game.check(state, Place("ann", "a1", 4, start=True)) is None
+    assert Place("ann", "a1", 4, start=True) in game.legal(state, "ann")
+    after = game.apply(state, Place("ann", "a1", 4, start=True))
+    assert after.option_used[0] is True
+    assert after.stacks[game.board.square("a1")] == ((0, 2), (0, 4))
+
+
+def test_rule_7_the_option_is_used_only_once(game):
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]}, option_used=["ann"])
+    assert game.check(state, Place("ann", "a1", 4, start=True)) == "the start-square option was used already"
+
+
+def test_rule_7_only_while_the_start_square_holds_one_chip(game):
+    state = position(game, {"a1": [("ann", 2), ("ann", 5)], "m9": [("ben", 3)]})
+    reason = game.check(state, Place("ann", "a1", 4, start=True))
+    assert reason == "the start-square option needs exactly one chip on the start square"
+
+
+def test_important_start_option_is_forced_when_no_counting_placement(game):
+    # ann's only chip counts off the board in every direction but one, which is blocked.
+    state = position(game, {"a1": [("ann", 6)], "a3": [("ben", 1)], "m9": [("ben", 3)]})
+    assert squares(game, state, "ann") == {"g1"}
+    blocked = position(game, {"a1": [("ann", 6)], "a3": [("ben", 1)], "c1": [("ben", 1)], "m9": [("ben", 3)]})
+    assert squares(game, blocked, "ann") == set()
+    assert game.next(blocked) == Decide(("ann",))
+    assert game.legal(blocked, "ann") == [Place("ann", "a1", 3, start=True), Place("ann", "a1", 4, start=True)]
+
+
+def test_important_excluded_when_no_placement_and_option_used(game):
+    state = position(
+        game, {"a1": [("ann", 6)], "a3": [("ben", 1)], "c1": [("ben", 1)], "m9": [("ben", 3)]}, option_used=["ann"]
+    )
+    assert game.next(state) == Forced(Exclude("ann"))
+    after = game.apply(state, Exclude("ann"))
+    assert after.excluded == (True, False)
+    assert game.next(after) == Decide(("ben",))
+
+
+def test_important_an_excluded_player_is_skipped_but_still_scored(game):
+    state = position(game, {"a1": [("ann", 6)], "b1": [("ann", 6)], "m9": [("ben", 3)]}, excluded=["ann"], turn="ben")
+    after = game.apply(state, Place("ben", "m6", 3))
+    after = game.apply(after, Draw("ben", "1/6"))
+    assert after.turn == 1  # ben again: ann is out
+    assert game.outcome(after).scores["ann"] == 4  # room G: 12 pips
+
+
+def test_a_finished_player_is_skipped(game):
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]}, hands={"ben": None}, bags={"ben": (0, 0, 0)})
+    after = game.apply(state, Place("ann", "a3", 3))
+    after = game.apply(after, Draw("ann", "1/6"))
+    assert game.next(after) == Decide(("ann",))
+
+
+def test_end_when_no_player_can_place(game):
+    state = position(
+        game,
+        {"a1": [("ann", 2)], "m9": [("ben", 3)]},
+        hands={"ann": "1/6", "ben": None},
+        bags={"ann": (0, 0, 0), "ben": (0, 0, 0)},
+    )
+    after = game.apply(state, Place("ann", "a3", 1))
+    assert after.turn is None
+    assert game.next(after).__class__.__name__ == "Over"
+
+
+def test_end_when_everyone_left_is_excluded(game):
+    state = position(
+        game,
+        {"a1": [("ann", 6)], "a3": [("ben", 1)], "c1": [("ben", 1)], "m9": [("ben", 3)]},
+        option_used=["ann"],
+        excluded=["ben"],
+    )
+    after = game.apply(state, Exclude("ann"))
+    assert game.next(after).__class__.__name__ == "Over"
+
+
+def test_in_a_full_game_every_player_places_all_24_chips(registry):
+    from tabletop.live import selfplay
+
+    bot = registry.bot("random", "glux")
+    for seed in ("full-1", "full-2", "full-3"):
+        header, match, events = selfplay(registry, "glux", ["a", "b", "c", "d"], [bot] * 4, seed)
+        if any(e.kind == "exclude" for e in events):
+            continue
+        placed = [sum(len(s) for s in match.state.stacks)]
+        assert placed == [96]
+        assert all(len(tops) >= 1 for tops in match.state.tops)
+
+
+def test_placing_on_a_square_that_is_not_on_the_board(game):
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]})
+    assert game.check(state, Place("ann", "z99", 3)) == "z99 is not a square of this board"
+
+
+def test_the_face_must_be_on_the_hand_chip(game):
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]}, hands={"ann": "1/6"})
+    assert game.check(state, Place("ann", "a3", 3)) == "your chip is 1/6; face 3 is not on it"
+
+
+def test_no_placement_before_setup_is_over(registry):
+    match = Match(registry, Header("glux", ("ann", "ben"), randomness=Randomness(seed="x")))
+    settle(match, "x")
+    face = FACES[match.state.hands[0]][0]
+    match.accept(Start("ann", face))
+    with pytest.raises(IllegalEventError, match="event 4 \\(ann 3@a3\\): not ann's turn: ben to decide"):
+        match.accept(Place("ann", "a3", 3))
+    with pytest.raises(IllegalEventError, match="event 4 \\(ben 3@m7\\): the game is still being set up"):
+        match.accept(Place("ben", "m7", 3))

@@ -1,0 +1,89 @@
+"""Properties that hold for every installed game (hypothesis)."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tabletop.engine import Match
+from tabletop.live import selfplay
+
+SEEDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=12)
+
+
+def installed_games():
+    from tabletop import Registry, get_plugin_manager
+
+    from .conftest import PILE
+
+    return sorted(Registry(get_plugin_manager([PILE], environment=False)).games)
+
+
+def play_out(registry, game: str, players: int, seed: str):
+    cls = registry.game_class(game)
+    count = min(max(players, cls.min_players), cls.max_players)
+    names = [f"p{i}" for i in range(1, count + 1)]
+    bot = registry.bot("random", game)
+    return selfplay(registry, game, names, [bot] * count, seed)
+
+
+@pytest.mark.parametrize("game", installed_games())
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=SEEDS, players=st.integers(2, 4))
+def test_selfplay_then_replay_reproduces_the_final_state(registry, game, seed, players):
+    header, match, events = play_out(registry, game, players, seed)
+    lines = [registry.codec.encode(i, e) for i, e in enumerate(events, start=1)]
+    replayed = Match(registry, header)
+    for line in lines:
+        seq, event = registry.codec.decode_line(game, line)
+        replayed.accept(event, seq)
+    assert replayed.over
+    assert replayed.state == match.state
+    assert replayed.game.outcome(replayed.state) == match.game.outcome(match.state)
+
+
+@pytest.mark.parametrize("game", installed_games())
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=SEEDS, players=st.integers(2, 4))
+def test_the_same_seed_reproduces_the_same_log(registry, game, seed, players):
+    first = play_out(registry, game, players, seed)
+    again = play_out(registry, game, players, seed)
+    encode = registry.codec.encode
+    assert [encode(i, e) for i, e in enumerate(first[2], 1)] == [encode(i, e) for i, e in enumerate(again[2], 1)]
+
+
+@pytest.mark.parametrize("game", installed_games())
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=SEEDS, players=st.integers(2, 4), data=st.data())
+def test_notation_round_trips_every_legal_decision(registry, game, seed, players, data):
+    header, match, events = play_out(registry, game, players, seed)
+    # Walk to a random point of the game and check every decision open there.
+    stop = data.draw(st.integers(0, len(events)))
+    walk = Match(registry, header)
+    for event in events[:stop]:
+        walk.apply(event)
+    for player in getattr(walk.node, "players", ()):
+        for decision in walk.game.legal(walk.state, player):
+            text = walk.game.notate(decision)
+            assert walk.game.parse(text, player, walk.state) == decision, text
+
+
+def event_classes():
+    from tabletop import Registry, get_plugin_manager
+
+    from .conftest import PILE
+
+    registry = Registry(get_plugin_manager([PILE], environment=False))
+    return [(game, cls) for game, table in sorted(registry.codec.kinds.items()) for cls in table.values()]
+
+
+@pytest.mark.parametrize(("game", "cls"), event_classes(), ids=lambda v: getattr(v, "kind", v))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_every_event_kind_round_trips_through_a_log_line(registry, game, cls, data):
+    attrs.resolve_types(cls)
+    event = data.draw(st.builds(cls, **{f.name: st.from_type(f.type) for f in attrs.fields(cls)}))
+    line = registry.codec.encode(7, event)
+    assert registry.codec.decode_line(game, line) == (7, event)
