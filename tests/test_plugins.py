@@ -1,0 +1,137 @@
+"""The plugin host: discovery, rule hooks per game, and the hook reference."""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import pluggy
+import pytest
+
+from tabletop import PluginError, Registry, UsageError, get_plugin_manager, hookspecs
+from tabletop.header import Header
+
+from .conftest import PILE, ROOT
+
+HOOK_DOC = (ROOT / "docs" / "hooks.md").read_text()
+
+
+def all_hooks(registry) -> dict[str, object]:
+    """Every hook a plugin can implement: the core's and each game's rule hooks."""
+    found = {name: fn for name, fn in inspect.getmembers(hookspecs, inspect.isfunction) if name.startswith("register_")}
+    for cls in registry.games.values():
+        specs = cls.rule_specs
+        for name in dir(specs):
+            fn = getattr(specs, name)
+            if hasattr(fn, "tabletop.rules_spec"):
+                found[name] = fn
+    return found
+
+
+def documented() -> set[str]:
+    return set(re.findall(r"^### `(\w+)`", HOOK_DOC, re.MULTILINE))
+
+
+def test_every_hook_is_documented(registry):
+    hooks = {n for n in all_hooks(registry) if not n.startswith("pile_")}  # the test game is not published
+    assert hooks - documented() == set(), "hooks missing from docs/hooks.md"
+
+
+def test_every_documented_hook_exists(registry):
+    assert documented() - set(all_hooks(registry)) == set(), "docs/hooks.md names hooks that do not exist"
+
+
+def test_every_hook_is_documented_with_its_signature(registry):
+    for name, fn in all_hooks(registry).items():
+        if name.startswith("pile_"):
+            continue
+        params = [p for p in inspect.signature(fn).parameters if p != "self"]
+        section = HOOK_DOC.split(f"### `{name}`", 1)[1].split("\n### ", 1)[0]
+        assert f"{name}({', '.join(params)})" in section.replace("\n", " "), name
+        assert "```python" in section, f"{name} has no example"
+
+
+def test_every_hook_has_a_test_named_after_it(registry):
+    tests = "".join(p.read_text() for p in (ROOT / "tests").rglob("test_*.py"))
+    names = re.findall(r"^\s*def (test_\w+)", tests, re.MULTILINE)
+    for hook in all_hooks(registry):
+        assert any(hook in name for name in names), f"no test is named after the hook {hook}"
+
+
+def test_built_in_games_come_from_entry_points_like_any_plugin():
+    pm = get_plugin_manager(environment=False)
+    assert "glux" in [pm.get_name(p) for p in pm.get_plugins()]
+    assert "glux" in Registry(pm).games
+
+
+def test_plugin_manager_is_fresh_each_time():
+    assert get_plugin_manager(environment=False) is not get_plugin_manager(environment=False)
+
+
+def test_a_variant_is_registered_only_in_its_own_games_rule_manager_pile_max_take(registry):
+    three = registry.game(Header("pile", ("a", "b"), ("pile-take-three",)))
+    plain = registry.game(Header("pile", ("a", "b")))
+    assert three.max_take == 3 and plain.max_take == 2
+    glux = registry.game(Header("glux", ("a", "b"), ("glux-second-place-2p",)))
+    assert not hasattr(glux.rules, "pile_max_take")
+
+
+def test_a_rule_hook_with_no_spec_in_that_game_is_an_error(tmp_path):
+    stray = tmp_path / "stray.py"
+    stray.write_text(
+        "from tabletop import Variant, hookimpl, rulehook\n"
+        "class Stray:\n"
+        "    @rulehook\n"
+        "    def glux_no_such_rule(self):\n"
+        "        return 1\n"
+        "@hookimpl\n"
+        "def register_variants():\n"
+        "    return [Variant('stray', 'glux', 'a typo', Stray())]\n"
+    )
+    registry = Registry(get_plugin_manager([stray], environment=False))
+    with pytest.raises(PluginError, match="variant 'stray'.*glux_no_such_rule"):
+        registry.game(Header("glux", ("a", "b"), ("stray",)))
+
+
+def test_a_variant_enabled_twice(registry):
+    with pytest.raises(UsageError, match="enabled twice"):
+        registry.game(Header("pile", ("a", "b"), ("pile-take-three", "pile-take-three")))
+
+
+def test_two_plugins_registering_one_name(tmp_path):
+    twin = tmp_path / "twin.py"
+    twin.write_text(PILE.read_text())
+    with pytest.raises(PluginError, match="two plugins register a game named 'pile'"):
+        Registry(get_plugin_manager([PILE, twin], environment=False))
+
+
+def test_register_commands_adds_a_command(tmp_path, monkeypatch):
+    plugin = tmp_path / "hello.py"
+    plugin.write_text(
+        "import click\nfrom tabletop import hookimpl\n"
+        "@hookimpl\ndef register_commands(cli):\n"
+        "    @cli.command()\n    def hello():\n        '''Say hello.'''\n        click.echo('hello from a plugin')\n"
+    )
+    from .conftest import run_tabletop
+
+    result = run_tabletop("hello", cwd=tmp_path, env={"TABLETOP_PLUGINS": str(plugin)})
+    assert result.returncode == 0 and result.stdout == "hello from a plugin\n"
+
+
+def test_register_bots_adds_a_bot(registry):
+    assert registry.bot("random", "pile").name == "random"
+    assert registry.bot("greedy", "glux").game == "glux"
+    with pytest.raises(UsageError, match="unknown bot 'greedy' for pile"):
+        registry.bot("greedy", "pile")
+
+
+def test_register_games_and_register_variants(registry):
+    assert registry.game_class("pile").title == "Pile"
+    assert [v.name for v in registry.variants_of("pile")] == ["pile-take-three"]
+
+
+def test_hookimpl_is_re_exported_so_plugins_never_import_pluggy():
+    import tabletop
+
+    assert isinstance(tabletop.hookimpl, pluggy.HookimplMarker)
+    assert "pluggy" not in PILE.read_text()
