@@ -55,6 +55,16 @@ def test_not_json(cli, started):
     fails(cli("replay", started), 2, "g.jsonl:4:", "not JSON")
 
 
+def test_not_utf8(cli, started):
+    started.write_bytes(started.read_bytes() + b'{"seq": 3, "kind": "pick", "player": "\xff"}\n')
+    fails(cli("replay", started), 2, "g.jsonl:4:", "not UTF-8 text")
+
+
+def test_blank_line(cli, started):
+    started.write_text(started.read_text() + "\n")
+    fails(cli("replay", started), 2, "g.jsonl:4:", "blank line")
+
+
 def test_truncated_last_line(cli, started):
     text = started.read_text()
     started.write_text(text + text.splitlines()[1][:20])

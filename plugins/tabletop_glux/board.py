@@ -19,6 +19,7 @@ are comments; the column letters under the drawing are optional.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from importlib import resources
@@ -34,14 +35,13 @@ ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
 PATH = "."
 _ROW = re.compile(r"^\s*(\d+)\s+(.*)$")
 _FOOTER = re.compile(r"^\s*([a-z](\s+[a-z])*)\s*$")
-_SQUARE = re.compile(r"^([a-z])([1-9][0-9]?)$")
 
 
 class BoardError(UsageError):
     """Raised when a board file is wrong; names the file and line."""
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)  # compared and hashed by identity: boards are cached, and rays per board
 class Board:
     """The squares of a board: their rooms, the start squares and the middle room.
 
@@ -57,26 +57,30 @@ class Board:
     starts: Mapping[int, tuple[int, ...]]
     middle: str
 
+    #: Square names (``a1``, ...) by index, and the other way round.
+    names: tuple[str, ...] = attrs.field(init=False)
+    indices: Mapping[str, int] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        names = tuple(f"{chr(ord('a') + i % self.width)}{i // self.width + 1}" for i in range(self.width * self.height))
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "indices", {name: i for i, name in enumerate(names)})
+
     def square(self, name: str) -> int | None:
         """The index of a square named like ``f7``, or None if off the board."""
-        m = _SQUARE.match(name)
-        if not m:
-            return None
-        col, row = ord(m.group(1)) - ord("a"), int(m.group(2)) - 1
-        if not (0 <= col < self.width and 0 <= row < self.height):
-            return None
-        return row * self.width + col
+        return self.indices.get(name)
 
     def name_of(self, index: int) -> str:
-        row, col = divmod(index, self.width)
-        return f"{chr(ord('a') + col)}{row + 1}"
+        return self.names[index]
 
     @property
     def room_names(self) -> list[str]:
         return sorted({r for r in self.rooms if r != PATH})
 
+    @functools.lru_cache(maxsize=32)
     def rays(self, directions: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
-        """For each square, the squares in a straight line in each direction."""
+        """For each square, the squares in a straight line in each direction
+        (computed once per board and set of directions)."""
         table = []
         for index in range(self.width * self.height):
             row, col = divmod(index, self.width)
@@ -102,8 +106,14 @@ def default_name(players: int) -> str:
     return "two-players" if players == 2 else "three-four-players"
 
 
+@functools.lru_cache(maxsize=None)
 def built_in_text(name: str) -> str:
     return resources.files(__package__).joinpath("boards", BUILT_IN[name]).read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_cached(text: str, source: str) -> Board:
+    return parse(text, source)
 
 
 def load(option: object, players: int) -> Board:
@@ -114,9 +124,9 @@ def load(option: object, players: int) -> Board:
     if isinstance(option, str):
         if option not in BUILT_IN:
             raise BoardError(f"option 'board': unknown board '{option}' (built in: {', '.join(BUILT_IN)})")
-        return parse(built_in_text(option), option)
+        return _parse_cached(built_in_text(option), option)
     if isinstance(option, dict) and isinstance(option.get("text"), str) and isinstance(option.get("file"), str):
-        return parse(option["text"], option["file"])
+        return _parse_cached(option["text"], option["file"])
     raise BoardError("option 'board' must be a board name or {\"file\": ..., \"text\": ...}")
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -13,7 +13,7 @@ from . import board as boards
 from . import notation, render
 from .chips import FACES, KINDS
 from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
-from .state import State, next_seat, put, take_from_bag
+from .state import State, evolve, next_seat, put, take_from_bag
 from . import hookspecs, official
 
 
@@ -43,7 +43,9 @@ class Glux(Game):
         self.start_squares = self.board.starts_for(len(self.players))
         # What the header fixes is computed once: the rule hooks are asked here,
         # not on every move.
-        self.rays = self.board.rays(tuple(rules.glux_directions()))
+        directions = tuple(rules.glux_directions())
+        self.rays = self.board.rays(directions)
+        self.back_rays = self.board.rays(tuple((-dc, -dr) for dc, dr in directions))
         bag = rules.glux_bag(players=len(self.players))
         self.bag = tuple(bag.get(kind, 0) for kind in KINDS)
         owner = [-1] * len(self.board.rooms)
@@ -51,6 +53,9 @@ class Glux(Game):
             owner[square] = seat
         #: For each square, the seat whose start square it is, or -1.
         self.start_owner = tuple(owner)
+        # Nodes asked for again and again, made once.
+        self._draws = tuple(tuple(Draw(p, kind) for kind in KINDS) for p in self.players)
+        self._decides = tuple(Decide((p,)) for p in self.players)
         self.room_squares = {
             room: tuple(i for i, r in enumerate(self.board.rooms) if r == room) for room in self.board.room_names
         }
@@ -77,8 +82,8 @@ class Glux(Game):
         player = self.players[seat]
         if state.drawing:
             return self._draw(state, seat)
-        if self.targets(state, seat) or self.option_open(state, seat):
-            return Decide((player,))
+        if self.option_open(state, seat) or self.can_count(state, seat):
+            return self._decides[seat]
         # "Important": no counting placement and the start-square option used.
         return Forced(Exclude(player))
 
@@ -94,8 +99,7 @@ class Glux(Game):
         return Chance(tuple(FirstPlayer(p) for p in self.players))
 
     def _draw(self, state: State, seat: int) -> Chance:
-        player = self.players[seat]
-        return Chance(tuple(Draw(player, kind) for kind in KINDS), state.bags[seat])
+        return Chance(self._draws[seat], state.bags[seat])
 
     def option_open(self, state: State, seat: int) -> bool:
         """Rule 7: once per game, onto the single chip on one's own start square."""
@@ -103,22 +107,43 @@ class Glux(Game):
 
     def targets(self, state: State, seat: int) -> set[int]:
         """Every square reachable by counting from one of the seat's top chips."""
+        return set(self._targets(state, seat))
+
+    def can_count(self, state: State, seat: int) -> bool:
+        """Whether the seat has any counting placement (stops at the first)."""
+        return next(self._targets(state, seat), None) is not None
+
+    def _targets(self, state: State, seat: int) -> Iterator[int]:
         stacks = state.stacks
         start_owner = self.start_owner
-        found = set()
         for origin in state.tops[seat]:
             count = stacks[origin][-1][1]
             for ray in self.rays[origin]:
                 if len(ray) < count:
                     continue
                 # Rule 3: every square between must be empty.
-                if any(stacks[sq] for sq in ray[: count - 1]):
-                    continue
-                dest = ray[count - 1]
-                # Rules 5 and 6: not onto two chips, not onto another's start square.
-                if len(stacks[dest]) < 2 and start_owner[dest] in (-1, seat):
-                    found.add(dest)
-        return found
+                for sq in ray[: count - 1]:
+                    if stacks[sq]:
+                        break
+                else:
+                    dest = ray[count - 1]
+                    # Rules 5 and 6: not onto two chips, not onto another's start square.
+                    if len(stacks[dest]) < 2 and start_owner[dest] in (-1, seat):
+                        yield dest
+
+    def reaches(self, state: State, seat: int, dest: int) -> bool:
+        """Whether a top chip of the seat counts exactly to ``dest``. Looks back
+        from ``dest``: in each direction only the first chip met can count to it."""
+        stacks = state.stacks
+        for ray in self.back_rays[dest]:
+            for distance, sq in enumerate(ray, start=1):
+                stack = stacks[sq]
+                if stack:
+                    owner, face = stack[-1]
+                    if owner == seat and face == distance:
+                        return True
+                    break
+        return False
 
     def check(self, state: State, decision: Event) -> str | None:
         seat = self.seats[decision.player]
@@ -148,24 +173,29 @@ class Glux(Game):
         owner = self.start_owner[square]
         if owner not in (-1, seat):
             return f"{decision.square} is {self.players[owner]}'s start square"
-        if square not in self.targets(state, seat):
+        if not self.reaches(state, seat, square):
             return f"no chip of yours counts exactly to {decision.square} along a clear straight line"
         return None
 
     def apply(self, state: State, event: Event) -> State:
         if isinstance(event, Draw):
             seat = self.seats[event.player]
-            changes = dict(bags=take_from_bag(state.bags, seat, event.chip), hands=put(state.hands, seat, event.chip))
+            bags = take_from_bag(state.bags, seat, event.chip)
+            hands = put(state.hands, seat, event.chip)
             if state.drawing:
-                state = attrs.evolve(state, drawing=False, **changes)
-                return attrs.evolve(state, turn=next_seat(state, seat))
-            return attrs.evolve(state, **changes)
+                # The draw ends the turn. (Written out in full rather than with
+                # evolve(): this and _place() run for nearly every event.)
+                return State(
+                    state.stacks, state.tops, bags, hands, state.started, state.option_used, state.excluded,
+                    state.began, next_seat(hands, state.excluded, seat), False,
+                )
+            return evolve(state, bags=bags, hands=hands)
         if isinstance(event, Place):
             return self._place(state, event)
         if isinstance(event, Start):
             seat = self.seats[event.player]
             square = self.start_squares[seat]
-            return attrs.evolve(
+            return evolve(
                 state,
                 stacks=put(state.stacks, square, ((seat, event.face),)),
                 tops=put(state.tops, seat, (square,)),
@@ -173,11 +203,11 @@ class Glux(Game):
                 started=put(state.started, seat, True),
             )
         if isinstance(event, FirstPlayer):
-            return attrs.evolve(state, began=True, turn=self.seats[event.starter])
+            return evolve(state, began=True, turn=self.seats[event.starter])
         if isinstance(event, Exclude):
             seat = self.seats[event.player]
-            state = attrs.evolve(state, excluded=put(state.excluded, seat, True))
-            return attrs.evolve(state, turn=next_seat(state, seat))
+            excluded = put(state.excluded, seat, True)
+            return evolve(state, excluded=excluded, turn=next_seat(state.hands, excluded, seat))
         raise TypeError(f"not a Glüx event: {event!r}")
 
     def _place(self, state: State, event: Place) -> State:
@@ -189,16 +219,21 @@ class Glux(Game):
             covered = stack[-1][0]
             tops = put(tops, covered, tuple(s for s in tops[covered] if s != square))
         tops = put(tops, seat, tops[seat] + (square,))
-        state = attrs.evolve(
-            state,
-            stacks=put(state.stacks, square, stack + ((seat, event.face),)),
-            tops=tops,
-            hands=put(state.hands, seat, None),
-            option_used=put(state.option_used, seat, True) if event.start else state.option_used,
+        hands = put(state.hands, seat, None)
+        # With chips left in the bag the player draws next; else the turn passes.
+        drawing = state.bag_size(seat) > 0
+        return State(
+            put(state.stacks, square, stack + ((seat, event.face),)),
+            tops,
+            state.bags,
+            hands,
+            state.started,
+            put(state.option_used, seat, True) if event.start else state.option_used,
+            state.excluded,
+            state.began,
+            seat if drawing else next_seat(hands, state.excluded, seat),
+            drawing,
         )
-        if state.bag_size(seat):
-            return attrs.evolve(state, drawing=True)
-        return attrs.evolve(state, turn=next_seat(state, seat))
 
     def legal(self, state: State, player: str) -> list[Event]:
         seat = self.seats[player]

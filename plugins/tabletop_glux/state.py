@@ -41,6 +41,15 @@ class State:
         return self.hands[seat] is not None and not self.excluded[seat]
 
 
+_FIELDS = tuple(f.name for f in attrs.fields(State))
+
+
+def evolve(state: State, **changes: object) -> State:
+    """``state`` with some fields changed: ``attrs.evolve``, without its generality
+    (it is called for every event of every replay)."""
+    return State(*[changes[name] if name in changes else getattr(state, name) for name in _FIELDS])
+
+
 def put(values: tuple, index: int, value: object) -> tuple:
     """``values`` with the item at ``index`` replaced."""
     return values[:index] + (value,) + values[index + 1 :]
@@ -52,11 +61,12 @@ def take_from_bag(bags: tuple[tuple[int, ...], ...], seat: int, kind: str) -> tu
     return put(bags, seat, put(bag, i, bag[i] - 1))
 
 
-def next_seat(state: State, after: int) -> int | None:
-    """The next seat after ``after`` (clockwise, itself last) still placing."""
-    n = len(state.hands)
+def next_seat(hands: tuple[str | None, ...], excluded: tuple[bool, ...], after: int) -> int | None:
+    """The next seat after ``after`` (clockwise, itself last) still placing:
+    holding a chip and not excluded."""
+    n = len(hands)
     for step in range(1, n + 1):
         seat = (after + step) % n
-        if state.active(seat):
+        if hands[seat] is not None and not excluded[seat]:
             return seat
     return None

@@ -19,10 +19,12 @@ from typing import IO
 
 from .errors import LogFormatError, TabletopError, UsageError
 from .header import Header
+from .registry import not_json
 
 
-def read_lines(path: Path, handle: IO[bytes] | None = None) -> Iterator[tuple[int, str]]:
-    """Each line of the log, numbered from 1, without its newline."""
+def read_lines(path: Path, handle: IO[bytes] | None = None) -> Iterator[tuple[int, bytes]]:
+    """Each line of the log, numbered from 1, as bytes without the newline
+    (the JSON reader checks that they are UTF-8)."""
     with contextlib.ExitStack() as stack:
         if handle is None:
             try:
@@ -33,24 +35,20 @@ def read_lines(path: Path, handle: IO[bytes] | None = None) -> Iterator[tuple[in
             handle.seek(0)
         lineno = 0
         for lineno, raw in enumerate(handle, start=1):
-            if not raw.endswith(b"\n"):
-                raise LogFormatError("truncated last line (no newline at the end)", where=f"{path}:{lineno}")
-            try:
-                text = raw[:-1].decode("utf-8")
-            except UnicodeDecodeError:
-                raise LogFormatError("not UTF-8 text", where=f"{path}:{lineno}") from None
-            if not text.strip():
+            if raw.isspace():
                 raise LogFormatError("blank line", where=f"{path}:{lineno}")
-            yield lineno, text
+            if raw[-1:] != b"\n":
+                raise LogFormatError("truncated last line (no newline at the end)", where=f"{path}:{lineno}")
+            yield lineno, raw[:-1]
         if lineno == 0:
             raise LogFormatError("empty file: no header", where=str(path))
 
 
-def parse_header(path: Path, text: str) -> Header:
+def parse_header(path: Path, line: bytes) -> Header:
     try:
-        data = json.loads(text)
+        data = json.loads(line)
     except ValueError:
-        raise LogFormatError("not JSON", where=f"{path}:1") from None
+        raise LogFormatError(not_json(line), where=f"{path}:1") from None
     try:
         return Header.from_json(data)
     except TabletopError as exc:
