@@ -77,6 +77,11 @@ class Board:
     def room_names(self) -> list[str]:
         return sorted({r for r in self.rooms if r != PATH})
 
+    @functools.cached_property
+    def room_squares(self) -> dict[str, tuple[int, ...]]:
+        """The squares of each room, by room letter."""
+        return {room: tuple(i for i, r in enumerate(self.rooms) if r == room) for room in self.room_names}
+
     @functools.lru_cache(maxsize=32)
     def rays(self, directions: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """For each square, the squares in a straight line in each direction
@@ -94,6 +99,16 @@ class Board:
                 lines.append(tuple(line))
             table.append(tuple(lines))
         return tuple(table)
+
+    @functools.lru_cache(maxsize=32)
+    def paths(self, directions: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[tuple[tuple[int, ...], int], ...], ...], ...]:
+        """For each square and each count 0-6, every straight count of that
+        many squares that stays on the board: (the squares between, the
+        destination)."""
+        return tuple(
+            tuple(tuple((ray[: n - 1], ray[n - 1]) for ray in lines if len(ray) >= n) if n else () for n in range(7))
+            for lines in self.rays(directions)
+        )
 
     def starts_for(self, players: int) -> tuple[int, ...]:
         try:

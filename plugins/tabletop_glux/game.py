@@ -44,7 +44,8 @@ class Glux(Game):
         # What the header fixes is computed once: the rule hooks are asked here,
         # not on every move.
         directions = tuple(rules.glux_directions())
-        self.rays = self.board.rays(directions)
+        #: For each square and count, each way to count: (squares between, destination).
+        self.paths = self.board.paths(directions)
         self.back_rays = self.board.rays(tuple((-dc, -dr) for dc, dr in directions))
         bag = rules.glux_bag(players=len(self.players))
         self.bag = tuple(bag.get(kind, 0) for kind in KINDS)
@@ -56,9 +57,7 @@ class Glux(Game):
         # Nodes asked for again and again, made once.
         self._draws = tuple(tuple(Draw(p, kind) for kind in KINDS) for p in self.players)
         self._decides = tuple(Decide((p,)) for p in self.players)
-        self.room_squares = {
-            room: tuple(i for i, r in enumerate(self.board.rooms) if r == room) for room in self.board.room_names
-        }
+        self.room_squares = self.board.room_squares
 
     # -- state -----------------------------------------------------------
     def initial(self) -> State:
@@ -116,19 +115,16 @@ class Glux(Game):
     def _targets(self, state: State, seat: int) -> Iterator[int]:
         stacks = state.stacks
         start_owner = self.start_owner
+        paths = self.paths
         for origin in state.tops[seat]:
-            count = stacks[origin][-1][1]
-            for ray in self.rays[origin]:
-                if len(ray) < count:
-                    continue
-                # Rule 3: every square between must be empty.
-                for sq in ray[: count - 1]:
-                    if stacks[sq]:
-                        break
-                else:
-                    dest = ray[count - 1]
-                    # Rules 5 and 6: not onto two chips, not onto another's start square.
-                    if len(stacks[dest]) < 2 and start_owner[dest] in (-1, seat):
+            for between, dest in paths[origin][stacks[origin][-1][1]]:
+                # Rules 5 and 6: not onto two chips, not onto another's start square.
+                if len(stacks[dest]) < 2 and start_owner[dest] in (-1, seat):
+                    # Rule 3: every square between must be empty.
+                    for sq in between:
+                        if stacks[sq]:
+                            break
+                    else:
                         yield dest
 
     def reaches(self, state: State, seat: int, dest: int) -> bool:
@@ -235,7 +231,7 @@ class Glux(Game):
             drawing,
         )
 
-    def legal(self, state: State, player: str) -> list[Event]:
+    def legal(self, state: State, player: str) -> Sequence[Event]:
         seat = self.seats[player]
         kind = state.hands[seat]
         if kind is None:
@@ -245,12 +241,11 @@ class Glux(Game):
             return [] if state.started[seat] else [Start(player, f) for f in faces]
         if state.turn != seat or state.drawing:
             return []
-        name = self.board.name_of
-        found: list[Event] = [Place(player, name(sq), f) for sq in sorted(self.targets(state, seat)) for f in faces]
+        names = self.board.names
+        found = [(names[sq], False) for sq in sorted(self.targets(state, seat))]
         if self.option_open(state, seat):
-            start = name(self.start_squares[seat])
-            found += [Place(player, start, f, start=True) for f in faces]
-        return found
+            found.append((names[self.start_squares[seat]], True))
+        return Placements(player, tuple(found), faces)
 
     # -- scoring ---------------------------------------------------------
     def pips_in(self, state: State, room: str) -> dict[str, int]:
@@ -335,3 +330,33 @@ def _face_error(kind: str | None, face: int) -> str | None:
     if face not in FACES[kind]:
         return f"your chip is {kind}; face {face} is not on it"
     return None
+
+
+class Placements(Sequence[Place]):
+    """The legal placements of one turn: every (square, face) pair, in order.
+
+    Events are made only when looked at: a random bot looks at one of some
+    fifty, and self-play speed depends on it."""
+
+    __slots__ = ("player", "squares", "faces")
+
+    def __init__(self, player: str, squares: tuple[tuple[str, bool], ...], faces: tuple[int, int]) -> None:
+        self.player = player
+        self.squares = squares
+        self.faces = faces
+
+    def __len__(self) -> int:
+        return 2 * len(self.squares)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        square, start = self.squares[index // 2]  # IndexError past the end, as a list would
+        return Place(self.player, square, self.faces[index % 2], start)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]

@@ -49,9 +49,11 @@ class Chance:
 
     def allows(self, event: Event) -> bool:
         """Whether ``event`` is a possible outcome of this node."""
-        if self.weights is None:
-            return event in self.outcomes
-        return any(o == event and w > 0 for o, w in zip(self.outcomes, self.weights))
+        try:
+            index = self.outcomes.index(event)
+        except ValueError:
+            return False
+        return self.weights is None or self.weights[index] > 0
 
 
 @attrs.frozen
