@@ -116,9 +116,6 @@ class Match:
         except Exception:  # an event that breaks the rules may not format; its kind still names it
             return event.kind
 
-    def sees_all(self, event: Event, viewer: str | None) -> bool:
-        return viewer is None or self.game.sees(event, viewer)
-
 
 def _names(players: tuple[str, ...]) -> str:
     return " or ".join(players)
