@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 
 _COMMIT_PREFIX = b"tabletop seed\x00"
@@ -34,3 +35,17 @@ def number(seed: str, seq: int) -> int:
     """The 256-bit number that picks the outcome of chance event ``seq``."""
     digest = hmac.new(seed.encode(), b"event %d" % seq, hashlib.sha256).digest()
     return int.from_bytes(digest, "big")
+
+
+def seal(salt: str, choice: dict) -> str:
+    """The commitment to a secret decision (its log form, ``{"kind", "payload"}``)."""
+    text = json.dumps(choice, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(f"{salt}\x00{text}".encode()).hexdigest()
+
+
+def matches_seal(salt: str, choice: dict, commit: str) -> bool:
+    return hmac.compare_digest(seal(salt, choice), commit)
+
+
+def new_salt() -> str:
+    return secrets.token_hex(16)

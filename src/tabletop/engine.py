@@ -8,17 +8,21 @@ what the rules force) before it is applied.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+import re
 from pathlib import Path
 from typing import IO, Any
 
 from . import chance
-from .errors import CheckFailed, IllegalEventError, TabletopError
-from .events import CHANCE, DECISION, Event, Reveal
+from .errors import CheckFailed, IllegalEventError, LogFormatError, TabletopError
+from .events import CHANCE, DECISION, Event, Reveal, Seal, Unseal
 from .game import Game
 from .header import Header
 from .logfile import parse_header, read_lines
 from .nodes import Chance, Decide, Forced, Node, Over
 from .registry import Registry
+
+
+_COMMITMENT = re.compile(r"^sha256:[0-9a-f]{64}$")
 
 
 class Match:
@@ -31,13 +35,27 @@ class Match:
         self.state: Any = self.game.initial()
         self.seq = 0
         self.revealed: str | None = None
+        #: Sealed decisions not yet revealed: player -> commitment.
+        self.seals: dict[str, str] = {}
         self._node: Node | None = None
 
     @property
     def node(self) -> Node:
+        """What comes next. For a sealed decision: the players still to seal,
+        or, once all have sealed, the players to reveal."""
         if self._node is None:
-            self._node = self.game.next(self.state)
+            node = self.game.next(self.state)
+            if isinstance(node, Decide) and node.sealed:
+                waiting = tuple(p for p in node.players if p not in self.seals)
+                node = Decide(waiting or node.players, sealed=True)
+            self._node = node
         return self._node
+
+    @property
+    def revealing(self) -> bool:
+        """Whether every player of the open sealed decision has sealed it."""
+        node = self.node
+        return isinstance(node, Decide) and node.sealed and all(p in self.seals for p in node.players)
 
     @property
     def over(self) -> bool:
@@ -55,9 +73,13 @@ class Match:
             return self._check_reveal(event, node)
         if isinstance(node, Over):
             return "the game is over; no event may follow"
+        if isinstance(event, (Seal, Unseal)):
+            return self._check_sealed(event, node)
         if event.origin == DECISION:
             if not isinstance(node, Decide):
                 return f"no decision is open now ({_expected(node)} comes next)"
+            if node.sealed:
+                return "this decision is secret: it must be sealed first"
             player = event.player  # type: ignore[attr-defined]
             if player not in node.players:
                 if player not in self.game.players:
@@ -88,6 +110,38 @@ class Match:
             return "the revealed seed does not match the commitment in the header"
         return None
 
+    def _check_sealed(self, event: Seal | Unseal, node: Node) -> str | None:
+        if not (isinstance(node, Decide) and node.sealed):
+            return "no secret decision is open now"
+        player = event.player
+        if player not in node.players:
+            if player not in self.game.players:
+                return f"'{player}' is not a player of this game"
+            return f"not {player}'s turn: {_names(node.players)} to decide"
+        if isinstance(event, Seal):
+            if self.revealing:
+                return f"{player} has sealed a decision already"
+            if not _COMMITMENT.match(event.commitment):
+                return "a commitment is 'sha256:' and 64 hex digits"
+            return None
+        if not self.revealing:
+            return "sealed decisions are revealed only once every player has sealed one"
+        if not chance.matches_seal(event.salt, event.choice, self.seals[player]):
+            return f"this does not open {player}'s sealed decision (the hash differs)"
+        try:
+            inner = self.unsealed(event)
+        except TabletopError as exc:
+            return f"the revealed decision cannot be read: {exc.message}"
+        return self.game.check(self.state, inner)
+
+    def unsealed(self, event: Unseal) -> Event:
+        """The decision an unseal event reveals."""
+        data = {"seq": 0, "kind": event.choice.get("kind"), "player": event.player, "payload": event.choice.get("payload", {})}
+        inner = self.registry.codec.decode(self.header.game, data)[1]
+        if inner.origin != DECISION:
+            raise LogFormatError(f"'{inner.kind}' is not a decision")
+        return inner
+
     def accept(self, event: Event, seq: int | None = None) -> None:
         """Validate ``event`` as the next one (numbered ``seq``) and apply it."""
         expected = self.seq + 1
@@ -102,6 +156,14 @@ class Match:
         """Apply an event known to be legal."""
         if isinstance(event, Reveal):
             self.revealed = event.seed
+        elif isinstance(event, Seal):
+            self.seals[event.player] = event.commitment
+            self._node = None
+        elif isinstance(event, Unseal):
+            inner = self.unsealed(event)
+            del self.seals[event.player]
+            self.state = self.game.apply(self.state, inner)
+            self._node = None
         else:
             self.state = self.game.apply(self.state, event)
             self._node = None
@@ -111,7 +173,11 @@ class Match:
         """``event`` in notation (redacted for ``viewer``); core events too."""
         if isinstance(event, Reveal):
             return f"the seed is revealed: {event.seed}"
+        if isinstance(event, Seal):
+            return f"{event.player} seals a secret decision"
         try:
+            if isinstance(event, Unseal):
+                return f"{event.player} reveals: {self.game.format(self.unsealed(event), viewer)}"
             return self.game.format(event, viewer)
         except Exception:  # an event that breaks the rules may not format; its kind still names it
             return event.kind

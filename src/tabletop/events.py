@@ -15,7 +15,7 @@ recomputes them.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
@@ -41,5 +41,26 @@ class Reveal(Event):
     seed: str
 
 
+@attrs.frozen
+class Seal(Event):
+    """A secret decision, committed to: ``commitment`` is a hash of the decision
+    and a random salt (see :func:`tabletop.chance.seal`)."""
+
+    kind: ClassVar[str] = "seal"
+    player: str
+    commitment: str
+
+
+@attrs.frozen
+class Unseal(Event):
+    """A sealed decision revealed: the decision itself (``choice``: its kind
+    and payload, as in a log line) and the salt that opens the commitment."""
+
+    kind: ClassVar[str] = "unseal"
+    player: str
+    salt: str
+    choice: dict[str, Any] = attrs.field(hash=False)
+
+
 #: Event kinds every game understands; a game may not reuse these names.
-CORE_EVENTS: tuple[type[Event], ...] = (Reveal,)
+CORE_EVENTS: tuple[type[Event], ...] = (Reveal, Seal, Unseal)

@@ -11,7 +11,7 @@ from typing import Any
 
 from . import chance
 from .errors import IllegalEventError, UsageError
-from .events import Event, Reveal
+from .events import Event, Reveal, Seal, Unseal
 from .engine import Match
 from .extensions import Bot
 from .header import Header, Randomness
@@ -46,8 +46,13 @@ def make_header(
     return header, seed
 
 
-def settle(match: Match, seed: str | None) -> list[Event]:
-    """Resolve chance and forced nodes until a decision is due or the game ends.
+#: Sealed decisions kept until they are revealed: player -> {"salt", "choice"}.
+Secrets = dict[str, dict[str, Any]]
+
+
+def settle(match: Match, seed: str | None, secrets: Secrets | None = None) -> list[Event]:
+    """Resolve chance and forced nodes until a decision is due or the game ends;
+    reveal sealed decisions once all are in (from ``secrets``).
 
     Returns the events appended to ``match``. In a sealed game that has ended,
     the last of them reveals the seed.
@@ -55,6 +60,13 @@ def settle(match: Match, seed: str | None) -> list[Event]:
     events = []
     while True:
         node = match.node
+        if match.revealing and secrets is not None and all(p in secrets for p in node.players):
+            for player in node.players:
+                secret = secrets.pop(player)
+                unseal = Unseal(player, secret["salt"], secret["choice"])
+                match.accept(unseal)
+                events.append(unseal)
+            continue
         if isinstance(node, Chance):
             if seed is None:
                 raise UsageError("a chance outcome is due but the seed is not known")
@@ -69,10 +81,36 @@ def settle(match: Match, seed: str | None) -> list[Event]:
         events.append(event)
 
 
-def decide(match: Match, decision: Event, seed: str | None) -> list[Event]:
-    """Validate and apply ``decision``, then settle; every event appended."""
+def decide(match: Match, decision: Event, seed: str | None, secrets: Secrets | None = None) -> list[Event]:
+    """Validate and apply ``decision``, then settle; every event appended.
+
+    A decision the rules keep secret is checked, then logged sealed, and kept
+    in ``secrets`` until every player has sealed theirs.
+    """
+    node = match.node
+    if isinstance(node, Decide) and node.sealed and not isinstance(decision, (Seal, Unseal)):
+        if secrets is None:
+            raise UsageError("this decision is secret, and there is nowhere to keep it until it is revealed")
+        decision = seal(match, decision, secrets)
     match.accept(decision)
-    return [decision, *settle(match, seed)]
+    return [decision, *settle(match, seed, secrets)]
+
+
+def seal(match: Match, decision: Event, secrets: Secrets, salt: str | None = None) -> Seal:
+    """The sealed form of a secret decision (checked first, so that a wrong
+    choice is refused now, not when all are revealed)."""
+    node = match.node
+    player = decision.player  # type: ignore[attr-defined]
+    if isinstance(node, Decide) and player in node.players:
+        reason = match.game.check(match.state, decision)
+        if reason is not None:
+            raise IllegalEventError(f"event {match.seq + 1} ({match.describe(decision)}): {reason}")
+    line = match.registry.codec.converter.unstructure(decision)
+    line.pop("player", None)
+    choice = {"kind": decision.kind, "payload": line}
+    salt = salt or chance.new_salt()
+    secrets[player] = {"salt": salt, "choice": choice}
+    return Seal(player, chance.seal(salt, choice))
 
 
 def bot_rng(seed: str, player: str) -> random.Random:
@@ -94,7 +132,8 @@ def selfplay(
     """A complete game between bots (one per seat); the same seed gives the same log."""
     header, seed = make_header(registry, game, players, variants, options, seed)
     match = Match(registry, header)
-    events = settle(match, seed)
+    secrets: Secrets = {}
+    events = settle(match, seed, secrets)
     by_player = dict(zip(players, bots))
     rngs = {p: bot_rng(seed, p) for p in players}
     the_game = match.game
@@ -107,9 +146,13 @@ def selfplay(
         if not legal:
             raise IllegalEventError(f"{game}: {player} must decide but has no legal decision")
         choice = by_player[player].choose(the_game, match.state, player, legal, rngs[player])
+        if node.sealed:
+            # Self-play salts come from the seed, so that a seed repeats its game.
+            salt = hashlib.sha256(f"salt {player} {match.seq} {seed}".encode()).hexdigest()[:32]
+            choice = seal(match, choice, secrets, salt)
         match.apply(choice)
         events.append(choice)
-        events += settle(match, seed)
+        events += settle(match, seed, secrets)
         if len(events) > max_events:
             raise IllegalEventError(f"{game}: self-play did not end within {max_events} events")
     return header, match, events

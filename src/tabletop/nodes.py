@@ -19,10 +19,15 @@ class Decide:
     """One or more players may decide now, in any order.
 
     More than one player covers simultaneous choices (a secret setup) and
-    reactions out of turn (a defender answering an attack).
+    reactions out of turn (a defender answering an attack). ``sealed``
+    decisions are secret until all of ``players`` have made them: each is
+    logged first as a commitment (a ``seal`` event), and all are revealed
+    (``unseal`` events) once the last is in, so that nobody, even reading the
+    log, chooses knowing another's choice.
     """
 
     players: tuple[str, ...]
+    sealed: bool = False
 
 
 @attrs.frozen

@@ -1,0 +1,1 @@
+"""Glyph Chess for tabletop: a hex board, wizards, spells paid in coins and shared dice."""

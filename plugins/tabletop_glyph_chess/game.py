@@ -1,0 +1,338 @@
+"""The turn of Glyph Chess: setup, awakening, action, reset; victory."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations, permutations
+from typing import Any
+
+import attrs
+
+from tabletop import Chance, Decide, Event, Forced, Game, Outcome, Over
+
+from . import actions, hookspecs, notation, official, position, render
+from .events import EVENTS, Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
+from .hexes import SEATING, board
+from .pieces import COINS_PER_TYPE, DICE, GLYPHS, SCEPTER
+from .state import (
+    ACT,
+    ALIVE,
+    AWAKEN,
+    DISCARD,
+    DRAW,
+    ESCAPE,
+    GLIMPSE,
+    OVER,
+    ROLLING,
+    SETUP,
+    State,
+    add,
+    coins_list,
+    put,
+)
+
+
+class GlyphChess(Game):
+    name = "glyph-chess"
+    title = "Glyph Chess"
+    description = "wizards on a hex board; spells paid in coins and shared dice; reach the centre"
+    min_players = 2
+    max_players = 3
+    options = {
+        "radius": "spots from the centre to an edge (default 6: 7 spots an edge)",
+        "position": "a JSON file with a position to start from (pieces, dice, coins)",
+    }
+    events = EVENTS
+    rule_specs = hookspecs
+    official_rules = official
+
+    @classmethod
+    def normalize_options(cls, options: Mapping[str, str], players: Sequence[str]) -> dict[str, Any]:
+        normalized = super().normalize_options(options, players)
+        if "radius" in normalized:
+            normalized["radius"] = position.read_radius(normalized["radius"])
+        if "position" in normalized:
+            normalized["position"] = position.read_file(normalized["position"])
+            position.build(board(normalized.get("radius", 6)), players, normalized["position"])
+        return normalized
+
+    def __init__(self, players: Sequence[str], options: Mapping[str, Any], rules: Any) -> None:
+        super().__init__(players, options, rules)
+        self.seats = {p: i for i, p in enumerate(self.players)}
+        self.geo = board(position.radius_of(options))
+        n = len(self.players)
+        self.edges = tuple(self.geo.edge(sixths) for sixths in SEATING[n])
+        self.costs = dict(rules.glyph_costs())
+        self.secret_setup = bool(rules.glyph_secret_setup(players=n))
+        self.hand_limit = rules.glyph_hand_limit(players=n)
+        self._shuffles = tuple(tuple(Shuffle(p, order) for order in permutations(GLYPHS)) for p in self.players)
+        self._rolls = tuple(tuple(Roll(d + 1, f) for f in GLYPHS) for d in range(DICE))
+
+    # -- state -----------------------------------------------------------
+    def initial(self) -> State:
+        n = len(self.players)
+        start = self.option_values.get("position")
+        if start is not None:
+            return self.settle(position.build(self.geo, self.players, start))
+        zero = (0,) * len(GLYPHS)
+        return State(
+            board=(None,) * self.geo.size,
+            fates=((ALIVE,) * len(GLYPHS),) * n,
+            hands=(zero,) * n,
+            bags=((COINS_PER_TYPE,) * len(GLYPHS),) * n,
+            used=(zero,) * n,
+            dice=(None,) * DICE,
+            eliminated=(False,) * n,
+            placed=(False,) * n,
+            # 2 players: silver draws 1 coin; 3 players: silver 1, bronze 2.
+            owed=tuple(range(n)),
+        )
+
+    def next(self, state: State):
+        phase = state.phase
+        if phase == OVER:
+            return Over()
+        player = self.players[state.turn]
+        if phase == SETUP:
+            waiting = [i for i, done in enumerate(state.placed) if not done]
+            if self.secret_setup:
+                return Decide(tuple(self.players[i] for i in waiting), sealed=True)
+            return Chance(self._shuffles[waiting[0]])
+        if phase == ROLLING:
+            return Chance(self._rolls[state.rolling[0]])
+        if phase == DRAW:
+            seat = self._drawer(state)
+            counts = state.bags[seat] if any(state.bags[seat]) else state.used[seat]
+            return Chance(tuple(Draw(self.players[seat], g) for g in GLYPHS), counts)
+        if phase == ACT:
+            if actions.can_act(self, state, state.turn):
+                return Decide((player,))
+            return Forced(Pass(player))
+        if phase == ESCAPE:
+            return Decide((self.players[state.board[state.steps[0].target][0]],))
+        if phase == GLIMPSE:
+            return Forced(Glimpse(player, self.players[state.target], coins_list(state.hands[state.target])))
+        return Decide((player,))  # AWAKEN (re-roll or skip) and DISCARD
+
+    def _drawer(self, state: State) -> int:
+        for seat, owed in enumerate(state.owed):
+            if owed:
+                return seat
+        return state.turn
+
+    def rerollable(self, state: State) -> tuple[int, ...]:
+        """Dice showing the type of one of the player's dead pieces."""
+        dead = state.wild(state.turn)
+        return tuple(i for i, face in enumerate(state.dice) if face in dead)
+
+    def settle(self, state: State) -> State:
+        """Pass over the steps of a turn that need no event, to the next one that does."""
+        while True:
+            phase = state.phase
+            if phase == ROLLING and not state.rolling:
+                state = self._after_rolling(state)
+            elif phase == AWAKEN:
+                scepter = state.board[self.geo.center]
+                if scepter == (state.turn, SCEPTER):
+                    # A scepter on the centre at the start of its owner's turn wins.
+                    return attrs.evolve(state, phase=OVER, winner=state.turn)
+                if self.rerollable(state):
+                    return state
+                state = attrs.evolve(state, phase=DRAW)
+            elif phase == DRAW:
+                seat = self._drawer(state)
+                setup = any(state.owed)
+                if setup or (sum(state.hands[seat]) < self.hand_limit and any(state.bags[seat] + state.used[seat])):
+                    return state
+                state = attrs.evolve(state, phase=ACT)
+            else:
+                return state
+
+    def _after_rolling(self, state: State) -> State:
+        if state.then == "turn":
+            n = len(self.players)
+            seat = state.turn
+            for _ in range(n):
+                seat = (seat + 1) % n
+                if not state.eliminated[seat]:
+                    break
+            return attrs.evolve(state, phase=AWAKEN, turn=seat, spent=(), then="")
+        return attrs.evolve(state, phase=state.then, then="")
+
+    # -- checking ----------------------------------------------------------
+    def check(self, state: State, decision: Event) -> str | None:
+        seat = self.seats[decision.player]
+        phase = state.phase
+        if isinstance(decision, Arrange):
+            if phase != SETUP:
+                return "the pieces are on the board already"
+            return position.arrangement_error(decision.order)
+        if phase == AWAKEN:
+            if not isinstance(decision, Reroll):
+                return "the awakening step comes first: re-roll or skip"
+            return None
+        if phase == ESCAPE:
+            if not isinstance(decision, Escape):
+                return "your necromancer is attacked: escape or stay"
+            options = actions.escape_options(self, state)
+            if decision.coin and decision.coin not in options:
+                return f"you cannot escape with a {decision.coin} coin (you may use: {', '.join(options) or 'none'})"
+            return None
+        if phase == DISCARD:
+            if not isinstance(decision, Discard):
+                return "the seeress picks the coins to discard first"
+            hand = coins_list(state.hands[state.target])
+            if len(decision.coins) > 2:
+                return "at most 2 coins"
+            for coin in set(decision.coins):
+                if decision.coins.count(coin) > hand.count(coin):
+                    return f"{self.players[state.target]} holds {hand.count(coin)} {coin} coin(s)"
+            return None
+        if phase != ACT:
+            return "it is not the action step"
+        if not isinstance(decision, (Move, Cast)):
+            return "the action step: move a piece or cast a spell"
+        return actions.check(self, state, seat, decision)
+
+    # -- applying ----------------------------------------------------------
+    def apply(self, state: State, event: Event) -> State:
+        if isinstance(event, Roll):
+            state = attrs.evolve(state, dice=put(state.dice, event.die - 1, event.face), rolling=state.rolling[1:])
+        elif isinstance(event, Draw):
+            state = self._draw(state, self.seats[event.player], event.glyph)
+        elif isinstance(event, (Move, Cast)):
+            state = actions.perform(self, state, self.seats[event.player], event)
+        elif isinstance(event, Escape):
+            state = actions.answer_escape(self, state, event.coin)
+        elif isinstance(event, Reroll):
+            if event.accept:
+                state = attrs.evolve(state, phase=ROLLING, rolling=self.rerollable(state), then=DRAW)
+            else:
+                state = attrs.evolve(state, phase=DRAW)
+        elif isinstance(event, Pass):
+            state = actions.finish(state)
+        elif isinstance(event, Glimpse):
+            state = attrs.evolve(state, phase=DISCARD)
+        elif isinstance(event, Discard):
+            seat = state.target
+            hand, used = state.hands[seat], state.used[seat]
+            for coin in event.coins:
+                hand, used = add(hand, coin, -1), add(used, coin, 1)
+            state = actions.finish(
+                attrs.evolve(state, hands=put(state.hands, seat, hand), used=put(state.used, seat, used), target=None)
+            )
+        elif isinstance(event, (Shuffle, Arrange)):
+            state = self._place(state, event)
+        else:
+            raise TypeError(f"not a Glyph Chess event: {event!r}")
+        return self.settle(state)
+
+    def _draw(self, state: State, seat: int, glyph: str) -> State:
+        bag, used = state.bags[seat], state.used[seat]
+        if not any(bag):  # an empty bag is refilled from the used area first
+            bag, used = used, (0,) * len(GLYPHS)
+        state = attrs.evolve(
+            state,
+            bags=put(state.bags, seat, add(bag, glyph, -1)),
+            used=put(state.used, seat, used),
+            hands=put(state.hands, seat, add(state.hands[seat], glyph, 1)),
+        )
+        if any(state.owed):
+            owed = put(state.owed, seat, state.owed[seat] - 1)
+            phase = DRAW if any(owed) else AWAKEN
+            return attrs.evolve(state, owed=owed, phase=phase, turn=0 if phase == AWAKEN else state.turn)
+        return attrs.evolve(state, phase=ACT)
+
+    def _place(self, state: State, event: Shuffle | Arrange) -> State:
+        seat = self.seats[event.player]
+        order = event.order
+        if isinstance(event, Shuffle):
+            # The scepter stands in the middle of the edge, the cards' order beside it.
+            order = (*order[:3], SCEPTER, *order[3:])
+        board_ = state.board
+        for spot, kind in zip(self.edges[seat], order):
+            board_ = put(board_, spot, (seat, kind))
+        placed = put(state.placed, seat, True)
+        state = attrs.evolve(state, board=board_, placed=placed)
+        if all(placed):
+            # Gold rolls all the dice, then the others draw their first coins.
+            return attrs.evolve(state, phase=ROLLING, rolling=tuple(range(DICE)), then=DRAW)
+        return state
+
+    # -- listing -----------------------------------------------------------
+    def legal(self, state: State, player: str) -> Sequence[Event]:
+        seat = self.seats[player]
+        phase = state.phase
+        node = self.next(state)
+        if not isinstance(node, Decide) or player not in node.players:
+            return []
+        if phase == SETUP:
+            return [Arrange(player, order) for order in position.arrangements()]
+        if phase == AWAKEN:
+            return [Reroll(player, True), Reroll(player, False)]
+        if phase == ESCAPE:
+            return [Escape(player, coin) for coin in actions.escape_options(self, state)] + [Escape(player, "")]
+        if phase == DISCARD:
+            hand = coins_list(state.hands[state.target])
+            picks = sorted({c for n in range(3) for c in combinations(hand, n)})
+            return [Discard(player, coins) for coins in picks]
+        return list(actions.legal(self, state, seat))
+
+    # -- the end -----------------------------------------------------------
+    def outcome(self, state: State) -> Outcome:
+        # Glyph Chess has no points: the score is the pieces a player has on the board.
+        scores = {p: 0 for p in self.players}
+        for piece in state.board:
+            if piece is not None:
+                scores[self.players[piece[0]]] += 1
+        winners = (self.players[state.winner],) if state.winner is not None else ()
+        note = ""
+        if state.winner is not None:
+            note = "last player standing" if sum(not e for e in state.eliminated) == 1 else "scepter on the centre"
+        return Outcome(scores, winners, note)
+
+    # -- views and text ------------------------------------------------------
+    def view(self, state: State, player: str | None) -> State:
+        """Others' coins show as a count only: their hand is ``(n,)``; their bag
+        and hand together are public (all coins less the used ones)."""
+        if player is None:
+            return state
+        seat = self.seats[player]
+        hands = tuple(h if i == seat else (sum(h),) for i, h in enumerate(state.hands))
+        bags = tuple(
+            b if i == seat else tuple(x + y for x, y in zip(b, state.hands[i])) for i, b in enumerate(state.bags)
+        )
+        return attrs.evolve(state, hands=hands, bags=bags)
+
+    def sees(self, event: Event, player: str | None) -> bool:
+        if player is None:
+            return True
+        if isinstance(event, Draw):
+            return event.player == player
+        if isinstance(event, Glimpse):
+            return player in (event.player, event.target)
+        return True
+
+    def format(self, event: Event, viewer: str | None = None) -> str:
+        return notation.sentence(self, event, self.sees(event, viewer))
+
+    def notate(self, decision: Event) -> str:
+        return notation.notate(self, decision)
+
+    def parse(self, text: str, player: str, state: State) -> Event:
+        return notation.parse(self, text, player, state)
+
+    def render(self, state: State, viewer: str | None = None, color: bool = False) -> str:
+        return render.board_text(self, self.view(state, viewer), color)
+
+    def describe(self, state: State, viewer: str | None = None) -> dict[str, str]:
+        return render.facets(self, self.view(state, viewer))
+
+    def asks(self, state: State, player: str) -> str:
+        return {
+            SETUP: "arrange the pieces on your edge",
+            AWAKEN: "re-roll the dice showing your dead pieces' types, or skip",
+            ACT: "move a piece or cast a spell",
+            ESCAPE: "decide whether your necromancer escapes",
+            DISCARD: f"pick up to 2 of {self.players[state.target] if state.target is not None else ''}'s coins to discard",
+        }.get(state.phase, "decide")

@@ -1,0 +1,143 @@
+"""Glyph Chess notation. Spots are named like ``c4`` (see docs/glyph-chess.md);
+what is paid comes after a ``/``: dice as ``D1``..``D5``, coins by their letter
+(S I E F N U; a wild coin keeps its letter).
+
+==============================  ========================================
+``c3-c6 / D2 D3 E``             move the piece on c3 to c6
+``swap c3 e5 / I``              illusionist on c3 swaps with the piece on e5
+``replica c3 d4 / D2``          place the replica on d4
+``foresee c3 ben / D1``         seeress on c3 looks at ben's coins
+``blaze c3 c4 d4 / D1 E E``     elementalist steps c4, then d4
+``blast c3 f6 / D1 F F F``      force mage to f6, killing enemies next to it
+``revive c3 F d4 / D5``         necromancer brings the force mage back on d4
+``march c3 ne d3 d4 / U U``     summoner moves the minions on d3, then d4, north-east
+``summon c3 d3 d4 / D2``        minions onto d3 and d4
+``reroll`` / ``skip``           awakening: re-roll dice of dead types, or not
+``escape N`` / ``stay``         the necromancer escapes paying an N coin, or not
+``discard S E`` / ``discard``   after foresee: the coins to discard (0 to 2)
+``arrange S I K E F N U``       advanced setup: your edge, left to right
+==============================  ========================================
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from tabletop import Event, NotationError
+
+from .actions import CASTER
+from .events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
+from .pieces import GLYPHS
+
+if TYPE_CHECKING:
+    from .game import GlyphChess
+    from .state import State
+
+_SPOT = re.compile(r"^[a-z][1-9][0-9]?$")
+_MOVE = re.compile(r"^([a-z][1-9][0-9]?)\s*-\s*([a-z][1-9][0-9]?)$")
+
+
+def _payment(event: Event) -> str:
+    items = [f"D{n}" for n in event.dice] + list(event.coins)
+    return f" / {' '.join(items)}" if items else ""
+
+
+def notate(game: GlyphChess, decision: Event) -> str:
+    """A decision as a player writes it (what :func:`parse` reads back)."""
+    if isinstance(decision, Move):
+        return f"{decision.source}-{decision.target}{_payment(decision)}"
+    if isinstance(decision, Cast):
+        words = [decision.spell, decision.source]
+        if decision.spell in ("foresee", "revive", "march"):
+            words.append(decision.target)
+        words += list(decision.spots)
+        return " ".join(words) + _payment(decision)
+    if isinstance(decision, Reroll):
+        return "reroll" if decision.accept else "skip"
+    if isinstance(decision, Escape):
+        return f"escape {decision.coin}" if decision.coin else "stay"
+    if isinstance(decision, Discard):
+        return " ".join(["discard", *decision.coins])
+    if isinstance(decision, Arrange):
+        return " ".join(["arrange", *decision.order])
+    raise TypeError(f"not a Glyph Chess decision: {decision!r}")
+
+
+def sentence(game: GlyphChess, event: Event, visible: bool) -> str:
+    """Any event as a short line, redacted when not ``visible``."""
+    if isinstance(event, Roll):
+        return f"D{event.die} rolls {event.face}"
+    if isinstance(event, Draw):
+        return f"{event.player} draws {'a ' + event.glyph + ' coin' if visible else 'a coin'}"
+    if isinstance(event, Shuffle):
+        return f"{event.player}'s glyph cards: {' '.join(event.order[:3])} | {' '.join(event.order[3:])}"
+    if isinstance(event, Glimpse):
+        if visible:
+            return f"{event.player} sees {event.target}'s coins: {' '.join(event.coins) or 'none'}"
+        return f"{event.player} looks at {event.target}'s coins"
+    if isinstance(event, Pass):
+        return f"{event.player} passes (no legal action)"
+    return f"{event.player} {notate(game, event)}"
+
+
+def parse(game: GlyphChess, text: str, player: str, state: State) -> Event:
+    main, _, paid = text.strip().partition("/")
+    words = main.split()
+    if not words:
+        raise NotationError("empty decision: write a move like c3-c6 / D1 E, or a spell like swap c3 e5 / I")
+    dice, coins = _read_payment(paid)
+    head = words[0].lower()
+    if len(words) == 1 and head in ("reroll", "skip"):
+        return Reroll(player, head == "reroll")
+    if head == "stay" and len(words) == 1:
+        return Escape(player, "")
+    if head == "escape":
+        if len(words) != 2 or words[1].upper() not in GLYPHS:
+            raise NotationError("write 'escape N' (the coin you pay: N or a wild coin's letter), or 'stay'")
+        return Escape(player, words[1].upper())
+    if head == "discard":
+        picked = tuple(w.upper() for w in words[1:])
+        if any(c not in GLYPHS for c in picked):
+            raise NotationError("write 'discard' and up to 2 coin letters (S I E F N U)")
+        return Discard(player, picked)
+    if head == "arrange":
+        return Arrange(player, tuple(w.upper() for w in words[1:]))
+    if head in CASTER:
+        return _cast(head, words[1:], player, dice, coins)
+    move = _MOVE.match(main.strip().lower())
+    if move and len(words) <= 3:
+        return Move(player, move.group(1), move.group(2), dice, coins)
+    raise NotationError(
+        f"cannot read {text.strip()!r}: write a move like c3-c6 / D1 E, a spell "
+        f"({', '.join(CASTER)}), reroll, skip, escape, stay, discard or arrange"
+    )
+
+
+def _read_payment(paid: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    dice, coins = [], []
+    for token in paid.split():
+        if re.fullmatch(r"[dD][1-9]", token):
+            dice.append(int(token[1]))
+        elif token.upper() in GLYPHS:
+            coins.append(token.upper())
+        else:
+            raise NotationError(f"cannot read {token!r} as payment: dice are D1 to D5, coins S I E F N U")
+    return tuple(dice), tuple(coins)
+
+
+def _cast(spell: str, args: list[str], player: str, dice, coins) -> Cast:
+    if not args or not _SPOT.match(args[0].lower()):
+        raise NotationError(f"'{spell}' needs the spot of the caster first, like {spell} c3 ...")
+    source, rest = args[0].lower(), args[1:]
+    target = ""
+    if spell in ("foresee", "revive", "march"):
+        if not rest:
+            raise NotationError(f"'{spell}' needs {'a player' if spell == 'foresee' else 'a piece letter' if spell == 'revive' else 'a direction'}")
+        target, rest = rest[0], rest[1:]
+        target = target if spell == "foresee" else target.upper() if spell == "revive" else target.lower()
+    spots = tuple(s.lower() for s in rest)
+    bad = [s for s in spots if not _SPOT.match(s)]
+    if bad:
+        raise NotationError(f"'{bad[0]}' is not a spot name like c4")
+    return Cast(player, spell, source, spots, target, dice, coins)

@@ -1,0 +1,25 @@
+"""The pieces, the glyph types, and the colours of the seats."""
+
+from __future__ import annotations
+
+SCEPTER = "K"
+MINION = "M"
+SEERESS, ILLUSIONIST, ELEMENTALIST, FORCE_MAGE, NECROMANCER, SUMMONER = "S", "I", "E", "F", "N", "U"
+#: The six glyph types: a glyph piece, its coins and a face of each die.
+GLYPHS = (SEERESS, ILLUSIONIST, ELEMENTALIST, FORCE_MAGE, NECROMANCER, SUMMONER)
+NAMES = {
+    SCEPTER: "scepter",
+    SEERESS: "seeress",
+    ILLUSIONIST: "illusionist",
+    ELEMENTALIST: "elementalist",
+    FORCE_MAGE: "force mage",
+    NECROMANCER: "necromancer",
+    SUMMONER: "summoner",
+    MINION: "minion",
+}
+COLOURS = ("gold", "silver", "bronze")
+#: Coins per player: 2 of each glyph type.
+COINS_PER_TYPE = 2
+HAND_LIMIT = 5
+DICE = 5
+MINIONS = 3

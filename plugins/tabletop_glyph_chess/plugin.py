@@ -1,0 +1,18 @@
+"""Glyph Chess registers itself through tabletop's hooks, like any plugin."""
+
+from __future__ import annotations
+
+from tabletop import hookimpl
+
+from .bots import BOTS
+from .game import GlyphChess
+
+
+@hookimpl
+def register_games():
+    return [GlyphChess]
+
+
+@hookimpl
+def register_bots():
+    return BOTS

@@ -1,0 +1,112 @@
+"""What happens on the board: sight, kills, incinerations, minions leaving,
+eliminations, and the landings of an action with the necromancer's escape."""
+
+from __future__ import annotations
+
+import attrs
+
+from .hexes import HexBoard
+from .pieces import GLYPHS, ILLUSIONIST, MINION, NECROMANCER, SCEPTER, SEERESS, SUMMONER
+from .state import BURNT, KILLED, OVER, State, Step, add, put
+
+
+def in_sight(geo: HexBoard, state: State, spot: int) -> bool:
+    """Whether the piece on ``spot`` is in sight of an enemy seeress: the first
+    piece in one of her six directions."""
+    board = state.board
+    owner = board[spot][0]
+    for here, piece in enumerate(board):
+        if piece is None or piece[1] != SEERESS or piece[0] == owner:
+            continue
+        for ray in geo.rays[here].values():
+            for other in ray:
+                if board[other] is not None:
+                    if other == spot:
+                        return True
+                    break
+    return False
+
+
+def pieces_of(state: State, seat: int, kind: str) -> list[int]:
+    return [i for i, p in enumerate(state.board) if p is not None and p[0] == seat and p[1] == kind]
+
+
+def minions_leave(state: State, seat: int) -> State:
+    """The summoner left its spot: all its minions leave the board."""
+    board = tuple(None if p is not None and p[0] == seat and p[1] == MINION else p for p in state.board)
+    return attrs.evolve(state, board=board)
+
+
+def relocate(state: State, source: int, target: int) -> State:
+    """Move the piece on ``source`` to the empty ``target``; a summoner that
+    leaves its spot takes its minions off the board first (FAQ Q15)."""
+    piece = state.board[source]
+    if piece[1] == SUMMONER:
+        state = minions_leave(state, piece[0])
+    board = put(put(state.board, source, None), target, piece)
+    return attrs.evolve(state, board=board)
+
+
+def strike(state: State, spot: int, burn: bool) -> State:
+    """The piece on ``spot`` is killed (or incinerated) and leaves the board."""
+    seat, kind = state.board[spot]
+    state = attrs.evolve(state, board=put(state.board, spot, None))
+    if kind == SCEPTER:
+        return eliminate(state, seat)
+    if kind == MINION:
+        return state  # back to the spare area, to be summoned again
+    if kind == ILLUSIONIST and pieces_of(state, seat, ILLUSIONIST):
+        return state  # the other illusionist piece is still on the board (FAQ Q7)
+    fates = state.fates[seat]
+    fates = put(fates, GLYPHS.index(kind), BURNT if burn else KILLED)
+    state = attrs.evolve(state, fates=put(state.fates, seat, fates))
+    if kind == SUMMONER:
+        state = minions_leave(state, seat)
+    return state
+
+
+def eliminate(state: State, seat: int) -> State:
+    """A scepter fell: its player is out and all their pieces leave the board."""
+    board = tuple(None if p is not None and p[0] == seat else p for p in state.board)
+    state = attrs.evolve(state, board=board, eliminated=put(state.eliminated, seat, True))
+    left = state.players_left()
+    if len(left) == 1:
+        state = attrs.evolve(state, phase=OVER, winner=left[0], steps=())
+    return state
+
+
+def escape_coins(geo: HexBoard, state: State, spot: int) -> list[str]:
+    """The coins the owner of the necromancer on ``spot`` could pay to escape
+    now: a necromancer coin or a wild coin, unless she is in an enemy
+    seeress's sight (FAQ Q11)."""
+    seat = state.board[spot][0]
+    if in_sight(geo, state, spot):
+        return []
+    wild = state.wild(seat)
+    return [g for g, n in zip(GLYPHS, state.hands[seat]) if n and (g == NECROMANCER or g in wild)]
+
+
+def attacked_necromancer(state: State, step: Step) -> bool:
+    target = state.board[step.target]
+    mover = state.board[step.source]
+    return target is not None and target[1] == NECROMANCER and mover is not None and target[0] != mover[0]
+
+
+def land(state: State, step: Step, escape_with: str = "") -> State:
+    """One landing: an enemy on the target is struck, unless it is a
+    necromancer whose owner pays ``escape_with`` to move it to the spot the
+    attacker came from."""
+    mover = state.board[step.source]
+    target = state.board[step.target]
+    if target is not None and target[0] != mover[0]:
+        if escape_with:
+            seat = target[0]
+            hands = put(state.hands, seat, add(state.hands[seat], escape_with, -1))
+            used = put(state.used, seat, add(state.used[seat], escape_with, 1))
+            state = attrs.evolve(state, hands=hands, used=used)
+            # The attacker lands; the necromancer takes the spot it came from.
+            state = relocate(state, step.source, step.target)
+            return attrs.evolve(state, board=put(state.board, step.source, target))
+        state = strike(state, step.target, step.burn)
+    # (A summoner landing on its own minion: the minions leave as it moves.)
+    return relocate(state, step.source, step.target)
