@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import typing
+
 import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -93,4 +95,12 @@ def _values(kind):
     # The log format keeps integers to 64 bits, like most JSON readers.
     if kind is int:
         return st.integers(-(2**63), 2**63 - 1)
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return st.lists(_values(args[0]), max_size=5).map(tuple)
+    if origin is dict:
+        # Free JSON (an unsealed decision): any JSON object.
+        scalars = st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(max_size=8)
+        json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=8)
+        return st.dictionaries(st.text(max_size=8), json_values, max_size=4)
     return st.from_type(kind)

@@ -90,3 +90,36 @@ class TestGluxRecordings:
     def test_one_shared_victory(self, matches):
         _, match = matches["shared-victory"]
         assert len(match.game.outcome(match.state).winners) > 1
+
+
+@pytest.fixture(scope="module")
+def glyph_matches(registry):
+    return {log.stem: (log, final(registry, log)) for log in sorted((REPLAYS / "glyph_chess").glob("*.jsonl"))}
+
+
+class TestGlyphChessRecordings:
+    """The set of Glyph Chess recordings covers what the rules must get right."""
+
+    def test_at_least_eight_complete_games_of_two_and_three_players(self, glyph_matches):
+        assert len(glyph_matches) >= 8 and all(m.over for _, m in glyph_matches.values())
+        assert {len(m.header.players) for _, m in glyph_matches.values()} == {2, 3}
+
+    def test_one_with_the_advanced_setup(self, glyph_matches):
+        assert any(m.header.variants == ("glyph-advanced-setup",) for _, m in glyph_matches.values())
+
+    def test_one_won_by_reaching_the_centre_and_one_by_elimination(self, glyph_matches):
+        notes = {m.game.outcome(m.state).note for _, m in glyph_matches.values()}
+        assert {"scepter on the centre", "last player standing"} <= notes
+
+    def test_one_three_player_game_goes_on_after_an_elimination(self, glyph_matches):
+        _, match = glyph_matches["three-players-elimination-mid-game"]
+        assert len(match.header.players) == 3 and any(match.state.eliminated)
+        assert match.game.outcome(match.state).winners
+
+    def test_every_spell_is_cast_at_least_once(self, registry, glyph_matches):
+        cast = set()
+        for log, _ in glyph_matches.values():
+            for _, _, event in Replay(registry, log):
+                if event.kind == "cast":
+                    cast.add(event.spell)
+        assert cast == {"swap", "replica", "foresee", "blaze", "blast", "revive", "march", "summon"}

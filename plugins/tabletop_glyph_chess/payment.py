@@ -38,6 +38,8 @@ def error(
         if number - 1 in state.spent:
             return f"D{number} was spent already this turn"
     faces = [state.dice[n - 1] for n in dice]
+    if cost == "item":
+        amount = 1
     if cost == "any-die":
         if coins or len(dice) != 1:
             return "the scepter moves for exactly 1 die, never coins"
@@ -84,6 +86,8 @@ def options(
                 yield (number,), ()
         return
     showing = [n for n in free if state.dice[n - 1] == glyph]
+    if cost == "item":
+        amount = 1
     if cost == "die":
         if showing:
             yield (showing[0],), ()

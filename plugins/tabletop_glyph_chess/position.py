@@ -108,6 +108,8 @@ def build(geo: HexBoard, players: Sequence[str], data: Mapping[str, Any]) -> Sta
         for kind, count in counts.items():
             if count > limits.get(kind, 1):
                 raise fail(f"{player} has {count} pieces '{kind}'")
+        if counts[MINION] and not counts["U"]:
+            raise fail(f"{player} has minions on the board but no summoner (they leave with it)")
         if not eliminated[seat] and counts[SCEPTER] != 1:
             raise fail(f"{player} needs a scepter on the board (or list them as eliminated)")
         told = data.get("fates", {}).get(player, {})
