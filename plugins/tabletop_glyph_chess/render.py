@@ -45,6 +45,19 @@ def board_text(game: GlyphChess, state: State, color: bool) -> str:
     return "\n".join(lines)
 
 
+def labelled(geo) -> str:
+    """The empty board with every spot's name: the picture in the docs."""
+    rows: dict[int, list[str]] = {}
+    for spot, (q, r) in enumerate(geo.coords):
+        rows.setdefault(r, []).append(f"{geo.names[spot]:>3}")
+    width = 2 * geo.radius + 1
+    lines = []
+    for r in sorted(rows, reverse=True):
+        cells = rows[r]
+        lines.append("   " * (width - len(cells)) + "   ".join(cells))
+    return "\n".join(lines)
+
+
 def _player_line(game: GlyphChess, state: State, seat: int, player: str) -> str:
     colour = COLOURS[seat]
     if state.eliminated[seat]:

@@ -111,3 +111,12 @@ def test_a_position_starts_a_game_that_replays_anywhere(cli, tmp_path):
     (tmp_path / "p.json").unlink()
     assert cli("play", "g.jsonl", "g3-g5 / E E").exit_code == 0
     assert "gE" in cli("replay", "g.jsonl").stdout
+
+
+def test_the_docs_picture_of_spot_names_is_the_board():
+    from tabletop_glyph_chess.hexes import board
+    from tabletop_glyph_chess.render import labelled
+
+    from ..conftest import ROOT
+
+    assert labelled(board(6)) in (ROOT / "docs" / "glyph-chess.md").read_text()
