@@ -33,7 +33,7 @@ from tabletop.engine import Replay
 from tabletop.live import selfplay
 from tabletop.logfile import create, header_line
 
-PLAYERS = {"glux": 4}
+PLAYERS = {"glux": 4, "glyph-chess": 2}
 
 
 def progress(text: str) -> None:

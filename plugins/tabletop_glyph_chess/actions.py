@@ -6,8 +6,6 @@ from collections.abc import Iterator
 from itertools import combinations, permutations
 from typing import TYPE_CHECKING
 
-import attrs
-
 from tabletop import Event
 
 from . import payment
@@ -27,7 +25,7 @@ from .pieces import (
     SUMMONER,
 )
 from .rules import attacked_necromancer, escape_coins, in_sight, land, minions_leave, pieces_of, relocate, strike
-from .state import ALIVE, ESCAPE, GLIMPSE, KILLED, OVER, ROLLING, State, Step, add, put
+from .state import ALIVE, ESCAPE, GLIMPSE, KILLED, OVER, ROLLING, State, Step, add, evolve, put
 
 if TYPE_CHECKING:
     from .game import GlyphChess
@@ -247,33 +245,33 @@ def perform(game: GlyphChess, state: State, seat: int, event: Event) -> State:
     hand, used = state.hands[seat], state.used[seat]
     for coin in event.coins:
         hand, used = add(hand, coin, -1), add(used, coin, 1)
-    state = attrs.evolve(
-        state,
-        hands=put(state.hands, seat, hand),
-        used=put(state.used, seat, used),
-        spent=state.spent + tuple(n - 1 for n in event.dice),
-    )
+    paid = {
+        "hands": put(state.hands, seat, hand) if event.coins else state.hands,
+        "used": put(state.used, seat, used) if event.coins else state.used,
+        "spent": state.spent + tuple(n - 1 for n in event.dice),
+    }
     geo = game.geo
     source = geo.spot(event.source)
-    spots = [geo.spot(s) for s in getattr(event, "spots", ())]
     if isinstance(event, Move):
         target = geo.spot(event.target)
         burn = state.board[source][1] == ELEMENTALIST
-        return run(game, attrs.evolve(state, steps=(Step(source, target, burn),)))
+        return run(game, evolve(state, steps=(Step(source, target, burn),), **paid))
+    state = evolve(state, **paid)
+    spots = [geo.spot(s) for s in event.spots]
     spell = event.spell
     if spell == "swap":
         mine, theirs = state.board[source], state.board[spots[0]]
         board = put(put(state.board, source, theirs), spots[0], mine)
-        state = attrs.evolve(state, board=board)
+        state = evolve(state, board=board)
         if SUMMONER in (mine[1], theirs[1]):
             state = minions_leave(state, seat)  # the summoner left its spot
     elif spell == "replica":
-        state = attrs.evolve(state, board=put(state.board, spots[0], (seat, ILLUSIONIST)))
+        state = evolve(state, board=put(state.board, spots[0], (seat, ILLUSIONIST)))
     elif spell == "foresee":
-        return attrs.evolve(state, phase=GLIMPSE, target=game.seats[event.target])
+        return evolve(state, phase=GLIMPSE, target=game.seats[event.target])
     elif spell == "blaze":
         path = (source, *spots)
-        return run(game, attrs.evolve(state, steps=tuple(Step(a, b, True) for a, b in zip(path, path[1:]))))
+        return run(game, evolve(state, steps=tuple(Step(a, b, True) for a, b in zip(path, path[1:]))))
     elif spell == "blast":
         # It lands on an empty spot, so no necromancer can escape (FAQ Q9).
         state = relocate(state, source, spots[0])
@@ -283,17 +281,17 @@ def perform(game: GlyphChess, state: State, seat: int, event: Event) -> State:
                 state = strike(state, spot, burn=False)
     elif spell == "revive":
         fates = put(state.fates[seat], GLYPHS.index(event.target), ALIVE)
-        state = attrs.evolve(
+        state = evolve(
             state, fates=put(state.fates, seat, fates), board=put(state.board, spots[0], (seat, event.target))
         )
     elif spell == "march":
         steps = tuple(Step(s, geo.step(s, event.target)) for s in spots)
-        return run(game, attrs.evolve(state, steps=steps))
+        return run(game, evolve(state, steps=steps))
     elif spell == "summon":
         board = state.board
         for spot in spots:
             board = put(board, spot, (seat, MINION))
-        state = attrs.evolve(state, board=board)
+        state = evolve(state, board=board)
     return finish(state)
 
 
@@ -303,25 +301,23 @@ def run(game: GlyphChess, state: State) -> State:
     while state.steps and state.phase != OVER:
         step = state.steps[0]
         if state.board[step.source] is None:
-            state = attrs.evolve(state, steps=state.steps[1:])
+            state = evolve(state, steps=state.steps[1:])
             continue
         if attacked_necromancer(state, step) and escape_coins(game.geo, state, step.target):
-            return attrs.evolve(state, phase=ESCAPE)
-        state = attrs.evolve(land(state, step), steps=state.steps[1:])
+            return evolve(state, phase=ESCAPE)
+        state = land(state, step, rest=state.steps[1:])
     return finish(state)
 
 
 def answer_escape(game: GlyphChess, state: State, coin: str) -> State:
-    step = state.steps[0]
-    state = land(state, step, escape_with=coin)
-    return run(game, attrs.evolve(state, steps=state.steps[1:]))
+    return run(game, land(state, state.steps[0], escape_with=coin, rest=state.steps[1:]))
 
 
 def finish(state: State) -> State:
     """The action is over: the reset step re-rolls the dice spent."""
     if state.phase == OVER:
-        return attrs.evolve(state, steps=())
-    return attrs.evolve(state, phase=ROLLING, rolling=tuple(sorted(state.spent)), steps=(), then="turn")
+        return evolve(state, steps=())
+    return evolve(state, phase=ROLLING, rolling=tuple(sorted(state.spent)), steps=(), then="turn")
 
 
 # -- listing --------------------------------------------------------------------
@@ -446,6 +442,14 @@ def _paths(game, state, seat, source, longest) -> Iterator[tuple[int, ...]]:
 
 
 def can_act(game: GlyphChess, state: State, seat: int) -> bool:
+    # Nearly always the scepter can step (any unspent die, a spot not its own
+    # side's); only when it cannot is every action looked for.
+    board = state.board
+    if len(state.spent) < len(state.dice) and (seat, SCEPTER) in board:
+        for target in game.geo.neighbours[board.index((seat, SCEPTER))]:
+            landing = board[target]
+            if landing is None or landing[0] != seat:
+                return True
     return next(legal(game, state, seat), None) is not None
 
 

@@ -6,8 +6,6 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations, permutations
 from typing import Any
 
-import attrs
-
 from tabletop import Chance, Decide, Event, Forced, Game, Outcome, Over
 
 from . import actions, hookspecs, notation, official, position, render
@@ -28,6 +26,7 @@ from .state import (
     State,
     add,
     coins_list,
+    evolve,
     put,
 )
 
@@ -66,7 +65,10 @@ class GlyphChess(Game):
         self.secret_setup = bool(rules.glyph_secret_setup(players=n))
         self.hand_limit = rules.glyph_hand_limit(players=n)
         self._shuffles = tuple(tuple(Shuffle(p, order) for order in permutations(GLYPHS)) for p in self.players)
-        self._rolls = tuple(tuple(Roll(d + 1, f) for f in GLYPHS) for d in range(DICE))
+        # Nodes asked for again and again, made once.
+        self._rolls = tuple(Chance(tuple(Roll(d + 1, f) for f in GLYPHS)) for d in range(DICE))
+        self._decides = tuple(Decide((p,)) for p in self.players)
+        self._draws = tuple(tuple(Draw(p, g) for g in GLYPHS) for p in self.players)
 
     # -- state -----------------------------------------------------------
     def initial(self) -> State:
@@ -99,20 +101,20 @@ class GlyphChess(Game):
                 return Decide(tuple(self.players[i] for i in waiting), sealed=True)
             return Chance(self._shuffles[waiting[0]])
         if phase == ROLLING:
-            return Chance(self._rolls[state.rolling[0]])
+            return self._rolls[state.rolling[0]]
         if phase == DRAW:
             seat = self._drawer(state)
             counts = state.bags[seat] if any(state.bags[seat]) else state.used[seat]
-            return Chance(tuple(Draw(self.players[seat], g) for g in GLYPHS), counts)
+            return Chance(self._draws[seat], counts)
         if phase == ACT:
             if actions.can_act(self, state, state.turn):
-                return Decide((player,))
+                return self._decides[state.turn]
             return Forced(Pass(player))
         if phase == ESCAPE:
-            return Decide((self.players[state.board[state.steps[0].target][0]],))
+            return self._decides[state.board[state.steps[0].target][0]]
         if phase == GLIMPSE:
             return Forced(Glimpse(player, self.players[state.target], coins_list(state.hands[state.target])))
-        return Decide((player,))  # AWAKEN (re-roll or skip) and DISCARD
+        return self._decides[state.turn]  # AWAKEN (re-roll or skip) and DISCARD
 
     def _drawer(self, state: State) -> int:
         for seat, owed in enumerate(state.owed):
@@ -120,44 +122,61 @@ class GlyphChess(Game):
                 return seat
         return state.turn
 
-    def rerollable(self, state: State) -> tuple[int, ...]:
+    def rerollable(self, state: State, seat: int | None = None, dice: tuple | None = None) -> tuple[int, ...]:
         """Dice showing the type of one of the player's dead pieces."""
-        dead = state.wild(state.turn)
-        return tuple(i for i, face in enumerate(state.dice) if face in dead)
+        dead = state.wild(state.turn if seat is None else seat)
+        dice = state.dice if dice is None else dice
+        return tuple(i for i, face in enumerate(dice) if face in dead) if dead else ()
 
-    def settle(self, state: State) -> State:
-        """Pass over the steps of a turn that need no event, to the next one that does."""
+    def settle(self, state: State, **changes: Any) -> State:
+        """Apply ``changes`` and pass over the steps of a turn that need no
+        event, to the next one that does, building the new state once (replay
+        runs this for every event)."""
+        get = changes.get
+        phase, turn, spent, then = get("phase", state.phase), get("turn", state.turn), state.spent, state.then
+        rolling, owed = get("rolling", state.rolling), get("owed", state.owed)
+        hands, bags, used = get("hands", state.hands), get("bags", state.bags), get("used", state.used)
+        winner = state.winner
         while True:
-            phase = state.phase
-            if phase == ROLLING and not state.rolling:
-                state = self._after_rolling(state)
+            if phase == ROLLING and not rolling:
+                if get("then", then) == "turn":
+                    n = len(self.players)
+                    for _ in range(n):
+                        turn = (turn + 1) % n
+                        if not state.eliminated[turn]:
+                            break
+                    phase, spent = AWAKEN, ()
+                else:
+                    phase = get("then", then)
+                then = ""
+                changes.pop("then", None)
             elif phase == AWAKEN:
-                scepter = state.board[self.geo.center]
-                if scepter == (state.turn, SCEPTER):
+                if state.board[self.geo.center] == (turn, SCEPTER):
                     # A scepter on the centre at the start of its owner's turn wins.
-                    return attrs.evolve(state, phase=OVER, winner=state.turn)
-                if self.rerollable(state):
-                    return state
-                state = attrs.evolve(state, phase=DRAW)
-            elif phase == DRAW:
-                seat = self._drawer(state)
-                setup = any(state.owed)
-                if setup or (sum(state.hands[seat]) < self.hand_limit and any(state.bags[seat] + state.used[seat])):
-                    return state
-                state = attrs.evolve(state, phase=ACT)
-            else:
-                return state
-
-    def _after_rolling(self, state: State) -> State:
-        if state.then == "turn":
-            n = len(self.players)
-            seat = state.turn
-            for _ in range(n):
-                seat = (seat + 1) % n
-                if not state.eliminated[seat]:
+                    phase, winner = OVER, turn
                     break
-            return attrs.evolve(state, phase=AWAKEN, turn=seat, spent=(), then="")
-        return attrs.evolve(state, phase=state.then, then="")
+                if self.rerollable(state, turn, get("dice")):
+                    break
+                phase = DRAW
+            elif phase == DRAW:
+                seat = turn
+                for other, count in enumerate(owed):
+                    if count:
+                        seat = other
+                        break
+                else:
+                    if sum(hands[seat]) >= self.hand_limit or not any(bags[seat] + used[seat]):
+                        phase = ACT
+                        continue
+                break
+            else:
+                break
+        if not changes and (phase, turn, spent, then, winner) == (state.phase, state.turn, state.spent, state.then, state.winner):
+            return state
+        changes.update(phase=phase, turn=turn, spent=spent, winner=winner)
+        if "then" not in changes:
+            changes["then"] = then
+        return evolve(state, **changes)
 
     # -- checking ----------------------------------------------------------
     def check(self, state: State, decision: Event) -> str | None:
@@ -197,29 +216,31 @@ class GlyphChess(Game):
     # -- applying ----------------------------------------------------------
     def apply(self, state: State, event: Event) -> State:
         if isinstance(event, Roll):
-            state = attrs.evolve(state, dice=put(state.dice, event.die - 1, event.face), rolling=state.rolling[1:])
-        elif isinstance(event, Draw):
-            state = self._draw(state, self.seats[event.player], event.glyph)
-        elif isinstance(event, (Move, Cast)):
+            dice = put(state.dice, event.die - 1, event.face)
+            if len(state.rolling) > 1:  # more dice to roll: nothing else can change
+                return evolve(state, dice=dice, rolling=state.rolling[1:])
+            return self.settle(state, dice=dice, rolling=())
+        if isinstance(event, Draw):
+            return self.settle(state, **self._draw(state, self.seats[event.player], event.glyph))
+        if isinstance(event, (Move, Cast)):
             state = actions.perform(self, state, self.seats[event.player], event)
         elif isinstance(event, Escape):
             state = actions.answer_escape(self, state, event.coin)
         elif isinstance(event, Reroll):
             if event.accept:
-                state = attrs.evolve(state, phase=ROLLING, rolling=self.rerollable(state), then=DRAW)
-            else:
-                state = attrs.evolve(state, phase=DRAW)
+                return self.settle(state, phase=ROLLING, rolling=self.rerollable(state), then=DRAW)
+            return self.settle(state, phase=DRAW)
         elif isinstance(event, Pass):
             state = actions.finish(state)
         elif isinstance(event, Glimpse):
-            state = attrs.evolve(state, phase=DISCARD)
+            return self.settle(state, phase=DISCARD)
         elif isinstance(event, Discard):
             seat = state.target
             hand, used = state.hands[seat], state.used[seat]
             for coin in event.coins:
                 hand, used = add(hand, coin, -1), add(used, coin, 1)
             state = actions.finish(
-                attrs.evolve(state, hands=put(state.hands, seat, hand), used=put(state.used, seat, used), target=None)
+                evolve(state, hands=put(state.hands, seat, hand), used=put(state.used, seat, used), target=None)
             )
         elif isinstance(event, (Shuffle, Arrange)):
             state = self._place(state, event)
@@ -227,21 +248,21 @@ class GlyphChess(Game):
             raise TypeError(f"not a Glyph Chess event: {event!r}")
         return self.settle(state)
 
-    def _draw(self, state: State, seat: int, glyph: str) -> State:
+    def _draw(self, state: State, seat: int, glyph: str) -> dict[str, Any]:
+        """What a coin drawn changes."""
         bag, used = state.bags[seat], state.used[seat]
         if not any(bag):  # an empty bag is refilled from the used area first
             bag, used = used, (0,) * len(GLYPHS)
-        state = attrs.evolve(
-            state,
-            bags=put(state.bags, seat, add(bag, glyph, -1)),
-            used=put(state.used, seat, used),
-            hands=put(state.hands, seat, add(state.hands[seat], glyph, 1)),
-        )
+        changes: dict[str, Any] = {
+            "bags": put(state.bags, seat, add(bag, glyph, -1)),
+            "used": put(state.used, seat, used),
+            "hands": put(state.hands, seat, add(state.hands[seat], glyph, 1)),
+            "phase": ACT,
+        }
         if any(state.owed):
             owed = put(state.owed, seat, state.owed[seat] - 1)
-            phase = DRAW if any(owed) else AWAKEN
-            return attrs.evolve(state, owed=owed, phase=phase, turn=0 if phase == AWAKEN else state.turn)
-        return attrs.evolve(state, phase=ACT)
+            changes.update(owed=owed, phase=DRAW if any(owed) else AWAKEN)
+        return changes
 
     def _place(self, state: State, event: Shuffle | Arrange) -> State:
         seat = self.seats[event.player]
@@ -253,10 +274,10 @@ class GlyphChess(Game):
         for spot, kind in zip(self.edges[seat], order):
             board_ = put(board_, spot, (seat, kind))
         placed = put(state.placed, seat, True)
-        state = attrs.evolve(state, board=board_, placed=placed)
+        state = evolve(state, board=board_, placed=placed)
         if all(placed):
             # Gold rolls all the dice, then the others draw their first coins.
-            return attrs.evolve(state, phase=ROLLING, rolling=tuple(range(DICE)), then=DRAW)
+            return evolve(state, phase=ROLLING, rolling=tuple(range(DICE)), then=DRAW)
         return state
 
     # -- listing -----------------------------------------------------------
@@ -302,7 +323,7 @@ class GlyphChess(Game):
         bags = tuple(
             b if i == seat else tuple(x + y for x, y in zip(b, state.hands[i])) for i, b in enumerate(state.bags)
         )
-        return attrs.evolve(state, hands=hands, bags=bags)
+        return evolve(state, hands=hands, bags=bags)
 
     def sees(self, event: Event, player: str | None) -> bool:
         if player is None:

@@ -49,8 +49,8 @@ def error(
     wrong = [f"D{n}" for n, f in zip(dice, faces) if f != glyph]
     if wrong:
         return f"{', '.join(wrong)} {'does' if len(wrong) == 1 else 'do'} not show {glyph}"
-    hand = dict(zip(GLYPHS, state.hands[seat]))
-    wild = state.wild(seat)
+    hand = dict(zip(GLYPHS, state.hands[seat])) if coins else {}
+    wild = state.wild(seat) if coins else set()
     for coin in set(coins):
         if coin not in hand:
             return f"'{coin}' is not a coin"

@@ -81,6 +81,19 @@ class State:
         return [s for s, out in enumerate(self.eliminated) if not out]
 
 
+def _make_evolve():
+    # attrs.evolve, written out for this class once (as attrs writes __init__):
+    # replay calls it several times an event.
+    args = ", ".join(f"c[{n!r}] if {n!r} in c else s.{n}" for n in (f.name for f in attrs.fields(State)))
+    namespace = {"State": State}
+    exec(f"def evolve(s, **c):\n    return State({args})\n", namespace)
+    return namespace["evolve"]
+
+
+evolve = _make_evolve()
+evolve.__doc__ = "``state`` with the fields given changed."
+
+
 def put(values: tuple, index: int, value: object) -> tuple:
     return values[:index] + (value,) + values[index + 1 :]
 

@@ -134,11 +134,22 @@ def _strict(kind: type) -> Any:
     return structure
 
 
+def _strict_tuple(kind: type) -> Any:
+    def structure(value: Any, _: Any) -> Any:
+        if type(value) is not list or any(type(item) is not kind for item in value):
+            raise TypeError(f"expected a list of {kind.__name__}")
+        return tuple(value)
+
+    return structure
+
+
 def make_converter() -> cattrs.Converter:
     """The project's converter: strict about types and extra keys."""
     converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
     for kind in (int, str, bool):
         converter.register_structure_hook(kind, _strict(kind))
+        # Lists of plain values are common in events; checked in one go.
+        converter.register_structure_hook_func(lambda t, k=kind: t == tuple[k, ...], _strict_tuple(kind))
     return converter
 
 
