@@ -5,6 +5,7 @@ from __future__ import annotations
 from tabletop import hookimpl
 
 from .bots import BOTS
+from .picture import RENDERERS
 from .game import GlyphChess
 
 
@@ -16,3 +17,8 @@ def register_games():
 @hookimpl
 def register_bots():
     return BOTS
+
+
+@hookimpl
+def register_renderers():
+    return RENDERERS

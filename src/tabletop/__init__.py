@@ -15,7 +15,7 @@ from .errors import (
     UsageError,
 )
 from .events import CHANCE, DECISION, RULES, Event, Reveal
-from .extensions import Bot, Variant
+from .extensions import Bot, Renderer, Variant
 from .game import Game
 from .nodes import Chance, Decide, Forced, Outcome, Over
 from .plugins import get_plugin_manager, hookimpl
@@ -41,6 +41,7 @@ __all__ = [
     "Over",
     "PluginError",
     "Registry",
+    "Renderer",
     "Reveal",
     "TabletopError",
     "UsageError",

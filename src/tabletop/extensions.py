@@ -38,3 +38,17 @@ class Bot:
     description: str
     choose: Choose
     game: str | None = None
+
+
+@attrs.frozen
+class Renderer:
+    """A picture of one game's board in one format (``svg``, ...).
+
+    ``render(game, state, viewer)`` returns the picture as text, showing only
+    what ``viewer`` may know (None: everything).
+    """
+
+    game: str
+    format: str
+    media_type: str
+    render: Callable[[Any, Any, str | None], str]

@@ -31,5 +31,11 @@ def register_bots() -> Iterable[object]:
 
 
 @hookspec
+def register_renderers() -> Iterable[object]:
+    """Return :class:`tabletop.Renderer` objects: pictures of a game's board
+    (``tabletop render``, the referee's mails)."""
+
+
+@hookspec
 def register_commands(cli: click.Group) -> None:
     """Add click commands to the ``tabletop`` command group ``cli``."""

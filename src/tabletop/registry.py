@@ -19,7 +19,7 @@ import pluggy
 
 from .errors import LogFormatError, PluginError, UsageError
 from .events import CORE_EVENTS, Event
-from .extensions import Bot, Variant
+from .extensions import Bot, Renderer, Variant
 from .game import Game
 from .header import Header
 
@@ -40,6 +40,10 @@ class Registry:
         for found in pm.hook.register_variants():
             for variant in found or ():
                 self._add(self.variants, variant.name, variant, "variant")
+        self.renderers: dict[tuple[str, str], Renderer] = {}
+        for found in pm.hook.register_renderers():
+            for renderer in found or ():
+                self._add(self.renderers, (renderer.game, renderer.format), renderer, "renderer")
         self.bots: dict[str, list[Bot]] = {}
         for found in pm.hook.register_bots():
             for bot in found or ():
@@ -78,6 +82,13 @@ class Registry:
                 return bot
         known = ", ".join(sorted(n for n, bots in self.bots.items() if any(b.game in (None, game) for b in bots)))
         raise UsageError(f"unknown bot '{name}' for {game} (bots: {known})")
+
+    def renderer(self, game: str, format: str) -> Renderer:
+        try:
+            return self.renderers[(game, format)]
+        except KeyError:
+            known = ", ".join(sorted(f for g, f in self.renderers if g == game)) or "none"
+            raise UsageError(f"no {format} picture for {game} (formats: text, {known})") from None
 
     def variants_of(self, game: str) -> list[Variant]:
         return sorted((v for v in self.variants.values() if v.game == game), key=lambda v: v.name)
