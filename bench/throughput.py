@@ -99,7 +99,9 @@ def chess_rate(texts: list[str]) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000, help="self-played logs to replay per game (default 1000)")
-    parser.add_argument("--chess-games", type=int, default=300, help="random chess games for python-chess (default 300)")
+    parser.add_argument(
+        "--chess-games", type=int, default=300, help="random chess games for python-chess (default 300)"
+    )
     parser.add_argument("--game", action="append", help="only this game (repeatable; default every built-in game)")
     args = parser.parse_args()
     registry = Registry(get_plugin_manager(environment=False))
@@ -117,10 +119,14 @@ def main() -> None:
             write_logs(registry, game, args.games, folder)
             progress(f"{game}: replaying")
             rate, events = replay_rate(registry, folder)
-        print(f"{game} replay: {rate:,.0f} events/s ({events:,} events, {args.games} logs); "
-              f"{rate / pgn_rate:.2f}x python-chess PGN plies/s")
+        print(
+            f"{game} replay: {rate:,.0f} events/s ({events:,} events, {args.games} logs); "
+            f"{rate / pgn_rate:.2f}x python-chess PGN plies/s"
+        )
         progress(f"{game}: self-play for 5 s")
-        print(f"{game} self-play: {selfplay_rate(registry, game):,.1f} games/s ({PLAYERS[game]} players, random bots, no files)")
+        print(
+            f"{game} self-play: {selfplay_rate(registry, game):,.1f} games/s ({PLAYERS[game]} players, random bots, no files)"
+        )
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS): {peak:,.0f} MiB")

@@ -116,7 +116,18 @@ def test_replay_json_summary(cli, tmp_path):
     cli("selfplay", "pile", "--players", "3", "--seed", "j", "-o", "out")
     log = tmp_path / "out" / "pile-00001.jsonl"
     summary = json.loads(cli("replay", log, "--json").stdout)
-    assert set(summary) == {"file", "game", "players", "variants", "events", "finished", "scores", "winners", "next", "as"}
+    assert set(summary) == {
+        "file",
+        "game",
+        "players",
+        "variants",
+        "events",
+        "finished",
+        "scores",
+        "winners",
+        "next",
+        "as",
+    }
     assert summary["finished"] is True and summary["next"] is None
     assert summary["events"] == len(log.read_text().splitlines()) - 1
     assert sum(summary["scores"].values()) == 10
@@ -197,7 +208,9 @@ def test_verify_names_the_first_outcome_the_seed_does_not_give(cli, game):
 
 
 def test_sealed_game_keeps_the_seed_secret_until_the_end(cli, tmp_path):
-    assert cli("new", "pile", "--players", "ann,bob", "--sealed", "--option", "stones=2", "-o", "s.jsonl").exit_code == 0
+    assert (
+        cli("new", "pile", "--players", "ann,bob", "--sealed", "--option", "stones=2", "-o", "s.jsonl").exit_code == 0
+    )
     log, secret = tmp_path / "s.jsonl", tmp_path / "s.jsonl.seed"
     header = json.loads(log.read_text().splitlines()[0])
     seed = secret.read_text().strip()
@@ -219,7 +232,9 @@ def test_a_revealed_seed_must_match_the_commitment(cli, tmp_path):
     cli("play", log, "pick 1", "--player", "ann")
     cli("play", log, "pick 2", "--player", "bob")
     cli("play", log, "1")
-    log.write_text(log.read_text().replace('"kind":"reveal","payload":{"seed":"', '"kind":"reveal","payload":{"seed":"x'))
+    log.write_text(
+        log.read_text().replace('"kind":"reveal","payload":{"seed":"', '"kind":"reveal","payload":{"seed":"x')
+    )
     result = cli("replay", log)
     assert result.exit_code == 1
     assert "does not match the commitment" in result.stderr
@@ -249,7 +264,9 @@ def test_selfplay_unknown_bot(cli):
     assert result.exit_code == 2 and "unknown bot 'deep-blue' for pile (bots: random)" in result.stderr
 
 
-@pytest.mark.parametrize("command", ["games", "variants", "new", "replay", "moves", "play", "diff", "verify", "selfplay"])
+@pytest.mark.parametrize(
+    "command", ["games", "variants", "new", "replay", "moves", "play", "diff", "verify", "selfplay"]
+)
 def test_every_command_has_help_with_an_example(cli, command):
     out = cli(command, "--help").stdout
     assert "Example:" in out and f"tabletop {command}" in out or command in ("games", "variants")

@@ -116,7 +116,9 @@ def test_variant_of_another_game(cli, tmp_path):
 
 
 def test_unknown_option(cli):
-    fails(cli("new", "pile", "--players", "a,b", "--option", "colour=red", "-o", "x.jsonl"), 2, "unknown option 'colour'")
+    fails(
+        cli("new", "pile", "--players", "a,b", "--option", "colour=red", "-o", "x.jsonl"), 2, "unknown option 'colour'"
+    )
 
 
 def test_option_without_value(cli):

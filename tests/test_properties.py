@@ -101,6 +101,10 @@ def _values(kind):
     if origin is dict:
         # Free JSON (an unsealed decision): any JSON object.
         scalars = st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(max_size=8)
-        json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=8)
+        json_values = st.recursive(
+            scalars,
+            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+            max_leaves=8,
+        )
         return st.dictionaries(st.text(max_size=8), json_values, max_size=4)
     return st.from_type(kind)

@@ -101,7 +101,9 @@ class Board:
         return tuple(table)
 
     @functools.lru_cache(maxsize=32)
-    def paths(self, directions: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[tuple[tuple[int, ...], int], ...], ...], ...]:
+    def paths(
+        self, directions: tuple[tuple[int, int], ...]
+    ) -> tuple[tuple[tuple[tuple[tuple[int, ...], int], ...], ...], ...]:
         """For each square and each count 0-6, every straight count of that
         many squares that stays on the board: (the squares between, the
         destination)."""
@@ -142,7 +144,7 @@ def load(option: object, players: int) -> Board:
         return _parse_cached(built_in_text(option), option)
     if isinstance(option, dict) and isinstance(option.get("text"), str) and isinstance(option.get("file"), str):
         return _parse_cached(option["text"], option["file"])
-    raise BoardError("option 'board' must be a board name or {\"file\": ..., \"text\": ...}")
+    raise BoardError('option \'board\' must be a board name or {"file": ..., "text": ...}')
 
 
 def read_option(value: str) -> object:
@@ -215,7 +217,9 @@ def parse(text: str, source: str) -> Board:
     for count, (value, lineno) in sorted(starts.items()):
         names = value.split()
         if len(names) != count:
-            raise BoardError(f"'start {count}' lists {len(names)} squares; {count} players need {count}", where=f"{source}:{lineno}")
+            raise BoardError(
+                f"'start {count}' lists {len(names)} squares; {count} players need {count}", where=f"{source}:{lineno}"
+            )
         squares = []
         for name in names:
             index = board.square(name)

@@ -10,11 +10,10 @@ import attrs
 from tabletop import Chance, Decide, Event, Forced, Game, Outcome, Over
 
 from . import board as boards
-from . import notation, render
+from . import hookspecs, notation, official, render
 from .chips import FACES, KINDS
 from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
 from .state import State, evolve, next_seat, put, take_from_bag
-from . import hookspecs, official
 
 
 class Glux(Game):
@@ -88,7 +87,7 @@ class Glux(Game):
 
     def _setup_node(self, state: State):
         if not all(state.started):
-            for seat, player in enumerate(self.players):
+            for seat in range(len(self.players)):
                 if not state.started[seat] and state.hands[seat] is None and state.bag_size(seat):
                     return self._draw(state, seat)
             return Decide(tuple(p for i, p in enumerate(self.players) if not state.started[i]))
@@ -182,8 +181,16 @@ class Glux(Game):
                 # The draw ends the turn. (Written out in full rather than with
                 # evolve(): this and _place() run for nearly every event.)
                 return State(
-                    state.stacks, state.tops, bags, hands, state.started, state.option_used, state.excluded,
-                    state.began, next_seat(hands, state.excluded, seat), False,
+                    state.stacks,
+                    state.tops,
+                    bags,
+                    hands,
+                    state.started,
+                    state.option_used,
+                    state.excluded,
+                    state.began,
+                    next_seat(hands, state.excluded, seat),
+                    False,
                 )
             return evolve(state, bags=bags, hands=hands)
         if isinstance(event, Place):

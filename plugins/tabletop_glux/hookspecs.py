@@ -29,7 +29,5 @@ def glux_score_room(room: str, pips: Mapping[str, int], players: int) -> Mapping
 
 
 @rulespec(firstresult=True)
-def glux_winners(
-    points: Mapping[str, int], middle: Mapping[str, int]
-) -> tuple[str, ...] | None:
+def glux_winners(points: Mapping[str, int], middle: Mapping[str, int]) -> tuple[str, ...] | None:
     """The winners, given each player's victory points and pips in the middle room."""

@@ -46,15 +46,19 @@ def svg(game: Glux, state: State, viewer: str | None) -> str:
             out.append(_text(x + CELL / 2, y + CELL / 2 + 5, room, 13, "#999"))
         owner = game.start_owner[square]
         if owner >= 0:
-            out.append(f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" fill="none" '
-                       f'stroke="{OWNERS[owner]}" stroke-width="3"/>')
+            out.append(
+                f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" fill="none" '
+                f'stroke="{OWNERS[owner]}" stroke-width="3"/>'
+            )
         stack = state.stacks[square]
         if stack:
             seat, face = stack[-1]
             cx, cy = x + CELL / 2, y + CELL / 2
             if len(stack) > 1:
                 below = stack[-2][0]
-                out.append(f'<circle cx="{cx}" cy="{cy}" r="17" fill="none" stroke="{OWNERS[below]}" stroke-width="3"/>')
+                out.append(
+                    f'<circle cx="{cx}" cy="{cy}" r="17" fill="none" stroke="{OWNERS[below]}" stroke-width="3"/>'
+                )
             out.append(f'<circle cx="{cx}" cy="{cy}" r="13" fill="{OWNERS[seat]}"/>')
             out.append(_text(cx, cy + 6, str(face), 17, "white", bold=True))
     for col in range(board.width):

@@ -45,8 +45,10 @@ def board_text(game: Glux, state: State, viewer: str | None, color: bool) -> str
                 cells.append(f"  {board.rooms[square]}{start} ")
         rows.append(f"{row + 1:>{label}} " + "".join(cells).rstrip())
     rows.append("")
-    rows.append("  ".join(_paint(f"{MARKS[i]} = {p}", i, color) for i, p in enumerate(game.players))
-                + "   (+ covers a chip, * start square)")
+    rows.append(
+        "  ".join(_paint(f"{MARKS[i]} = {p}", i, color) for i, p in enumerate(game.players))
+        + "   (+ covers a chip, * start square)"
+    )
     rows += _lines(game, state, viewer)
     return "\n".join(rows)
 

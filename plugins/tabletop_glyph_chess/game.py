@@ -171,7 +171,13 @@ class GlyphChess(Game):
                 break
             else:
                 break
-        if not changes and (phase, turn, spent, then, winner) == (state.phase, state.turn, state.spent, state.then, state.winner):
+        if not changes and (phase, turn, spent, then, winner) == (
+            state.phase,
+            state.turn,
+            state.spent,
+            state.then,
+            state.winner,
+        ):
             return state
         changes.update(phase=phase, turn=turn, spent=spent, winner=winner)
         if "then" not in changes:

@@ -133,7 +133,9 @@ def _cast(spell: str, args: list[str], player: str, dice, coins) -> Cast:
     target = ""
     if spell in ("foresee", "revive", "march"):
         if not rest:
-            raise NotationError(f"'{spell}' needs {'a player' if spell == 'foresee' else 'a piece letter' if spell == 'revive' else 'a direction'}")
+            raise NotationError(
+                f"'{spell}' needs {'a player' if spell == 'foresee' else 'a piece letter' if spell == 'revive' else 'a direction'}"
+            )
         target, rest = rest[0], rest[1:]
         target = target if spell == "foresee" else target.upper() if spell == "revive" else target.lower()
     spots = tuple(s.lower() for s in rest)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from tabletop import hookimpl
 
 from .bots import BOTS
-from .picture import RENDERERS
 from .game import GlyphChess
+from .picture import RENDERERS
 
 
 @hookimpl

@@ -23,7 +23,7 @@ _RESET = "\x1b[0m"
 def board_text(game: GlyphChess, state: State, color: bool) -> str:
     geo = game.geo
     rows: dict[int, list[str]] = {}
-    for spot, (q, r) in enumerate(geo.coords):
+    for spot, (_, r) in enumerate(geo.coords):
         piece = state.board[spot]
         if piece is None:
             token = " +" if spot == geo.center else " ."
@@ -37,7 +37,9 @@ def board_text(game: GlyphChess, state: State, color: bool) -> str:
     for r in sorted(rows, reverse=True):
         cells = rows[r]
         label = chr(ord("a") + r + geo.radius)
-        lines.append(f"{label} " + "  " * (width - len(cells)) + "  ".join(cells).rstrip() + f"   {label}1-{len(cells)}")
+        lines.append(
+            f"{label} " + "  " * (width - len(cells)) + "  ".join(cells).rstrip() + f"   {label}1-{len(cells)}"
+        )
     lines.append("")
     lines.append("dice: " + "  ".join(f"D{i + 1} {f or '-'}" for i, f in enumerate(state.dice)))
     for seat, player in enumerate(game.players):
@@ -48,7 +50,7 @@ def board_text(game: GlyphChess, state: State, color: bool) -> str:
 def labelled(geo) -> str:
     """The empty board with every spot's name: the picture in the docs."""
     rows: dict[int, list[str]] = {}
-    for spot, (q, r) in enumerate(geo.coords):
+    for spot, (_, r) in enumerate(geo.coords):
         rows.setdefault(r, []).append(f"{geo.names[spot]:>3}")
     width = 2 * geo.radius + 1
     lines = []
@@ -108,7 +110,9 @@ def facets(game: GlyphChess, state: State) -> dict[str, str]:
         hand = state.hands[seat]
         found[f"coins {player}"] = f"{hand[0]} hidden" if len(hand) == 1 else " ".join(coins_list(hand)) or "none"
         found[f"used {player}"] = " ".join(coins_list(state.used[seat])) or "none"
-        found[f"fates {player}"] = " ".join(f"{g}:{f}" for g, f in zip(GLYPHS, state.fates[seat]) if f != ALIVE) or "all alive"
+        found[f"fates {player}"] = (
+            " ".join(f"{g}:{f}" for g, f in zip(GLYPHS, state.fates[seat]) if f != ALIVE) or "all alive"
+        )
         if state.eliminated[seat]:
             found[f"eliminated {player}"] = "yes"
     found["turn"] = game.players[state.turn]

@@ -32,6 +32,6 @@ def heads(lines: Iterable[bytes]) -> Iterator[str]:
 
 def head_of(lines: Iterable[bytes]) -> str:
     last = ""
-    for last in heads(lines):
-        pass
+    for current in heads(lines):
+        last = current
     return last

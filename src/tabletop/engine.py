@@ -7,8 +7,8 @@ what the rules force) before it is applied.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -20,7 +20,6 @@ from .header import Header
 from .logfile import parse_header, read_lines
 from .nodes import Chance, Decide, Forced, Node, Over
 from .registry import Registry
-
 
 _COMMITMENT = re.compile(r"^sha256:[0-9a-f]{64}$")
 
@@ -136,7 +135,12 @@ class Match:
 
     def unsealed(self, event: Unseal) -> Event:
         """The decision an unseal event reveals."""
-        data = {"seq": 0, "kind": event.choice.get("kind"), "player": event.player, "payload": event.choice.get("payload", {})}
+        data = {
+            "seq": 0,
+            "kind": event.choice.get("kind"),
+            "player": event.player,
+            "payload": event.choice.get("payload", {}),
+        }
         inner = self.registry.codec.decode(self.header.game, data)[1]
         if inner.origin != DECISION:
             raise LogFormatError(f"'{inner.kind}' is not a decision")

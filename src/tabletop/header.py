@@ -66,7 +66,9 @@ class Header:
                 raise LogFormatError("the header is missing: line 1 is an event")
             raise LogFormatError("not a tabletop header (line 1 has no 'tabletop' format version)")
         if data["tabletop"] != FORMAT_VERSION:
-            raise LogFormatError(f"unsupported log format version {data['tabletop']!r} (this tabletop reads {FORMAT_VERSION})")
+            raise LogFormatError(
+                f"unsupported log format version {data['tabletop']!r} (this tabletop reads {FORMAT_VERSION})"
+            )
         extra = set(data) - {"tabletop", "game", "players", "variants", "options", "randomness"}
         if extra:
             raise LogFormatError(f"unknown header field '{sorted(extra)[0]}'")
@@ -85,7 +87,7 @@ class Header:
             raise LogFormatError("header field 'options' must be an object")
         rnd = data.get("randomness", {})
         if not isinstance(rnd, dict) or set(rnd) - {"seed", "commitment"} or len(rnd) > 1:
-            raise LogFormatError("header field 'randomness' must be {}, {\"seed\": ...} or {\"commitment\": ...}")
+            raise LogFormatError('header field \'randomness\' must be {}, {"seed": ...} or {"commitment": ...}')
         if not all(isinstance(v, str) for v in rnd.values()):
             raise LogFormatError("header field 'randomness' must hold a string")
         return cls(game, tuple(players), tuple(variants), options, Randomness(**rnd))
@@ -95,6 +97,6 @@ def check_players(players: list[str] | tuple[str, ...]) -> None:
     """Player names: distinct, short, no spaces or notation characters."""
     for name in players:
         if not _PLAYER_NAME.match(name):
-            raise LogFormatError(f"bad player name {name!r}: 1 to 32 characters, no spaces or , = : @ # \"")
+            raise LogFormatError(f'bad player name {name!r}: 1 to 32 characters, no spaces or , = : @ # "')
     if len(set(players)) != len(players):
         raise LogFormatError("player names must be distinct")

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from . import chance
+from .engine import Match
 from .errors import IllegalEventError, UsageError
 from .events import Event, Reveal, Seal, Unseal
-from .engine import Match
 from .extensions import Bot
 from .header import Header, Randomness
 from .nodes import Chance, Decide, Forced, Over

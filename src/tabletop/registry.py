@@ -249,5 +249,3 @@ class Codec:
         except ValueError:
             raise LogFormatError(not_json(line.encode() if isinstance(line, str) else line)) from None
         return self.decode(game, data)
-
-

@@ -83,7 +83,10 @@ def test_an_unknown_board_name(cli):
 
 def test_a_users_board_is_kept_in_the_header_so_the_log_replays_anywhere(cli, tmp_path):
     (tmp_path / "tiny.txt").write_text(GOOD)
-    assert cli("new", "glux", "--players", "a,b", "--option", "board=tiny.txt", "--seed", "1", "-o", "g.jsonl").exit_code == 0
+    assert (
+        cli("new", "glux", "--players", "a,b", "--option", "board=tiny.txt", "--seed", "1", "-o", "g.jsonl").exit_code
+        == 0
+    )
     (tmp_path / "tiny.txt").unlink()
     header = json.loads((tmp_path / "g.jsonl").read_text().splitlines()[0])
     assert header["options"]["board"] == {"file": "tiny.txt", "text": GOOD}

@@ -14,7 +14,13 @@ def test_greedy_takes_first_place_in_a_room_when_it_can(registry):
     game = make_game(registry)
     # From e5, ann reaches f5 (room E, where ben leads with 2) or path squares;
     # d5 holds two chips already.
-    chips = {"a1": [("ann", 1)], "e5": [("ann", 1)], "d5": [("ben", 1), ("ben", 6)], "g6": [("ben", 2)], "m9": [("ben", 3)]}
+    chips = {
+        "a1": [("ann", 1)],
+        "e5": [("ann", 1)],
+        "d5": [("ben", 1), ("ben", 6)],
+        "g6": [("ben", 2)],
+        "m9": [("ben", 3)],
+    }
     state = position(game, chips, hands={"ann": "3/4"})
     choice = greedy(game, state, "ann", game.legal(state, "ann"), random.Random(1))
     assert choice == Place("ann", "f5", 4)

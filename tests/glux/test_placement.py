@@ -40,7 +40,9 @@ def test_rule_1_count_from_any_of_ones_own_chips(game):
 def test_rule_2_count_orthogonally_never_diagonally(game):
     state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]})
     assert squares(game, state, "ann") == {"a3", "c1"}
-    assert game.check(state, Place("ann", "c3", 3)) == "no chip of yours counts exactly to c3 along a clear straight line"
+    assert (
+        game.check(state, Place("ann", "c3", 3)) == "no chip of yours counts exactly to c3 along a clear straight line"
+    )
 
 
 def test_rule_2_count_exactly_the_pips_of_the_starting_chip(game):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tabletop import Registry, Variant, get_plugin_manager, hookimpl, rulehook
@@ -31,8 +29,10 @@ class NoTiebreak:
 class TestVariants:
     @hookimpl
     def register_variants(self):
-        return [Variant("small-bags", "glux", "two chips each", SmallBags()),
-                Variant("no-tiebreak", "glux", "ties are shared", NoTiebreak())]
+        return [
+            Variant("small-bags", "glux", "two chips each", SmallBags()),
+            Variant("no-tiebreak", "glux", "ties are shared", NoTiebreak()),
+        ]
 
 
 @pytest.fixture(scope="module")
@@ -91,8 +91,21 @@ def test_the_house_rule_guide_shows_the_example_file_verbatim():
 
 
 def test_the_house_rule_loaded_with_plugins_on_the_command_line(cli, tmp_path):
-    result = cli("--plugins", HOUSE_RULE, "new", "glux", "--players", "ann,ben", "--variant", "glux-diagonals",
-                 "--seed", "3", "-o", "g.jsonl", plugins=False)
+    result = cli(
+        "--plugins",
+        HOUSE_RULE,
+        "new",
+        "glux",
+        "--players",
+        "ann,ben",
+        "--variant",
+        "glux-diagonals",
+        "--seed",
+        "3",
+        "-o",
+        "g.jsonl",
+        plugins=False,
+    )
     assert result.exit_code == 0, result.output
     assert cli("--plugins", HOUSE_RULE, "replay", "g.jsonl", plugins=False).exit_code == 0
     # Without the house rule loaded, the log names a variant nobody knows.

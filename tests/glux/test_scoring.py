@@ -21,7 +21,11 @@ def test_example_right_room_12_5_4_scores_4_2_0():
 
 
 def test_example_first_place_tie_10_10_6_scores_4_4_0():
-    assert score_room(room="L", pips={"Pia": 10, "Sarah": 10, "Timo": 6}, players=4) == {"Pia": 4, "Sarah": 4, "Timo": 0}
+    assert score_room(room="L", pips={"Pia": 10, "Sarah": 10, "Timo": 6}, players=4) == {
+        "Pia": 4,
+        "Sarah": 4,
+        "Timo": 0,
+    }
 
 
 def test_example_second_place_tie_9_4_4_scores_4_2_2():

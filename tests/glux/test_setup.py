@@ -79,7 +79,9 @@ def test_random_start_player_is_a_chance_node_over_every_player(registry):
 def test_turns_go_clockwise_from_the_start_player(registry):
     game = make_game(registry, NAMES[:3])
     state = game.initial()
-    for event in [Draw(p, "1/6") for p in NAMES[:3]] + [Start(p, 1) for p in NAMES[:3]] + [Draw(p, "1/6") for p in NAMES[:3]]:
+    for event in (
+        [Draw(p, "1/6") for p in NAMES[:3]] + [Start(p, 1) for p in NAMES[:3]] + [Draw(p, "1/6") for p in NAMES[:3]]
+    ):
         state = game.apply(state, event)
     state = game.apply(state, FirstPlayer("cat"))
     order = []

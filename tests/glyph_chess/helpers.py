@@ -125,7 +125,11 @@ def record(registry: Registry, path: Path, data: dict[str, Any], script: Sequenc
             add(node.event)
         elif isinstance(node, Chance):
             first = next(o for o in node.outcomes if node.allows(o))
-            if queue and queue[0].split()[0] in ("roll", "draw") and isinstance(first, Roll) == (queue[0].startswith("roll")):
+            if (
+                queue
+                and queue[0].split()[0] in ("roll", "draw")
+                and isinstance(first, Roll) == (queue[0].startswith("roll"))
+            ):
                 words = queue[0].split()
                 value = words[1]
                 rest = words[2:]

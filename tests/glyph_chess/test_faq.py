@@ -11,7 +11,7 @@ from tabletop_glyph_chess.state import BURNT, ESCAPE, KILLED
 
 from .helpers import position, record, spot
 
-F, I, N, S, E, U = 3, 1, 4, 0, 2, 5
+F, ILL, N, S, E, U = 3, 1, 4, 0, 2, 5
 HANDS = {"ann": "S S I I E", "ben": "S S I I E"}
 
 
@@ -69,12 +69,14 @@ def test_faq_q5_blocked_minions_stay_and_are_not_paid_for(registry, tmp_path):
 
 
 def test_faq_q6_a_revived_piece_and_its_coins_are_back_in_play(registry, tmp_path):
-    data = position({"ann": {"g3": "N", "g9": "E"}}, dice="N S S S S", hands={"ann": "F F S S I"},
-                    fates={"ann": {"F": KILLED}})
+    data = position(
+        {"ann": {"g3": "N", "g9": "E"}}, dice="N S S S S", hands={"ann": "F F S S I"}, fates={"ann": {"F": KILLED}}
+    )
     match = record(registry, tmp_path / "q6.jsonl", data, ["ann revive g3 F g4 / D1", "ben m4-l4 / D2"])
     assert spot(match.game, match.state, "g4") == ("ann", "F") and "F" not in match.state.wild(0)
-    reason = refused(registry, tmp_path / "q6b.jsonl", data, ["ann revive g3 F g4 / D1", "ben m4-l4 / D2"],
-                     "ann g9-g10 / F")
+    reason = refused(
+        registry, tmp_path / "q6b.jsonl", data, ["ann revive g3 F g4 / D1", "ben m4-l4 / D2"], "ann g9-g10 / F"
+    )
     assert reason.endswith("a F coin pays only for F (it is not wild)")
 
 
@@ -84,7 +86,7 @@ def test_faq_q7_both_illusionist_pieces_are_the_illusionist(registry, tmp_path):
     # The replica casts too; one piece taken leaves the illusionist alive.
     script = ["ann swap g9 a4 / I", "ben g11-g9 / E E"]
     match = record(registry, tmp_path / "q7.jsonl", data, script)
-    assert spot(match.game, match.state, "g9") == ("ben", "E") and match.state.fates[0][I] == "alive"
+    assert spot(match.game, match.state, "g9") == ("ben", "E") and match.state.fates[0][ILL] == "alive"
 
 
 def test_faq_q8_the_necromancer_cannot_revive_minions(registry, tmp_path):
@@ -129,11 +131,16 @@ def test_faq_q12_summoning_leaves_minions_on_the_board_alone(registry, tmp_path)
 def test_faq_q13_incinerated_minions_and_replica_come_back(registry, tmp_path):
     # ben's elementalist burns through ann's replica (f7) and a minion (g6).
     pieces = {"ann": {"g3": "U", "g6": "M", "f5": "I", "f7": "I"}, "ben": {"g8": "E"}}
-    data = position(pieces, dice="E U I N N", hands={"ann": "S S I I U", "ben": "E E S S I"}, turn="ben",
-                    fates={"ben": {"S": BURNT}})
+    data = position(
+        pieces,
+        dice="E U I N N",
+        hands={"ann": "S S I I U", "ben": "E E S S I"},
+        turn="ben",
+        fates={"ben": {"S": BURNT}},
+    )
     blaze = "ben blaze g8 f7 g7 g6 / D1 E E S"
     match = record(registry, tmp_path / "q13.jsonl", data, [blaze, "ann summon g3 g4 / D2"])
-    assert match.state.fates[0][I] == "alive"
+    assert match.state.fates[0][ILL] == "alive"
     assert spot(match.game, match.state, "g4") == ("ann", "M")  # the incinerated minion, summoned again
     match = record(registry, tmp_path / "q13b.jsonl", data, [blaze, "ann replica f5 e5 / D3"])
     assert spot(match.game, match.state, "e5") == ("ann", "I")  # the incinerated replica, made again

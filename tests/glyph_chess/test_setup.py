@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tabletop import Chance, Decide
 from tabletop.header import Header
 from tabletop_glyph_chess.events import Draw, Roll, Shuffle
@@ -113,8 +111,11 @@ def test_setup_three_players_silver_draws_1_bronze_draws_2(registry):
 def test_turn_order_gold_silver_bronze(registry, tmp_path):
     from .helpers import position, record
 
-    data = position({"ann": {"d4": "K"}, "ben": {"j4": "K"}, "cat": {"g3": "K"}}, players=("ann", "ben", "cat"),
-                    hands={p: "S S I I E" for p in ("ann", "ben", "cat")})
+    data = position(
+        {"ann": {"d4": "K"}, "ben": {"j4": "K"}, "cat": {"g3": "K"}},
+        players=("ann", "ben", "cat"),
+        hands={p: "S S I I E" for p in ("ann", "ben", "cat")},
+    )
     script = ["ann d4-d5 / D1", "ben j4-j5 / D1", "cat g3-g4 / D1"]
     match = record(registry, tmp_path / "order.jsonl", data, script)
     assert match.game.next(match.state) == Decide(("ann",))

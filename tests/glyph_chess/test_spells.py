@@ -8,7 +8,7 @@ from tabletop_glyph_chess.state import BURNT, DISCARD, ESCAPE, GLIMPSE, KILLED
 
 from .helpers import act, game_at, position, spot, to_action, why_not
 
-F, I, N, S, E, U = 3, 1, 4, 0, 2, 5  # indices of the glyph types
+F, ILL, N, S, E, U = 3, 1, 4, 0, 2, 5  # indices of the glyph types
 
 
 def at(registry, pieces, dice="S S S S S", hands=None, players=("ann", "ben"), **kw):
@@ -20,8 +20,13 @@ def at(registry, pieces, dice="S S S S S", hands=None, players=("ann", "ben"), *
 # -- Seeress -------------------------------------------------------------------
 def test_seeress_sight_no_coins_for_enemy_pieces_in_sight(registry):
     # ben's seeress on g7 sees west along row g: the first piece is ann's E on g4.
-    game, state = at(registry, {"ann": {"g4": "E", "g2": "N"}, "ben": {"g7": "S"}},
-                     dice="E S S S S", hands={"ann": "E E N F F"}, fates={"ann": {"F": "killed"}})
+    game, state = at(
+        registry,
+        {"ann": {"g4": "E", "g2": "N"}, "ben": {"g7": "S"}},
+        dice="E S S S S",
+        hands={"ann": "E E N F F"},
+        fates={"ann": {"F": "killed"}},
+    )
     assert why_not(game, state, "ann", "g4-g3 / E") == "in sight of an enemy seeress: no coins may be used"
     assert why_not(game, state, "ann", "g4-g3 / F") == "in sight of an enemy seeress: no coins may be used"  # wild too
     assert why_not(game, state, "ann", "g4-g3 / D1") is None  # dice are fine
@@ -75,18 +80,28 @@ def test_illusionist_replica_only_while_it_is_in_the_spare_area(registry):
 
 
 def test_illusionist_dead_only_when_both_pieces_are_gone_and_never_revived(registry):
-    game, state = at(registry, {"ann": {"g3": "I", "g9": "I", "f3": "N"}, "ben": {"g5": "E", "g10": "F"}},
-                     dice="E F S S S", turn="ben", hands={"ben": "E F S S I"})
+    game, state = at(
+        registry,
+        {"ann": {"g3": "I", "g9": "I", "f3": "N"}, "ben": {"g5": "E", "g10": "F"}},
+        dice="E F S S S",
+        turn="ben",
+        hands={"ben": "E F S S I"},
+    )
     state = act(game, state, "ben", "g5-g3 / D1 E")  # takes one illusionist: the other stays
     assert spot(game, state, "g3") == ("ben", "E") and spot(game, state, "g9") == ("ann", "I")
-    assert state.fates[0][I] == "alive" and "I" not in state.wild(0)
+    assert state.fates[0][ILL] == "alive" and "I" not in state.wild(0)
 
 
 def test_illusionist_both_pieces_gone_makes_it_dead(registry):
-    game, state = at(registry, {"ann": {"g9": "I", "f4": "N"}, "ben": {"g10": "E"}},
-                     dice="E S S S S", turn="ben", hands={"ben": "E S S I I"})
+    game, state = at(
+        registry,
+        {"ann": {"g9": "I", "f4": "N"}, "ben": {"g10": "E"}},
+        dice="E S S S S",
+        turn="ben",
+        hands={"ben": "E S S I I"},
+    )
     state = act(game, state, "ben", "g10-g9 / D1")  # the last illusionist piece
-    assert state.fates[0][I] == BURNT and "I" in state.wild(0)
+    assert state.fates[0][ILL] == BURNT and "I" in state.wild(0)
     state = to_action(game, state)
     assert why_not(game, state, "ann", "revive f4 I f5 / D1").startswith("revive names a glyph piece")
 
@@ -100,9 +115,14 @@ def test_elementalist_incinerates_instead_of_killing(registry):
 
 def test_elementalist_master_steps_one_at_a_time_turning_incinerating(registry):
     game, state = at(registry, {"ann": {"g3": "E"}, "ben": {"g4": "U", "h4": "F"}}, dice="E S S S S")
-    assert why_not(game, state, "ann", "blaze g3 g4 h4 / E E") == "this spell needs a die showing E (no coin replaces it)"
+    assert (
+        why_not(game, state, "ann", "blaze g3 g4 h4 / E E") == "this spell needs a die showing E (no coin replaces it)"
+    )
     assert why_not(game, state, "ann", "blaze g3 g4 g3 / D1 E E") == "the path passes g3 twice"
-    assert why_not(game, state, "ann", "blaze g3 g5 / D1 E") == "g5 is not next to g3: the elementalist moves 1 spot at a time"
+    assert (
+        why_not(game, state, "ann", "blaze g3 g5 / D1 E")
+        == "g5 is not next to g3: the elementalist moves 1 spot at a time"
+    )
     state = act(game, state, "ann", "blaze g3 g4 h4 / D1 E E")
     assert spot(game, state, "h4") == ("ann", "E") and spot(game, state, "g4") is None
     assert state.fates[1][U] == BURNT and state.fates[1][F] == BURNT
@@ -152,15 +172,24 @@ def test_necromancer_without_a_coin_cannot_escape(registry):
 
 
 def test_necromancer_escape_with_a_wild_coin(registry):
-    game, state = at(registry, {"ann": {"g3": "F"}, "ben": {"g5": "N"}}, hands={"ann": "F F S S E", "ben": "U S S I E"},
-                     fates={"ben": {"U": "killed"}})
+    game, state = at(
+        registry,
+        {"ann": {"g3": "F"}, "ben": {"g5": "N"}},
+        hands={"ann": "F F S S E", "ben": "U S S I E"},
+        fates={"ben": {"U": "killed"}},
+    )
     state = act(game, state, "ann", "g3-g5 / F F")
     assert game.legal(state, "ben")[0] == Escape("ben", "U")
 
 
 def test_necromancer_revives_a_killed_glyph_piece_on_an_adjacent_empty_spot(registry):
-    game, state = at(registry, {"ann": {"g3": "N", "g5": "E"}}, dice="N S S S S", hands={"ann": "F F S S E"},
-                     fates={"ann": {"F": "killed"}})
+    game, state = at(
+        registry,
+        {"ann": {"g3": "N", "g5": "E"}},
+        dice="N S S S S",
+        hands={"ann": "F F S S E"},
+        fates={"ann": {"F": "killed"}},
+    )
     assert why_not(game, state, "ann", "g5-g6 / F") is None  # F coins are wild while F is dead
     state = act(game, state, "ann", "revive g3 F g4 / D1")
     assert spot(game, state, "g4") == ("ann", "F") and state.fates[0][F] == "alive"
@@ -186,7 +215,10 @@ def test_summoner_moves_x_minions_1_spot_the_same_way_in_the_order_chosen(regist
 def test_summoner_summons_up_to_3_minions_next_to_it(registry):
     game, state = at(registry, {"ann": {"g3": "U"}}, dice="U S S S S")
     assert why_not(game, state, "ann", "summon g3 g5 / D1") == "g5 is not next to g3"
-    assert why_not(game, state, "ann", "summon g3 g4 g2 h3 f3 / D1") == "summon names 1 to 3 empty spots next to the summoner"
+    assert (
+        why_not(game, state, "ann", "summon g3 g4 g2 h3 f3 / D1")
+        == "summon names 1 to 3 empty spots next to the summoner"
+    )
     state = act(game, state, "ann", "summon g3 g4 g2 h3 / D1")
     assert [spot(game, state, s) for s in ("g4", "g2", "h3")] == [("ann", "M")] * 3
 

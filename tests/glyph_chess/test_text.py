@@ -71,8 +71,10 @@ def test_a_player_sees_their_own_coins_others_see_counts(game_state):
 
 
 def test_the_seeress_glimpse_is_shown_to_caster_and_target_only(registry):
-    game, _ = game_at(registry, position({}, players=("ann", "ben", "cat"),
-                                         hands={"ann": "S S I I E", "ben": "S S I I E", "cat": "S S I I E"}))
+    game, _ = game_at(
+        registry,
+        position({}, players=("ann", "ben", "cat"), hands={"ann": "S S I I E", "ben": "S S I I E", "cat": "S S I I E"}),
+    )
     glimpse = Glimpse("ann", "ben", ("N", "U"))
     assert game.format(glimpse, "ann") == "ann sees ben's coins: N U"
     assert game.format(glimpse, "ben") == "ann sees ben's coins: N U"
@@ -80,8 +82,13 @@ def test_the_seeress_glimpse_is_shown_to_caster_and_target_only(registry):
 
 
 def test_the_board_shows_pieces_owners_dice_coins_spare_and_used(registry):
-    data = position({"ann": {"g3": "E", "f4": "M"}, "ben": {"g7": "N"}}, dice="E S N U I",
-                    hands={"ann": "S S I E E"}, used={"ben": "N"}, fates={"ben": {"F": "burnt"}})
+    data = position(
+        {"ann": {"g3": "E", "f4": "M"}, "ben": {"g7": "N"}},
+        dice="E S N U I",
+        hands={"ann": "S S I E E"},
+        used={"ben": "N"},
+        fates={"ben": {"F": "burnt"}},
+    )
     game, state = game_at(registry, data)
     text = game.render(state)
     rows = text.splitlines()
@@ -106,8 +113,12 @@ def test_a_bad_position_is_one_clear_error(cli, tmp_path):
 def test_a_position_starts_a_game_that_replays_anywhere(cli, tmp_path):
     data = position({"ann": {"g3": "E"}}, hands={"ann": "S S I E E", "ben": "S S I I E"})
     (tmp_path / "p.json").write_text(json.dumps(data))
-    assert cli("new", "glyph-chess", "--players", "ann,ben", "--option", "position=p.json", "--seed", "1",
-               "-o", "g.jsonl").exit_code == 0
+    assert (
+        cli(
+            "new", "glyph-chess", "--players", "ann,ben", "--option", "position=p.json", "--seed", "1", "-o", "g.jsonl"
+        ).exit_code
+        == 0
+    )
     (tmp_path / "p.json").unlink()
     assert cli("play", "g.jsonl", "g3-g5 / E E").exit_code == 0
     assert "gE" in cli("replay", "g.jsonl").stdout

@@ -64,7 +64,7 @@ def test_awakening_refill_an_empty_bag_from_the_used_area(registry):
 def test_action_exactly_one_move_or_spell(registry):
     game, state = game_at(registry, position({"ann": {"g3": "E"}}, hands={"ann": "S S I I E"}))
     state = act(game, state, "ann", "g3-g4 / E")
-    assert state.phase == ROLLING and state.rolling == ()  or state.turn == 1
+    assert state.phase == ROLLING and state.rolling == () or state.turn == 1
     # The reset step follows at once (no die was spent), and the turn is ben's.
     assert state.turn == 1
     assert why_not(game, state, "ann", "g4-g5 / E") is not None

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tabletop import Decide, IllegalEventError, Registry, Variant, get_plugin_manager, hookimpl, rulehook
-from tabletop.engine import Match, Replay
+from tabletop.engine import Match
 from tabletop.header import Header, Randomness
 from tabletop.live import decide
 
@@ -34,8 +34,20 @@ def test_glyph_secret_setup_variant_players_arrange_their_own_edge(registry):
 
 
 def test_advanced_setup_a_later_chooser_cannot_read_an_earlier_choice(cli, tmp_path):
-    assert cli("new", "glyph-chess", "--players", "ann,ben", "--variant", "glyph-advanced-setup", "--sealed",
-               "-o", "g.jsonl").exit_code == 0
+    assert (
+        cli(
+            "new",
+            "glyph-chess",
+            "--players",
+            "ann,ben",
+            "--variant",
+            "glyph-advanced-setup",
+            "--sealed",
+            "-o",
+            "g.jsonl",
+        ).exit_code
+        == 0
+    )
     assert cli("play", "g.jsonl", "arrange F N U K S I E", "--player", "ann").exit_code == 0
     log = (tmp_path / "g.jsonl").read_text()
     assert "arrange" not in log and '"F","N","U","K"' not in log
@@ -49,7 +61,18 @@ def test_advanced_setup_a_later_chooser_cannot_read_an_earlier_choice(cli, tmp_p
 
 
 def test_advanced_setup_a_revealed_choice_must_match_its_commitment(cli, tmp_path):
-    cli("new", "glyph-chess", "--players", "ann,ben", "--variant", "glyph-advanced-setup", "--seed", "x", "-o", "g.jsonl")
+    cli(
+        "new",
+        "glyph-chess",
+        "--players",
+        "ann,ben",
+        "--variant",
+        "glyph-advanced-setup",
+        "--seed",
+        "x",
+        "-o",
+        "g.jsonl",
+    )
     cli("play", "g.jsonl", "arrange F N U K S I E", "--player", "ann")
     cli("play", "g.jsonl", "arrange K S I E F N U", "--player", "ben")
     path = tmp_path / "g.jsonl"
@@ -60,7 +83,18 @@ def test_advanced_setup_a_revealed_choice_must_match_its_commitment(cli, tmp_pat
 
 
 def test_advanced_setup_a_wrong_arrangement_is_refused_before_sealing(cli, tmp_path):
-    cli("new", "glyph-chess", "--players", "ann,ben", "--variant", "glyph-advanced-setup", "--seed", "x", "-o", "g.jsonl")
+    cli(
+        "new",
+        "glyph-chess",
+        "--players",
+        "ann,ben",
+        "--variant",
+        "glyph-advanced-setup",
+        "--seed",
+        "x",
+        "-o",
+        "g.jsonl",
+    )
     before = (tmp_path / "g.jsonl").read_bytes()
     result = cli("play", "g.jsonl", "arrange K K I E F N U", "--player", "ann")
     assert result.exit_code == 1 and "once each" in result.stderr
@@ -90,8 +124,10 @@ class Hands:
 class HouseRules:
     @hookimpl
     def register_variants(self):
-        return [Variant("cheap-replica", "glyph-chess", "a coin pays for the replica", Costs()),
-                Variant("big-hands", "glyph-chess", "draw up to 7 coins", Hands())]
+        return [
+            Variant("cheap-replica", "glyph-chess", "a coin pays for the replica", Costs()),
+            Variant("big-hands", "glyph-chess", "draw up to 7 coins", Hands()),
+        ]
 
 
 @pytest.fixture(scope="module")

@@ -27,8 +27,11 @@ def test_victory_denied_when_the_scepter_is_taken_first(registry, tmp_path):
 
 
 def test_elimination_when_a_scepter_dies_all_that_players_pieces_leave(registry, tmp_path):
-    data = position({"ann": {"g3": "F"}, "ben": {"g5": "K"}}, players=("ann", "ben", "cat"),
-                    hands={"ann": "F F S S I", "ben": "S S I I E", "cat": "S S I I E"})
+    data = position(
+        {"ann": {"g3": "F"}, "ben": {"g5": "K"}},
+        players=("ann", "ben", "cat"),
+        hands={"ann": "F F S S I", "ben": "S S I I E", "cat": "S S I I E"},
+    )
     match = record(registry, tmp_path / "out.jsonl", data, ["ann g3-g5 / F F"])
     state = match.state
     assert state.eliminated == (False, True, False)
@@ -47,8 +50,11 @@ def test_last_player_standing_wins(registry, tmp_path):
 
 
 def test_three_players_an_elimination_mid_game_then_a_winner(registry, tmp_path):
-    data = position({"ann": {"g3": "F"}, "ben": {"g5": "K"}, "cat": {"g9": "E"}}, players=("ann", "ben", "cat"),
-                    hands={"ann": "F F S S I", "ben": "S S I I E", "cat": "E E S S I"})
+    data = position(
+        {"ann": {"g3": "F"}, "ben": {"g5": "K"}, "cat": {"g9": "E"}},
+        players=("ann", "ben", "cat"),
+        hands={"ann": "F F S S I", "ben": "S S I I E", "cat": "E E S S I"},
+    )
     script = ["ann g3-g5 / F F", "cat g9-g8 / E", "ann a4-b5 / D1"]
     match = record(registry, tmp_path / "three.jsonl", data, script)
     assert match.state.turn == 2 and not match.over  # cat again: ben is out

@@ -113,8 +113,14 @@ class Pile(Game):
 
     def initial(self):
         n = len(self.players)
-        return State(self.option_values.get("stones", 10), (None,) * n, (None,) * n, (0,) * n, (False,) * n,
-                     skip_next=(False,) * n)
+        return State(
+            self.option_values.get("stones", 10),
+            (None,) * n,
+            (None,) * n,
+            (0,) * n,
+            (False,) * n,
+            skip_next=(False,) * n,
+        )
 
     def seat(self, player):
         return self.players.index(player)
@@ -214,9 +220,7 @@ class Pile(Game):
             raise NotationError(f"cannot read {text!r}: write 'pick N', 'card' or a number") from None
 
     def render(self, state, viewer=None, color=False):
-        cards = ", ".join(
-            f"{p}: {c if viewer in (None, p) else '?'}" for p, c in zip(self.players, state.cards)
-        )
+        cards = ", ".join(f"{p}: {c if viewer in (None, p) else '?'}" for p, c in zip(self.players, state.cards))
         return f"pile: {state.pile} stones\ncards: {cards}"
 
     def describe(self, state, viewer=None):

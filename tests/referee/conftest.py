@@ -75,8 +75,15 @@ def smtp():
     server.stop()
 
 
-def raw_mail(sender: str, lines: list[str] | str, *, subject: str = "move", to: str = "ref@example.org",
-             headers: dict[str, str] | None = None, message_id: str | None = None) -> bytes:
+def raw_mail(
+    sender: str,
+    lines: list[str] | str,
+    *,
+    subject: str = "move",
+    to: str = "ref@example.org",
+    headers: dict[str, str] | None = None,
+    message_id: str | None = None,
+) -> bytes:
     mail = EmailMessage()
     mail["From"] = sender
     mail["To"] = to

@@ -14,8 +14,22 @@ ANN, BEN, REF = "ann@example.org", "ben@example.org", "ref@example.org"
 
 @pytest.fixture
 def game(cli, tmp_path, smtp):
-    result = cli("pbem", "init", "g", "--game", "glux", "--player", f"ann={ANN}", "--player", f"ben={BEN}",
-                 "--referee", REF, "--smtp", smtp.address, plugins=False)
+    result = cli(
+        "pbem",
+        "init",
+        "g",
+        "--game",
+        "glux",
+        "--player",
+        f"ann={ANN}",
+        "--player",
+        f"ben={BEN}",
+        "--referee",
+        REF,
+        "--smtp",
+        smtp.address,
+        plugins=False,
+    )
     assert result.exit_code == 0
     cli("pbem", "send", "g", plugins=False)
     secrets = {"ann": secret_in(smtp.inbox.last(ANN)), "ben": secret_in(smtp.inbox.last(BEN))}
@@ -59,12 +73,18 @@ def test_every_raw_message_is_archived_first(cli, tmp_path, smtp, game):
 @pytest.mark.parametrize(
     ("lines", "reason"),
     [
-        (["game: g", "secret: wrong-wrong-wrong-wrong", "move: 1@a1"], "line 2: wrong secret for ann; nothing was played"),
+        (
+            ["game: g", "secret: wrong-wrong-wrong-wrong", "move: 1@a1"],
+            "line 2: wrong secret for ann; nothing was played",
+        ),
         (["game: g", "move: 1@a1"], "no secret: add a line 'secret: ...'"),
         (["game: chess", "secret: x", "move: 1@a1"], "line 1: unknown game 'chess' (this referee runs 'g')"),
         (["game: g", "secret: {ann}", "move: 6@m9"], "line 3: '6@m9': "),
         (["game: g", "secret: {ann}", "move: teleport"], "line 3: 'teleport': cannot read 'teleport'"),
-        (["game: g", "player: ben", "secret: {ann}", "move: 1@a1"], "line 2: a move for another player: ann@example.org plays ann, not ben"),
+        (
+            ["game: g", "player: ben", "secret: {ann}", "move: 1@a1"],
+            "line 2: a move for another player: ann@example.org plays ann, not ben",
+        ),
         (["game: g", "secret: {ann}", "hello there"], "line 3: cannot read 'hello there'"),
     ],
 )
@@ -100,7 +120,11 @@ def test_not_this_players_turn(cli, tmp_path, smtp, game):
     directory, secrets = game
     # Both choose their start chips; then it is one player's turn only.
     for player, address in (("ann", ANN), ("ben", BEN)):
-        receive(cli, tmp_path, raw_mail(address, ["game: g", f"secret: {secrets[player]}", f"move: {first_legal(smtp, address)}"]))
+        receive(
+            cli,
+            tmp_path,
+            raw_mail(address, ["game: g", f"secret: {secrets[player]}", f"move: {first_legal(smtp, address)}"]),
+        )
     waiting = ANN if "It is your turn" not in body(smtp.inbox.last(ANN)) else BEN
     player = "ann" if waiting == ANN else "ben"
     before = (directory / "game.jsonl").read_bytes()
@@ -111,7 +135,11 @@ def test_not_this_players_turn(cli, tmp_path, smtp, game):
 
 def test_the_same_message_id_twice_is_not_played_twice(cli, tmp_path, smtp, game):
     directory, secrets = game
-    raw = raw_mail(ANN, ["game: g", f"secret: {secrets['ann']}", f"move: {first_legal(smtp, ANN)}"], message_id="<once@example.org>")
+    raw = raw_mail(
+        ANN,
+        ["game: g", f"secret: {secrets['ann']}", f"move: {first_legal(smtp, ANN)}"],
+        message_id="<once@example.org>",
+    )
     receive(cli, tmp_path, raw)
     after_first = (directory / "game.jsonl").read_bytes()
     out = receive(cli, tmp_path, raw)

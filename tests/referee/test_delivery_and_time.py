@@ -15,8 +15,23 @@ ANN, BEN, REF = "ann@example.org", "ben@example.org", "ref@example.org"
 
 
 def init(cli, smtp_address, *extra):
-    result = cli("pbem", "init", "g", "--game", "glux", "--player", f"ann={ANN}", "--player", f"ben={BEN}",
-                 "--referee", REF, "--smtp", smtp_address, *extra, plugins=False)
+    result = cli(
+        "pbem",
+        "init",
+        "g",
+        "--game",
+        "glux",
+        "--player",
+        f"ann={ANN}",
+        "--player",
+        f"ben={BEN}",
+        "--referee",
+        REF,
+        "--smtp",
+        smtp_address,
+        *extra,
+        plugins=False,
+    )
     assert result.exit_code == 0, result.output
 
 
@@ -56,8 +71,13 @@ def test_two_receive_processes_at_once_never_interleave(cli, tmp_path, smtp):
         path.write_bytes(raw_mail(address, ["game: g", f"secret: {secrets[player]}", f"move: {move}"]))
         mails.append(path)
     procs = [
-        subprocess.Popen([sys.executable, "-m", "tabletop", "pbem", "receive", "g", str(m)], cwd=tmp_path,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-m", "tabletop", "pbem", "receive", "g", str(m)],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for m in mails
     ]
     outputs = [p.communicate(timeout=60) for p in procs]
@@ -106,16 +126,32 @@ def test_status_and_a_bad_directory(cli, tmp_path, smtp):
     result = cli("pbem", "status", "nowhere", plugins=False)
     assert result.exit_code == 2 and "not a game directory" in result.stderr
     init(cli, smtp.address)
-    result = cli("pbem", "init", "g", "--game", "glux", "--player", f"ann={ANN}", "--player", f"ben={BEN}", plugins=False)
+    result = cli(
+        "pbem", "init", "g", "--game", "glux", "--player", f"ann={ANN}", "--player", f"ben={BEN}", plugins=False
+    )
     assert result.exit_code == 2 and "the folder exists and is not empty" in result.stderr
 
 
 def test_bad_init_options(cli, tmp_path):
     result = cli("pbem", "init", "x", "--game", "glux", "--player", "ann", "--player", f"ben={BEN}", plugins=False)
     assert result.exit_code == 2 and "--player 'ann': write NAME=ADDRESS" in result.stderr
-    result = cli("pbem", "init", "x", "--game", "glux", "--player", "ann=nobody", "--player", f"ben={BEN}", plugins=False)
+    result = cli(
+        "pbem", "init", "x", "--game", "glux", "--player", "ann=nobody", "--player", f"ben={BEN}", plugins=False
+    )
     assert result.exit_code == 2 and "not a mail address" in result.stderr
-    result = cli("pbem", "init", "x", "--game", "glux", "--player", f"ann={ANN}", "--player", f"ben={BEN}",
-                 "--deadline", "soon", plugins=False)
+    result = cli(
+        "pbem",
+        "init",
+        "x",
+        "--game",
+        "glux",
+        "--player",
+        f"ann={ANN}",
+        "--player",
+        f"ben={BEN}",
+        "--deadline",
+        "soon",
+        plugins=False,
+    )
     assert result.exit_code == 2 and "--deadline 'soon'" in result.stderr
     assert not (tmp_path / "x").exists()

@@ -63,7 +63,7 @@ def test_a_whole_two_player_glux_game_by_mail(cli, tmp_path, smtp, maildir):
     assert "sha256:" in body(welcome) and [p.get_filename() for p in welcome.iter_attachments()] == ["board.svg"]
     finals = play_by_mail(cli, tmp_path, smtp, maildir, ["ann", "ben"], secrets, lambda p, options: options[0])
     early_head = heads(smtp.inbox.to(ADDRESS["ben"])[3])[0]  # from a mail early in the game
-    for p, mail in finals.items():
+    for mail in finals.values():
         assert mail["Subject"].startswith("[g] Game over"), mail["Subject"]
         text = body(mail)
         assert "Final scores:" in text and "The seed was:" in text and "tabletop verify" in text

@@ -11,8 +11,8 @@ from .. import chance, logfile
 from ..engine import Match, Replay
 from ..errors import TabletopError, UsageError
 from ..live import decide, make_header, seed_file, settle
-from ..secretfile import SecretKeeper
 from ..nodes import Decide
+from ..secretfile import SecretKeeper
 from . import main
 from .common import check_viewer, parse_options, pass_env, status
 
@@ -105,7 +105,10 @@ def moves(env, file: Path, player: str | None) -> None:
 @click.argument("move")
 @click.option("--player", help="Who decides (needed when several players may).")
 @click.option(
-    "--seed-file", "seed_path", type=click.Path(path_type=Path), help="The secret seed of a sealed game (default FILE.seed)."
+    "--seed-file",
+    "seed_path",
+    type=click.Path(path_type=Path),
+    help="The secret seed of a sealed game (default FILE.seed).",
 )
 @pass_env
 def play(env, file: Path, move: str, player: str | None, seed_path: Path | None) -> None:

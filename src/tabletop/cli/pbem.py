@@ -61,11 +61,17 @@ def pbem() -> None:
 @click.option("--remind", help="Send a reminder this long before the deadline, like 12h.")
 @click.option("--late-bot", help="A bot that decides for a player this long after the deadline (--grace).")
 @click.option("--grace", default="0s", show_default=True, help="How long after the deadline the late bot waits.")
-@click.option("--referee", "referee_address", default="referee@localhost", show_default=True, help="The referee's own address.")
-@click.option("--smtp", default="localhost:25", show_default=True, help="HOST:PORT of the SMTP server that sends the mail.")
+@click.option(
+    "--referee", "referee_address", default="referee@localhost", show_default=True, help="The referee's own address."
+)
+@click.option(
+    "--smtp", default="localhost:25", show_default=True, help="HOST:PORT of the SMTP server that sends the mail."
+)
 @click.option("--id", "game_id", help="The game's name in mails (default: the folder's name).")
 @pass_env
-def init(env, directory, game, players, variants, options, deadline, remind, late_bot, grace, referee_address, smtp, game_id):
+def init(
+    env, directory, game, players, variants, options, deadline, remind, late_bot, grace, referee_address, smtp, game_id
+):
     """Create a game directory: a sealed log, players with secrets, settings;
     queue a welcome mail to each player (their secret, the syntax, their view).
 
@@ -81,14 +87,24 @@ def init(env, directory, game, players, variants, options, deadline, remind, lat
             raise UsageError(f"--player '{item}': write NAME=ADDRESS")
         pairs.append((name.strip(), address.strip()))
     referee.init(
-        env.registry, directory, game, pairs,
-        variants=variants, options=parse_options(options),
-        deadline=duration(deadline, "--deadline"), remind=duration(remind, "--remind"),
-        late_bot=late_bot, grace=duration(grace, "--grace") or 0,
-        referee=referee_address, smtp=smtp, game_id=game_id,
+        env.registry,
+        directory,
+        game,
+        pairs,
+        variants=variants,
+        options=parse_options(options),
+        deadline=duration(deadline, "--deadline"),
+        remind=duration(remind, "--remind"),
+        late_bot=late_bot,
+        grace=duration(grace, "--grace") or 0,
+        referee=referee_address,
+        smtp=smtp,
+        game_id=game_id,
     )
-    click.echo(f"{directory}: new {game} game by mail for {', '.join(n for n, _ in pairs)}; "
-               f"{len(pairs)} welcome mails in the outbox (send them with 'tabletop pbem send {directory}').")
+    click.echo(
+        f"{directory}: new {game} game by mail for {', '.join(n for n, _ in pairs)}; "
+        f"{len(pairs)} welcome mails in the outbox (send them with 'tabletop pbem send {directory}')."
+    )
 
 
 @pbem.command()
@@ -153,8 +169,10 @@ def _send(directory: GameDir, env) -> None:
     sent, waiting, problem = delivery.send(directory, settings["smtp"])
     click.echo(f"{sent} mail(s) sent, {waiting} waiting.")
     if problem:
-        raise CheckFailed(f"{waiting} mail(s) kept in the outbox: {problem}; the next send or tick tries again",
-                          where=str(directory.path))
+        raise CheckFailed(
+            f"{waiting} mail(s) kept in the outbox: {problem}; the next send or tick tries again",
+            where=str(directory.path),
+        )
 
 
 @pbem.command()

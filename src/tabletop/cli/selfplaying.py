@@ -25,7 +25,9 @@ from .common import parse_options, pass_env, result
 @click.option("--seed", default="selfplay", show_default=True, help="Game i uses the seed SEED-i.")
 @click.option("--variant", "variants", multiple=True, help="A variant to enable (repeatable).")
 @click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
-@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), help="Write each game's log into this folder.")
+@click.option(
+    "-o", "--output", type=click.Path(file_okay=False, path_type=Path), help="Write each game's log into this folder."
+)
 @pass_env
 def selfplay(env, game, count, bots, games, seed, variants, options, output) -> None:
     """Play complete games between bots, optionally keeping their logs.

@@ -10,7 +10,8 @@ from pathlib import Path
 import click
 
 from ..diffing import diff as diff_logs
-from ..engine import Replay, verify as verify_log
+from ..engine import Replay
+from ..engine import verify as verify_log
 from ..errors import CheckFailed, TabletopError, UsageError
 from . import main
 from .common import check_viewer, pass_env, result, status, summary
@@ -153,7 +154,9 @@ def _facets(title: str, rows: list[tuple[str, str, str]]) -> None:
 
 @main.command()
 @click.argument("file", type=click.Path(path_type=Path))
-@click.option("--head", "heads", multiple=True, help="A chain head you were sent: prove the log still extends it (repeatable).")
+@click.option(
+    "--head", "heads", multiple=True, help="A chain head you were sent: prove the log still extends it (repeatable)."
+)
 @pass_env
 def verify(env, file: Path, heads: tuple[str, ...]) -> None:
     """Check a log: every event legal, every chance outcome the one its seed

@@ -43,7 +43,9 @@ class GameDir:
 
     def check(self) -> None:
         if not self.settings_file.is_file() or not self.log.is_file():
-            raise UsageError(f"{self.path}: not a game directory (no referee.json and game.jsonl); see 'tabletop pbem init'")
+            raise UsageError(
+                f"{self.path}: not a game directory (no referee.json and game.jsonl); see 'tabletop pbem init'"
+            )
 
     # -- settings and mail state ---------------------------------------------
     def load(self) -> dict[str, Any]:

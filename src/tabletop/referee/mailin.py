@@ -56,7 +56,10 @@ def read(raw: bytes, referee: str) -> Letter:
     if not sender:
         return attrs.evolve(letter, ignored="no sender address to answer")
     if len(raw) > MAX_BYTES:
-        return attrs.evolve(letter, problem=f"the mail is too large ({len(raw) // 1024} KiB; at most {MAX_BYTES // 1024} KiB): send the lines alone, without attachments")
+        return attrs.evolve(
+            letter,
+            problem=f"the mail is too large ({len(raw) // 1024} KiB; at most {MAX_BYTES // 1024} KiB): send the lines alone, without attachments",
+        )
     body, problem = _body(message)
     if problem:
         return attrs.evolve(letter, problem=problem)
@@ -95,7 +98,10 @@ def _body(message: EmailMessage) -> tuple[str, str | None]:
     part = message.get_body(preferencelist=("plain",))
     if part is None:
         if message.get_body(preferencelist=("html",)) is not None:
-            return "", "the mail has only HTML: please send it as plain text (most mail programs have a plain-text mode)"
+            return (
+                "",
+                "the mail has only HTML: please send it as plain text (most mail programs have a plain-text mode)",
+            )
         return "", "the mail has no text: write game:, secret: and move: lines in the body"
     try:
         content = part.get_content()
@@ -117,6 +123,9 @@ def _lines(body: str) -> tuple[list[tuple[int, str, str]], str | None]:
         key, sep, value = line.partition(":")
         key = key.strip().lower()
         if not sep or key not in KEYS:
-            return [], f"line {number}: cannot read {line!r}: each line is 'game:', 'player:', 'secret:' or 'move:' and a value"
+            return (
+                [],
+                f"line {number}: cannot read {line!r}: each line is 'game:', 'player:', 'secret:' or 'move:' and a value",
+            )
         found.append((number, key, value.strip()))
     return found, None

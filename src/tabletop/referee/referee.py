@@ -138,12 +138,16 @@ class Referee:
         if len(games) != 1:
             return self.reply(letter, "say which game, once: a line 'game: " + self.settings["game_id"] + "'")
         if games[0][1] != self.settings["game_id"]:
-            return self.reply(letter, f"line {games[0][0]}: unknown game '{games[0][1]}' (this referee runs '{self.settings['game_id']}')")
+            return self.reply(
+                letter,
+                f"line {games[0][0]}: unknown game '{games[0][1]}' (this referee runs '{self.settings['game_id']}')",
+            )
         player, problem = self._who(letter)
         if problem:
             return self.reply(letter, problem)
         secrets = letter.values("secret")
         if not secrets:
+            self.alert(player, letter)
             return self.reply(letter, "no secret: add a line 'secret: ...' with the secret you were sent")
         if not passwords.matches(secrets[0][1], self.players[player]["secret"]):
             self.alert(player, letter)
@@ -160,7 +164,12 @@ class Referee:
             for number, text in moves:
                 problem = self._play(match, player, text, events, keeper)
                 if problem:
-                    return self.reply(letter, f"line {number}: {text!r}: {problem}", match=Replay(self.registry, self.dir.log, handle).run(), player=player)
+                    return self.reply(
+                        letter,
+                        f"line {number}: {text!r}: {problem}",
+                        match=Replay(self.registry, self.dir.log, handle).run(),
+                        player=player,
+                    )
             lines = [self.registry.codec.encode(first + i, e) for i, e in enumerate(events)]
             with keeper.saving():
                 logfile.append(handle, lines)
@@ -175,7 +184,10 @@ class Referee:
             if player not in self.players:
                 return "", f"line {named[0][0]}: '{player}' is not a player of this game"
             if by_address and player not in by_address:
-                return "", f"line {named[0][0]}: a move for another player: {letter.sender} plays {by_address[0]}, not {player}"
+                return (
+                    "",
+                    f"line {named[0][0]}: a move for another player: {letter.sender} plays {by_address[0]}, not {player}",
+                )
             return player, None
         if not by_address:
             return "", f"{letter.sender} is not a player's address; add a line 'player: NAME'"
@@ -199,7 +211,7 @@ class Referee:
         if letter.sender == self.address(player).lower():
             return
         body = (
-            f"A mail from {letter.sender} tried to play as you, {player}, with a wrong secret.\n"
+            f"A mail from {letter.sender} tried to play as you, {player}, without your secret.\n"
             "Nothing was played. If it was not you, keep your secret to yourself;\n"
             "if it was you, use the secret from your first mail."
         )
@@ -212,7 +224,9 @@ class Referee:
             body.append(self._ask(match, player))
         body.append(mailout.syntax(self.settings, "..."))
         subject = f"Not played: {letter.subject}" if letter.subject else "Not played"
-        self.dir.queue(mailout.message(self.settings, letter.sender, subject, "\n".join(body), reply_to=letter.message_id or None))
+        self.dir.queue(
+            mailout.message(self.settings, letter.sender, subject, "\n".join(body), reply_to=letter.message_id or None)
+        )
         return f"answered {letter.sender}: {problem}"
 
     # -- mail out ------------------------------------------------------------------
@@ -240,7 +254,9 @@ class Referee:
             return None
         return due["since"][player] + deadline
 
-    def queue_view(self, match: Match, player: str, *, welcome: str | None = None, note: str = "", resend: bool = False) -> None:
+    def queue_view(
+        self, match: Match, player: str, *, welcome: str | None = None, note: str = "", resend: bool = False
+    ) -> None:
         """Mail ``player`` their own view: the events since their last mail, the
         board, what is asked of them, the chain head."""
         data = self.players[player]
@@ -266,7 +282,9 @@ class Referee:
             parts.append(self._final(match))
             attachments.append(("game.jsonl", "application/x-ndjson", self.dir.log.read_text(encoding="utf-8")))
         subject = self._subject(match, player, welcome is not None)
-        mail = mailout.message(self.settings, data["address"], subject, "\n\n".join(parts) + "\n", attachments=tuple(attachments))
+        mail = mailout.message(
+            self.settings, data["address"], subject, "\n\n".join(parts) + "\n", attachments=tuple(attachments)
+        )
         self.dir.queue(mail)
         data["mailed"] = match.seq
 
@@ -319,7 +337,9 @@ class Referee:
             more = f"\n  ... and {len(legal) - LISTED} more" if len(legal) > LISTED else ""
             deadline = self.deadline_of(player)
             due = f"\nDeadline: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(deadline))}." if deadline else ""
-            secret = "\nThis decision is secret: it is sealed until every player has made theirs." if node.sealed else ""
+            secret = (
+                "\nThis decision is secret: it is sealed until every player has made theirs." if node.sealed else ""
+            )
             return f"It is your turn: {match.game.asks(match.state, player)}.{secret}\nYour legal decisions:\n{shown}{more}{due}"
         return f"Waiting for {self._waiting_for(match)}."
 
@@ -384,13 +404,19 @@ class Referee:
             if remind and at - remind <= now < at and player not in due["reminded"]:
                 due["reminded"].append(player)
                 body = f"A reminder: your decision in game '{self.settings['game_id']}' is due by {_when(at)}.\n\n{self._ask(match, player)}"
-                self.dir.queue(mailout.message(self.settings, self.address(player), "Reminder: your decision is due", body))
+                self.dir.queue(
+                    mailout.message(self.settings, self.address(player), "Reminder: your decision is due", body)
+                )
                 done.append(f"reminded {player}")
             if now >= at and player not in due["late"]:
                 due["late"].append(player)
-                then = f"The bot '{bot}' decides for you after {_when(at + grace)}." if bot else "The game waits for you."
+                then = (
+                    f"The bot '{bot}' decides for you after {_when(at + grace)}." if bot else "The game waits for you."
+                )
                 body = f"Your decision in game '{self.settings['game_id']}' was due by {_when(at)}. {then}\n\n{self._ask(match, player)}"
-                self.dir.queue(mailout.message(self.settings, self.address(player), "Late: your decision was due", body))
+                self.dir.queue(
+                    mailout.message(self.settings, self.address(player), "Late: your decision was due", body)
+                )
                 done.append(f"late notice to {player}")
             if bot and now >= at + grace:
                 return self._bot_decides(match, player, bot, now, done)
@@ -439,4 +465,6 @@ def _when(epoch: float) -> str:
 
 def _result(match: Match) -> str:
     outcome = match.game.outcome(match.state)
-    return ", ".join(f"{p} {s}" for p, s in outcome.ranked()) + "; winner " + (" and ".join(outcome.winners) or "nobody")
+    return (
+        ", ".join(f"{p} {s}" for p, s in outcome.ranked()) + "; winner " + (" and ".join(outcome.winners) or "nobody")
+    )
