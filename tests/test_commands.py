@@ -265,12 +265,31 @@ def test_selfplay_unknown_bot(cli):
 
 
 @pytest.mark.parametrize(
-    "command", ["games", "variants", "new", "replay", "moves", "play", "diff", "verify", "selfplay"]
+    "command",
+    [
+        ["games"],
+        ["variants"],
+        ["new"],
+        ["replay"],
+        ["moves"],
+        ["play"],
+        ["diff"],
+        ["verify"],
+        ["selfplay"],
+        ["render"],
+        ["pbem"],
+        ["pbem", "init"],
+        ["pbem", "receive"],
+        ["pbem", "poll"],
+        ["pbem", "send"],
+        ["pbem", "tick"],
+        ["pbem", "status"],
+    ],
+    ids=" ".join,
 )
 def test_every_command_has_help_with_an_example(cli, command):
-    out = cli(command, "--help").stdout
-    assert "Example:" in out and f"tabletop {command}" in out or command in ("games", "variants")
-    assert "Example:" in out
+    out = cli(*command, "--help").stdout
+    assert "Example:" in out and f"tabletop {command[0]}" in out.split("Example:", 1)[1]
 
 
 def test_plugins_from_the_environment_variable(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,8 @@ from .common import check_viewer, pass_env, result, status, summary
 
 
 def _color() -> bool:
-    return sys.stdout.isatty()
+    # Colour only on a terminal, and never when NO_COLOR is set (no-color.org).
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 @main.command()
