@@ -60,19 +60,23 @@ def test_advanced_setup_a_later_chooser_cannot_read_an_earlier_choice(cli, tmp_p
     assert cli("replay", "g.jsonl").exit_code == 0
 
 
-def test_advanced_setup_a_revealed_choice_must_match_its_commitment(cli, tmp_path):
-    cli(
+def new_advanced(cli, *seed: str) -> None:
+    result = cli(
         "new",
         "glyph-chess",
         "--players",
         "ann,ben",
         "--variant",
         "glyph-advanced-setup",
-        "--seed",
-        "x",
+        *(seed or ("--seed", "x")),
         "-o",
         "g.jsonl",
     )
+    assert result.exit_code == 0, result.output
+
+
+def test_advanced_setup_a_revealed_choice_must_match_its_commitment(cli, tmp_path):
+    new_advanced(cli)
     cli("play", "g.jsonl", "arrange F N U K S I E", "--player", "ann")
     cli("play", "g.jsonl", "arrange K S I E F N U", "--player", "ben")
     path = tmp_path / "g.jsonl"
@@ -83,18 +87,7 @@ def test_advanced_setup_a_revealed_choice_must_match_its_commitment(cli, tmp_pat
 
 
 def test_advanced_setup_a_wrong_arrangement_is_refused_before_sealing(cli, tmp_path):
-    cli(
-        "new",
-        "glyph-chess",
-        "--players",
-        "ann,ben",
-        "--variant",
-        "glyph-advanced-setup",
-        "--seed",
-        "x",
-        "-o",
-        "g.jsonl",
-    )
+    new_advanced(cli)
     before = (tmp_path / "g.jsonl").read_bytes()
     result = cli("play", "g.jsonl", "arrange K K I E F N U", "--player", "ann")
     assert result.exit_code == 1 and "once each" in result.stderr

@@ -115,3 +115,28 @@ def maildir(tmp_path) -> Maildir:
 
 def open_referee(registry, path) -> Referee:
     return Referee.open(registry, path)
+
+
+ANN, BEN, REF = "ann@example.org", "ben@example.org", "ref@example.org"
+
+
+def init_glux(cli, smtp_address: str, *extra: str) -> None:
+    """A two-player Glüx game by mail, in the folder g/."""
+    result = cli(
+        "pbem",
+        "init",
+        "g",
+        "--game",
+        "glux",
+        "--player",
+        f"ann={ANN}",
+        "--player",
+        f"ben={BEN}",
+        "--referee",
+        REF,
+        "--smtp",
+        smtp_address,
+        *extra,
+        plugins=False,
+    )
+    assert result.exit_code == 0, result.output

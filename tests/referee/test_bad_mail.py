@@ -7,30 +7,12 @@ from email.message import EmailMessage
 
 import pytest
 
-from .conftest import body, raw_mail, secret_in
-
-ANN, BEN, REF = "ann@example.org", "ben@example.org", "ref@example.org"
+from .conftest import ANN, BEN, REF, body, init_glux, raw_mail, secret_in
 
 
 @pytest.fixture
 def game(cli, tmp_path, smtp):
-    result = cli(
-        "pbem",
-        "init",
-        "g",
-        "--game",
-        "glux",
-        "--player",
-        f"ann={ANN}",
-        "--player",
-        f"ben={BEN}",
-        "--referee",
-        REF,
-        "--smtp",
-        smtp.address,
-        plugins=False,
-    )
-    assert result.exit_code == 0
+    init_glux(cli, smtp.address)
     cli("pbem", "send", "g", plugins=False)
     secrets = {"ann": secret_in(smtp.inbox.last(ANN)), "ben": secret_in(smtp.inbox.last(BEN))}
     return tmp_path / "g", secrets

@@ -9,35 +9,12 @@ from datetime import datetime, timedelta, timezone
 
 from tabletop.engine import Replay
 
-from .conftest import SmtpServer, body, free_port, raw_mail, secret_in
-
-ANN, BEN, REF = "ann@example.org", "ben@example.org", "ref@example.org"
-
-
-def init(cli, smtp_address, *extra):
-    result = cli(
-        "pbem",
-        "init",
-        "g",
-        "--game",
-        "glux",
-        "--player",
-        f"ann={ANN}",
-        "--player",
-        f"ben={BEN}",
-        "--referee",
-        REF,
-        "--smtp",
-        smtp_address,
-        *extra,
-        plugins=False,
-    )
-    assert result.exit_code == 0, result.output
+from .conftest import ANN, BEN, SmtpServer, body, free_port, init_glux, raw_mail, secret_in
 
 
 def test_smtp_down_then_up_nothing_is_lost(cli, tmp_path):
     port = free_port()
-    init(cli, f"127.0.0.1:{port}")
+    init_glux(cli, f"127.0.0.1:{port}")
     result = cli("pbem", "send", "g", plugins=False)
     assert result.exit_code == 1
     assert "2 mail(s) kept in the outbox" in result.stderr and "Traceback" not in result.stderr
@@ -54,13 +31,13 @@ def test_smtp_down_then_up_nothing_is_lost(cli, tmp_path):
 
 
 def test_receive_reads_standard_input(cli, tmp_path, smtp):
-    init(cli, smtp.address)
+    init_glux(cli, smtp.address)
     result = cli("pbem", "receive", "g", input=raw_mail(ANN, ["game: g"]).decode(), plugins=False)
     assert result.exit_code == 0 and "no secret" in result.stdout
 
 
 def test_two_receive_processes_at_once_never_interleave(cli, tmp_path, smtp):
-    init(cli, smtp.address)
+    init_glux(cli, smtp.address)
     cli("pbem", "send", "g", plugins=False)
     secrets = {"ann": secret_in(smtp.inbox.last(ANN)), "ben": secret_in(smtp.inbox.last(BEN))}
     # In setup both players choose at once: two mails, delivered together.
@@ -95,7 +72,7 @@ def at(hours: float) -> str:
 
 
 def test_deadline_reminder_then_late_notice(cli, tmp_path, smtp):
-    init(cli, smtp.address, "--deadline", "48h", "--remind", "12h")
+    init_glux(cli, smtp.address, "--deadline", "48h", "--remind", "12h")
     cli("pbem", "send", "g", plugins=False)
     assert cli("pbem", "tick", "g", "--now", at(1), plugins=False).stdout.strip() == "0 mail(s) sent, 0 waiting."
     out = cli("pbem", "tick", "g", "--now", at(40), plugins=False).stdout
@@ -110,7 +87,7 @@ def test_deadline_reminder_then_late_notice(cli, tmp_path, smtp):
 
 
 def test_the_late_bot_decides_after_the_grace_period(cli, tmp_path, smtp):
-    init(cli, smtp.address, "--deadline", "1h", "--late-bot", "random", "--grace", "30m")
+    init_glux(cli, smtp.address, "--deadline", "1h", "--late-bot", "random", "--grace", "30m")
     cli("pbem", "send", "g", plugins=False)
     out = cli("pbem", "tick", "g", "--now", at(1.2), plugins=False).stdout
     assert "late notice to ann" in out and "was late: the bot" not in out
@@ -125,7 +102,7 @@ def test_the_late_bot_decides_after_the_grace_period(cli, tmp_path, smtp):
 def test_status_and_a_bad_directory(cli, tmp_path, smtp):
     result = cli("pbem", "status", "nowhere", plugins=False)
     assert result.exit_code == 2 and "not a game directory" in result.stderr
-    init(cli, smtp.address)
+    init_glux(cli, smtp.address)
     result = cli(
         "pbem", "init", "g", "--game", "glux", "--player", f"ann={ANN}", "--player", f"ben={BEN}", plugins=False
     )
