@@ -7,10 +7,11 @@ start squares have a frame in their owner's colour.
 
 from __future__ import annotations
 
-from html import escape
 from typing import TYPE_CHECKING
 
 from tabletop import Renderer
+from tabletop.svg import document
+from tabletop.svg import text as svg_text
 
 from .board import PATH
 
@@ -30,11 +31,7 @@ def svg(game: Glux, state: State, viewer: str | None) -> str:
     width = MARGIN * 2 + board.width * CELL
     legend_top = MARGIN + board.height * CELL + 16
     height = legend_top + 24 * (len(game.players) + 1)
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">',
-        f'<rect width="{width}" height="{height}" fill="white"/>',
-    ]
+    out: list[str] = []
     rooms = {r: ROOMS[i % len(ROOMS)] for i, r in enumerate(board.room_names)}
     for square in range(board.width * board.height):
         row, col = divmod(square, board.width)
@@ -43,7 +40,7 @@ def svg(game: Glux, state: State, viewer: str | None) -> str:
         fill = "#fafafa" if room == PATH else rooms[room]
         out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#bbb"/>')
         if room != PATH and not state.stacks[square]:
-            out.append(_text(x + CELL / 2, y + CELL / 2 + 5, room, 13, "#999"))
+            out.append(svg_text(x + CELL / 2, y + CELL / 2 + 5, room, 13, "#999"))
         owner = game.start_owner[square]
         if owner >= 0:
             out.append(
@@ -60,11 +57,13 @@ def svg(game: Glux, state: State, viewer: str | None) -> str:
                     f'<circle cx="{cx}" cy="{cy}" r="17" fill="none" stroke="{OWNERS[below]}" stroke-width="3"/>'
                 )
             out.append(f'<circle cx="{cx}" cy="{cy}" r="13" fill="{OWNERS[seat]}"/>')
-            out.append(_text(cx, cy + 6, str(face), 17, "white", bold=True))
+            out.append(svg_text(cx, cy + 6, str(face), 17, "white", bold=True))
     for col in range(board.width):
-        out.append(_text(MARGIN + col * CELL + CELL / 2, MARGIN - 8, chr(ord("a") + col), 12, "#555"))
+        out.append(svg_text(MARGIN + col * CELL + CELL / 2, MARGIN - 8, chr(ord("a") + col), 12, "#555"))
     for row in range(board.height):
-        out.append(_text(MARGIN / 2, MARGIN + (board.height - 1 - row) * CELL + CELL / 2 + 4, str(row + 1), 12, "#555"))
+        out.append(
+            svg_text(MARGIN / 2, MARGIN + (board.height - 1 - row) * CELL + CELL / 2 + 4, str(row + 1), 12, "#555")
+        )
     outcome = game.outcome(state)
     for i, player in enumerate(game.players):
         y = legend_top + 24 * i
@@ -74,14 +73,8 @@ def svg(game: Glux, state: State, viewer: str | None) -> str:
         line = f"{player}: {outcome.scores[player]} VP, hand {held}, {sum(state.bags[i])} in bag"
         if state.excluded[i]:
             line += ", excluded"
-        out.append(_text(MARGIN + 24, y + 13, line, 14, "#222", anchor="start"))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
-
-
-def _text(x: float, y: float, text: str, size: int, fill: str, bold: bool = False, anchor: str = "middle") -> str:
-    weight = ' font-weight="bold"' if bold else ""
-    return f'<text x="{x:g}" y="{y:g}" font-size="{size}" fill="{fill}" text-anchor="{anchor}"{weight}>{escape(text)}</text>'
+        out.append(svg_text(MARGIN + 24, y + 13, line, 14, "#222", anchor="start"))
+    return document(width, height, out)
 
 
 RENDERERS = [Renderer("glux", "svg", "image/svg+xml", svg)]

@@ -9,10 +9,11 @@ spare area.
 from __future__ import annotations
 
 import math
-from html import escape
 from typing import TYPE_CHECKING
 
 from tabletop import Renderer
+from tabletop.svg import document
+from tabletop.svg import text as svg_text
 
 from .pieces import COLOURS
 from .render import _spare
@@ -37,11 +38,7 @@ def svg(game: GlyphChess, state: State, viewer: str | None) -> str:
     board_height = int(SIZE * 1.5 * (span - 1) + 2 * SIZE)
     legend_top = MARGIN + board_height + 14
     height = legend_top + 30 + 22 * len(game.players)
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">',
-        f'<rect width="{width}" height="{height}" fill="white"/>',
-    ]
+    out: list[str] = []
     cx0 = width / 2
     cy0 = MARGIN + board_height / 2
     for spot, (q, r) in enumerate(geo.coords):
@@ -57,14 +54,14 @@ def svg(game: GlyphChess, state: State, viewer: str | None) -> str:
         if piece is not None:
             seat, kind = piece
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{SIZE * 0.68:.1f}" fill="{OWNERS[seat]}" stroke="#333"/>')
-            out.append(_text(x, y + 5, kind, 15, TEXT_ON[seat], bold=True))
+            out.append(svg_text(x, y + 5, kind, 15, TEXT_ON[seat], bold=True))
     for r in range(-geo.radius, geo.radius + 1):
         qmin = max(-geo.radius, -geo.radius - r)
         x = cx0 + w * (qmin + r / 2) - w * 0.85
         y = cy0 - 1.5 * SIZE * r
-        out.append(_text(x, y + 4, chr(ord("a") + r + geo.radius), 12, "#666"))
+        out.append(svg_text(x, y + 4, chr(ord("a") + r + geo.radius), 12, "#666"))
     dice = "  |  ".join(f"D{i + 1} {face or '-'}" for i, face in enumerate(state.dice))
-    out.append(_text(MARGIN, legend_top + 10, f"dice: {dice}", 14, "#222", anchor="start"))
+    out.append(svg_text(MARGIN, legend_top + 10, f"dice: {dice}", 14, "#222", anchor="start"))
     for seat, player in enumerate(game.players):
         y = legend_top + 34 + 22 * seat
         out.append(f'<circle cx="{MARGIN + 7}" cy="{y - 5}" r="7" fill="{OWNERS[seat]}" stroke="#333"/>')
@@ -75,14 +72,8 @@ def svg(game: GlyphChess, state: State, viewer: str | None) -> str:
             coins = f"{hand[0]} coins" if len(hand) == 1 else "coins " + (" ".join(coins_list(hand)) or "none")
             used = " ".join(coins_list(state.used[seat])) or "none"
             line = f"{COLOURS[seat]} {player}: {coins}; used {used}; spare {_spare(state, seat) or 'none'}"
-        out.append(_text(MARGIN + 20, y, line, 13, "#222", anchor="start"))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
-
-
-def _text(x: float, y: float, text: str, size: int, fill: str, bold: bool = False, anchor: str = "middle") -> str:
-    weight = ' font-weight="bold"' if bold else ""
-    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" text-anchor="{anchor}"{weight}>{escape(text)}</text>'
+        out.append(svg_text(MARGIN + 20, y, line, 13, "#222", anchor="start"))
+    return document(width, height, out)
 
 
 RENDERERS = [Renderer("glyph-chess", "svg", "image/svg+xml", svg)]
