@@ -176,7 +176,7 @@ def test_wrong_player(cli, started):
 
 
 def test_not_a_player(cli, started):
-    fails(cli("play", started, "pick 1", "--player", "zoe"), 2, "'zoe': not a player")
+    fails(cli("play", started, "pick 1", "--player", "zoe"), 2, "g.jsonl: --player 'zoe': not a player")
 
 
 def test_event_after_the_game_ended(cli, finished):

@@ -24,9 +24,9 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
     return options
 
 
-def check_viewer(match: Match, viewer: str | None) -> None:
+def check_viewer(match: Match, viewer: str | None, option: str = "--as") -> None:
     if viewer is not None and viewer not in match.header.players:
-        raise UsageError(f"--as '{viewer}': not a player of this game ({', '.join(match.header.players)})")
+        raise UsageError(f"{option} '{viewer}': not a player of this game ({', '.join(match.header.players)})")
 
 
 def status(match: Match, viewer: str | None = None) -> str:

@@ -67,7 +67,7 @@ def _decider(match: Match, player: str | None) -> str:
         if len(node.players) > 1:
             raise UsageError(f"several players may decide now ({', '.join(node.players)}); name one with --player")
         return node.players[0]
-    check_viewer(match, player)
+    check_viewer(match, player, "--player")
     return player
 
 
@@ -85,7 +85,7 @@ def moves(env, file: Path, player: str | None) -> None:
     match = Replay(env.registry, file).run()
     node = match.node
     if player is not None:
-        check_viewer(match, player)
+        check_viewer(match, player, "--player")
     if not isinstance(node, Decide):
         click.echo(status(match))
         return
@@ -125,7 +125,10 @@ def play(env, file: Path, move: str, player: str | None, seed_path: Path | None)
     with logfile.locked(file) as handle:
         replay = Replay(registry, file, handle)
         match = replay.run()
-        who = _decider(match, player)
+        try:
+            who = _decider(match, player)
+        except TabletopError as exc:
+            raise exc.at(str(file)) from None
         seed = _seed(match, file, seed_path)
         keeper = SecretKeeper(file)
         try:
