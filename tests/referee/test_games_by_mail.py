@@ -142,3 +142,19 @@ def test_status_names_whose_move_and_the_chain_head(cli, tmp_path, smtp):
     out = cli("pbem", "status", "g", plugins=False).stdout
     assert "waiting for ann, due " in out and "waiting for ben, due " in out
     assert "outbox: 0 mail(s) waiting" in out and "chain head: chain:" in out
+
+
+def test_secret_choices_by_mail_stay_sealed_until_all_are_in(cli, tmp_path, smtp, maildir):
+    secrets = start(cli, smtp, "glyph-chess", ["ann", "ben"], "--variant", "glyph-advanced-setup")
+    assert "This decision is secret" in body(smtp.inbox.last(ADDRESS["ann"]))
+    maildir.deliver(raw_mail(ADDRESS["ann"], ["game: g", f"secret: {secrets['ann']}", "move: arrange F N U K S I E"]))
+    cli("pbem", "poll", "g", "--maildir", maildir.path, plugins=False)
+    cli("pbem", "send", "g", plugins=False)
+    to_ben = body(smtp.inbox.last(ADDRESS["ben"]))
+    assert "ann seals a secret decision" in to_ben and "F N U K" not in to_ben
+    assert "arrange" not in (tmp_path / "g" / "game.jsonl").read_text()
+    maildir.deliver(raw_mail(ADDRESS["ben"], ["game: g", f"secret: {secrets['ben']}", "move: arrange K S I E F N U"]))
+    cli("pbem", "poll", "g", "--maildir", maildir.path, plugins=False)
+    cli("pbem", "send", "g", plugins=False)
+    assert "ann reveals: ann arrange F N U K S I E" in body(smtp.inbox.last(ADDRESS["ben"]))
+    assert not (tmp_path / "g" / "game.jsonl.secrets").exists()

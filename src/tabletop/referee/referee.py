@@ -173,7 +173,9 @@ class Referee:
             lines = [self.registry.codec.encode(first + i, e) for i, e in enumerate(events)]
             with keeper.saving():
                 logfile.append(handle, lines)
-        self.after_change(match, now, note=f"{player}'s mail was played: " + "; ".join(t for _, t in moves) + ".")
+        # The moves themselves are in each player's list of events, redacted
+        # for them (a sealed choice must not be echoed to the others).
+        self.after_change(match, now, note=f"{player}'s mail was played.")
         return f"played {len(moves)} decision(s) of {player}: {len(events)} events appended"
 
     def _who(self, letter: mailin.Letter) -> tuple[str, str | None]:
