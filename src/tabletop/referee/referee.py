@@ -431,6 +431,7 @@ class Referee:
             legal = list(match.game.legal(match.state, player))
             if not legal:
                 return False
+            sealed = isinstance(match.node, Decide) and match.node.sealed
             digest = hashlib.sha256(f"late {player} {match.seq} {self.seed()}".encode()).digest()
             choice = bot.choose(match.game, match.state, player, legal, random.Random(digest))
             keeper = SecretKeeper(self.dir.log)
@@ -439,7 +440,7 @@ class Referee:
             lines = [self.registry.codec.encode(first + i, e) for i, e in enumerate(events)]
             with keeper.saving():
                 logfile.append(handle, lines)
-        text = match.game.notate(choice)
+        text = "a secret choice" if sealed else match.game.notate(choice)
         done.append(f"{player} was late: the bot '{bot_name}' played {text}")
         self.after_change(match, now, note=f"{player} was late: the bot '{bot_name}' played {text} for {player}.")
         return True
