@@ -124,9 +124,12 @@ class GlyphChess(Game):
 
     def rerollable(self, state: State, seat: int | None = None, dice: tuple | None = None) -> tuple[int, ...]:
         """Dice showing the type of one of the player's dead pieces."""
-        dead = state.wild(state.turn if seat is None else seat)
+        fates = state.fates[state.turn if seat is None else seat]
+        if fates.count(ALIVE) == len(fates):  # nobody dead: the usual case, answered at once
+            return ()
+        dead = {g for g, fate in zip(GLYPHS, fates, strict=True) if fate != ALIVE}
         dice = state.dice if dice is None else dice
-        return tuple(i for i, face in enumerate(dice) if face in dead) if dead else ()
+        return tuple(i for i, face in enumerate(dice) if face in dead)
 
     def settle(self, state: State, **changes: Any) -> State:
         """Apply ``changes`` and pass over the steps of a turn that need no
@@ -160,7 +163,7 @@ class GlyphChess(Game):
                 phase = DRAW
             elif phase == DRAW:
                 seat = turn
-                for other, count in enumerate(owed):
+                for other, count in enumerate(owed) if any(owed) else ():
                     if count:
                         seat = other
                         break

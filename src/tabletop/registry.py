@@ -164,6 +164,10 @@ def make_converter() -> cattrs.Converter:
     return converter
 
 
+#: How many distinct event lines (less their numbers) a codec remembers.
+KNOWN_LINES = 50_000
+
+
 class Codec:
     """Reads and writes event lines for every installed game."""
 
@@ -179,6 +183,7 @@ class Codec:
                 table[cls.kind] = cls
             self.kinds[game.name] = table
         self._has_player: dict[type[Event], bool] = {}
+        self._known: dict[tuple[str, bytes], Event] = {}
 
     def has_player(self, cls: type[Event]) -> bool:
         known = self._has_player.get(cls)
@@ -244,6 +249,25 @@ class Codec:
             raise LogFormatError(f"event {seq} ({kind}): {problem}") from None
 
     def decode_line(self, game: str, line: bytes | str) -> tuple[int, Event]:
+        # Many lines differ from an earlier one only in their number (the same
+        # draw, the same roll): events are immutable, so the event read from
+        # the rest of such a line is kept and shared. Only lines as tabletop
+        # writes them ({"seq":N,...} with N plain digits) take this path.
+        if type(line) is bytes and line.startswith(b'{"seq":'):
+            comma = line.find(b",", 7)
+            digits = line[7:comma]
+            if comma > 7 and digits.isdigit() and (len(digits) == 1 or digits[:1] != b"0"):
+                key = (game, line[comma:])
+                event = self._known.get(key)
+                if event is None:
+                    seq, event = self._decode_json(game, line)
+                    if len(self._known) < KNOWN_LINES:
+                        self._known[key] = event
+                    return seq, event
+                return int(digits), event
+        return self._decode_json(game, line)
+
+    def _decode_json(self, game: str, line: bytes | str) -> tuple[int, Event]:
         try:
             data = orjson.loads(line)
         except ValueError:
