@@ -15,6 +15,8 @@ class TabletopError(Exception):
     exit_code = 2
 
     def __init__(self, message: str, *, where: str | None = None) -> None:
+        # One line, always: text quoted from a log or a mail may hold newlines.
+        message = _one_line(message)
         self.message = message
         self.where = where
         super().__init__(f"{where}: {message}" if where else message)
@@ -22,6 +24,12 @@ class TabletopError(Exception):
     def at(self, where: str) -> TabletopError:
         """Return the same error, located at ``where`` (a file, ``FILE:LINE``, ...)."""
         return type(self)(self.message, where=where)
+
+
+def _one_line(text: str) -> str:
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class UsageError(TabletopError):
