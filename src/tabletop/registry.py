@@ -165,7 +165,7 @@ def make_converter() -> cattrs.Converter:
 
 
 #: How many distinct event lines (less their numbers) a codec remembers.
-KNOWN_LINES = 50_000
+KNOWN_LINES = 8_192
 
 
 class Codec:
