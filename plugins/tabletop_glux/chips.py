@@ -5,8 +5,3 @@ from __future__ import annotations
 #: The three kinds of chip, by name, and their faces.
 KINDS = ("1/6", "2/5", "3/4")
 FACES = {"1/6": (1, 6), "2/5": (2, 5), "3/4": (3, 4)}
-
-
-def kind_of(face: int) -> str:
-    """The kind of chip that shows ``face`` on one side."""
-    return KINDS[min(face, 7 - face) - 1]

@@ -36,10 +36,6 @@ class State:
     def bag_size(self, seat: int) -> int:
         return sum(self.bags[seat])
 
-    def active(self, seat: int) -> bool:
-        """Still placing: holds a chip and is not excluded."""
-        return self.hands[seat] is not None and not self.excluded[seat]
-
 
 _FIELDS = tuple(f.name for f in attrs.fields(State))
 

@@ -354,10 +354,6 @@ def _budget(state: State, seat: int, glyph: str, may_coin: bool) -> int:
     return dice + sum(n for g, n in zip(GLYPHS, state.hands[seat]) if g == glyph or g in wild)
 
 
-def _pay(game, state, seat, glyph, cost, amount, may_coin):
-    return payment.options(state, seat, glyph, cost, amount, may_coin)
-
-
 def _moves(game, state, seat, source, kind, budget, may_coin) -> Iterator[Event]:
     player, names = game.players[seat], game.geo.names
     summoner = kind == SUMMONER
@@ -366,7 +362,7 @@ def _moves(game, state, seat, source, kind, budget, may_coin) -> Iterator[Event]
             clear = _clear(state, seat, target, summoner)
             landing = state.board[target]
             if clear or landing[0] != seat:
-                for dice, coins in _pay(game, state, seat, kind, "x", distance, may_coin):
+                for dice, coins in payment.options(state, seat, kind, "x", distance, may_coin):
                     yield Move(player, names[source], names[target], dice, coins)
             if not clear and kind != FORCE_MAGE:
                 break
@@ -379,7 +375,7 @@ def _casts(game, state, seat, source, kind, budget, may_coin) -> Iterator[Event]
     empty_next = [s for s in geo.neighbours[source] if state.board[s] is None]
 
     def cast(spell, spots=(), target="", amount=0):
-        for dice, coins in _pay(game, state, seat, kind, costs[spell], amount, may_coin):
+        for dice, coins in payment.options(state, seat, kind, costs[spell], amount, may_coin):
             yield Cast(player, spell, names[source], tuple(names[s] for s in spots), target, dice, coins)
 
     if kind == ILLUSIONIST:

@@ -142,4 +142,3 @@ class Pass(Event):
 
 
 EVENTS = (Shuffle, Roll, Draw, Arrange, Reroll, Move, Cast, Escape, Discard, Glimpse, Pass)
-ACTIONS = (Move, Cast)

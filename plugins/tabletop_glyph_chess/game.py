@@ -103,7 +103,7 @@ class GlyphChess(Game):
         if phase == ROLLING:
             return self._rolls[state.rolling[0]]
         if phase == DRAW:
-            seat = self._drawer(state)
+            seat = self._drawer(state.owed, state.turn)
             counts = state.bags[seat] if any(state.bags[seat]) else state.used[seat]
             return Chance(self._draws[seat], counts)
         if phase == ACT:
@@ -116,11 +116,12 @@ class GlyphChess(Game):
             return Forced(Glimpse(player, self.players[state.target], coins_list(state.hands[state.target])))
         return self._decides[state.turn]  # AWAKEN (re-roll or skip) and DISCARD
 
-    def _drawer(self, state: State) -> int:
-        for seat, owed in enumerate(state.owed):
-            if owed:
-                return seat
-        return state.turn
+    @staticmethod
+    def _drawer(owed: tuple[int, ...], turn: int) -> int:
+        """Who draws: in setup, the first player still owed a coin; else the player at turn."""
+        if any(owed):
+            return next(seat for seat, count in enumerate(owed) if count)
+        return turn
 
     def rerollable(self, state: State, seat: int | None = None, dice: tuple | None = None) -> tuple[int, ...]:
         """Dice showing the type of one of the player's dead pieces."""
@@ -162,15 +163,11 @@ class GlyphChess(Game):
                     break
                 phase = DRAW
             elif phase == DRAW:
-                seat = turn
-                for other, count in enumerate(owed) if any(owed) else ():
-                    if count:
-                        seat = other
-                        break
-                else:
-                    if sum(hands[seat]) >= self.hand_limit or not any(bags[seat] + used[seat]):
-                        phase = ACT
-                        continue
+                seat = self._drawer(owed, turn)
+                setup = any(owed)
+                if not setup and (sum(hands[seat]) >= self.hand_limit or not any(bags[seat] + used[seat])):
+                    phase = ACT
+                    continue
                 break
             else:
                 break

@@ -96,13 +96,6 @@ class HexBoard:
         gold = [(q, -R) for q in range(start, start + 7)]
         return tuple(self.at[rotate(q, r, sixths)] for q, r in gold)
 
-    def direction_between(self, a: int, b: int) -> str | None:
-        """The direction from ``a`` to a neighbouring ``b``."""
-        for name, ray in self.rays[a].items():
-            if ray and ray[0] == b:
-                return name
-        return None
-
 
 @functools.lru_cache(maxsize=8)
 def board(radius: int) -> HexBoard:

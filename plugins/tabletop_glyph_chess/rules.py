@@ -28,10 +28,14 @@ def pieces_of(state: State, seat: int, kind: str) -> list[int]:
     return [i for i, p in enumerate(state.board) if p is not None and p[0] == seat and p[1] == kind]
 
 
+def without_minions(board: tuple, seat: int) -> tuple:
+    """The board with none of ``seat``'s minions on it."""
+    return tuple(None if p is not None and p[0] == seat and p[1] == MINION else p for p in board)
+
+
 def minions_leave(state: State, seat: int) -> State:
     """The summoner left its spot: all its minions leave the board."""
-    board = tuple(None if p is not None and p[0] == seat and p[1] == MINION else p for p in state.board)
-    return evolve(state, board=board)
+    return evolve(state, board=without_minions(state.board, seat))
 
 
 def relocate(state: State, source: int, target: int, **also: object) -> State:
@@ -40,8 +44,7 @@ def relocate(state: State, source: int, target: int, **also: object) -> State:
     board = state.board
     piece = board[source]
     if piece[1] == SUMMONER:
-        seat = piece[0]
-        board = tuple(None if p is not None and p[0] == seat and p[1] == MINION else p for p in board)
+        board = without_minions(board, piece[0])
     board = put(put(board, source, None), target, piece)
     return evolve(state, board=board, **also)
 

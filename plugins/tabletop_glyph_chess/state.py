@@ -70,9 +70,6 @@ class State:
     owed: tuple[int, ...] = ()
     winner: int | None = None
 
-    def alive(self, seat: int, glyph: str) -> bool:
-        return self.fates[seat][GLYPHS.index(glyph)] == ALIVE
-
     def wild(self, seat: int) -> set[str]:
         """The seat's coin types that are wild: those of its dead glyph pieces."""
         return {g for g, fate in zip(GLYPHS, self.fates[seat]) if fate != ALIVE}
