@@ -31,7 +31,7 @@ import chess.pgn
 from tabletop import Registry, get_plugin_manager
 from tabletop.engine import Replay
 from tabletop.live import selfplay
-from tabletop.logfile import create, header_line
+from tabletop.logfile import create
 
 PLAYERS = {"glux": 4, "glyph-chess": 2}
 
@@ -46,7 +46,7 @@ def write_logs(registry: Registry, game: str, count: int, folder: Path) -> int:
     events = 0
     for i in range(count):
         header, _, played = selfplay(registry, game, names, bots, f"bench-{i}")
-        lines = [header_line(header)] + [registry.codec.encode(n, e) for n, e in enumerate(played, 1)]
+        lines = registry.codec.log(header, played)
         create(folder / f"{game}-{i:05d}.jsonl", lines)
         events += len(played)
         if (i + 1) % 250 == 0:

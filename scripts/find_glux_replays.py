@@ -16,7 +16,7 @@ from pathlib import Path
 from tabletop import Bot, Registry, get_plugin_manager
 from tabletop.engine import Match
 from tabletop.live import selfplay
-from tabletop.logfile import create, header_line
+from tabletop.logfile import create
 
 PLAYERS = {2: ["ann", "ben"], 3: ["ann", "ben", "cat"], 4: ["ann", "ben", "cat", "dan"]}
 
@@ -70,7 +70,7 @@ def main(out: Path) -> None:
             seed = f"{name}-{i}"
             header, match, events = selfplay(registry, "glux", players, bots, seed, want.get("variants", ()))
             if want["test"](match, events, registry, header):
-                lines = [header_line(header)] + [registry.codec.encode(n, e) for n, e in enumerate(events, 1)]
+                lines = registry.codec.log(header, events)
                 path = out / f"{name}.jsonl"
                 if path.exists():
                     path.unlink()

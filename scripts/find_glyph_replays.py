@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tabletop import Registry, get_plugin_manager
 from tabletop.live import selfplay
-from tabletop.logfile import create, header_line
+from tabletop.logfile import create
 
 PLAYERS = {2: ["ann", "ben"], 3: ["ann", "ben", "cat"]}
 SPELLS = {"swap", "replica", "foresee", "blaze", "blast", "revive", "march", "summon"}
@@ -67,7 +67,7 @@ def main(out: Path) -> None:
             if name.endswith("random") and missing and not (spells(events) & missing) and i < 400:
                 continue
             cast |= spells(events)
-            lines = [header_line(header)] + [registry.codec.encode(k, e) for k, e in enumerate(events, 1)]
+            lines = registry.codec.log(header, events)
             path = out / f"{name}.jsonl"
             path.unlink(missing_ok=True)
             create(path, lines)

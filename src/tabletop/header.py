@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -57,6 +58,10 @@ class Header:
             "options": dict(self.options),
             "randomness": self.randomness.to_json(),
         }
+
+    def line(self) -> str:
+        """The header as the first line of a log."""
+        return json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, data: Any) -> Header:

@@ -55,10 +55,6 @@ def parse_header(path: Path, line: bytes) -> Header:
         raise exc.at(f"{path}:1") from None
 
 
-def header_line(header: Header) -> str:
-    return json.dumps(header.to_json(), ensure_ascii=False, separators=(",", ":"))
-
-
 def create(path: Path, lines: Sequence[str], *, mode: int = 0o644) -> None:
     """Write a new log, never replacing an existing file; all or nothing."""
     path = Path(path)

@@ -199,6 +199,10 @@ class Codec:
         line["payload"] = payload
         return json.dumps(line, ensure_ascii=False, separators=(",", ":"))
 
+    def log(self, header: Header, events: Iterable[Event]) -> list[str]:
+        """A whole log's lines: the header, then ``events`` numbered from 1."""
+        return [header.line()] + [self.encode(seq, event) for seq, event in enumerate(events, start=1)]
+
     def decode(self, game: str, data: Any) -> tuple[int, Event]:
         """An event from a parsed JSON line; errors name the field at fault."""
         # The common case, a well-formed line, takes as few steps as possible:

@@ -9,7 +9,7 @@ from typing import Any
 from tabletop import Chance, Decide, Forced, Registry
 from tabletop.engine import Match, Replay
 from tabletop.header import Header, Randomness
-from tabletop.logfile import create, header_line
+from tabletop.logfile import create
 from tabletop_glyph_chess.events import Draw, Roll
 from tabletop_glyph_chess.game import GlyphChess
 from tabletop_glyph_chess.state import ACT, State
@@ -144,6 +144,6 @@ def record(registry: Registry, path: Path, data: dict[str, Any], script: Sequenc
         else:
             break
     assert not queue, f"script left over: {queue}"
-    lines = [header_line(header)] + [registry.codec.encode(i, e) for i, e in enumerate(events, start=1)]
+    lines = registry.codec.log(header, events)
     create(path, lines)
     return Replay(registry, path).run()

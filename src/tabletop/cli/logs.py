@@ -41,8 +41,7 @@ def new(env, game, players, variants, options, seed, sealed, output) -> None:
     header, seed = make_header(registry, game, names, variants, parse_options(options), seed, sealed)
     match = Match(registry, header)
     events = settle(match, seed)
-    lines = [logfile.header_line(header)]
-    lines += [registry.codec.encode(i, e) for i, e in enumerate(events, start=1)]
+    lines = registry.codec.log(header, events)
     if sealed:
         secret = seed_file(output)
         logfile.create(secret, [seed], mode=0o600)

@@ -61,9 +61,7 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output) -> 
                 wins[w] += 1
             if output is not None:
                 path = output / f"{game}-{i:05d}.jsonl"
-                lines = [logfile.header_line(header)]
-                lines += [registry.codec.encode(n, e) for n, e in enumerate(played, start=1)]
-                logfile.create(path, lines)
+                logfile.create(path, registry.codec.log(header, played))
             if games == 1:
                 click.echo(f"{len(played)} events. {result(match)}")
     if games > 1:

@@ -59,7 +59,7 @@ def init(
     path.mkdir(parents=True, exist_ok=True)
     directory = GameDir(path)
     write_private(seed_file(directory.log), seed + "\n")
-    lines = [logfile.header_line(header)] + [registry.codec.encode(i, e) for i, e in enumerate(events, start=1)]
+    lines = registry.codec.log(header, events)
     # The log holds hidden draws: players see it whole only at the end.
     logfile.create(directory.log, lines, mode=0o600)
     secrets = {name: passwords.new_secret() for name in names}
