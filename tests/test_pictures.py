@@ -57,3 +57,11 @@ def test_verify_head_catches_a_rewritten_history(cli, tmp_path):
     result = cli("verify", log, "--head", head)
     assert result.exit_code == 1
     assert f"no line of the log has the head {head}" in result.stderr
+
+
+def test_verify_head_on_a_game_still_sealed(cli, tmp_path):
+    assert cli("new", "pile", "--players", "ann,bob", "--sealed", "-o", "s.jsonl").exit_code == 0
+    head = chain.head_of((tmp_path / "s.jsonl").read_bytes().splitlines())
+    result = cli("verify", "s.jsonl", "--head", head)
+    assert result.exit_code == 0
+    assert "the seed is not known yet, so draws are not checked" in result.stdout

@@ -245,17 +245,26 @@ class Replay:
         return self.match
 
 
-def verify(registry: Registry, path: Path) -> tuple[Match, int]:
-    """Re-derive every chance outcome of a log from its seed; the number checked.
+def verify(registry: Registry, path: Path, require_seed: bool = True) -> tuple[Match, int | None]:
+    """Replay a log and re-derive every chance outcome from its seed: the
+    match and the number of outcomes checked (None when the seed is not known
+    and ``require_seed`` is false).
 
     Raises :class:`CheckFailed` at the first outcome the seed does not give.
     """
-    # The seed of a sealed game is its last event: find it first.
-    seed = Replay(registry, path).run().seed
+    replay = Replay(registry, path)
+    seed = replay.header.randomness.seed
     if seed is None:
-        if Replay(registry, path).header.randomness.sealed:
-            raise CheckFailed("the seed is not revealed yet (the game is not over)", where=str(path))
-        raise CheckFailed("the log has no seed: its chance outcomes were recorded, not drawn", where=str(path))
+        # The seed of a sealed game is its last event: replay once to find it.
+        match = replay.run()
+        seed = match.seed
+        if seed is None:
+            if not require_seed:
+                return match, None
+            if replay.header.randomness.sealed:
+                raise CheckFailed("the seed is not revealed yet (the game is not over)", where=str(path))
+            raise CheckFailed("the log has no seed: its chance outcomes were recorded, not drawn", where=str(path))
+        replay = Replay(registry, path)
     checked = 0
 
     def check(match: Match, seq: int, event: Event) -> None:
@@ -269,6 +278,5 @@ def verify(registry: Registry, path: Path) -> tuple[Match, int]:
                 )
             checked += 1
 
-    replay = Replay(registry, path)
     replay.before = check
     return replay.run(), checked
