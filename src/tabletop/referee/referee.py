@@ -81,8 +81,9 @@ def init(
     }
     ref = Referee(registry, directory, settings)
     ref.refresh_due(match, time.time())
+    log = ref.read_log(game)
     for name in names:
-        ref.queue_view(match, name, welcome=secrets[name])
+        ref.queue_view(match, name, welcome=secrets[name], log=log)
     directory.save(settings)
     return secrets
 
@@ -110,6 +111,13 @@ class Referee:
 
     def head(self) -> str:
         return chain.head_of(line for _, line in logfile.read_lines(self.dir.log))
+
+    def read_log(self, game: str) -> tuple[list[tuple[int, Event]], str]:
+        """The log's events (already checked when appended) and its chain head,
+        read once for all the mails of one change."""
+        lines = [line for _, line in logfile.read_lines(self.dir.log)]
+        events = [self.registry.codec.decode_line(game, line) for line in lines[1:]]
+        return events, chain.head_of(lines)
 
     # -- mail in ---------------------------------------------------------------
     def receive(self, raw: bytes, now: float | None = None) -> str:
@@ -234,8 +242,9 @@ class Referee:
     # -- mail out ------------------------------------------------------------------
     def after_change(self, match: Match, now: float, note: str = "") -> None:
         self.refresh_due(match, now)
+        log = self.read_log(match.header.game)
         for player in match.header.players:
-            self.queue_view(match, player, note=note)
+            self.queue_view(match, player, note=note, log=log)
 
     def refresh_due(self, match: Match, now: float) -> None:
         """Start the clock for each player who must now decide; a player still
@@ -257,10 +266,18 @@ class Referee:
         return due["since"][player] + deadline
 
     def queue_view(
-        self, match: Match, player: str, *, welcome: str | None = None, note: str = "", resend: bool = False
+        self,
+        match: Match,
+        player: str,
+        *,
+        welcome: str | None = None,
+        note: str = "",
+        resend: bool = False,
+        log: tuple[list[tuple[int, Event]], str] | None = None,
     ) -> None:
         """Mail ``player`` their own view: the events since their last mail, the
         board, what is asked of them, the chain head."""
+        events, head = log or self.read_log(match.header.game)
         data = self.players[player]
         since = 0 if resend else data["mailed"]
         game = match.game
@@ -269,12 +286,11 @@ class Referee:
             parts.append(self._welcome(match, player, welcome))
         if note:
             parts.append(note)
-        events = self._events_since(match, since, player)
-        if events:
-            parts.append("Since your last mail:\n" + "\n".join(events))
+        news = [f"  {seq}. {match.describe(event, player)}" for seq, event in events if seq > since]
+        if news:
+            parts.append("Since your last mail:\n" + "\n".join(news))
         parts.append(game.render(match.state, player))
         parts.append(self._ask(match, player))
-        head = self.head()
         parts.append(
             f"Log head after event {match.seq}: {head}\n"
             f"Keep it: 'tabletop verify game.jsonl --head {head}' proves later that the log still extends it."
@@ -314,13 +330,6 @@ class Referee:
             if legal:
                 return match.game.notate(legal[0])
         return "..."
-
-    def _events_since(self, match: Match, since: int, player: str) -> list[str]:
-        lines = []
-        for _, seq, event in Replay(self.registry, self.dir.log):
-            if seq > since:
-                lines.append(f"  {seq}. {match.describe(event, player)}")
-        return lines
 
     def _waiting_for(self, match: Match) -> str:
         node = match.node
