@@ -34,20 +34,7 @@ def test_glyph_secret_setup_variant_players_arrange_their_own_edge(registry):
 
 
 def test_advanced_setup_a_later_chooser_cannot_read_an_earlier_choice(cli, tmp_path):
-    assert (
-        cli(
-            "new",
-            "glyph-chess",
-            "--players",
-            "ann,ben",
-            "--variant",
-            "glyph-advanced-setup",
-            "--sealed",
-            "-o",
-            "g.jsonl",
-        ).exit_code
-        == 0
-    )
+    new_advanced(cli, "--sealed")
     assert cli("play", "g.jsonl", "arrange F N U K S I E", "--player", "ann").exit_code == 0
     log = (tmp_path / "g.jsonl").read_text()
     assert "arrange" not in log and '"F","N","U","K"' not in log
