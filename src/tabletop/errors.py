@@ -25,8 +25,10 @@ class TabletopError(Exception):
         super().__init__(f"{where}: {message}" if where else message)
 
     def at(self, where: str) -> TabletopError:
-        """Return the same error, located at ``where`` (a file, ``FILE:LINE``, ...)."""
-        return type(self)(self.message, where=where)
+        """Return the same error, located at ``where`` (a file, ``FILE:LINE``, ...);
+        a place it named already (a board file's line) stays in the message."""
+        message = f"{self.where}: {self.message}" if self.where and self.where != where else self.message
+        return type(self)(message, where=where)
 
 
 #: The longest error message printed, and the longest value quoted in one.

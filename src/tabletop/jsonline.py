@@ -30,8 +30,13 @@ def loads(line: bytes | str) -> Any:
     except (ValueError, RecursionError) as exc:
         raise LogFormatError(why_not(line, exc)) from None
     raw = line.encode("utf-8") if isinstance(line, str) else line
-    if type(data) is dict and orjson.dumps(data) != raw:
-        _refuse_duplicates(raw)
+    if type(data) is dict:
+        try:
+            same = orjson.dumps(data) == raw
+        except TypeError:  # nested deeper than orjson writes: not a line we wrote
+            same = False
+        if not same:
+            _refuse_duplicates(raw)
     return data
 
 
