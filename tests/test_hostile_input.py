@@ -234,7 +234,9 @@ def test_a_position_of_the_wrong_shape(cli, tmp_path, position):
 
 def test_a_board_of_2000_rows_is_refused_quickly(cli, tmp_path):
     """26 x 2000 squares took gigabytes; the bounds stop it at once."""
-    rows_text = "".join(f"{n}  " + " ".join("A" if n % 2 else "." for _ in range(26)) + "\n" for n in range(2000, 0, -1))
+    rows_text = "".join(
+        f"{n}  " + " ".join("A" if n % 2 else "." for _ in range(26)) + "\n" for n in range(2000, 0, -1)
+    )
     text = "middle: A\nstart 2: a1 z1\n" + rows_text
     rows = [header("glux", options={"board": {"file": "b.txt", "text": text[: 64 * 1024]}})]
     refused(cli, log_with(tmp_path, dump(rows)), ":1:", "b.txt:3:", "at most 26 rows")
@@ -295,7 +297,10 @@ def test_a_bad_file_in_a_folder_never_aborts_the_others(cli, tmp_path):
     assert lines[1].startswith(f"UNREADABLE {folder / 'b.jsonl'}:2:")
     assert lines[2].startswith(f"UNREADABLE {folder / 'c.jsonl'}:1:")
     assert lines[3].startswith(f"ok {folder / 'd.jsonl'}")
-    assert lines[4] == f"4 games, {len(rows) - 1 + len(GLYPH.read_text().splitlines()) - 1} events; 0 illegal, 2 unreadable."
+    assert (
+        lines[4]
+        == f"4 games, {len(rows) - 1 + len(GLYPH.read_text().splitlines()) - 1} events; 0 illegal, 2 unreadable."
+    )
 
 
 # -- hangs and unbounded reads -------------------------------------------------
@@ -316,7 +321,10 @@ def test_a_fifo_as_the_log_is_refused_without_blocking(tmp_path, command):
         [sys.executable, "-m", "tabletop", command, *map(str, args)], capture_output=True, text=True, timeout=30
     )
     assert result.returncode == 2
-    assert result.stderr.strip() == f"tabletop: {pipe}: {'cannot open' if command == 'play' else 'cannot read'}: not a regular file"
+    assert (
+        result.stderr.strip()
+        == f"tabletop: {pipe}: {'cannot open' if command == 'play' else 'cannot read'}: not a regular file"
+    )
 
 
 @needs_fifo

@@ -32,7 +32,7 @@ class TabletopError(Exception):
 
 
 #: The longest error message printed, and the longest value quoted in one.
-MAX_MESSAGE = 1_000
+MAX_MESSAGE = 500
 MAX_QUOTE = 60
 
 
