@@ -278,3 +278,10 @@ def test_selfplay_runs_on_the_fast_path_when_no_bot_reads_the_state(registry, pi
 def test_an_unknown_variant_in_a_header_is_a_usage_error(registry):
     with pytest.raises(UsageError, match="unknown variant 'nope'"):
         registry.game(Header("pile", ("a", "b"), ("nope:x=1",)))
+
+
+def test_the_fast_path_comparison_helper_plays_whole_games(registry):
+    from .fastpath import compare
+
+    for seed in ("a", "b", "c"):
+        assert compare(registry, "pile", ["a", "b", "c"], seed) > 3
