@@ -285,3 +285,21 @@ def test_the_fast_path_comparison_helper_plays_whole_games(registry):
 
     for seed in ("a", "b", "c"):
         assert compare(registry, "pile", ["a", "b", "c"], seed) > 3
+
+
+def test_the_fast_fold_refuses_an_illegal_event_in_the_same_words_as_the_plain_one(registry, tmp_path):
+    from tabletop import IllegalEventError
+
+    header, match, events = selfplay(registry, "pile", ["a", "b"], [registry.bot("random", "pile")] * 2, "s3")
+    lines = registry.codec.log(header, events)
+    take = next(i for i, line in enumerate(lines) if '"kind":"take"' in line)
+    lines[take] = lines[take].replace('"stones":', '"stones":9') if '"stones":9' not in lines[take] else lines[take]
+    log = tmp_path / "bad.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    with pytest.raises(IllegalEventError) as fast:
+        Replay(registry, log).run()
+    with pytest.raises(IllegalEventError) as plain:
+        for _ in Replay(registry, log):
+            pass
+    assert str(fast.value) == str(plain.value)
+    assert str(fast.value).startswith(f"{log}:{take + 1}: event {take} (")
