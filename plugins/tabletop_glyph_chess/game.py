@@ -12,6 +12,7 @@ from tabletop import Chance, Decide, Event, Game, Outcome
 
 from . import hookspecs, notation, official, position, render, steps
 from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
+from .fast import Fast, IndexedChance
 from .hexes import board
 from .pieces import DICE, GLYPHS
 from .state import SETUP, State, evolve, freeze, thaw
@@ -84,7 +85,9 @@ class GlyphChess(Game):
         self.hand_limit = r.glyph_hand_limit(players=n)
         self.steps = dict(r.glyph_turn_steps(players=n))
         # Nodes asked for again and again, made once.
-        self.shuffles = tuple(tuple(Shuffle(p, order) for order in permutations(GLYPHS)) for p in self.players)
+        self.shuffles = tuple(
+            IndexedChance(tuple(Shuffle(p, order) for order in permutations(GLYPHS))) for p in self.players
+        )
         self.rolls = tuple(Chance(tuple(Roll(d + 1, f) for f in GLYPHS)) for d in range(DICE))
         self.decides = tuple(Decide((p,)) for p in self.players)
         self.draws = tuple(tuple(Draw(p, g) for g in GLYPHS) for p in self.players)
@@ -128,10 +131,8 @@ class GlyphChess(Game):
     def outcome(self, state: State) -> Outcome:
         return self.r.glyph_outcome(game=self, state=state)
 
-    def fast(self):
+    def fast(self) -> Fast:
         """The fused, mutable fast path (see :mod:`~tabletop_glyph_chess.fast`)."""
-        from .fast import Fast
-
         return Fast(self)
 
     # -- views and text ------------------------------------------------------

@@ -89,7 +89,7 @@ def _setup_node(game, state):
     waiting = [i for i, done in enumerate(state.placed) if not done]
     if game.secret_setup:
         return Decide(tuple(game.players[i] for i in waiting), sealed=True)
-    return Chance(game.shuffles[waiting[0]])
+    return game.shuffles[waiting[0]]
 
 
 def _setup_apply(game, work, event):

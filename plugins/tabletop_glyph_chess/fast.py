@@ -1,0 +1,125 @@
+"""The fast path: the same rules on one mutable :class:`~tabletop_glyph_chess.state.Work`
+for a whole game (validating a log, self-play), with no state frozen between
+events.
+
+The rules are written once, against a Work; the plain path thaws a state,
+carries out one event and freezes the result, and this path keeps the Work.
+What the fast path adds:
+
+- the legal actions as a lazy sequence (:class:`Actions`): the actions are
+  found and each one's ways to pay are counted, but an event is built only
+  when it is asked for, so a bot's uniform choice builds one;
+- (for both paths) the 720 orders of a player's glyph cards looked up by
+  dict (:class:`IndexedChance`) instead of compared one by one.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tabletop import Chance, Decide, Event
+
+from . import actions, steps
+from .state import ACT, State, Work, freeze, thaw
+
+if TYPE_CHECKING:
+    from .game import GlyphChess
+
+
+class IndexedChance(Chance):
+    """A chance node with many equally likely outcomes, which tells whether an
+    event is one of them by a dict look-up. It equals the plain
+    :class:`~tabletop.Chance` with the same outcomes."""
+
+    __slots__ = ("_index",)
+
+    def __init__(self, outcomes: tuple[Event, ...]) -> None:
+        super().__init__(outcomes)
+        object.__setattr__(self, "_index", frozenset(outcomes))
+
+    def allows(self, event: Event) -> bool:
+        try:
+            return event in self._index
+        except TypeError:  # an event that cannot be hashed is no outcome
+            return False
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Chance):
+            return NotImplemented
+        return self.outcomes == other.outcomes and self.weights == other.weights
+
+    __hash__ = Chance.__hash__
+
+
+class Actions(Sequence):
+    """Every action of a player, in the order of the plain list, built one at
+    a time: each family is (event class, its fields but the payment, the ways
+    to pay)."""
+
+    __slots__ = ("_families", "_ends")
+
+    def __init__(self, families: list[tuple[type, tuple, list]]) -> None:
+        self._families = families
+        ends, total = [], 0
+        for _, _, ways in families:
+            total += len(ways)
+            ends.append(total)
+        self._ends = ends
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return list(self)[index]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("action index out of range")
+        k = bisect_right(self._ends, index)
+        cls, fields, ways = self._families[k]
+        dice, coins = ways[index - (self._ends[k - 1] if k else 0)]
+        return cls(*fields, dice, coins)
+
+    def __iter__(self) -> Iterator[Event]:
+        for cls, fields, ways in self._families:
+            for dice, coins in ways:
+                yield cls(*fields, dice, coins)
+
+
+class Fast:
+    """Glyph Chess's fast path (tabletop's ``Fast`` contract)."""
+
+    def __init__(self, game: GlyphChess) -> None:
+        self.game = game
+        self.table = game.steps
+
+    thaw = staticmethod(thaw)
+    freeze = staticmethod(freeze)
+
+    def next(self, live: Work) -> Any:
+        return self.table[live.phase].node(self.game, live)
+
+    def check(self, live: Work, decision: Event) -> str | None:
+        return self.game.check(live, decision)  # the checks only read: a Work reads as a State does
+
+    def apply(self, live: Work, event: Event) -> None:
+        game = self.game
+        self.table[live.phase].apply(game, live, event)
+        steps.settle(game, live)
+
+    def legal(self, live: Work, player: str) -> Sequence[Event]:
+        game = self.game
+        node = self.next(live)
+        if type(node) is not Decide or player not in node.players:
+            return []
+        if live.phase == ACT and self.table[ACT] is steps.ACT_STEP:
+            return Actions(list(actions.families(game, live, game.seats[player])))
+        return self.table[live.phase].legal(game, live, player)
+
+    def state(self, live: Work) -> State:
+        """The immutable state (as :meth:`freeze`)."""
+        return freeze(live)
