@@ -21,7 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop import Chance, Decide, Event
 
-from . import actions, steps
+from . import actions, payment, scepter, steps
+from .events import Cast, Move
+from .payment import official_wild
+from .pieces import FORCE_MAGE, MINION, SCEPTER, SUMMONER
+from .sight import in_sight
 from .state import ACT, State, Work, freeze, thaw
 
 if TYPE_CHECKING:
@@ -90,12 +94,89 @@ class Actions(Sequence):
                 yield cls(*fields, dice, coins)
 
 
+#: Ways to pay remembered, at most (then forgotten all at once). They depend
+#: on nothing but their key, so every game of the process shares them.
+KNOWN_WAYS = 50_000
+_WAYS: dict = {}
+
+
+def official_families(fast: Fast, live: Work, seat: int) -> Iterator[tuple[type, tuple, list]]:
+    """:func:`~tabletop_glyph_chess.actions.families` with the official rules
+    of movement, sight and wild coins written in, and the ways to pay
+    remembered across calls (they depend only on the dice free, the hand,
+    the wild types and whether coins may be used)."""
+    game = fast.game
+    board = live.board
+    geo = game.geo
+    names, rays, neighbours = geo.names, geo.ray_lists, geo.neighbours
+    player = game.players[seat]
+    spent = live.spent
+    free = tuple(n for n in range(1, len(live.dice) + 1) if n - 1 not in spent)
+    faces = tuple(live.dice[n - 1] for n in free)
+    hand = tuple(live.hands[seat])
+    wild = official_wild(live, seat)
+    known = fast.ways
+    spells, costs = game.by_caster, game.costs
+    minion = (seat, MINION)
+    for source, piece in enumerate(board):
+        if piece is None or piece[0] != seat:
+            continue
+        kind = piece[1]
+        if kind == MINION:
+            continue
+        may_coin = not in_sight(geo, live, source)
+        base = (free, faces, hand, wild, may_coin)
+
+        def pays(glyph, cost, amount, base=base, may_coin=may_coin):
+            key = (base, glyph, cost, amount)
+            ways = known.get(key)
+            if ways is None:
+                if len(known) >= KNOWN_WAYS:
+                    known.clear()
+                ways = known[key] = list(payment.options(live, seat, glyph, cost, amount, may_coin, wild))
+            return ways
+
+        here = names[source]
+        if kind == SCEPTER:
+            for target in neighbours[source]:
+                landing = board[target]
+                if landing is None or landing[0] != seat:
+                    ways = pays(SCEPTER, scepter.COST, 1)
+                    if ways:
+                        yield Move, (player, here, names[target]), ways
+            continue
+        summoner, passes = kind == SUMMONER, kind == FORCE_MAGE
+        for ray in rays[source]:
+            for distance, target in enumerate(ray, start=1):
+                landing = board[target]
+                clear = landing is None or (summoner and landing == minion)
+                if clear or landing[0] != seat:
+                    ways = pays(kind, "x", distance)
+                    if not ways:
+                        break
+                    yield Move, (player, here, names[target]), ways
+                if not clear and not passes:
+                    break
+        if kind not in spells:
+            continue
+        most = actions.budget(game, live, seat, kind, may_coin)
+        for spell in spells[kind]:
+            cost = costs[spell.name]
+            for spots, target, amount in spell.options(game, live, seat, source, most):
+                ways = pays(kind, cost, amount)
+                if ways:
+                    yield Cast, (player, spell.name, here, tuple(names[s] for s in spots), target), ways
+
+
 class Fast:
     """Glyph Chess's fast path (tabletop's ``Fast`` contract)."""
 
     def __init__(self, game: GlyphChess) -> None:
         self.game = game
         self.table = game.steps
+        self.ways = _WAYS
+        inlined = game.plain_moves and not game.overridden & {"glyph_may_use_coins", "glyph_wild_coins"}
+        self.families = official_families if inlined else (lambda fast, live, seat: actions.families(game, live, seat))
 
     thaw = staticmethod(thaw)
     freeze = staticmethod(freeze)
@@ -117,7 +198,7 @@ class Fast:
         if type(node) is not Decide or player not in node.players:
             return []
         if live.phase == ACT and self.table[ACT] is steps.ACT_STEP:
-            return Actions(list(actions.families(game, live, game.seats[player])))
+            return Actions(list(self.families(self, live, game.seats[player])))
         return self.table[live.phase].legal(game, live, player)
 
     def state(self, live: Work) -> State:

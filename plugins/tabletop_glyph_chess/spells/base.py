@@ -66,4 +66,7 @@ def empty_next(game: GlyphChess, state: Any, source: int) -> list[int]:
 def pieces_of(state: Any, seat: int, kind: str) -> list[int]:
     """The spots of ``seat``'s pieces of ``kind``."""
     piece = (seat, kind)
-    return [i for i, p in enumerate(state.board) if p == piece]
+    board = state.board
+    if piece not in board:
+        return []
+    return [i for i, p in enumerate(board) if p == piece]
