@@ -3,8 +3,12 @@
 Plugins import what they need from here and never from pluggy::
 
     from tabletop import Game, Variant, hookimpl, rulehook, rulespec
+
+Scripts start from :func:`open` (a recorded game) and :func:`start` (a new
+one); see docs/api.md.
 """
 
+from .api import Moment, Record, Table, open, start
 from .errors import (
     CheckFailed,
     IllegalEventError,
@@ -17,6 +21,7 @@ from .errors import (
 from .events import CHANCE, DECISION, RULES, Event, Reveal
 from .extensions import Bot, Renderer, Variant
 from .game import Game
+from .mcts import MCTS
 from .nodes import Chance, Decide, Forced, Outcome, Over
 from .plugins import get_plugin_manager, hookimpl
 from .registry import Registry, rulehook, rulespec
@@ -34,6 +39,8 @@ __all__ = [
     "Event",
     "Forced",
     "Game",
+    "MCTS",
+    "Moment",
     "IllegalEventError",
     "LogFormatError",
     "NotationError",
@@ -42,12 +49,16 @@ __all__ = [
     "PluginError",
     "Registry",
     "Renderer",
+    "Record",
     "Reveal",
+    "Table",
     "TabletopError",
     "UsageError",
     "Variant",
     "get_plugin_manager",
     "hookimpl",
+    "open",
     "rulehook",
     "rulespec",
+    "start",
 ]
