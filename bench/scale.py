@@ -69,7 +69,9 @@ def main() -> None:
         single_dask, played = timed(plan, games, scheduler=address, per_batch=1)
         assert [p.row for p in played] == [p.row for p in reference]
         dask_task = max(0.0, (single_dask - dask) * 2 / games)
-        print(f"  one game per task:       {games / single_dask:8.1f} games/s; about {dask_task * 1000:.2f} ms per task")
+        print(
+            f"  one game per task:       {games / single_dask:8.1f} games/s; about {dask_task * 1000:.2f} ms per task"
+        )
 
     batch = max(1, min(200, -(-games // (2 * 8))))
     print(f"Default batches here: {batch} games per task.")
