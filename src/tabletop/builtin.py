@@ -11,6 +11,6 @@ from .plugins import hookimpl
 @hookimpl
 def register_bots() -> list[Bot]:
     return [
-        Bot("random", "plays any legal decision, chosen uniformly at random", random_choice),
+        Bot("random", "plays any legal decision, chosen uniformly at random", random_choice, reads_state=False),
         Bot("mcts", "searches the game tree from its own view (information-set MCTS)", DEFAULT),
     ]
