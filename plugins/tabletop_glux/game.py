@@ -231,6 +231,11 @@ class Glux(Game):
         # A draw goes into a hidden hand; only its owner knows the chip.
         return player is None or not isinstance(event, Draw) or event.player == player
 
+    def determinize(self, view: State, player: str, rng: Any) -> State:
+        from .determinize import determinize
+
+        return determinize(self, view, player, rng)
+
     def format(self, event: Event, viewer: str | None = None) -> str:
         return notation.sentence(self, event, self.sees(event, viewer))
 

@@ -162,6 +162,11 @@ class GlyphChess(Game):
             return player in (event.player, event.target)
         return True
 
+    def determinize(self, view: State, player: str, rng: Any) -> State:
+        from .determinize import determinize
+
+        return determinize(self, view, player, rng)
+
     def format(self, event: Event, viewer: str | None = None) -> str:
         return notation.sentence(self, event, self.sees(event, viewer))
 

@@ -169,6 +169,16 @@ class Game:
         """Whether ``player`` may see all of ``event`` (else it is shown redacted)."""
         return True
 
+    def determinize(self, view: Any, player: str, rng: Any) -> Any:
+        """A full state consistent with ``view`` (what :meth:`view` gives
+        ``player``), its hidden items drawn with ``rng`` (a ``random.Random``).
+
+        Search bots plan on such states, so that they never use what their
+        player may not know. The default, for games with nothing hidden,
+        returns the view itself.
+        """
+        return view
+
     # -- text ------------------------------------------------------------
     def format(self, event: Event, viewer: str | None = None) -> str:
         """``event`` in the game's notation, redacted for ``viewer``."""

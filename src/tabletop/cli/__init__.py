@@ -132,7 +132,7 @@ def main(ctx: click.Context, plugins: tuple[Path, ...]) -> None:
 
 
 def _register() -> None:
-    from . import info, logs, pictures, selfplaying, study  # noqa: F401  (each adds its commands)
+    from . import analysis, info, logs, pictures, selfplaying, simulating, study  # noqa: F401  (each adds its commands)
 
     # The email referee locks its folder with POSIX calls; where they do not
     # exist, every other command still works.
