@@ -17,7 +17,7 @@ Rule 7 and "Important" are in ``start_option.py`` and ``exclusion.py``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import rulehook
@@ -271,3 +271,33 @@ def apply_place(game: Glux, state: State, event: Place) -> State:
         drawing,
         state.memo,
     )
+
+
+class Placements(Sequence[Place]):
+    """The legal placements of one turn: every (square, face) pair, in order.
+
+    Events are made only when looked at: a random bot looks at one of some
+    fifty, and self-play speed depends on it."""
+
+    __slots__ = ("player", "squares", "faces")
+
+    def __init__(self, player: str, squares: tuple[tuple[str, bool], ...], faces: tuple[int, int]) -> None:
+        self.player = player
+        self.squares = squares
+        self.faces = faces
+
+    def __len__(self) -> int:
+        return 2 * len(self.squares)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        square, start = self.squares[index // 2]  # IndexError past the end, as a list would
+        return Place(self.player, square, self.faces[index % 2], start)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
