@@ -5,10 +5,12 @@ Three things make it fast, none of which changes a rule:
 
 - the state is changed in place (``Live``), so an event costs no copy of the
   board;
-- each seat's *reach* is kept up to date as chips are placed: for every
-  square, how many of the seat's top chips count to it along a clear line
-  (rules 1-3). Placing a chip changes only the lines through its square, so
-  listing a turn's placements or checking one is a look-up, not a recount;
+- once a whole list of placements is asked for (self-play), each seat's
+  *reach* is kept up to date as chips are placed: for every square, how many
+  of the seat's top chips count to it along a clear line (rules 1-3).
+  Placing a chip changes only the lines through its square, so listing a
+  turn's placements is a look-up, not a recount. A replay, which only checks
+  the square it is given (looking back from it), never pays for it;
 - chance nodes (a seat's draw, for each bag's contents) are made once per
   game and looked up.
 
@@ -74,6 +76,10 @@ class Live:
         "reach",
     )
 
+    #: Each seat's reach, or None while nobody asked for a whole list of
+    #: placements (a replay asks only whether one square is reached).
+    reach: list[dict[int, int]] | None
+
     def bag_size(self, seat: int) -> int:
         return sum(self.bags[seat])
 
@@ -125,16 +131,21 @@ class Fast:
         live.turn = state.turn
         live.drawing = state.drawing
         live.memo = state.memo
-        live.reach = [{} for _ in self.players]
-        if self.incremental:
-            stacks = live.stacks
-            for seat, tops in enumerate(live.tops):
-                reach = live.reach[seat]
-                for origin in tops:
-                    for between, dest in self.paths[origin][stacks[origin][-1][1]]:
-                        if not any(stacks[sq] for sq in between):
-                            reach[dest] = reach.get(dest, 0) + 1
+        live.reach = None
         return live
+
+    def count_reach(self, live: Live) -> list[dict[int, int]]:
+        """Each seat's reach, counted afresh; kept up to date from then on."""
+        stacks = live.stacks
+        live.reach = []
+        for tops in live.tops:
+            reach: dict[int, int] = {}
+            for origin in tops:
+                for between, dest in self.paths[origin][stacks[origin][-1][1]]:
+                    if not any(stacks[sq] for sq in between):
+                        reach[dest] = reach.get(dest, 0) + 1
+            live.reach.append(reach)
+        return live.reach
 
     def freeze(self, live: Live) -> State:
         """The immutable state equal to ``live``."""
@@ -181,8 +192,13 @@ class Fast:
             if not self.incremental:
                 return self.placement.error(live, seat, square)  # type: ignore[arg-type]
             owner = self.start_owner[square]
-            if len(live.stacks[square]) < self.height and owner in (-1, seat) and live.reach[seat].get(square):
-                return None
+            if len(live.stacks[square]) < self.height and owner in (-1, seat):
+                reach = live.reach
+                if reach is None:
+                    if self.placement._official_reaches(live, seat, square):  # type: ignore[arg-type]
+                        return None
+                elif reach[seat].get(square):
+                    return None
             return self.placement.error(live, seat, square)  # type: ignore[arg-type]
         if type(decision) is Start:
             return setup.check_start(self.game, live, decision)  # type: ignore[arg-type]
@@ -248,11 +264,14 @@ class Fast:
         stacks = live.stacks
         height = self.height
         landable = self.landable[seat]
-        return [sq for sq in live.reach[seat] if landable[sq] and len(stacks[sq]) < height]
+        reach = live.reach if live.reach is not None else self.count_reach(live)
+        return [sq for sq in reach[seat] if landable[sq] and len(stacks[sq]) < height]
 
     def can_count(self, live: Live, seat: int) -> bool:
         if not self.incremental:
             return next(self.placement.targets(live, seat), None) is not None  # type: ignore[arg-type]
+        if live.reach is None:
+            return next(self.placement._official_targets(live, seat), None) is not None  # type: ignore[arg-type]
         stacks = live.stacks
         height = self.height
         landable = self.landable[seat]
@@ -298,7 +317,7 @@ class Fast:
         every seat's reach follow."""
         stacks = live.stacks
         old = stacks[square]
-        if self.incremental:
+        if live.reach is not None:
             if old:
                 # The covered chip counts no more (rule 4).
                 covered, was = old[-1]
@@ -316,25 +335,24 @@ class Fast:
             else:
                 # The square now blocks every count that passed over it (rule 3):
                 # in each direction only the first chip met can count over it.
-                for line in self.crossings[square]:
-                    for sq, by_count in line:
-                        stack = stacks[sq]
-                        if stack:
-                            owner, count = stack[-1]
-                            path = by_count[count]
-                            if path is not None:
-                                between, dest = path
-                                for far in between:  # the square itself is still empty here
-                                    if stacks[far]:
-                                        break
+                occupied = stacks.__getitem__
+                for walk, table in self.crossings[square]:
+                    sq = next(filter(occupied, walk), None)  # the first chip behind, found in C
+                    if sq is not None:
+                        owner, count = stacks[sq][-1]
+                        path = table[sq][count]
+                        if path is not None:
+                            between, dest = path
+                            for far in between:  # the square itself is still empty here
+                                if stacks[far]:
+                                    break
+                            else:
+                                reach = live.reach[owner]
+                                left = reach[dest] - 1
+                                if left:
+                                    reach[dest] = left
                                 else:
-                                    reach = live.reach[owner]
-                                    left = reach[dest] - 1
-                                    if left:
-                                        reach[dest] = left
-                                    else:
-                                        del reach[dest]
-                            break
+                                    del reach[dest]
             stacks[square] = old + ((seat, face),)
             # The new chip counts from here.
             reach = live.reach[seat]
@@ -353,23 +371,22 @@ class Fast:
 
 @functools.lru_cache(maxsize=32)
 def crossings(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
-    """For each square, in each direction, the squares behind it in order,
-    each with the count of each length (0-6) from there that passes over the
-    square: (squares between, destination), or None. Made once per board."""
+    """For each square, in each direction: the squares behind it in order, and
+    for each of them the count of each length (0-6) from there that passes over
+    the square: (squares between, destination), or None. Made once per board."""
     rays = board.rays(directions)
     back = board.rays(tuple((-dc, -dr) for dc, dr in directions))
-    table = []
+    found = []
     for square in range(len(rays)):
         lines = []
         for k, line in enumerate(back[square]):
-            walk = []
+            table = {}
             for distance, sq in enumerate(line, start=1):
                 ray = rays[sq][k]
-                by_count = tuple((ray[: n - 1], ray[n - 1]) if distance < n <= len(ray) else None for n in range(7))
-                walk.append((sq, by_count))
-            lines.append(tuple(walk))
-        table.append(tuple(lines))
-    return tuple(table)
+                table[sq] = tuple((ray[: n - 1], ray[n - 1]) if distance < n <= len(ray) else None for n in range(7))
+            lines.append((line, table))
+        found.append(tuple(lines))
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=64)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop import Match, Registry, get_plugin_manager
+from tabletop import Decide, Match, Registry, get_plugin_manager
 from tabletop.live import selfplay
 
 from ..conftest import ROOT
@@ -60,3 +60,38 @@ def test_no_fast_path_when_a_variant_adds_a_decision(registry):
 
     assert registry.game(Header("glux", ("ann", "ben"), ("glux-redraw",))).fast() is None
     assert registry.game(Header("glux", ("ann", "ben"), ("glux-no-cover",))).fast() is not None
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    seed=SEEDS,
+    players=st.integers(2, 4),
+    variants=st.sampled_from(FAST_VARIANTS),
+    listed_from=st.integers(0, 400),
+    data=st.data(),
+)
+def test_fast_path_agrees_while_replaying_then_listing(registry, seed, players, variants, listed_from, data):
+    # A replay never lists placements, so the fast path checks squares looking
+    # back from them; once a list is asked for (here from event `listed_from`
+    # on) it keeps each seat's reach. Both ways must agree with the plain rules.
+    names = ["ann", "ben", "cat", "dan"][:players]
+    bot = registry.bot("random", "glux")
+    header, _, events = selfplay(registry, "glux", names, [bot] * players, seed, variants)
+    game = registry.game(header)
+    fast = game.fast()
+    state, live = game.initial(), fast.thaw(game.initial())
+    decisions = [e for e in events if e.origin == "decision"]
+    for i, event in enumerate(events):
+        node = game.next(state)
+        assert fast.next(live) == node, i
+        if i >= listed_from and isinstance(node, Decide):
+            for player in node.players:
+                assert list(fast.legal(live, player)) == list(game.legal(state, player))
+        if isinstance(node, Decide):
+            strangers = data.draw(st.lists(st.sampled_from(decisions), max_size=4))
+            for decision in [event, *strangers]:
+                if decision.player in node.players:
+                    assert fast.check(live, decision) == game.check(state, decision), (i, decision)
+        state = game.apply(state, event)
+        fast.apply(live, event)
+        assert fast.freeze(live) == state, i
