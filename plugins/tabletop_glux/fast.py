@@ -76,8 +76,9 @@ class Live:
         "reach",
     )
 
-    #: Each seat's reach, or None while nobody asked for a whole list of
-    #: placements (a replay asks only whether one square is reached).
+    #: Each seat's reach (square -> how many clear counts end there, for
+    #: squares the seat may land on), or None while nobody asked for a whole
+    #: list of placements (a replay asks only whether one square is reached).
     reach: list[dict[int, int]] | None
 
     def bag_size(self, seat: int) -> int:
@@ -135,14 +136,18 @@ class Fast:
         return live
 
     def count_reach(self, live: Live) -> list[dict[int, int]]:
-        """Each seat's reach, counted afresh; kept up to date from then on."""
+        """Each seat's reach, counted afresh; kept up to date from then on.
+        Only squares the seat may land on count (rules 5 and 6), so the reach's
+        squares are the seat's placements by counting."""
         stacks = live.stacks
+        height = self.height
         live.reach = []
-        for tops in live.tops:
+        for seat, tops in enumerate(live.tops):
+            landable = self.landable[seat]
             reach: dict[int, int] = {}
             for origin in tops:
                 for between, dest in self.paths[origin][stacks[origin][-1][1]]:
-                    if not any(stacks[sq] for sq in between):
+                    if landable[dest] and len(stacks[dest]) < height and not any(stacks[sq] for sq in between):
                         reach[dest] = reach.get(dest, 0) + 1
             live.reach.append(reach)
         return live.reach
@@ -250,35 +255,26 @@ class Fast:
         kind = live.hands[seat]
         if kind is None or live.turn != seat or live.drawing:
             return []
-        names = self.names
-        found = [(names[sq], False) for sq in sorted(self.targets(live, seat))]
-        if self.option_open(live, seat):
-            found.append((names[self.start_squares[seat]], True))
-        return Placements(player, tuple(found), FACES[kind])
+        found = list(map(self.names.__getitem__, sorted(self.targets(live, seat))))
+        option = self.option_open(live, seat)
+        if option:
+            found.append(self.names[self.start_squares[seat]])
+        return Placements(player, tuple(found), option, FACES[kind])
 
     # -- the rules on the live state ------------------------------------------
     def targets(self, live: Live, seat: int):
         """The squares ``seat`` may place on by counting (no repeats)."""
         if not self.incremental:
             return set(self.placement.targets(live, seat))  # type: ignore[arg-type]
-        stacks = live.stacks
-        height = self.height
-        landable = self.landable[seat]
         reach = live.reach if live.reach is not None else self.count_reach(live)
-        return [sq for sq in reach[seat] if landable[sq] and len(stacks[sq]) < height]
+        return reach[seat]
 
     def can_count(self, live: Live, seat: int) -> bool:
         if not self.incremental:
             return next(self.placement.targets(live, seat), None) is not None  # type: ignore[arg-type]
         if live.reach is None:
             return next(self.placement._official_targets(live, seat), None) is not None  # type: ignore[arg-type]
-        stacks = live.stacks
-        height = self.height
-        landable = self.landable[seat]
-        for sq in live.reach[seat]:
-            if landable[sq] and len(stacks[sq]) < height:
-                return True
-        return False
+        return bool(live.reach[seat])
 
     def option_open(self, live: Live, seat: int) -> bool:
         return not live.option_used[seat] and len(live.stacks[self.start_squares[seat]]) == 1
@@ -317,21 +313,23 @@ class Fast:
         every seat's reach follow."""
         stacks = live.stacks
         old = stacks[square]
-        if live.reach is not None:
+        reaches = live.reach
+        if reaches is not None:
             if old:
                 # The covered chip counts no more (rule 4).
                 covered, was = old[-1]
-                reach = live.reach[covered]
+                reach = reaches[covered]
                 for between, dest in self.paths[square][was]:
-                    for sq in between:
-                        if stacks[sq]:
-                            break
-                    else:
-                        left = reach[dest] - 1
-                        if left:
-                            reach[dest] = left
+                    left = reach.get(dest)
+                    if left is not None:  # else the seat may not land there anyway
+                        for sq in between:
+                            if stacks[sq]:
+                                break
                         else:
-                            del reach[dest]
+                            if left > 1:
+                                reach[dest] = left - 1
+                            else:
+                                del reach[dest]
             else:
                 # The square now blocks every count that passed over it (rule 3):
                 # in each direction only the first chip met can count over it.
@@ -343,25 +341,33 @@ class Fast:
                         path = table[sq][count]
                         if path is not None:
                             between, dest = path
-                            for far in between:  # the square itself is still empty here
-                                if stacks[far]:
-                                    break
-                            else:
-                                reach = live.reach[owner]
-                                left = reach[dest] - 1
-                                if left:
-                                    reach[dest] = left
+                            reach = reaches[owner]
+                            left = reach.get(dest)
+                            if left is not None:
+                                for far in between:  # the square itself is still empty here
+                                    if stacks[far]:
+                                        break
                                 else:
-                                    del reach[dest]
-            stacks[square] = old + ((seat, face),)
+                                    if left > 1:
+                                        reach[dest] = left - 1
+                                    else:
+                                        del reach[dest]
+            stacks[square] = stack = old + ((seat, face),)
+            if len(stack) >= self.height:
+                # Full for good (rule 5; stacks only grow): nobody counts to it.
+                for reach in reaches:
+                    reach.pop(square, None)
             # The new chip counts from here.
-            reach = live.reach[seat]
+            reach = reaches[seat]
+            landable = self.landable[seat]
+            height = self.height
             for between, dest in self.paths[square][face]:
-                for sq in between:
-                    if stacks[sq]:
-                        break
-                else:
-                    reach[dest] = reach.get(dest, 0) + 1
+                if landable[dest] and len(stacks[dest]) < height:
+                    for sq in between:
+                        if stacks[sq]:
+                            break
+                    else:
+                        reach[dest] = reach.get(dest, 0) + 1
         else:
             stacks[square] = old + ((seat, face),)
         if old:

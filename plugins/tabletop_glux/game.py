@@ -151,10 +151,11 @@ class Glux(Game):
         if kind is None or state.turn != seat or state.drawing:
             return []
         names = self.board.names
-        found = [(names[sq], False) for sq in sorted(set(self._targets(state, seat)))]
-        if self.option_open(state, seat):
-            found.append((names[self.start_squares[seat]], True))
-        placements = Placements(player, tuple(found), FACES[kind])
+        found = [names[sq] for sq in sorted(set(self._targets(state, seat)))]
+        option = self.option_open(state, seat)
+        if option:
+            found.append(names[self.start_squares[seat]])
+        placements = Placements(player, tuple(found), option, FACES[kind])
         if self._hooked_decisions:
             extra = self._variant_decisions(state, seat)
             if extra:

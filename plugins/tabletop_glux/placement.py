@@ -279,11 +279,14 @@ class Placements(Sequence[Place]):
     Events are made only when looked at: a random bot looks at one of some
     fifty, and self-play speed depends on it."""
 
-    __slots__ = ("player", "squares", "faces")
+    __slots__ = ("player", "squares", "option", "faces")
 
-    def __init__(self, player: str, squares: tuple[tuple[str, bool], ...], faces: tuple[int, int]) -> None:
+    def __init__(self, player: str, squares: tuple[str, ...], option: bool, faces: tuple[int, int]) -> None:
+        #: The squares counted to, then, when ``option``, the start square
+        #: (the start-square option: placed there without counting).
         self.player = player
         self.squares = squares
+        self.option = option
         self.faces = faces
 
     def __len__(self) -> int:
@@ -294,7 +297,9 @@ class Placements(Sequence[Place]):
             return [self[i] for i in range(*index.indices(len(self)))]
         if index < 0:
             index += len(self)
-        square, start = self.squares[index // 2]  # IndexError past the end, as a list would
+        j = index // 2
+        square = self.squares[j]  # IndexError past the end, as a list would
+        start = self.option and j == len(self.squares) - 1
         return Place(self.player, square, self.faces[index % 2], start)
 
     def __eq__(self, other: object) -> bool:
