@@ -17,7 +17,6 @@ from . import board as boards
 from . import exclusion, fast, hookspecs, notation, official, placement, render, scoring, setup, start_option, turn
 from .chips import FACES, KINDS
 from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
-from .inforce import overridden
 from .placement import Placements
 from .state import State, evolve
 
@@ -67,8 +66,8 @@ class Glux(Game):
         self.start_owner = tuple(owner)
         self.room_squares = self.board.room_squares
         #: Which groups of rules a variant changes (else the official code runs inlined).
-        self.hooked_turns = any(overridden(rules, name) for name in TURN_HOOKS)
-        self.hooked = {name: overridden(rules, name) for name in _HOOKS}
+        self.hooked_turns = any(map(rules.overridden, TURN_HOOKS))
+        self.hooked = {name: rules.overridden(name) for name in _HOOKS}
         # The same, as attributes, for the questions asked for every event.
         self._hooked_over = self.hooked["glux_game_over"]
         self._hooked_option = self.hooked["glux_start_option"]
@@ -174,7 +173,7 @@ class Glux(Game):
         """The fused, mutable fast path (``fast.py``); None when a variant
         changes how the turn passes, what is remembered or which decisions
         there are."""
-        if any(overridden(self.rules, name) for name in fast.PLAIN_ONLY):
+        if any(map(self.rules.overridden, fast.PLAIN_ONLY)):
             return None
         return fast.Fast(self)
 

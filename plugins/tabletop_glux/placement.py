@@ -24,7 +24,6 @@ from tabletop import rulehook
 
 from .board import ORTHOGONAL
 from .events import Place
-from .inforce import overridden
 from .state import State, evolve, next_seat, put
 
 if TYPE_CHECKING:
@@ -104,7 +103,7 @@ class Placement:
         self.start_owner = game.start_owner
         #: Whether every counting rule is official (then ``tops`` lists exactly
         #: the squares a seat counts from, and the inlined forms below apply).
-        self.official = not any(overridden(rules, name) for name in COUNTING_HOOKS)
+        self.official = not any(map(rules.overridden, COUNTING_HOOKS))
         self.counts_from = rules.glux_counts_from
         self.distance = rules.glux_distance
         self.may_pass = rules.glux_may_pass
