@@ -14,8 +14,18 @@ from tabletop_glyph_chess.fast import Actions, IndexedChance
 from ..conftest import ROOT
 from ..fastpath import compare
 
-HOUSE_RULES = [str(ROOT / "variants" / "house_rules" / f) for f in ("glyph_long_scepter.py", "glyph_push.py")]
-VARIANTS = [(), ("glyph-long-scepter",), ("glyph-push",), ("glyph-long-scepter", "glyph-push")]
+HOUSE_RULES = [
+    str(ROOT / "variants" / "house_rules" / f)
+    for f in ("glyph_long_scepter.py", "glyph_push.py", "glyph_hand_limit.py")
+]
+VARIANTS = [
+    (),
+    ("glyph-long-scepter",),
+    ("glyph-push",),
+    ("glyph-long-scepter", "glyph-push"),
+    ("glyph-hand-limit:limit=3",),
+    ("glyph-push", "glyph-hand-limit:limit=8"),
+]
 
 
 @pytest.fixture(scope="module")
