@@ -34,10 +34,16 @@ def make_header(
     sealed: bool = False,
 ) -> tuple[Header, str]:
     """A checked header for a new game and the seed it uses."""
-    from .header import check_players
+    from .header import check_players, check_seed
 
     cls = registry.game_class(game)
-    check_players(list(players))
+    check_players(list(players), "--players")
+    if not cls.min_players <= len(players) <= cls.max_players:
+        raise UsageError(
+            f"--players: {cls.name} is for {cls.min_players} to {cls.max_players} players, not {len(players)}"
+        )
+    if seed is not None:
+        check_seed(seed)
     normalized = cls.normalize_options(dict(options or {}), players)
     seed = seed if seed is not None else chance.new_seed()
     randomness = Randomness(commitment=chance.commitment(seed)) if sealed else Randomness(seed=seed)
