@@ -24,7 +24,7 @@ from tabletop import Chance, Decide, Event
 from . import actions, payment, scepter, steps
 from .events import Cast, Move
 from .payment import official_wild
-from .pieces import FORCE_MAGE, MINION, SCEPTER, SUMMONER
+from .pieces import FORCE_MAGE, GLYPHS, MINION, SCEPTER, SUMMONER
 from .sight import in_sight
 from .state import ACT, State, Work, freeze, thaw
 
@@ -116,8 +116,32 @@ def official_families(fast: Fast, live: Work, seat: int) -> Iterator[tuple[type,
     hand = tuple(live.hands[seat])
     wild = official_wild(live, seat)
     known = fast.ways
+    local: dict = {}  # this call's ways, by (glyph, cost, amount, may_coin)
+    dice = live.dice
     spells, costs = game.by_caster, game.costs
     minion = (seat, MINION)
+
+    def pays(glyph, cost, amount, may_coin):
+        here = (glyph, cost, amount, may_coin)
+        ways = local.get(here)
+        if ways is not None:
+            return ways
+        # The ways depend on the free dice showing the type (any face, for
+        # "any-die") and the coins that may pay for it: the key across calls.
+        if cost == "any-die":
+            key = (free, faces, cost, amount)
+        else:
+            showing = tuple(n for n in free if dice[n - 1] == glyph)
+            pool = tuple(n if g == glyph or g in wild else 0 for g, n in zip(GLYPHS, hand)) if may_coin else ()
+            key = (showing, pool, glyph, cost, amount)
+        ways = known.get(key)
+        if ways is None:
+            if len(known) >= KNOWN_WAYS:
+                known.clear()
+            ways = known[key] = list(payment.options(live, seat, glyph, cost, amount, may_coin, wild))
+        local[here] = ways
+        return ways
+
     for source, piece in enumerate(board):
         if piece is None or piece[0] != seat:
             continue
@@ -125,23 +149,12 @@ def official_families(fast: Fast, live: Work, seat: int) -> Iterator[tuple[type,
         if kind == MINION:
             continue
         may_coin = not in_sight(geo, live, source)
-        base = (free, faces, hand, wild, may_coin)
-
-        def pays(glyph, cost, amount, base=base, may_coin=may_coin):
-            key = (base, glyph, cost, amount)
-            ways = known.get(key)
-            if ways is None:
-                if len(known) >= KNOWN_WAYS:
-                    known.clear()
-                ways = known[key] = list(payment.options(live, seat, glyph, cost, amount, may_coin, wild))
-            return ways
-
         here = names[source]
         if kind == SCEPTER:
             for target in neighbours[source]:
                 landing = board[target]
                 if landing is None or landing[0] != seat:
-                    ways = pays(SCEPTER, scepter.COST, 1)
+                    ways = pays(SCEPTER, scepter.COST, 1, False)
                     if ways:
                         yield Move, (player, here, names[target]), ways
             continue
@@ -151,7 +164,7 @@ def official_families(fast: Fast, live: Work, seat: int) -> Iterator[tuple[type,
                 landing = board[target]
                 clear = landing is None or (summoner and landing == minion)
                 if clear or landing[0] != seat:
-                    ways = pays(kind, "x", distance)
+                    ways = pays(kind, "x", distance, may_coin)
                     if not ways:
                         break
                     yield Move, (player, here, names[target]), ways
@@ -163,7 +176,7 @@ def official_families(fast: Fast, live: Work, seat: int) -> Iterator[tuple[type,
         for spell in spells[kind]:
             cost = costs[spell.name]
             for spots, target, amount in spell.options(game, live, seat, source, most):
-                ways = pays(kind, cost, amount)
+                ways = pays(kind, cost, amount, may_coin)
                 if ways:
                     yield Cast, (player, spell.name, here, tuple(names[s] for s in spots), target), ways
 
