@@ -159,20 +159,25 @@ def official_families(fast: Fast, live: Work, seat: int) -> Iterator[tuple[type,
                         yield Move, (player, here, names[target]), ways
             continue
         summoner, passes = kind == SUMMONER, kind == FORCE_MAGE
+        most = actions.budget(game, live, seat, kind, may_coin)
+        # The ways to pay for 1, 2, ... spots (X items: never more than ``most``).
+        by_distance = [None]
+        for distance in range(1, most + 1):
+            ways = pays(kind, "x", distance, may_coin)
+            if not ways:
+                break
+            by_distance.append(ways)
+        reach = len(by_distance) - 1
         for ray in rays[source]:
-            for distance, target in enumerate(ray, start=1):
+            for distance, target in enumerate(ray[:reach], start=1):
                 landing = board[target]
                 clear = landing is None or (summoner and landing == minion)
                 if clear or landing[0] != seat:
-                    ways = pays(kind, "x", distance, may_coin)
-                    if not ways:
-                        break
-                    yield Move, (player, here, names[target]), ways
+                    yield Move, (player, here, names[target]), by_distance[distance]
                 if not clear and not passes:
                     break
         if kind not in spells:
             continue
-        most = actions.budget(game, live, seat, kind, may_coin)
         for spell in spells[kind]:
             cost = costs[spell.name]
             for spots, target, amount in spell.options(game, live, seat, source, most):
