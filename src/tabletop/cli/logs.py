@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import sys
 from pathlib import Path
 
 import click
@@ -12,12 +10,11 @@ import click
 from .. import chance, files, logfile
 from ..engine import Match, Replay
 from ..errors import TabletopError, UsageError, quote, shown
-from ..files import reason
 from ..live import decide, make_header, seed_file, settle
 from ..nodes import Decide
 from ..secretfile import SecretKeeper
 from . import main
-from .common import check_viewer, parse_options, pass_env, status
+from .common import check_viewer, parse_options, pass_env, report, status
 
 
 @main.command()
@@ -73,10 +70,10 @@ def new(env, game, players, variants, options, seed, sealed, output) -> None:
             raise
     else:
         logfile.create(output, lines)
-    click.echo(f"{shown(output)}: new {header.game} game for {', '.join(names)}.")
+    lines = [f"{shown(output)}: new {header.game} game for {', '.join(names)}."]
     if sealed:
-        click.echo(f"The seed is sealed; keep {seed_file(output)} secret until the game is over.")
-    click.echo(status(match))
+        lines.append(f"The seed is sealed; keep {shown(seed_file(output))} secret until the game is over.")
+    report([*lines, status(match)], f"{shown(output)} was written")
 
 
 def _decider(match: Match, player: str | None) -> str:
@@ -162,18 +159,8 @@ def play(env, file: Path, move: str, player: str | None, seed_path: Path | None)
             logfile.append(handle, lines)
     # The decision is in the log now: if the report cannot be printed, say on
     # stderr that it was made, and do not fail.
-    try:
-        for event in events:
-            click.echo(match.describe(event, who))
-        click.echo(status(match, who))
-        sys.stdout.flush()
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            click.echo(
-                f"tabletop: {shown(file)}: {quote(move)} was played and logged (event {first}); "
-                f"the report could not be printed: {reason(exc)}",
-                err=True,
-            )
+    lines = [match.describe(event, who) for event in events] + [status(match, who)]
+    report(lines, f"{shown(file)}: {quote(move)} was played and logged (event {first})")
 
 
 #: The largest seed file read, in bytes.

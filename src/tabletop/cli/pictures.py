@@ -10,7 +10,7 @@ from .. import files
 from ..engine import Replay
 from ..errors import shown
 from . import main
-from .common import check_viewer, pass_env
+from .common import check_viewer, pass_env, report
 
 
 @main.command()
@@ -44,4 +44,6 @@ def render(env, file: Path, viewer, until, fmt, output) -> None:
     # Written beside the old picture and renamed over it: a failure leaves the
     # old one whole.
     files.replace(output, picture.encode("utf-8"))
-    click.echo(f"{shown(output)}: {fmt} picture of {shown(file)} after {match.seq} events.")
+    report(
+        [f"{shown(output)}: {fmt} picture of {shown(file)} after {match.seq} events."], f"{shown(output)} was written"
+    )

@@ -16,7 +16,7 @@ from ..files import reason
 from ..header import check_seed
 from ..live import selfplay as play_out
 from . import main
-from .common import parse_options, pass_env, result
+from .common import parse_options, pass_env, report, result
 
 
 @main.command()
@@ -60,7 +60,7 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output) -> 
     written: list[Path] = []
     made = _folder(output) if output is not None else []
     try:
-        _play(registry, game, players, seats, seed, variants, opts, games, output, written)
+        lines = _play(registry, game, players, seats, seed, variants, opts, games, output, written)
     except BaseException:
         # All or nothing: the games written so far, and folders made, go.
         for path in written:
@@ -70,8 +70,10 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output) -> 
             with contextlib.suppress(OSError):
                 folder.rmdir()
         raise
-    if output is not None:
-        click.echo(f"Logs written to {shown(output)}/.")
+    if output is None:
+        report(lines, "self-play finished")
+    else:
+        report([*lines, f"Logs written to {shown(output)}/."], f"{games} logs were written to {shown(output)}/")
 
 
 def _folder(output: Path) -> list[Path]:
@@ -93,7 +95,8 @@ def _folder(output: Path) -> list[Path]:
     return list(reversed(missing))
 
 
-def _play(registry, game, players, seats, seed, variants, opts, games, output, written) -> None:
+def _play(registry, game, players, seats, seed, variants, opts, games, output, written) -> list[str]:
+    """Play the games (writing their logs into ``output``); the report's lines."""
     if output is not None:
         # Checked first: a name already taken stops the run before any game.
         for i in range(1, games + 1):
@@ -117,7 +120,8 @@ def _play(registry, game, players, seats, seed, variants, opts, games, output, w
                 logfile.create(path, registry.codec.log(header, played))
                 written.append(path)
             if games == 1:
-                click.echo(f"{len(played)} events. {result(match)}")
+                lines = [f"{len(played)} events. {result(match)}"]
     if games > 1:
         table = ", ".join(f"{p} ({b.name}) {wins[p]}" for p, b in zip(players, seats))
-        click.echo(f"{games} games, {events} events. Wins (shared wins count for each): {table}.")
+        lines = [f"{games} games, {events} events. Wins (shared wins count for each): {table}."]
+    return lines
