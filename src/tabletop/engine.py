@@ -14,7 +14,7 @@ from typing import IO, Any
 
 from . import chance
 from .errors import CheckFailed, IllegalEventError, LogFormatError, TabletopError
-from .events import CHANCE, DECISION, Event, Reveal, Seal, Unseal
+from .events import CHANCE, DECISION, Event, Resign, Reveal, Seal, Unseal
 from .game import Game
 from .header import Header
 from .logfile import parse_header, read_lines
@@ -74,6 +74,8 @@ class Match:
             return "the game is over; no event may follow"
         if isinstance(event, (Seal, Unseal)):
             return self._check_sealed(event, node)
+        if isinstance(event, Resign):
+            return self._check_resign(event)
         if event.origin == DECISION:
             if not isinstance(node, Decide):
                 return f"no decision is open now ({_expected(node)} comes next)"
@@ -107,6 +109,15 @@ class Match:
             return "the seed is already revealed"
         if not chance.matches(event.seed, commit):
             return "the revealed seed does not match the commitment in the header"
+        return None
+
+    def _check_resign(self, event: Resign) -> str | None:
+        if event.player not in self.game.players:
+            return f"'{event.player}' is not a player of this game"
+        try:
+            self.game.resign(self.state, event.player)
+        except TabletopError as exc:
+            return exc.message
         return None
 
     def _check_sealed(self, event: Seal | Unseal, node: Node) -> str | None:
@@ -163,6 +174,11 @@ class Match:
         elif isinstance(event, Seal):
             self.seals[event.player] = event.commitment
             self._node = None
+        elif isinstance(event, Resign):
+            # A sealed decision of theirs not yet revealed goes with them.
+            self.seals.pop(event.player, None)
+            self.state = self.game.resign(self.state, event.player)
+            self._node = None
         elif isinstance(event, Unseal):
             inner = self.unsealed(event)
             del self.seals[event.player]
@@ -179,6 +195,8 @@ class Match:
             return f"the seed is revealed: {event.seed}"
         if isinstance(event, Seal):
             return f"{event.player} seals a secret decision"
+        if isinstance(event, Resign):
+            return f"{event.player} resigns"
         try:
             if isinstance(event, Unseal):
                 return f"{event.player} reveals: {self.game.format(self.unsealed(event), viewer)}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from .errors import IllegalEventError
 from .events import Event
 from .nodes import Node, Outcome
 
@@ -87,6 +88,12 @@ class Game:
     def outcome(self, state: Any) -> Outcome:
         """Scores and winners of a finished game (standings when not finished)."""
         raise NotImplementedError
+
+    def resign(self, state: Any, player: str) -> Any:
+        """The state after ``player`` resigns (any time before the end, in turn
+        or not). Raise :class:`~tabletop.errors.IllegalEventError` when they
+        may not resign now; a game without resignation keeps this default."""
+        raise IllegalEventError(f"{self.title or self.name} has no resignation")
 
     # -- what a player may know -----------------------------------------
     def view(self, state: Any, player: str | None) -> Any:
