@@ -10,7 +10,7 @@ import attrs
 from tabletop import Chance, Decide, Event, Forced, Game, Outcome, Over
 
 from . import board as boards
-from . import hookspecs, notation, official, render
+from . import hookspecs, notation, official, render, resignation
 from .chips import FACES, KINDS
 from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
 from .state import State, evolve, next_seat, put, take_from_bag
@@ -289,6 +289,9 @@ class Glux(Game):
         if len([p for p in points.values() if p == top]) > 1:
             note = "tie on VP, decided by the middle room" if len(winners) == 1 else "tie on VP and middle room"
         return Outcome(points, winners, note)
+
+    def resign(self, state: State, player: str) -> State:
+        return resignation.resign(self, state, player)
 
     # -- views and text --------------------------------------------------
     def view(self, state: State, player: str | None) -> State:

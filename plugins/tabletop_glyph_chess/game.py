@@ -8,7 +8,7 @@ from typing import Any
 
 from tabletop import Chance, Decide, Event, Forced, Game, Outcome, Over
 
-from . import actions, hookspecs, notation, official, position, render
+from . import actions, hookspecs, notation, official, position, render, resignation
 from .events import EVENTS, Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
 from .hexes import SEATING, board
 from .pieces import COINS_PER_TYPE, DICE, GLYPHS, SCEPTER
@@ -330,6 +330,9 @@ class GlyphChess(Game):
             b if i == seat else tuple(x + y for x, y in zip(b, state.hands[i])) for i, b in enumerate(state.bags)
         )
         return evolve(state, hands=hands, bags=bags)
+
+    def resign(self, state: State, player: str) -> State:
+        return resignation.resign(self, state, player)
 
     def sees(self, event: Event, player: str | None) -> bool:
         if player is None:
