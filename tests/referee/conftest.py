@@ -210,6 +210,13 @@ class Game:
         head = ["game: g"] + ([f"secret: {self.secrets[player]}"] if secret else [])
         return raw_mail(address, head + list(lines), **kw)
 
+    def legal(self, player: str) -> list[str]:
+        """``player``'s legal decisions now, in notation (from the log)."""
+        from tabletop.engine import Replay
+
+        match = Replay(self.registry, self.path / "game.jsonl").run()
+        return [match.game.notate(d) for d in match.game.legal(match.state, player)]
+
     def asked(self, player: str) -> list[str]:
         """The legal decisions listed in the last view mailed to ``player``."""
         mails = self.smtp.inbox.to({"ann": ANN, "ben": BEN, "cat": CAT}[player])
