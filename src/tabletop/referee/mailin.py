@@ -37,9 +37,11 @@ MAX_LINES = 200
 
 _KEY = re.compile(r"^\s*[*_]?\s*([A-Za-z]+)\s*[*_]?\s*:\s*(.*?)\s*$")
 _BARE = re.compile(r"^\s*([A-Za-z]+)\s*:?\s*[.!]?\s*$")
-_QUOTE_STARTS = (
-    re.compile(r"^\s*On\b.*(wrote|écrit|schrieb)\s*:?\s*$", re.I),
+_ATTRIBUTIONS = (
+    re.compile(r"^\s*>?\s*On\b.*(wrote|écrit|schrieb)\s*:?\s*$", re.I),
     re.compile(r"^\s*(Le|Am|El|Il)\b.*(a écrit|schrieb|escribió|scritto)\s*:?\s*$", re.I),
+)
+_STOPS = (
     re.compile(r"^\s*-{2,}\s*(Original Message|Forwarded message|Message d'origine)\s*-{2,}\s*$", re.I),
     re.compile(r"^\s*_{8,}\s*$"),
     re.compile(r"^\s*Sent from my\b", re.I),
@@ -211,7 +213,11 @@ def read_lines(body: str) -> list[tuple[int, str, str]]:
     lines = body.splitlines()
     for number, raw in enumerate(lines, start=1):
         line = raw.replace("\u00a0", " ").strip()
-        if _quote_starts(line, lines, number):
+        if _attribution(line, lines, number):
+            if found:
+                break  # the quoted mail follows the answer
+            continue  # an answer written below the quote follows it
+        if any(p.match(line) for p in _STOPS):
             break
         if line.startswith(">"):
             if found:
@@ -229,13 +235,11 @@ def read_lines(body: str) -> list[tuple[int, str, str]]:
     return found
 
 
-def _quote_starts(line: str, lines: list[str], number: int) -> bool:
-    if any(p.match(line) for p in _QUOTE_STARTS):
+def _attribution(line: str, lines: list[str], number: int) -> bool:
+    """An "On ... wrote:" line (Gmail wraps a long one over two lines)."""
+    if any(p.match(line) for p in _ATTRIBUTIONS):
         return True
-    # Gmail wraps a long "On ... <address> wrote:" line over two.
-    if line.startswith("On ") and number < len(lines) and _WROTE_TAIL.search(lines[number].strip()):
-        return True
-    return False
+    return line.startswith("On ") and number < len(lines) and bool(_WROTE_TAIL.search(lines[number].strip()))
 
 
 def _header_block(lines: list[str], number: int) -> bool:

@@ -391,13 +391,13 @@ class Referee:
         done = []
         if letter.has("help"):
             self._to(player, "How to play by mail", mailout.player_help(self.settings), key + "-help", letter)
-            done.append("help")
+            done.append(f"{player} asked for help")
         if letter.has("history"):
             self._to(player, "The game so far", self._history(player), key + "-history", letter)
-            done.append("history")
+            done.append(f"{player} asked for the history")
         if letter.has("legal"):
             self._to(player, "Your legal decisions", self._legal_all(player), key + "-legal", letter)
-            done.append("legal")
+            done.append(f"{player} asked for every legal decision")
         presses = [text for _, text in letter.values("press")]
         if presses:
             done.append(self._press(player, presses, key, now))
@@ -411,7 +411,7 @@ class Referee:
                 match = self.replay(handle)
             self.queue_view(match, player, note="Here is the game as it stands.", resend=True, key=key + "-view")
             return f"{player} asked for the game as it stands"
-        return f"{player}: " + "; ".join(done)
+        return "; ".join(done)
 
     def _to(self, player: str, subject: str, body: str, key: str, letter: mailin.Letter | None = None) -> None:
         self.dir.queue(
@@ -438,7 +438,7 @@ class Referee:
             start = match.seq
             keeper = SecretKeeper(self.dir.log)
             before = json.loads(json.dumps(keeper.secrets))
-            events, played, problem = plan(self, match, player, moves, keeper.secrets)
+            events, played, problem = plan(match, player, moves, keeper.secrets, self.seed())
             mails = []
             if problem:
                 body = (
@@ -498,7 +498,7 @@ class Referee:
                     f"{player} writes to the other players:\n\n{text}\n",
                     key + f"-press-{other}",
                 )
-        return "press relayed"
+        return f"{player}'s press relayed"
 
     def _history(self, player: str) -> str:
         match = self.replay()
@@ -875,11 +875,7 @@ class Referee:
         return "..."
 
     def _waiting_for(self, match: Match) -> str:
-        node = match.node
-        if isinstance(node, Decide):
-            # What another player is asked may show their hidden hand: only who.
-            return " and ".join(f"{p} to decide" for p in node.players)
-        return "nobody"
+        return waiting_for(match)
 
     def _ask(self, match: Match, player: str, events: list[tuple[int, Event]] | None = None) -> str:
         node = match.node
@@ -1051,25 +1047,34 @@ class Referee:
         return lines
 
 
-def plan(ref: Referee, match: Match, player: str, moves, secrets: dict) -> tuple[list[Event], int, str | None]:
+def waiting_for(match: Match) -> str:
+    """Who the game waits for (only who: what another player is asked may show their hidden hand)."""
+    node = match.node
+    if isinstance(node, Decide):
+        return " and ".join(f"{p} to decide" for p in node.players)
+    return "nobody"
+
+
+def plan(match: Match, player: str, moves, secrets: dict, seed: str | None) -> tuple[list[Event], int, str | None]:
     """Play ``moves`` (line number, text) on ``match`` in order: the events to
     commit, how many decisions were played, and why the rest was not.
 
-    Stops at the first decision that fails, and after a decision that brought
-    a chance outcome or hidden information out (a draw, a roll, a sealed
-    decision revealed, an event not every player sees): what the next
-    decisions would answer could then tell the sender what they have not seen."""
+    Stops at the first decision that fails, and after a decision the rules
+    answered with events of their own (a draw, a roll, a forced event such as
+    a look at a hand, a sealed decision revealed): what the next decisions
+    would answer could then tell the sender what they have not seen. A run
+    of decisions the rules answer with nothing is played whole."""
     events: list[Event] = []
     for index, (number, text) in enumerate(moves):
         node = match.node
         if isinstance(node, Over):
             return events, index, f"line {number}: {text!r}: the game is over"
         if not isinstance(node, Decide) or player not in node.players:
-            return events, index, f"line {number}: {text!r}: not your turn: {ref._waiting_for(match)}"
+            return events, index, f"line {number}: {text!r}: not your turn: {waiting_for(match)}"
         kept = json.loads(json.dumps(secrets))
         try:
             decision = match.game.parse(text, player, match.state)
-            new = decide(match, decision, ref.seed(), secrets)
+            new = decide(match, decision, seed, secrets)
         except TabletopError as exc:
             secrets.clear()
             secrets.update(kept)
@@ -1080,20 +1085,17 @@ def plan(ref: Referee, match: Match, player: str, moves, secrets: dict) -> tuple
             return (
                 events,
                 index + 1,
-                f"line {rest} and after: not tried: line {number} brought a chance outcome or hidden "
-                "information out; send them again once you have seen it",
+                f"line {rest} and after: not tried: line {number} brought a chance outcome or other "
+                "news from the rules; send them again once you have seen it",
             )
     return events, len(moves), None
 
 
 def _brings_out(match: Match, events: list[Event]) -> bool:
-    game = match.game
-    for event in events[1:]:
-        if event.origin == CHANCE or isinstance(event, (Unseal, Reveal)):
-            return True
-        if not all(game.sees(event, p) for p in game.players):
-            return True
-    return False
+    """Whether the rules produced anything after the decision: a draw or a
+    roll, a forced event (which may carry what a player could not see, like
+    a look at an opponent's hand), a sealed decision revealed."""
+    return len(events) > 1
 
 
 def resign(match: Match, player: str, seed: str | None, secrets: dict) -> list[Event]:
