@@ -6,11 +6,11 @@ import atexit
 import email
 import email.policy
 import json
+import mailbox
 import re
 import shutil
 import socket
 import tempfile
-import time
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -101,16 +101,15 @@ def raw_mail(
 
 
 class Maildir:
+    """A Maildir a mail server delivers into (the standard library's)."""
+
     def __init__(self, path: Path) -> None:
         self.path = path
-        for sub in ("new", "cur", "tmp"):
-            (path / sub).mkdir(parents=True, exist_ok=True)
+        self.box = mailbox.Maildir(path, create=True)
 
     def deliver(self, raw: bytes) -> Path:
-        name = f"{time.time_ns()}.test"
-        (self.path / "tmp" / name).write_bytes(raw)
-        (self.path / "tmp" / name).rename(self.path / "new" / name)
-        return self.path / "new" / name
+        key = self.box.add(raw)
+        return self.path / self.box._lookup(key)  # noqa: SLF001 - where it lies, for the tests
 
 
 @pytest.fixture

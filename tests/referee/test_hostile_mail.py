@@ -380,3 +380,29 @@ def test_a_duplicate_delivery_is_answered_already_played(glux):
     assert "handled before; nothing to do" in same
     answers = [m for m in glux.outbox() if b"already played" in m]
     assert len(answers) == 1
+
+
+def test_a_message_that_cannot_be_handled_is_quarantined_and_never_blocks_the_rest(cli, glux, maildir):
+    from tabletop.referee import faults
+
+    def broken(point: str) -> None:
+        if point == "journal":
+            raise RuntimeError("disk full\r\nBcc: x@example.net")
+
+    first = maildir.deliver(glux.mail("ann", f"move: {glux.legal('ann')[0]}"))
+    faults.hook = broken
+    try:
+        result = cli("pbem", "poll", "g", "--maildir", maildir.path, plugins=False)
+    finally:
+        faults.hook = None
+    assert result.exit_code == 0 and "quarantined: RuntimeError: disk full Bcc: x@example.net" in result.stdout
+    why = list((glux.path / "quarantine").glob("*.why"))
+    assert len(why) == 1 and why[0].read_text().count("\n") == 1
+    assert not first.exists() and not list((maildir.path / "new").iterdir())
+    # The change it began is undone; the next mail is handled as usual.
+    assert glux.events() == 2 and (glux.path / "journal.json").exists()
+    assert [m for m in glux.outbox() if b"Subject: [g] A message was quarantined" in m]
+    maildir.deliver(glux.mail("ben", f"move: {glux.legal('ben')[0]}"))
+    result = cli("pbem", "poll", "g", "--maildir", maildir.path, plugins=False)
+    assert "played 1 decision(s) of ben" in result.stdout
+    assert glux.events() == 3 and not (glux.path / "journal.json").exists()

@@ -63,6 +63,7 @@ def _load_tries(directory: GameDir) -> dict:
 def _send(directory: GameDir, smtp: str, now: float) -> Outcome:
     outcome = Outcome()
     tries = _load_tries(directory)
+    before = json.dumps(tries, sort_keys=True)
     waiting = [p for p in directory.waiting() if tries.get(p.name, {}).get("next", 0) <= now]
     outcome.waiting = len(directory.waiting())
     if not waiting:
@@ -91,7 +92,8 @@ def _send(directory: GameDir, smtp: str, now: float) -> Outcome:
             server.quit()
         except (OSError, smtplib.SMTPException):
             pass
-        write_private(_tries_file(directory), json.dumps(tries, sort_keys=True))
+        if json.dumps(tries, sort_keys=True) != before:
+            write_private(_tries_file(directory), json.dumps(tries, sort_keys=True))
     outcome.waiting = len(directory.waiting())
     return outcome
 
@@ -139,7 +141,9 @@ def _one(directory: GameDir, server: smtplib.SMTP, path, utf8: bool, tries: dict
     if refused:  # some recipients refused, the others accepted: the mail went out
         pass
     directory.sent.mkdir(exist_ok=True)
-    write_private(directory.sent / path.name, redact(raw))
+    # The copy is for the record (and tells a mail queued again after a crash
+    # that it went): written in full before the outbox's copy goes.
+    write_private(directory.sent / path.name, redact(raw), durable=False)
     path.unlink(missing_ok=True)
     tries.pop(path.name, None)
     outcome.sent += 1

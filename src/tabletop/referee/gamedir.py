@@ -90,15 +90,15 @@ class GameDir:
         path = self.archive / f"{hashlib.sha256(raw).hexdigest()[:24]}.eml"
         if path.exists():
             return path, True
-        write_private(path, redact(raw))
+        write_private(path, redact(raw), durable=False)
         return path, False
 
     def quarantine(self, raw: bytes, reason: str) -> Path:
         """Set aside a message that cannot be handled, with a one-line reason."""
         self.quarantine_dir.mkdir(exist_ok=True)
         name = hashlib.sha256(raw).hexdigest()[:24]
-        write_private(self.quarantine_dir / f"{name}.eml", redact(raw))
-        write_private(self.quarantine_dir / f"{name}.why", one_line(reason) + "\n")
+        write_private(self.quarantine_dir / f"{name}.eml", redact(raw), durable=False)
+        write_private(self.quarantine_dir / f"{name}.why", one_line(reason) + "\n", durable=False)
         return self.quarantine_dir / f"{name}.eml"
 
     def queue(self, message: EmailMessage, key: str | None = None) -> Path | None:
@@ -170,16 +170,19 @@ def redact(raw: bytes) -> bytes:
         return raw
 
 
-def write_private(path: Path, data: str | bytes) -> None:
-    """Write a whole file readable by its owner only, atomically and durably."""
+def write_private(path: Path, data: str | bytes, durable: bool = True) -> None:
+    """Write a whole file readable by its owner only, atomically; ``durable``:
+    on disk before this returns (copies kept for the record need not be)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as out:
         out.write(data.encode() if isinstance(data, str) else data)
         out.flush()
-        os.fsync(out.fileno())
+        if durable:
+            os.fsync(out.fileno())
     os.replace(tmp, path)
-    sync_dir(path.parent)
+    if durable:
+        sync_dir(path.parent)
 
 
 def sync_dir(folder: Path) -> None:

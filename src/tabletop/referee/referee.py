@@ -307,7 +307,12 @@ class Referee:
                     raise
                 self.settings = self.dir.load()
                 reason = f"{type(exc).__name__}: {one_line(str(exc))}"
-                self.dir.quarantine(raw, reason)
+                kept = self.dir.quarantine(raw, reason)
+                self.mail_master(
+                    "A message was quarantined",
+                    f"A message could not be handled and was set aside as {kept.name} in quarantine/:\n\n  {reason}\n",
+                    key="quarantine-" + kept.stem,
+                )
                 return f"quarantined: {reason}"
             self.dir.save(self.settings)
             faults.point("saved")
