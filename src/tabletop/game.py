@@ -12,17 +12,64 @@ was given, so a replay can keep any state it passed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
+
+import attrs
 
 from .errors import IllegalEventError
 from .events import Event
 from .nodes import Node, Outcome
 
 
+@attrs.frozen
+class Hidden:
+    """What a view holds where its player may not see: ``count`` items of
+    ``what`` (e.g. ``Hidden("coins", 3)``, ``Hidden("chip")``), never their values.
+
+    A renderer recognises it by type rather than by the shape of a tuple.
+    """
+
+    what: str = ""
+    count: int | None = None
+
+    def __str__(self) -> str:
+        return "?" if self.count is None else f"{self.count} hidden"
+
+
+class Fast(Protocol):
+    """A game's optional fast path: the same rules on a *mutable* state.
+
+    The engine uses it to fold a whole log and for self-play, where no
+    intermediate state is kept; ``--step``, ``diff`` and views keep the
+    immutable states of the plain path. ``freeze(thaw(s))`` equals ``s``, and
+    every method answers exactly as its plain counterpart does for the state
+    ``freeze`` would give (a property test holds the two together).
+    """
+
+    def thaw(self, state: Any) -> Any:
+        """A mutable copy of the immutable ``state``."""
+
+    def freeze(self, live: Any) -> Any:
+        """The immutable state equal to ``live``."""
+
+    def next(self, live: Any) -> Node:
+        """As :meth:`Game.next`."""
+
+    def check(self, live: Any, decision: Event) -> str | None:
+        """As :meth:`Game.check`."""
+
+    def apply(self, live: Any, event: Event) -> None:
+        """As :meth:`Game.apply`, changing ``live`` in place."""
+
+    def legal(self, live: Any, player: str) -> Sequence[Event]:
+        """As :meth:`Game.legal`."""
+
+
 class Game:
     """Base class of every game. Class attributes describe the game; methods are
-    the rules. ``rules`` is the hook relay of the rule hooks in force for this
-    game (official rules plus the variants the header enables)."""
+    the rules. ``rules`` is a :class:`~tabletop.Rules`: the rule hooks in force
+    for this game (official rules plus the variants the header enables), each
+    resolved once into a plain function."""
 
     #: The name used in logs and on the command line, e.g. ``"glux"``.
     name: ClassVar[str] = ""
@@ -38,8 +85,9 @@ class Game:
     events: ClassVar[Sequence[type[Event]]] = ()
     #: The module or class holding the game's rule hookspecs (``@rulespec``).
     rule_specs: ClassVar[object | None] = None
-    #: The official rules: default implementations of the rule hooks.
-    official_rules: ClassVar[object | None] = None
+    #: The official rules: default implementations of the rule hooks (a module
+    #: or object, or a tuple of them, e.g. one per rule module).
+    official_rules: ClassVar[object | tuple[object, ...] | None] = None
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any], rules: Any) -> None:
         self.players = tuple(players)
@@ -60,6 +108,25 @@ class Game:
             if key not in cls.options:
                 known = ", ".join(sorted(cls.options)) or "none"
                 raise UsageError(f"unknown option '{key}' for {cls.name} (options: {known})")
+        return dict(options)
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        """Check option values as a header holds them (read from a log, or
+        just made by :meth:`normalize_options`) and return them.
+
+        Called for every header before the game is made, so a log can hold
+        nothing ``new`` would refuse: raise
+        :class:`~tabletop.errors.UsageError` naming the option, and keep
+        every value within bounds that make the game quick to set up. The
+        default refuses undeclared options.
+        """
+        from .errors import UsageError, quote
+
+        for key in options:
+            if key not in cls.options:
+                known = ", ".join(sorted(cls.options)) or "none"
+                raise UsageError(f"unknown option {quote(key)} for {cls.name} (options: {known})")
         return dict(options)
 
     # -- the rules -------------------------------------------------------
@@ -95,6 +162,11 @@ class Game:
         may not resign now; a game without resignation keeps this default."""
         raise IllegalEventError(f"{self.title or self.name} has no resignation")
 
+    def fast(self) -> Fast | None:
+        """The game's fast path for this header, or None (the default: the
+        engine then folds logs with the plain methods above)."""
+        return None
+
     # -- what a player may know -----------------------------------------
     def view(self, state: Any, player: str | None) -> Any:
         """The state as ``player`` may know it (None: everything)."""
@@ -103,6 +175,16 @@ class Game:
     def sees(self, event: Event, player: str | None) -> bool:
         """Whether ``player`` may see all of ``event`` (else it is shown redacted)."""
         return True
+
+    def determinize(self, view: Any, player: str, rng: Any) -> Any:
+        """A full state consistent with ``view`` (what :meth:`view` gives
+        ``player``), its hidden items drawn with ``rng`` (a ``random.Random``).
+
+        Search bots plan on such states, so that they never use what their
+        player may not know. The default, for games with nothing hidden,
+        returns the view itself.
+        """
+        return view
 
     # -- text ------------------------------------------------------------
     def format(self, event: Event, viewer: str | None = None) -> str:

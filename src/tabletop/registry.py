@@ -14,17 +14,18 @@ from typing import Any
 
 import attrs
 import cattrs
-import orjson
 import pluggy
 
-from .errors import LogFormatError, PluginError, UsageError
+from . import jsonline
+from . import rules as rulebook
+from .errors import LogFormatError, PluginError, UsageError, describe, quote
 from .events import CORE_EVENTS, Event
 from .extensions import Bot, Renderer, Variant
 from .game import Game
 from .header import Header
+from .rules import Parameter, Rules, rulehook, rulespec
 
-rulespec = pluggy.HookspecMarker("tabletop.rules")
-rulehook = pluggy.HookimplMarker("tabletop.rules")
+__all__ = ["Codec", "Registry", "rulehook", "rulespec"]
 
 
 class Registry:
@@ -48,7 +49,15 @@ class Registry:
         for found in pm.hook.register_bots():
             for bot in found or ():
                 self.bots.setdefault(bot.name, []).append(bot)
-        self.codec = Codec(self.games.values())
+        # A variant's rules are checked now, when its plugin loads, rather than
+        # when a game first enables it: an authoring error is found by any command.
+        self.parameters: dict[str, tuple[Parameter, ...]] = {}
+        for variant in self.variants.values():
+            cls = self.games.get(variant.game)
+            if cls is not None:
+                rulebook.check_rules(variant.name, cls.name, variant.rules, cls.rule_specs)
+            self.parameters[variant.name] = rulebook.parameters(variant.rules, variant.name)
+        self.codec = Codec(self.games.values(), self.variants.values())
 
     @staticmethod
     def _add(table: dict[str, Any], name: str, thing: Any, what: str) -> None:
@@ -93,6 +102,26 @@ class Registry:
     def variants_of(self, game: str) -> list[Variant]:
         return sorted((v for v in self.variants.values() if v.game == game), key=lambda v: v.name)
 
+    def foreign_events(self, header: Header) -> dict[type[Event], str]:
+        """Event classes of the game's variants that ``header`` does not enable,
+        with the variant each belongs to: such an event is illegal in that log."""
+        enabled = {rulebook.split_entry(entry)[0] for entry in header.variants}
+        return {
+            cls: variant.name
+            for variant in self.variants.values()
+            if variant.game == header.game and variant.name not in enabled
+            for cls in variant.events
+        }
+
+    def variant_entry(self, entry: str, game: str) -> str:
+        """A variant as a header names it (``NAME`` or ``NAME:key=value,...``),
+        checked, in its canonical form: the parameters given, in declared order."""
+        name, raw = rulebook.split_entry(entry)
+        variant = self.variant(name, game)
+        declared = self.parameters[variant.name]
+        values = rulebook.read_values(name, declared, raw)
+        return rulebook.entry(name, values, declared)
+
     # -- making games ------------------------------------------------------
     def game(self, header: Header) -> Game:
         """The game a header describes, with its variants' rules in force."""
@@ -101,38 +130,44 @@ class Registry:
             raise UsageError(
                 f"{cls.name} is for {cls.min_players} to {cls.max_players} players, not {len(header.players)}"
             )
+        options = cls.check_options(header.options, header.players)
         relay = self._rules(cls.name, header.variants)
-        return cls(header.players, header.options, relay)
+        return cls(header.players, options, relay)
 
     @functools.lru_cache(maxsize=64)
-    def _rules(self, game: str, variants: tuple[str, ...]) -> Any:
-        """The rule hooks of ``game`` with ``variants`` enabled, in a manager of
-        their own, so a variant never changes another game."""
+    def _rules(self, game: str, variants: tuple[str, ...]) -> Rules:
+        """The rule hooks of ``game`` with ``variants`` enabled, found by a
+        manager of their own (so a variant never changes another game) and
+        resolved once into plain functions."""
         cls = self.games[game]
         pm = pluggy.PluginManager("tabletop.rules")
         if cls.rule_specs is not None:
             pm.add_hookspecs(cls.rule_specs)
-        if cls.official_rules is not None:
-            pm.register(cls.official_rules, name="official")
-        if len(set(variants)) != len(variants):
-            raise UsageError("a variant is enabled twice")
-        for name in variants:
+        official = cls.official_rules
+        officials = official if isinstance(official, (tuple, list)) else () if official is None else (official,)
+        names = []
+        for i, rules in enumerate(officials):
+            names.append(f"official-{i}")
+            pm.register(rules, name=names[-1])
+        seen = set()
+        for entry in variants:
+            name, raw = rulebook.split_entry(entry)
+            if name in seen:
+                raise UsageError(f"the variant '{name}' is enabled twice")
+            seen.add(name)
             variant = self.variant(name, game)
-            pm.register(variant.rules, name=name)
+            rules = variant.rules
+            if isinstance(rules, type):
+                declared = self.parameters[name]
+                rules = rules(**rulebook.read_values(name, declared, raw))
+            elif raw:
+                raise UsageError(f"variant '{name}' takes no parameters")
             try:
+                pm.register(rules, name=name)
                 pm.check_pending()
             except pluggy.PluginValidationError as exc:
                 raise PluginError(f"variant '{name}': {exc}") from None
-        return pm.hook
-
-
-def not_json(line: bytes) -> str:
-    """Why a line could not be read as JSON, in a word."""
-    try:
-        line.decode("utf-8")
-    except UnicodeDecodeError:
-        return "not UTF-8 text"
-    return "not JSON"
+        return rulebook.resolve(pm.hook, names)
 
 
 def _strict(kind: type) -> Any:
@@ -171,7 +206,7 @@ KNOWN_LINES = 8_192
 class Codec:
     """Reads and writes event lines for every installed game."""
 
-    def __init__(self, games: Iterable[type[Game]]) -> None:
+    def __init__(self, games: Iterable[type[Game]], variants: Iterable[Variant] = ()) -> None:
         self.converter = make_converter()
         self.kinds: dict[str, dict[str, type[Event]]] = {}
         core = {cls.kind: cls for cls in CORE_EVENTS}
@@ -182,6 +217,16 @@ class Codec:
                     raise PluginError(f"game {game.name}: event kind '{cls.kind}' is defined twice")
                 table[cls.kind] = cls
             self.kinds[game.name] = table
+        # A variant's own kinds of event are read in every log of its game; the
+        # game's rules refuse them where the variant is not enabled.
+        for variant in variants:
+            table = self.kinds.get(variant.game)
+            for cls in variant.events:
+                if table is None:
+                    break
+                if table.get(cls.kind, cls) is not cls:
+                    raise PluginError(f"variant {variant.name}: event kind '{cls.kind}' is defined twice")
+                table[cls.kind] = cls
         self._has_player: dict[type[Event], bool] = {}
         self._known: dict[tuple[str, bytes], Event] = {}
 
@@ -208,10 +253,12 @@ class Codec:
         # The common case, a well-formed line, takes as few steps as possible:
         # replay speed is this function's speed. Anything odd goes the long way,
         # which finds the words for what is wrong.
-        if type(data) is dict and type(data.get("seq")) is int:
-            cls = self.kinds[game].get(data.get("kind"))  # type: ignore[arg-type]
+        if type(data) is dict and type(data.get("seq")) is int and type(data.get("kind")) is str:
+            cls = self.kinds[game].get(data["kind"])
             payload = data.get("payload")
-            if cls is not None and type(payload) is dict:
+            # A 'player' inside the payload is refused the long way (it would
+            # otherwise be taken for, or overwrite, the event's player).
+            if cls is not None and type(payload) is dict and "player" not in payload:
                 size = len(data)
                 if size == 4 and "player" in data and self.has_player(cls):
                     payload = {**payload, "player": data["player"]}
@@ -231,16 +278,20 @@ class Codec:
             raise LogFormatError("event has no integer 'seq'")
         kind = data.get("kind")
         if not isinstance(kind, str):
+            if "kind" in data:
+                raise LogFormatError(f"event {seq}: 'kind' must be a string, not {describe(kind)}")
             raise LogFormatError(f"event {seq} has no 'kind'")
         cls = self.kinds[game].get(kind)
         if cls is None:
-            raise LogFormatError(f"event {seq}: unknown event kind '{kind}' for {game}")
+            raise LogFormatError(f"event {seq}: unknown event kind {quote(kind)} for {game}")
         extra = set(data) - {"seq", "kind", "player", "payload"}
         if extra:
             raise LogFormatError(f"event {seq} ({kind}): unknown field '{sorted(extra)[0]}'")
         payload = data.get("payload", {})
         if not isinstance(payload, dict):
             raise LogFormatError(f"event {seq} ({kind}): 'payload' must be an object")
+        if "player" in payload:
+            raise LogFormatError(f"event {seq} ({kind}): 'player' belongs beside 'payload', not inside it")
         if "player" in data:
             if not self.has_player(cls):
                 raise LogFormatError(f"event {seq} ({kind}): this kind of event has no player")
@@ -272,8 +323,4 @@ class Codec:
         return self._decode_json(game, line)
 
     def _decode_json(self, game: str, line: bytes | str) -> tuple[int, Event]:
-        try:
-            data = orjson.loads(line)
-        except ValueError:
-            raise LogFormatError(not_json(line.encode() if isinstance(line, str) else line)) from None
-        return self.decode(game, data)
+        return self.decode(game, jsonline.loads(line))

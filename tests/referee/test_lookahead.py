@@ -146,7 +146,7 @@ EXTRA = {
 
 def clone(match: Match, state=None) -> Match:
     copy = Match(match.registry, match.header)
-    copy.state = match.state if state is None else state
+    copy._state = match.state if state is None else state  # noqa: SLF001 - a copy at this point of the game
     copy.seq, copy.seals, copy.revealed = match.seq, dict(match.seals), match.revealed
     return copy
 

@@ -104,9 +104,10 @@ def _glux_header() -> str:
     return json.dumps({"tabletop": 1, "game": "glux", "players": ["ann", "ben"], "randomness": {"seed": "seed-1"}})
 
 
-def _play_until(cli, tmp_path, game, done, players="ann,ben,cat", limit=200):
-    """A new log, played by taking the first legal decision until ``done(match)``."""
-    assert cli("new", game, "--players", players, "--seed", "7", "-o", "g.jsonl", plugins=False).exit_code == 0
+def _play_until(cli, tmp_path, game, done, players="ann,ben,cat", limit=200, fresh=True):
+    """A new log (or the one there), played by taking the first legal decision until ``done(match)``."""
+    if fresh:
+        assert cli("new", game, "--players", players, "--seed", "7", "-o", "g.jsonl", plugins=False).exit_code == 0
     from tabletop import Registry, get_plugin_manager
 
     registry = Registry(get_plugin_manager([], environment=False))
@@ -144,3 +145,18 @@ def test_play_resign_needs_a_known_player(cli, tmp_path):
     _play_until(cli, tmp_path, "glux", lambda m: m.seq > 8)
     result = cli("play", "g.jsonl", "resign", "--player", "zoe", plugins=False)
     assert result.exit_code == 1 and "'zoe' is not a player of this game" in result.stderr
+
+
+@pytest.mark.parametrize("game", ["glux", "glyph-chess"])
+def test_a_log_with_a_resignation_folds_the_same_on_the_fast_and_the_plain_path(cli, tmp_path, game):
+    registry, match = _play_until(cli, tmp_path, game, lambda m: m.seq > 12)
+    deciding = match.node.players[0]
+    other = next(p for p in match.header.players if p != deciding)
+    assert cli("play", "g.jsonl", "resign", "--player", other, plugins=False).exit_code == 0
+    _play_until(cli, tmp_path, game, lambda m: m.seq > match.seq + 15 or m.over, fresh=False)
+    fast = Replay(registry, tmp_path / "g.jsonl").run()
+    plain = Replay(registry, tmp_path / "g.jsonl")
+    for _ in plain:
+        pass
+    assert fast.seq == plain.match.seq > match.seq + 1
+    assert fast.state == plain.match.state

@@ -26,14 +26,19 @@ def games(env) -> None:
 @click.argument("game", required=False)
 @pass_env
 def variants(env, game: str | None) -> None:
-    """List the installed variants (of GAME, or of every game).
+    """List the installed variants (of GAME, or of every game), each with its
+    parameters, their types and defaults.
 
     \b
     Example:
       tabletop variants glux
+      tabletop new glux --players ann,ben --variant glux-room-points:first=6
     """
     registry = env.registry
     names = [registry.game_class(game).name] if game else sorted(registry.games)
     for name in names:
         for variant in registry.variants_of(name):
             click.echo(f"{variant.name:<24} {name:<12} {variant.description}")
+            for parameter in registry.parameters[variant.name]:
+                help = f"  {parameter.help}" if parameter.help else ""
+                click.echo(f"{'':<24} {'':<12}   {parameter.describe()}{help}")
