@@ -252,3 +252,15 @@ def test_a_read_only_game_folder_is_one_line(tmp_path):
     finally:
         os.chmod(base / "g", 0o700)
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_lateness_is_told_to_the_others_and_the_master(tmp_path, smtp):
+    game = game_copy(tmp_path, plain_registry_cached(), smtp, deadline=3600)
+    start = game.settings()["due"]["since"]["ann"]
+    game.receive(game.mail("ben", f"move: {game.legal('ben')[0]}"), start + 60)
+    done = game.referee().tick(start + 3700)
+    assert done == ["late notice to ann"]
+    game.send()
+    assert to(smtp, BEN, "ann is late") and to(smtp, MASTER, "ann is late")
+    assert to(smtp, ANN, "Late: your decision was due")
+    assert game.referee().tick(start + 3800) == []  # once

@@ -302,9 +302,7 @@ class Referee:
             self._begin(now)
             try:
                 report = self._receive(raw, now, before)
-            except (TabletopError, Exception) as exc:  # noqa: BLE001 - a message must never stop the others
-                if isinstance(exc, UsageError) and "cannot" in exc.message and "game folder" in exc.message:
-                    raise
+            except Exception as exc:  # noqa: BLE001 - a message must never stop the others
                 self.settings = self.dir.load()
                 reason = f"{type(exc).__name__}: {one_line(str(exc))}"
                 kept = self.dir.quarantine(raw, reason)
