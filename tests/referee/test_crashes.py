@@ -181,3 +181,37 @@ def test_poll_killed_before_moving_the_message_handles_it_once(cli, tmp_path, ma
     assert "handled before; nothing to do" in result.stdout
     assert game.log().decode().count('"kind":"start"') == 1
     assert not list((maildir.path / "new").iterdir())
+
+
+KILLER = """
+import os, sys
+from tabletop.referee import faults
+point = sys.argv[1]
+faults.hook = lambda name: os._exit(137) if name == point else None
+from tabletop.cli import main
+main(sys.argv[2:])
+"""
+
+
+@pytest.mark.parametrize("point", ["secrets", "log", "view:ben"])
+def test_a_real_process_exit_at_a_step_then_the_next_receive_completes_it(tmp_path, point):
+    """The process itself dies (``os._exit``: no cleanup runs, the system drops its locks)."""
+    import subprocess
+    import sys
+
+    registry = plain_registry_cached()
+    ref_game, _ = reference(tmp_path, registry)
+    game = opening(tmp_path, registry, "crashed")
+    (game.path.parent / "in.eml").write_bytes(ben_move(game))
+    command = [sys.executable, "-c", KILLER, point, "pbem", "receive", "g", "in.eml"]
+    died = subprocess.run(command, cwd=game.path.parent, capture_output=True, text=True, timeout=120)
+    assert died.returncode == 137, died.stderr
+    again = subprocess.run(
+        command[:3] + ["no-such-point"] + command[4:], cwd=game.path.parent, capture_output=True, text=True, timeout=120
+    )
+    assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr
+    assert game.log() == ref_game.log()
+    last = ref_game.events()
+    for player in ("ann", "ben"):
+        assert len(mails_named(game, f"e{last}-{player}")) == 1
+    assert not (game.path / "journal.json").exists()

@@ -37,7 +37,7 @@ from .gamedir import GameDir, one_line, sync_dir, write_private
 #: How many legal decisions a mail lists before it says how many more there are.
 LISTED = 40
 #: At most this many in the full list a player may ask for.
-LISTED_ALL = 5000
+LISTED_ALL = 10000
 DAY = 86400
 #: Answers a day to a known player's address for mails without a good secret.
 ANSWERS_A_DAY = 5
