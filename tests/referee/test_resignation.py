@@ -160,3 +160,10 @@ def test_a_log_with_a_resignation_folds_the_same_on_the_fast_and_the_plain_path(
         pass
     assert fast.seq == plain.match.seq > match.seq + 1
     assert fast.state == plain.match.state
+
+
+def test_a_game_without_resignation_refuses_it_in_one_line(cli, tmp_path):
+    assert cli("new", "pile", "--players", "ann,ben", "--seed", "1", "-o", "p.jsonl").exit_code == 0
+    result = cli("play", "p.jsonl", "resign", "--player", "ben")
+    assert result.exit_code == 1 and "has no resignation" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.output
