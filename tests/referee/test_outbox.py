@@ -160,3 +160,28 @@ def test_a_secret_in_a_base64_body_is_blacked_out_in_the_archive(tmp_path, smtp)
     for path in (game.path / "archive").iterdir():
         text = email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_body().get_content()
         assert game.secrets["ann"] not in text and "(redacted)" in text
+
+
+def test_a_kill_after_the_server_accepted_sends_that_one_mail_again_with_its_message_id(tmp_path, smtp):
+    """The one step SMTP cannot make exact: acceptance and the move to sent/."""
+    from tabletop.referee import faults
+
+    game = game_copy(tmp_path, plain_registry_cached(), smtp)
+
+    class Killed(BaseException):
+        pass
+
+    def hook(point: str) -> None:
+        if point == "accepted":
+            raise Killed
+
+    faults.hook = hook
+    try:
+        with pytest.raises(Killed):
+            game.send()
+    finally:
+        faults.hook = None
+    outcome = game.send()
+    assert outcome.sent == 3 and outcome.waiting == 0
+    ids = [str(m["Message-ID"]) for m in smtp.inbox.mails]
+    assert len(ids) == 4 and len(set(ids)) == 3  # the first mail twice, under one Message-ID

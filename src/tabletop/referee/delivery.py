@@ -24,6 +24,7 @@ from email.utils import getaddresses
 
 import attrs
 
+from . import faults
 from .gamedir import GameDir, one_line, redact, write_private
 
 #: Waits between tries of a temporarily refused mail (seconds), then the last one repeats.
@@ -138,8 +139,8 @@ def _one(directory: GameDir, server: smtplib.SMTP, path, utf8: bool, tries: dict
     except smtplib.SMTPNotSupportedError as exc:
         _aside(directory, path, raw, ", ".join(rcpts), one_line(str(exc)), outcome)
         return
-    if refused:  # some recipients refused, the others accepted: the mail went out
-        pass
+    del refused  # some recipients may have refused, the others accepted: the mail went out
+    faults.point("accepted")
     directory.sent.mkdir(exist_ok=True)
     # The copy is for the record (and tells a mail queued again after a crash
     # that it went): written in full before the outbox's copy goes.
