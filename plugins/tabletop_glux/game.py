@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-from tabletop import Chance, Decide, Event, Forced, Game, Outcome, Over
+from tabletop import Chance, Decide, Event, Forced, Game, Hidden, Outcome, Over
 
 from . import board as boards
 from . import hookspecs, notation, official, render
@@ -297,11 +297,11 @@ class Glux(Game):
         seat = self.seats[player]
         hands, bags = list(state.hands), list(state.bags)
         for other, hand in enumerate(state.hands):
-            if other != seat and hand is not None and hand != "?":
+            if other != seat and hand is not None and not isinstance(hand, Hidden):
                 # Others know only bag and hand together: all chips less those placed.
                 i = KINDS.index(hand)
                 bags[other] = put(bags[other], i, bags[other][i] + 1)
-                hands[other] = "?"
+                hands[other] = Hidden("chip")
         return attrs.evolve(state, hands=tuple(hands), bags=tuple(bags))
 
     def sees(self, event: Event, player: str | None) -> bool:
