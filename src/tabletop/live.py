@@ -142,13 +142,12 @@ def selfplay(
     # Bots that choose from the legal list alone let the game run on its fast
     # path: no immutable state is built for them.
     looks = any(bot.reads_state for bot in bots)
-    if not looks:
-        match.hurry()
+    racing = not looks and match.hurry()
     secrets: Secrets = {}
     by_player = dict(zip(players, bots))
     rngs = {p: bot_rng(seed, p) for p in players}
     events: list[Event] = []
-    if not looks:
+    if racing:
         _race(match, seed, by_player, rngs, events, max_events)
     events += settle(match, seed, secrets)
     the_game = match.game
