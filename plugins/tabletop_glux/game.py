@@ -14,7 +14,20 @@ from typing import Any
 from tabletop import Chance, Decide, Event, Forced, Game, Hidden, Outcome, Over
 
 from . import board as boards
-from . import exclusion, fast, hookspecs, notation, official, placement, render, scoring, setup, start_option, turn
+from . import (
+    exclusion,
+    fast,
+    hookspecs,
+    notation,
+    official,
+    placement,
+    render,
+    resignation,
+    scoring,
+    setup,
+    start_option,
+    turn,
+)
 from .chips import FACES, KINDS
 from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
 from .placement import Placements
@@ -220,6 +233,9 @@ class Glux(Game):
     def room_points(self, state: State) -> dict[str, dict[str, int]]:
         """Each room's victory points by player."""
         return scoring.room_points(self, state)
+
+    def resign(self, state: State, player: str) -> State:
+        return resignation.resign(self, state, player)
 
     # -- views and text --------------------------------------------------
     def view(self, state: State, player: str | None) -> State:

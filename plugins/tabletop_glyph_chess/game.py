@@ -11,7 +11,7 @@ from typing import Any
 
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
 
-from . import hookspecs, notation, official, position, render, steps
+from . import hookspecs, notation, official, position, render, resignation, steps
 from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
 from .hexes import board
@@ -158,6 +158,9 @@ class GlyphChess(Game):
             b if i == seat else tuple(x + y for x, y in zip(b, state.hands[i])) for i, b in enumerate(state.bags)
         )
         return evolve(state, hands=hands, bags=bags)
+
+    def resign(self, state: State, player: str) -> State:
+        return resignation.resign(self, state, player)
 
     def sees(self, event: Event, player: str | None) -> bool:
         if player is None:

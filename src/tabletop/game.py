@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Protocol
 
 import attrs
 
+from .errors import IllegalEventError
 from .events import Event
 from .nodes import Node, Outcome
 
@@ -154,6 +155,12 @@ class Game:
     def outcome(self, state: Any) -> Outcome:
         """Scores and winners of a finished game (standings when not finished)."""
         raise NotImplementedError
+
+    def resign(self, state: Any, player: str) -> Any:
+        """The state after ``player`` resigns (any time before the end, in turn
+        or not). Raise :class:`~tabletop.errors.IllegalEventError` when they
+        may not resign now; a game without resignation keeps this default."""
+        raise IllegalEventError(f"{self.title or self.name} has no resignation")
 
     def fast(self) -> Fast | None:
         """The game's fast path for this header, or None (the default: the

@@ -12,6 +12,7 @@ import click
 from .. import chance, files, logfile
 from ..engine import Match, Replay
 from ..errors import TabletopError, UsageError, quote, shown
+from ..events import Resign
 from ..files import reason
 from ..live import decide, make_header, seed_file, settle
 from ..nodes import Decide
@@ -140,21 +141,29 @@ def play(env, file: Path, move: str, player: str | None, seed_path: Path | None)
     Example:
       tabletop play game.jsonl 6@b1
       tabletop play game.jsonl "5@start" --player bob
+      tabletop play game.jsonl resign --player bob
     """
     registry = env.registry
     with logfile.locked(file) as handle:
         replay = Replay(registry, file, handle)
         match = replay.run()
+        resigning = move.strip().lower() == "resign"
         try:
-            who = _decider(match, player)
+            # A player resigns in turn or not: --player says who.
+            who = player if resigning and player else _decider(match, player)
         except TabletopError as exc:
             raise exc.at(str(file)) from None
         seed = _seed(match, file, seed_path)
         keeper = SecretKeeper(file)
         try:
-            decision = match.game.parse(move, who, match.state)
             first = match.seq + 1
-            events = decide(match, decision, seed, keeper.secrets)
+            if resigning:
+                match.accept(Resign(who))
+                keeper.secrets.pop(who, None)
+                events = [Resign(who), *settle(match, seed, keeper.secrets)]
+            else:
+                decision = match.game.parse(move, who, match.state)
+                events = decide(match, decision, seed, keeper.secrets)
         except TabletopError as exc:
             raise exc.at(f"{file}: {quote(move)}") from None
         lines = [registry.codec.encode(first + i, e) for i, e in enumerate(events)]
