@@ -1,0 +1,44 @@
+"""What the commands that look at a log's past share: reading it (``-`` is
+standard input), stopping at ``--until`` (an error past the end), keeping the
+events for the pictures that mark them."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import click
+
+from ..engine import Match, Replay
+from ..errors import UsageError
+from ..events import Event
+from ..registry import Registry
+
+#: The name errors give standard input.
+STDIN = "<stdin>"
+
+
+def open_replay(registry: Registry, path: Path) -> Replay:
+    """A replay of the log at ``path``; ``-`` reads the log from standard input."""
+    if str(path) == "-":
+        data = click.get_binary_stream("stdin").read()
+        return Replay(registry, Path(STDIN), io.BytesIO(data))
+    return Replay(registry, path)
+
+
+def past_the_end(until: int, match: Match, option: str = "--until") -> UsageError:
+    return UsageError(f"{option} {until}: the log ends at event {match.seq}")
+
+
+def run_until(replay: Replay, until: int | None, option: str = "--until") -> tuple[Match, list[Event]]:
+    """Fold the log up to event ``until`` (all of it when None): the match and
+    the events folded. An ``until`` past the last event is an error."""
+    events: list[Event] = []
+    for _, seq, event in replay:
+        events.append(event)
+        if until is not None and seq >= until:
+            break
+    match = replay.match
+    if until is not None and match.seq < until:
+        raise past_the_end(until, match, option)
+    return match, events
