@@ -17,6 +17,7 @@ from .extensions import Bot
 from .header import Header, Randomness
 from .nodes import Chance, Decide, Forced, Over
 from .registry import Registry
+from .table import at_the_table
 
 
 def seed_file(log: Path) -> Path:
@@ -69,6 +70,8 @@ def settle(match: Match, seed: str | None, secrets: Secrets | None = None) -> li
             continue
         if isinstance(node, Chance):
             if seed is None:
+                if at_the_table(match.header):
+                    return events  # a game at a real table: the outcome is entered by hand
                 raise UsageError("a chance outcome is due but the seed is not known")
             event = node.pick(chance.number(seed, match.seq + 1))
         elif isinstance(node, Forced):

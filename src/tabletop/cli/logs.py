@@ -5,16 +5,21 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import attrs
 import click
 
-from .. import chance, logfile
+from .. import chance, logfile, table
 from ..engine import Match, Replay
 from ..errors import TabletopError, UsageError
+from ..events import Event
+from ..header import Randomness
 from ..live import decide, make_header, seed_file, settle
-from ..nodes import Decide
+from ..nodes import Chance, Decide
 from ..secretfile import SecretKeeper
+from ..table import at_the_table
 from . import main
 from .common import check_viewer, parse_options, pass_env, status
+from .terminal import color_option, use_color
 
 
 @main.command()
@@ -24,21 +29,29 @@ from .common import check_viewer, parse_options, pass_env, status
 @click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
 @click.option("--seed", help="The seed every chance outcome comes from (default: a fresh random one).")
 @click.option("--sealed", is_flag=True, help="Write only a hash of the seed; keep the seed in FILE.seed.")
+@click.option(
+    "--table", "table", is_flag=True, help="No seed: chance outcomes happen at a real table and are entered with play."
+)
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="The new log file.")
 @pass_env
-def new(env, game, players, variants, options, seed, sealed, output) -> None:
+def new(env, game, players, variants, options, seed, sealed, table, output) -> None:
     """Start a game: write its header and the setup's chance outcomes.
 
     \b
     Example:
       tabletop new glux --players alice,bob --seed 7 -o game.jsonl
       tabletop new glux --players ann,ben,cat --sealed -o game.jsonl
+      tabletop new glux --players ann,ben --table -o table.jsonl
     """
     if seed is not None and sealed:
         raise UsageError("--seed and --sealed exclude each other: a sealed game draws its own seed")
+    if table and (seed is not None or sealed):
+        raise UsageError("--table takes no seed: its chance outcomes are entered by hand")
     registry = env.registry
     names = [p.strip() for p in players.split(",")]
     header, seed = make_header(registry, game, names, variants, parse_options(options), seed, sealed)
+    if table:
+        header, seed = attrs.evolve(header, randomness=Randomness()), None
     match = Match(registry, header)
     events = settle(match, seed)
     lines = registry.codec.log(header, events)
@@ -55,6 +68,13 @@ def new(env, game, players, variants, options, seed, sealed, output) -> None:
     click.echo(f"{output}: new {header.game} game for {', '.join(names)}.")
     if sealed:
         click.echo(f"The seed is sealed; keep {seed_file(output)} secret until the game is over.")
+    elif table:
+        click.echo("Chance outcomes are entered by hand: tabletop moves lists the possible ones.")
+    else:
+        click.echo(
+            "The seed is open: whoever has the log can foresee every draw. "
+            "For a live game between people, use --sealed."
+        )
     click.echo(status(match))
 
 
@@ -85,6 +105,10 @@ def moves(env, file: Path, player: str | None) -> None:
     node = match.node
     if player is not None:
         check_viewer(match, player, "--player")
+    if isinstance(node, Chance) and at_the_table(match.header):
+        for outcome in table.possible(match):
+            click.echo(table.notation(match, outcome))
+        return
     if not isinstance(node, Decide):
         click.echo(status(match))
         return
@@ -101,7 +125,7 @@ def moves(env, file: Path, player: str | None) -> None:
 
 @main.command()
 @click.argument("file", type=click.Path(path_type=Path))
-@click.argument("move")
+@click.argument("move", required=False)
 @click.option("--player", help="Who decides (needed when several players may).")
 @click.option(
     "--seed-file",
@@ -109,39 +133,71 @@ def moves(env, file: Path, player: str | None) -> None:
     type=click.Path(path_type=Path),
     help="The secret seed of a sealed game (default FILE.seed).",
 )
+@color_option
 @pass_env
-def play(env, file: Path, move: str, player: str | None, seed_path: Path | None) -> None:
+def play(env, file: Path, move: str | None, player: str | None, seed_path: Path | None, color) -> None:
     """Add one decision to a log, then the chance outcomes that follow it.
 
-    The decision and what follows are appended together or not at all.
+    The decision and what follows are appended together or not at all. In a
+    game at a real table (tabletop new --table) a chance outcome is entered
+    the same way, in the game's notation. Without MOVE: play at this screen,
+    one decision after another (hot-seat).
 
     \b
     Example:
       tabletop play game.jsonl 6@b1
       tabletop play game.jsonl "5@start" --player bob
+      tabletop play table.jsonl "draw 2/5" --player ann
+      tabletop play game.jsonl
     """
-    registry = env.registry
-    with logfile.locked(file) as handle:
-        replay = Replay(registry, file, handle)
-        match = replay.run()
-        try:
-            who = _decider(match, player)
-        except TabletopError as exc:
-            raise exc.at(str(file)) from None
-        seed = _seed(match, file, seed_path)
-        keeper = SecretKeeper(file)
-        try:
-            decision = match.game.parse(move, who, match.state)
-            first = match.seq + 1
-            events = decide(match, decision, seed, keeper.secrets)
-        except TabletopError as exc:
-            raise exc.at(f"{file}: {move!r}") from None
-        lines = [registry.codec.encode(first + i, e) for i, e in enumerate(events)]
-        with keeper.saving():
-            logfile.append(handle, lines)
+    if move is None:
+        from .hotseat import hot_seat
+
+        hot_seat(env.registry, file, seed_path, use_color(color))
+        return
+    match, events, who = add(env.registry, file, move, player, seed_path)
     for event in events:
         click.echo(match.describe(event, who))
     click.echo(status(match, who))
+
+
+def add(
+    registry, file: Path, move: str, player: str | None, seed_path: Path | None
+) -> tuple[Match, list[Event], str | None]:
+    """Append ``move`` (a decision, or at a real table a chance outcome) and what
+    follows it to the log: the match after it, the events added, and whose
+    view to show them in."""
+    with logfile.locked(file) as handle:
+        replay = Replay(registry, file, handle)
+        match = replay.run()
+        keeper = SecretKeeper(file)
+        if isinstance(match.node, Chance) and at_the_table(match.header):
+            try:
+                outcome = table.parse_outcome(match, move, player)
+                if player is not None:
+                    check_viewer(match, player, "--player")
+                first = match.seq + 1
+                match.accept(outcome)
+                events = [outcome, *settle(match, None, keeper.secrets)]
+            except TabletopError as exc:
+                raise exc.at(f"{file}: {move!r}") from None
+            who = player or getattr(outcome, "player", None)
+        else:
+            try:
+                who = _decider(match, player)
+            except TabletopError as exc:
+                raise exc.at(str(file)) from None
+            seed = _seed(match, file, seed_path)
+            try:
+                decision = match.game.parse(move, who, match.state)
+                first = match.seq + 1
+                events = decide(match, decision, seed, keeper.secrets)
+            except TabletopError as exc:
+                raise exc.at(f"{file}: {move!r}") from None
+        lines = [registry.codec.encode(first + i, e) for i, e in enumerate(events)]
+        with keeper.saving():
+            logfile.append(handle, lines)
+    return match, events, who
 
 
 def _seed(match: Match, file: Path, given: Path | None) -> str | None:
