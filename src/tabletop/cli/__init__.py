@@ -84,7 +84,7 @@ def main(ctx: click.Context, plugins: tuple[Path, ...]) -> None:
 
 
 def _register() -> None:
-    from . import info, logs, pbem, pictures, selfplaying, study, viewing  # noqa: F401  (each adds its commands)
+    from . import cutting, info, logs, pbem, pictures, selfplaying, study, viewing  # noqa: F401  (each adds its commands)
 
 
 _register()
