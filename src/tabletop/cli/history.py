@@ -5,9 +5,8 @@ events for the pictures that mark them."""
 from __future__ import annotations
 
 import io
+import sys
 from pathlib import Path
-
-import click
 
 from ..engine import Match, Replay
 from ..errors import UsageError
@@ -21,7 +20,7 @@ STDIN = "<stdin>"
 def open_replay(registry: Registry, path: Path) -> Replay:
     """A replay of the log at ``path``; ``-`` reads the log from standard input."""
     if str(path) == "-":
-        data = click.get_binary_stream("stdin").read()
+        data = sys.stdin.buffer.read()
         return Replay(registry, Path(STDIN), io.BytesIO(data))
     return Replay(registry, path)
 

@@ -18,7 +18,8 @@ from ..nodes import Chance, Decide
 from ..secretfile import SecretKeeper
 from ..table import at_the_table
 from . import main
-from .common import check_viewer, parse_options, pass_env, status
+from .common import check_viewer, next_actor, parse_options, pass_env, status
+from .shapes import emit
 from .terminal import color_option, use_color
 
 
@@ -93,26 +94,40 @@ def _decider(match: Match, player: str | None) -> str:
 @main.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--player", help="Only this player's decisions.")
+@click.option("--json", "as_json", is_flag=True, help="Print the decisions (or chance outcomes) as one JSON object.")
 @pass_env
-def moves(env, file: Path, player: str | None) -> None:
-    """List the legal decisions now, in the game's notation.
+def moves(env, file: Path, player: str | None, as_json: bool) -> None:
+    """List the legal decisions now, in the game's notation (at a real table:
+    the possible chance outcomes when one is due).
 
     \b
     Example:
       tabletop moves game.jsonl --player alice
+      tabletop moves game.jsonl --json
     """
     match = Replay(env.registry, file).run()
     node = match.node
     if player is not None:
         check_viewer(match, player, "--player")
-    if isinstance(node, Chance) and at_the_table(match.header):
-        for outcome in table.possible(match):
+    outcomes = table.possible(match) if isinstance(node, Chance) and at_the_table(match.header) else []
+    deciders = [p for p in node.players if player in (None, p)] if isinstance(node, Decide) else []
+    if as_json:
+        emit(
+            {
+                "file": str(file),
+                "next": next_actor(match),
+                "moves": {who: [match.game.notate(d) for d in match.game.legal(match.state, who)] for who in deciders},
+                "outcomes": [table.notation(match, o) for o in outcomes],
+            }
+        )
+        return
+    if outcomes:
+        for outcome in outcomes:
             click.echo(table.notation(match, outcome))
         return
     if not isinstance(node, Decide):
         click.echo(status(match))
         return
-    deciders = [p for p in node.players if player in (None, p)]
     if not deciders:
         click.echo(f"{player} has no decision now. {status(match)}")
         return

@@ -15,6 +15,7 @@ from ..errors import UsageError
 from ..live import selfplay as play_out
 from . import main
 from .common import parse_options, pass_env, result
+from .shapes import emit
 
 
 @main.command()
@@ -28,14 +29,16 @@ from .common import parse_options, pass_env, result
 @click.option(
     "-o", "--output", type=click.Path(file_okay=False, path_type=Path), help="Write each game's log into this folder."
 )
+@click.option("--json", "as_json", is_flag=True, help="Print the totals as one JSON object.")
 @pass_env
-def selfplay(env, game, count, bots, games, seed, variants, options, output) -> None:
+def selfplay(env, game, count, bots, games, seed, variants, options, output, as_json) -> None:
     """Play complete games between bots, optionally keeping their logs.
 
     \b
     Example:
       tabletop selfplay glux --players 4 --games 100 -o games/
       tabletop selfplay glux --players 2 --bot greedy --bot random
+      tabletop selfplay glux --players 3 --games 10 --json
     """
     registry = env.registry
     registry.game_class(game)
@@ -62,8 +65,21 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output) -> 
             if output is not None:
                 path = output / f"{game}-{i:05d}.jsonl"
                 logfile.create(path, registry.codec.log(header, played))
-            if games == 1:
+            if games == 1 and not as_json:
                 click.echo(f"{len(played)} events. {result(match)}")
+    if as_json:
+        emit(
+            {
+                "game": game,
+                "games": games,
+                "events": events,
+                "seeds": f"{seed}-1" if games == 1 else f"{seed}-1..{seed}-{games}",
+                "bots": {p: b.name for p, b in zip(players, seats)},
+                "wins": {p: wins[p] for p in players},
+                "logs": str(output) if output is not None else None,
+            }
+        )
+        return
     if games > 1:
         table = ", ".join(f"{p} ({b.name}) {wins[p]}" for p, b in zip(players, seats))
         click.echo(f"{games} games, {events} events. Wins (shared wins count for each): {table}.")

@@ -13,7 +13,7 @@ from ..diffing import diff as diff_logs
 from ..engine import Replay
 from ..engine import verify as verify_log
 from ..errors import CheckFailed, TabletopError, UsageError
-from . import main
+from . import main, shapes
 from .common import check_viewer, pass_env, result, status, summary
 from .history import open_replay, past_the_end
 from .terminal import color_option, use_color
@@ -135,8 +135,9 @@ def _replay_many(registry, paths: tuple[Path, ...], as_json: bool) -> int:
 @main.command()
 @click.argument("a", type=click.Path(path_type=Path))
 @click.argument("b", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
 @pass_env
-def diff(env, a: Path, b: Path) -> None:
+def diff(env, a: Path, b: Path, as_json: bool) -> None:
     """Compare two logs: the common prefix, the first differing event on each
     side, and what differs in the state there and at the end.
 
@@ -145,8 +146,12 @@ def diff(env, a: Path, b: Path) -> None:
     \b
     Example:
       tabletop diff mine.jsonl theirs.jsonl
+      tabletop diff mine.jsonl theirs.jsonl --json
     """
     d = diff_logs(env.registry, a, b)
+    if as_json:
+        shapes.emit(shapes.difference(d))
+        sys.exit(0 if d.identical else 1)
     for key, va, vb in d.header:
         click.echo(f"header {key}: {va} | {vb}")
     if d.identical:
@@ -176,8 +181,9 @@ def _facets(title: str, rows: list[tuple[str, str, str]]) -> None:
 @click.option(
     "--head", "heads", multiple=True, help="A chain head you were sent: prove the log still extends it (repeatable)."
 )
+@click.option("--json", "as_json", is_flag=True, help="Print what was checked as one JSON object.")
 @pass_env
-def verify(env, file: Path, heads: tuple[str, ...]) -> None:
+def verify(env, file: Path, heads: tuple[str, ...], as_json: bool) -> None:
     """Check a log: every event legal, every chance outcome the one its seed
     gives, and (with --head) that history was not rewritten since a head you
     were sent.
@@ -190,11 +196,18 @@ def verify(env, file: Path, heads: tuple[str, ...]) -> None:
     Example:
       tabletop verify game.jsonl
       tabletop verify game.jsonl --head chain:3f5a...
+      tabletop verify game.jsonl --json
     """
+    found = []
     for head in heads:
         seq = find_head(file, head)
-        click.echo(f"{file}: head {head} is event {seq}'s: the log extends it.")
+        found.append({"head": head, "event": seq})
+        if not as_json:
+            click.echo(f"{file}: head {head} is event {seq}'s: the log extends it.")
     match, checked = verify_log(env.registry, file, require_seed=not heads)
+    if as_json:
+        shapes.emit({"file": str(file), "events": match.seq, "legal": True, "checked": checked, "heads": found})
+        return
     if checked is None:
         click.echo(f"{file}: {match.seq} events are legal; the seed is not known yet, so draws are not checked.")
         return
