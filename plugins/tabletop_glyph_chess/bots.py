@@ -31,13 +31,11 @@ def _value(game: GlyphChess, state: State, seat: int, decision: Event) -> tuple[
         if state.board[source][1] == SCEPTER:
             closer = _distance(game, source) - _distance(game, target)
     elif isinstance(decision, Cast):
-        spots = [geo.spot(s) for s in decision.spots]
-        if decision.spell == "blaze":
-            victims += spots
-        elif decision.spell == "blast":
-            victims += list(geo.neighbours[spots[0]])
-        elif decision.spell == "march":
-            victims += [geo.step(s, decision.target) for s in spots]
+        spell = game.spells.get(decision.spell)
+        if spell is not None:
+            spots = [geo.spot(s) for s in decision.spots]
+            source = geo.spot(decision.source)
+            victims += spell.victims(game, state, seat, source, spots, decision.target)
     enemies = [state.board[v] for v in victims if v is not None and state.board[v] is not None]
     enemies = [p for p in enemies if p[0] != seat]
     return sum(p[1] == SCEPTER for p in enemies), len(enemies), closer

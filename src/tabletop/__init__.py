@@ -5,6 +5,7 @@ Plugins import what they need from here and never from pluggy::
     from tabletop import Game, Variant, hookimpl, rulehook, rulespec
 """
 
+from .engine import Match, Replay
 from .errors import (
     CheckFailed,
     IllegalEventError,
@@ -16,10 +17,12 @@ from .errors import (
 )
 from .events import CHANCE, DECISION, RULES, Event, Reveal
 from .extensions import Bot, Renderer, Variant
-from .game import Game
+from .game import Fast, Game, Hidden
+from .header import Header, Randomness
 from .nodes import Chance, Decide, Forced, Outcome, Over
 from .plugins import get_plugin_manager, hookimpl
-from .registry import Registry, rulehook, rulespec
+from .registry import Registry
+from .rules import Parameter, Rules, rulehook, rulespec
 
 __version__ = "0.1.0"
 
@@ -32,17 +35,25 @@ __all__ = [
     "CheckFailed",
     "Decide",
     "Event",
+    "Fast",
     "Forced",
     "Game",
+    "Header",
+    "Hidden",
     "IllegalEventError",
     "LogFormatError",
+    "Match",
     "NotationError",
     "Outcome",
     "Over",
+    "Parameter",
     "PluginError",
+    "Randomness",
     "Registry",
     "Renderer",
+    "Replay",
     "Reveal",
+    "Rules",
     "TabletopError",
     "UsageError",
     "Variant",

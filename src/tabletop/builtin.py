@@ -9,4 +9,4 @@ from .plugins import hookimpl
 
 @hookimpl
 def register_bots() -> list[Bot]:
-    return [Bot("random", "plays any legal decision, chosen uniformly at random", random_choice)]
+    return [Bot("random", "plays any legal decision, chosen uniformly at random", random_choice, reads_state=False)]

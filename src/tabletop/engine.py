@@ -8,14 +8,14 @@ what the rules force) before it is applied.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 from . import chance
 from .errors import CheckFailed, IllegalEventError, LogFormatError, TabletopError
 from .events import CHANCE, DECISION, Event, Reveal, Seal, Unseal
-from .game import Game
+from .game import Fast, Game
 from .header import Header
 from .logfile import parse_header, read_lines
 from .nodes import Chance, Decide, Forced, Node, Over
@@ -25,30 +25,79 @@ _COMMITMENT = re.compile(r"^sha256:[0-9a-f]{64}$")
 
 
 class Match:
-    """A game as far as its log goes: the header, the rules, the state."""
+    """A game as far as its log goes: the header, the rules, the state.
+
+    A match folds events on the game's immutable states, or, after
+    :meth:`hurry`, on the game's fast path (a mutable state, when the game has
+    one); :attr:`state` is the immutable state either way.
+    """
 
     def __init__(self, registry: Registry, header: Header) -> None:
         self.registry = registry
         self.header = header
         self.game: Game = registry.game(header)
-        self.state: Any = self.game.initial()
+        self._state: Any = self.game.initial()
         self.seq = 0
         self.revealed: str | None = None
         #: Sealed decisions not yet revealed: player -> commitment.
         self.seals: dict[str, str] = {}
         self._node: Node | None = None
+        self._fast: Fast | None = None
+        self._live: Any = None
+        self._stale = False
+        self._foreign = registry.foreign_events(header)
+
+    @property
+    def state(self) -> Any:
+        """The game's state after the last event (immutable)."""
+        if self._stale:
+            self._state = self._fast.freeze(self._live)  # type: ignore[union-attr]
+            self._stale = False
+        return self._state
+
+    def hurry(self) -> bool:
+        """Fold the events to come on the game's fast path, if it has one.
+        Whether it does."""
+        if self._fast is None:
+            fast = self.game.fast()
+            if fast is None:
+                return False
+            self._live = fast.thaw(self.state)
+            self._fast = fast
+        return True
 
     @property
     def node(self) -> Node:
         """What comes next. For a sealed decision: the players still to seal,
         or, once all have sealed, the players to reveal."""
         if self._node is None:
-            node = self.game.next(self.state)
+            node = self.game.next(self._state) if self._fast is None else self._fast.next(self._live)
             if isinstance(node, Decide) and node.sealed:
                 waiting = tuple(p for p in node.players if p not in self.seals)
                 node = Decide(waiting or node.players, sealed=True)
             self._node = node
         return self._node
+
+    def check(self, decision: Event) -> str | None:
+        """The game's reason why ``decision`` is illegal now, or None (the
+        player's right to decide now is not looked at)."""
+        if self._fast is None:
+            return self.game.check(self._state, decision)
+        return self._fast.check(self._live, decision)
+
+    def legal(self, player: str) -> Sequence[Event]:
+        """Every legal decision of ``player`` now."""
+        if self._fast is None:
+            return self.game.legal(self._state, player)
+        return self._fast.legal(self._live, player)
+
+    def _fold(self, event: Event) -> None:
+        if self._fast is None:
+            self._state = self.game.apply(self._state, event)
+        else:
+            self._fast.apply(self._live, event)
+            self._stale = True
+        self._node = None
 
     @property
     def revealing(self) -> bool:
@@ -74,6 +123,10 @@ class Match:
             return "the game is over; no event may follow"
         if isinstance(event, (Seal, Unseal)):
             return self._check_sealed(event, node)
+        if self._foreign and type(event) in self._foreign:
+            return (
+                f"'{event.kind}' belongs to the variant '{self._foreign[type(event)]}', which this game does not enable"
+            )
         if event.origin == DECISION:
             if not isinstance(node, Decide):
                 return f"no decision is open now ({_expected(node)} comes next)"
@@ -84,7 +137,7 @@ class Match:
                 if player not in self.game.players:
                     return f"'{player}' is not a player of this game"
                 return f"not {player}'s turn: {_names(node.players)} to decide"
-            return self.game.check(self.state, event)
+            return self.check(event)
         if event.origin == CHANCE:
             if not isinstance(node, Chance):
                 return f"no chance outcome is due now ({_expected(node)} comes next)"
@@ -131,7 +184,7 @@ class Match:
             inner = self.unsealed(event)
         except TabletopError as exc:
             return f"the revealed decision cannot be read: {exc.message}"
-        return self.game.check(self.state, inner)
+        return self.check(inner)
 
     def unsealed(self, event: Unseal) -> Event:
         """The decision an unseal event reveals."""
@@ -166,11 +219,9 @@ class Match:
         elif isinstance(event, Unseal):
             inner = self.unsealed(event)
             del self.seals[event.player]
-            self.state = self.game.apply(self.state, inner)
-            self._node = None
+            self._fold(inner)
         else:
-            self.state = self.game.apply(self.state, event)
-            self._node = None
+            self._fold(event)
         self.seq += 1
 
     def describe(self, event: Event, viewer: str | None = None) -> str:
@@ -238,11 +289,60 @@ class Replay:
             yield lineno, seq, event
 
     def run(self, until: int | None = None) -> Match:
-        """Fold the whole log (or up to event ``until``) and return the match."""
+        """Fold the whole log (or up to event ``until``) and return the match.
+
+        No state but the last is kept, so the game's fast path folds it."""
+        if self.match.hurry() and until is None and self.before is None:
+            return self._run_fast()
         for _, seq, _ in self:
             if until is not None and seq >= until:
                 break
         return self.match
+
+    def _run_fast(self) -> Match:
+        # The fold of Match.accept, written out for the common events: a
+        # decision of a player the node names, a possible chance outcome, the
+        # event the rules force. Anything else (sealed decisions, the seed's
+        # reveal, an illegal event and its message) goes through accept().
+        match = self.match
+        fast, live = match._fast, match._live
+        assert fast is not None
+        decode = self.registry.codec.decode_line
+        game = self.header.game
+        foreign = match._foreign
+        lineno = self.lines
+        try:
+            for lineno, text in self._lines:  # noqa: B007 - lineno names the line at fault
+                seq, event = decode(game, text)
+                if match._node is not None or match.seals or seq != match.seq + 1 or type(event) in foreign:
+                    match.accept(event, seq)
+                    continue
+                node = fast.next(live)
+                origin = event.origin
+                if type(node) is Decide:
+                    ok = (
+                        origin == DECISION
+                        and not node.sealed
+                        and event.player in node.players  # type: ignore[attr-defined]
+                        and fast.check(live, event) is None
+                    )
+                elif type(node) is Chance:
+                    ok = origin == CHANCE and node.allows(event)
+                elif type(node) is Forced:
+                    ok = origin != DECISION and origin != CHANCE and event == node.event
+                else:
+                    ok = False
+                if not ok:
+                    match._node = node
+                    match.accept(event, seq)  # says why, or handles what is not common
+                    continue
+                fast.apply(live, event)
+                match.seq = seq
+                match._stale = True
+        except TabletopError as exc:
+            raise exc.at(f"{self.path}:{lineno}") from None
+        self.lines = lineno
+        return match
 
 
 def verify(registry: Registry, path: Path, require_seed: bool = True) -> tuple[Match, int | None]:

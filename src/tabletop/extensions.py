@@ -18,14 +18,21 @@ class Variant:
     """A named change to one game's rules.
 
     ``rules`` is an object (a module or an instance) whose methods implement some
-    of the game's rule hooks with ``@tabletop.rulehook``. Enabling the variant
-    in a header registers it in that game's own rule manager only.
+    of the game's rule hooks with ``@tabletop.rulehook``, or a class: then the
+    variant takes parameters, the class's attrs fields (int, float, bool or
+    str, with defaults), set as ``NAME:key=value,...`` and given to one
+    instance per game. Enabling the variant in a header registers it in that
+    game's own rule manager only.
+
+    ``events`` are event classes of the variant's own (a new kind of decision),
+    read and written in logs of its game.
     """
 
     name: str
     game: str
     description: str
     rules: object
+    events: tuple[type[Event], ...] = attrs.field(default=(), converter=tuple)
 
 
 #: A bot's choice: ``choose(game, state, player, legal, rng) -> decision``.
@@ -34,12 +41,18 @@ Choose = Callable[[Any, Any, str, list[Event], random.Random], Event]
 
 @attrs.frozen
 class Bot:
-    """A player program. ``game`` is None for a bot that plays any game."""
+    """A player program. ``game`` is None for a bot that plays any game.
+
+    A bot that chooses from the legal decisions alone sets ``reads_state``
+    false: it is then given None for the state, and self-play runs on the
+    game's fast path.
+    """
 
     name: str
     description: str
     choose: Choose
     game: str | None = None
+    reads_state: bool = True
 
 
 @attrs.frozen

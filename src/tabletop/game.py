@@ -12,16 +12,63 @@ was given, so a replay can keep any state it passed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
+
+import attrs
 
 from .events import Event
 from .nodes import Node, Outcome
 
 
+@attrs.frozen
+class Hidden:
+    """What a view holds where its player may not see: ``count`` items of
+    ``what`` (e.g. ``Hidden("coins", 3)``, ``Hidden("chip")``), never their values.
+
+    A renderer recognises it by type rather than by the shape of a tuple.
+    """
+
+    what: str = ""
+    count: int | None = None
+
+    def __str__(self) -> str:
+        return "?" if self.count is None else f"{self.count} hidden"
+
+
+class Fast(Protocol):
+    """A game's optional fast path: the same rules on a *mutable* state.
+
+    The engine uses it to fold a whole log and for self-play, where no
+    intermediate state is kept; ``--step``, ``diff`` and views keep the
+    immutable states of the plain path. ``freeze(thaw(s))`` equals ``s``, and
+    every method answers exactly as its plain counterpart does for the state
+    ``freeze`` would give (a property test holds the two together).
+    """
+
+    def thaw(self, state: Any) -> Any:
+        """A mutable copy of the immutable ``state``."""
+
+    def freeze(self, live: Any) -> Any:
+        """The immutable state equal to ``live``."""
+
+    def next(self, live: Any) -> Node:
+        """As :meth:`Game.next`."""
+
+    def check(self, live: Any, decision: Event) -> str | None:
+        """As :meth:`Game.check`."""
+
+    def apply(self, live: Any, event: Event) -> None:
+        """As :meth:`Game.apply`, changing ``live`` in place."""
+
+    def legal(self, live: Any, player: str) -> Sequence[Event]:
+        """As :meth:`Game.legal`."""
+
+
 class Game:
     """Base class of every game. Class attributes describe the game; methods are
-    the rules. ``rules`` is the hook relay of the rule hooks in force for this
-    game (official rules plus the variants the header enables)."""
+    the rules. ``rules`` is a :class:`~tabletop.Rules`: the rule hooks in force
+    for this game (official rules plus the variants the header enables), each
+    resolved once into a plain function."""
 
     #: The name used in logs and on the command line, e.g. ``"glux"``.
     name: ClassVar[str] = ""
@@ -37,8 +84,9 @@ class Game:
     events: ClassVar[Sequence[type[Event]]] = ()
     #: The module or class holding the game's rule hookspecs (``@rulespec``).
     rule_specs: ClassVar[object | None] = None
-    #: The official rules: default implementations of the rule hooks.
-    official_rules: ClassVar[object | None] = None
+    #: The official rules: default implementations of the rule hooks (a module
+    #: or object, or a tuple of them, e.g. one per rule module).
+    official_rules: ClassVar[object | tuple[object, ...] | None] = None
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any], rules: Any) -> None:
         self.players = tuple(players)
@@ -87,6 +135,11 @@ class Game:
     def outcome(self, state: Any) -> Outcome:
         """Scores and winners of a finished game (standings when not finished)."""
         raise NotImplementedError
+
+    def fast(self) -> Fast | None:
+        """The game's fast path for this header, or None (the default: the
+        engine then folds logs with the plain methods above)."""
+        return None
 
     # -- what a player may know -----------------------------------------
     def view(self, state: Any, player: str | None) -> Any:

@@ -42,7 +42,8 @@ def make_header(
     normalized = cls.normalize_options(dict(options or {}), players)
     seed = seed if seed is not None else chance.new_seed()
     randomness = Randomness(commitment=chance.commitment(seed)) if sealed else Randomness(seed=seed)
-    header = Header(game, tuple(players), tuple(variants), normalized, randomness)
+    entries = tuple(registry.variant_entry(v, cls.name) for v in variants)
+    header = Header(game, tuple(players), entries, normalized, randomness)
     registry.game(header)  # fails now, with a clear error, on a bad player count or variant
     return header, seed
 
@@ -105,7 +106,7 @@ def seal(match: Match, decision: Event, secrets: Secrets, salt: str | None = Non
     node = match.node
     player = decision.player  # type: ignore[attr-defined]
     if isinstance(node, Decide) and player in node.players:
-        reason = match.game.check(match.state, decision)
+        reason = match.check(decision)
         if reason is not None:
             raise IllegalEventError(f"event {match.seq + 1} ({match.describe(decision)}): {reason}")
     line = match.registry.codec.converter.unstructure(decision)
@@ -135,6 +136,11 @@ def selfplay(
     """A complete game between bots (one per seat); the same seed gives the same log."""
     header, seed = make_header(registry, game, players, variants, options, seed)
     match = Match(registry, header)
+    # Bots that choose from the legal list alone let the game run on its fast
+    # path: no immutable state is built for them.
+    looks = any(bot.reads_state for bot in bots)
+    if not looks:
+        match.hurry()
     secrets: Secrets = {}
     events = settle(match, seed, secrets)
     by_player = dict(zip(players, bots))
@@ -145,10 +151,11 @@ def selfplay(
         if not isinstance(node, Decide):  # pragma: no cover - settle() leaves only decisions
             raise AssertionError(node)
         player = node.players[0]
-        legal = the_game.legal(match.state, player)
+        legal = match.legal(player)
         if not legal:
             raise IllegalEventError(f"{game}: {player} must decide but has no legal decision")
-        choice = by_player[player].choose(the_game, match.state, player, legal, rngs[player])
+        state = match.state if looks else None
+        choice = by_player[player].choose(the_game, state, player, legal, rngs[player])
         if node.sealed:
             # Self-play salts come from the seed, so that a seed repeats its game.
             salt = hashlib.sha256(f"salt {player} {match.seq} {seed}".encode()).hexdigest()[:32]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import inspect
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -20,6 +21,7 @@ from types import ModuleType
 import pluggy
 
 from . import hookspecs
+from . import rules as rulebook
 from .errors import PluginError
 
 ENTRY_POINT_GROUP = "tabletop"
@@ -52,12 +54,48 @@ def get_plugin_manager(
     all_paths += list(paths)
     for module in load_paths(all_paths):
         if not pm.is_registered(module):
-            pm.register(module, name=module.__name__)
-    try:
-        pm.check_pending()
-    except pluggy.PluginValidationError as exc:
-        raise PluginError(f"plugin {_plugin_name(pm, exc.plugin)}: {exc}") from None
+            try:
+                pm.register(module, name=module.__name__)
+            except pluggy.PluginValidationError as exc:
+                raise _validation_error(module, exc) from None
+    _check_pending(pm)
     return pm
+
+
+def _hook_names() -> list[str]:
+    return sorted(name for name in vars(hookspecs) if name.startswith("register_"))
+
+
+def _validation_error(module: ModuleType, exc: pluggy.PluginValidationError) -> PluginError:
+    # pluggy's message is several lines with a repr; say which hook and argument.
+    for name in _hook_names():
+        function = getattr(module, name, None)
+        if function is None or not hasattr(function, "tabletop_impl"):
+            continue
+        wanted = inspect.signature(getattr(hookspecs, name)).parameters
+        for arg in inspect.signature(function).parameters:
+            if arg not in wanted:
+                return PluginError(
+                    f"hook '{name}' has no argument '{arg}' (it passes: {', '.join(wanted) or 'nothing'})",
+                    where=rulebook.where(function),
+                )
+    return PluginError(f"plugin {getattr(module, '__file__', module.__name__)}: {str(exc).splitlines()[0]}")
+
+
+def _check_pending(pm: pluggy.PluginManager) -> None:
+    """An implementation of a hook tabletop does not have: name it, where it is,
+    and the hooks that do exist."""
+    for name, caller in vars(pm.hook).items():
+        if not isinstance(caller, pluggy.HookCaller) or caller.spec is not None:
+            continue
+        for impl in caller.get_hookimpls():
+            if impl.optionalhook:
+                continue
+            raise PluginError(
+                f"'{name}' is not a tabletop hook (hooks: {', '.join(_hook_names())}; "
+                "rule hooks are implemented with @rulehook in a variant)",
+                where=rulebook.where(impl.function),
+            )
 
 
 def load_paths(paths: Iterable[str | os.PathLike[str]]) -> list[ModuleType]:
@@ -112,8 +150,3 @@ def _line_in(exc: BaseException, path: Path) -> int | None:
             line = tb.tb_lineno
         tb = tb.tb_next
     return line
-
-
-def _plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:
-    name = pm.get_name(plugin) or getattr(plugin, "__name__", repr(plugin))
-    return getattr(plugin, "__file__", None) or name

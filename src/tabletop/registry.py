@@ -17,14 +17,15 @@ import cattrs
 import orjson
 import pluggy
 
+from . import rules as rulebook
 from .errors import LogFormatError, PluginError, UsageError
 from .events import CORE_EVENTS, Event
 from .extensions import Bot, Renderer, Variant
 from .game import Game
 from .header import Header
+from .rules import Parameter, Rules, rulehook, rulespec
 
-rulespec = pluggy.HookspecMarker("tabletop.rules")
-rulehook = pluggy.HookimplMarker("tabletop.rules")
+__all__ = ["Codec", "Registry", "rulehook", "rulespec"]
 
 
 class Registry:
@@ -48,7 +49,15 @@ class Registry:
         for found in pm.hook.register_bots():
             for bot in found or ():
                 self.bots.setdefault(bot.name, []).append(bot)
-        self.codec = Codec(self.games.values())
+        # A variant's rules are checked now, when its plugin loads, rather than
+        # when a game first enables it: an authoring error is found by any command.
+        self.parameters: dict[str, tuple[Parameter, ...]] = {}
+        for variant in self.variants.values():
+            cls = self.games.get(variant.game)
+            if cls is not None:
+                rulebook.check_rules(variant.name, cls.name, variant.rules, cls.rule_specs)
+            self.parameters[variant.name] = rulebook.parameters(variant.rules, variant.name)
+        self.codec = Codec(self.games.values(), self.variants.values())
 
     @staticmethod
     def _add(table: dict[str, Any], name: str, thing: Any, what: str) -> None:
@@ -93,6 +102,26 @@ class Registry:
     def variants_of(self, game: str) -> list[Variant]:
         return sorted((v for v in self.variants.values() if v.game == game), key=lambda v: v.name)
 
+    def foreign_events(self, header: Header) -> dict[type[Event], str]:
+        """Event classes of the game's variants that ``header`` does not enable,
+        with the variant each belongs to: such an event is illegal in that log."""
+        enabled = {rulebook.split_entry(entry)[0] for entry in header.variants}
+        return {
+            cls: variant.name
+            for variant in self.variants.values()
+            if variant.game == header.game and variant.name not in enabled
+            for cls in variant.events
+        }
+
+    def variant_entry(self, entry: str, game: str) -> str:
+        """A variant as a header names it (``NAME`` or ``NAME:key=value,...``),
+        checked, in its canonical form: the parameters given, in declared order."""
+        name, raw = rulebook.split_entry(entry)
+        variant = self.variant(name, game)
+        declared = self.parameters[variant.name]
+        values = rulebook.read_values(name, declared, raw)
+        return rulebook.entry(name, values, declared)
+
     # -- making games ------------------------------------------------------
     def game(self, header: Header) -> Game:
         """The game a header describes, with its variants' rules in force."""
@@ -105,25 +134,39 @@ class Registry:
         return cls(header.players, header.options, relay)
 
     @functools.lru_cache(maxsize=64)
-    def _rules(self, game: str, variants: tuple[str, ...]) -> Any:
-        """The rule hooks of ``game`` with ``variants`` enabled, in a manager of
-        their own, so a variant never changes another game."""
+    def _rules(self, game: str, variants: tuple[str, ...]) -> Rules:
+        """The rule hooks of ``game`` with ``variants`` enabled, found by a
+        manager of their own (so a variant never changes another game) and
+        resolved once into plain functions."""
         cls = self.games[game]
         pm = pluggy.PluginManager("tabletop.rules")
         if cls.rule_specs is not None:
             pm.add_hookspecs(cls.rule_specs)
-        if cls.official_rules is not None:
-            pm.register(cls.official_rules, name="official")
-        if len(set(variants)) != len(variants):
-            raise UsageError("a variant is enabled twice")
-        for name in variants:
+        official = cls.official_rules
+        officials = official if isinstance(official, (tuple, list)) else () if official is None else (official,)
+        names = []
+        for i, rules in enumerate(officials):
+            names.append(f"official-{i}")
+            pm.register(rules, name=names[-1])
+        seen = set()
+        for entry in variants:
+            name, raw = rulebook.split_entry(entry)
+            if name in seen:
+                raise UsageError(f"the variant '{name}' is enabled twice")
+            seen.add(name)
             variant = self.variant(name, game)
-            pm.register(variant.rules, name=name)
+            rules = variant.rules
+            if isinstance(rules, type):
+                declared = self.parameters[name]
+                rules = rules(**rulebook.read_values(name, declared, raw))
+            elif raw:
+                raise UsageError(f"variant '{name}' takes no parameters")
             try:
+                pm.register(rules, name=name)
                 pm.check_pending()
             except pluggy.PluginValidationError as exc:
                 raise PluginError(f"variant '{name}': {exc}") from None
-        return pm.hook
+        return rulebook.resolve(pm.hook, names)
 
 
 def not_json(line: bytes) -> str:
@@ -171,7 +214,7 @@ KNOWN_LINES = 8_192
 class Codec:
     """Reads and writes event lines for every installed game."""
 
-    def __init__(self, games: Iterable[type[Game]]) -> None:
+    def __init__(self, games: Iterable[type[Game]], variants: Iterable[Variant] = ()) -> None:
         self.converter = make_converter()
         self.kinds: dict[str, dict[str, type[Event]]] = {}
         core = {cls.kind: cls for cls in CORE_EVENTS}
@@ -182,6 +225,16 @@ class Codec:
                     raise PluginError(f"game {game.name}: event kind '{cls.kind}' is defined twice")
                 table[cls.kind] = cls
             self.kinds[game.name] = table
+        # A variant's own kinds of event are read in every log of its game; the
+        # game's rules refuse them where the variant is not enabled.
+        for variant in variants:
+            table = self.kinds.get(variant.game)
+            for cls in variant.events:
+                if table is None:
+                    break
+                if table.get(cls.kind, cls) is not cls:
+                    raise PluginError(f"variant {variant.name}: event kind '{cls.kind}' is defined twice")
+                table[cls.kind] = cls
         self._has_player: dict[type[Event], bool] = {}
         self._known: dict[tuple[str, bytes], Event] = {}
 

@@ -86,6 +86,35 @@ class OfficialPile:
         return 2
 
 
+class PileFast:
+    """A fast path in form only (a dict of the state's fields), for testing how
+    the engine uses one: it counts the events it applies."""
+
+    applied = 0
+
+    def __init__(self, game):
+        self.game = game
+
+    def thaw(self, state):
+        return attrs.asdict(state, recurse=False)
+
+    def freeze(self, live):
+        return State(**live)
+
+    def next(self, live):
+        return self.game.next(self.freeze(live))
+
+    def check(self, live, decision):
+        return self.game.check(self.freeze(live), decision)
+
+    def legal(self, live, player):
+        return self.game.legal(self.freeze(live), player)
+
+    def apply(self, live, event):
+        PileFast.applied += 1
+        live.update(attrs.asdict(self.game.apply(self.freeze(live), event), recurse=False))
+
+
 class Pile(Game):
     name = "pile"
     title = "Pile"
@@ -125,6 +154,9 @@ class Pile(Game):
     def seat(self, player):
         return self.players.index(player)
 
+    def fast(self):
+        return PileFast(self)
+
     def next(self, state):
         for i, card in enumerate(state.cards):
             if card is None:
@@ -147,6 +179,8 @@ class Pile(Game):
                 return "the card was played already"
             if event.stones != state.cards[i]:
                 return f"the card says {state.cards[i]}"
+        elif not isinstance(event, Take):
+            return f"{event.kind} is not a decision of this game"
         elif not 1 <= event.stones <= self.max_take:
             return f"take 1 to {self.max_take} stones"
         if event.stones > state.pile:
@@ -248,6 +282,29 @@ def register_games():
     return [Pile]
 
 
+@attrs.frozen
+class TakeUpTo:
+    most: int = 4
+    card_counts: bool = True
+
+    @rulehook
+    def pile_max_take(self, players):
+        return self.most
+
+
+@attrs.frozen
+class Shout(Event):
+    """A variant's own kind of decision (the test game never allows it)."""
+
+    kind: ClassVar[str] = "shout"
+    player: str
+    word: str
+
+
 @hookimpl
 def register_variants():
-    return [Variant("pile-take-three", "pile", "take up to 3 stones", Greedy())]
+    return [
+        Variant("pile-take-three", "pile", "take up to 3 stones", Greedy()),
+        Variant("pile-take", "pile", "take up to MOST stones", TakeUpTo),
+        Variant("pile-shout", "pile", "players may shout", Greedy(), events=(Shout,)),
+    ]

@@ -26,7 +26,13 @@ from .terminal import color_option, use_color
 @main.command()
 @click.argument("game")
 @click.option("--players", required=True, help="Player names in seat order, comma-separated.")
-@click.option("--variant", "variants", multiple=True, help="A variant to enable (repeatable).")
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="NAME[:KEY=VALUE,...]",
+    help="A variant to enable, with its parameters if it has any (repeatable).",
+)
 @click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
 @click.option("--seed", help="The seed every chance outcome comes from (default: a fresh random one).")
 @click.option("--sealed", is_flag=True, help="Write only a hash of the seed; keep the seed in FILE.seed.")

@@ -55,7 +55,13 @@ def pbem() -> None:
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--game", required=True, help="The game to play (tabletop games).")
 @click.option("--player", "players", multiple=True, required=True, help="NAME=ADDRESS, in seat order (repeatable).")
-@click.option("--variant", "variants", multiple=True, help="A variant to enable (repeatable).")
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="NAME[:KEY=VALUE,...]",
+    help="A variant to enable, with its parameters if it has any (repeatable).",
+)
 @click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
 @click.option("--deadline", help="Time for each decision, like 48h or 3d (default: none).")
 @click.option("--remind", help="Send a reminder this long before the deadline, like 12h.")

@@ -24,7 +24,13 @@ from .shapes import emit
 @click.option("--bot", "bots", multiple=True, help="A bot per seat, in seat order (repeatable; default random).")
 @click.option("--games", "games", type=click.IntRange(min=1), default=1, show_default=True, help="How many games.")
 @click.option("--seed", default="selfplay", show_default=True, help="Game i uses the seed SEED-i.")
-@click.option("--variant", "variants", multiple=True, help="A variant to enable (repeatable).")
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="NAME[:KEY=VALUE,...]",
+    help="A variant to enable, with its parameters if it has any (repeatable).",
+)
 @click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
 @click.option(
     "-o", "--output", type=click.Path(file_okay=False, path_type=Path), help="Write each game's log into this folder."

@@ -1,0 +1,351 @@
+"""The rule hooks in force for one header, resolved once into plain functions.
+
+pluggy finds the implementations of a game's rule hooks (the official rules,
+then each variant the header enables); this module turns each hook into one
+plain function, so a game asks a rule on every move at the cost of a
+function call, not of a pluggy dispatch. The calling convention is pluggy's:
+keyword arguments; a variant's implementation is tried first and one that
+returns None falls through to the next; ``@rulehook(wrapper=True)``
+implementations wrap everything below them (``result = yield``).
+
+Variant parameters live here too: a variant whose ``rules`` is a class takes
+its attrs fields as parameters, written ``NAME:key=value,...``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+import pluggy
+
+from .errors import PluginError, UsageError
+
+rulespec = pluggy.HookspecMarker("tabletop.rules")
+rulehook = pluggy.HookimplMarker("tabletop.rules")
+
+#: Parameter values are short words on a command line; longer ones are refused
+#: before they are converted (int() of a long digit string is slow).
+MAX_VALUE_LENGTH = 64
+
+
+class Rules:
+    """The rule hooks in force for one game: one attribute per hook, each a
+    plain function called with keyword arguments.
+
+    With only the official rule in force the attribute *is* the official
+    function. :meth:`overridden` tells a game whether a variant changes a rule,
+    so that it can keep an inlined form of the official rule on its hot path.
+    """
+
+    def __init__(self, functions: Mapping[str, Callable[..., Any]], overridden: Iterable[str] = ()) -> None:
+        self.__dict__.update(functions)
+        self._names = tuple(sorted(functions))
+        self._overridden = frozenset(overridden)
+
+    def overridden(self, name: str) -> bool:
+        """Whether a variant implements the rule hook ``name``."""
+        if name not in self._names:
+            raise KeyError(f"no rule hook named {name!r}")
+        return name in self._overridden
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names of every rule hook of the game."""
+        return self._names
+
+    def __repr__(self) -> str:
+        changed = ", ".join(sorted(self._overridden)) or "none"
+        return f"<Rules: {len(self._names)} hooks, changed by variants: {changed}>"
+
+
+def resolve(hooks: Any, official: Iterable[str]) -> Rules:
+    """Plain functions for every hook of a rule manager's ``hooks`` relay.
+
+    ``official`` names the plugins whose implementations are the official rules.
+    """
+    official = set(official)
+    functions: dict[str, Callable[..., Any]] = {}
+    overridden = []
+    for name, caller in vars(hooks).items():
+        if not isinstance(caller, pluggy.HookCaller) or caller.spec is None:
+            continue
+        impls = caller.get_hookimpls()
+        if any(impl.plugin_name not in official for impl in impls):
+            overridden.append(name)
+        functions[name] = _chain(caller, impls)
+    return Rules(functions, overridden)
+
+
+def _chain(caller: pluggy.HookCaller, impls: list[Any]) -> Callable[..., Any]:
+    spec = caller.spec
+    assert spec is not None
+    firstresult = bool(spec.opts.get("firstresult"))
+    argnames = tuple(spec.argnames)
+    # pluggy calls the last registered first; wrappers are kept after the others.
+    order = list(reversed(impls))
+    wrappers = [impl for impl in order if impl.wrapper]
+    plain = [_adapt(impl, argnames) for impl in order if not impl.wrapper]
+
+    if firstresult and len(plain) == 1:
+        inner: Callable[..., Any] = plain[0]
+    elif firstresult:
+
+        def inner(**kwargs: Any) -> Any:
+            for function in plain:
+                result = function(**kwargs)
+                if result is not None:
+                    return result
+            return None
+
+    else:
+
+        def inner(**kwargs: Any) -> Any:
+            return [r for r in (function(**kwargs) for function in plain) if r is not None]
+
+    for impl in reversed(wrappers):  # the first to call is the outermost
+        inner = _wrap(_adapt(impl, argnames), inner)
+    if not impls:
+        return _missing(caller.name, firstresult)
+    return inner
+
+
+def _adapt(impl: Any, argnames: tuple[str, ...]) -> Callable[..., Any]:
+    """The implementation, called with the spec's keyword arguments. pluggy lets
+    an implementation take only some of them; such a one is given just those."""
+    function = impl.function
+    if tuple(impl.argnames) == argnames:
+        return function
+    wanted = tuple(impl.argnames)
+    return lambda **kwargs: function(**{name: kwargs[name] for name in wanted})
+
+
+def _wrap(wrapper: Callable[..., Any], inner: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapped(**kwargs: Any) -> Any:
+        generator = wrapper(**kwargs)
+        next(generator)
+        try:
+            result = inner(**kwargs)
+        except BaseException as exc:
+            try:
+                generator.throw(exc)
+            except StopIteration as stop:
+                return stop.value
+            raise
+        try:
+            generator.send(result)
+        except StopIteration as stop:
+            return stop.value
+        raise PluginError(f"the wrapper {getattr(wrapper, '__qualname__', wrapper)} yields more than once")
+
+    return wrapped
+
+
+def _missing(name: str, firstresult: bool) -> Callable[..., Any]:
+    def nobody(**kwargs: Any) -> Any:
+        return None if firstresult else []
+
+    nobody.__name__ = name
+    return nobody
+
+
+# -- checking a variant's rules when its plugin loads ------------------------------
+def where(function: Any) -> str:
+    """``FILE:LINE`` of a function, for errors about its definition."""
+    function = inspect.unwrap(getattr(function, "__func__", function))
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return "?"
+    return f"{code.co_filename}:{code.co_firstlineno}"
+
+
+def check_rules(variant_name: str, game: str, rules: object, specs: Any) -> None:
+    """Check a variant's rule hook implementations against its game's specs:
+    every hook name known, every argument one the hook passes."""
+    spec_args = spec_arguments(specs)
+    known = ", ".join(sorted(spec_args)) or "none"
+    for attr in dir(rules):
+        if attr.startswith("__"):
+            continue
+        try:
+            function = getattr(rules, attr)
+        except Exception:
+            continue
+        if not callable(function):
+            continue
+        opts = getattr(function, "tabletop.rules_impl", None)
+        if opts is None:
+            continue
+        name = opts.get("specname") or attr
+        if name not in spec_args:
+            raise PluginError(
+                f"variant '{variant_name}': '{name}' is not a rule hook of {game} (rule hooks: {known})",
+                where=where(function),
+            )
+        taken = _argnames(function)
+        unknown = [arg for arg in taken if arg not in spec_args[name]]
+        if unknown:
+            raise PluginError(
+                f"variant '{variant_name}': rule hook '{name}' has no argument '{unknown[0]}' "
+                f"(it passes: {', '.join(spec_args[name]) or 'nothing'})",
+                where=where(function),
+            )
+        if opts.get("hookwrapper"):
+            raise PluginError(
+                f"variant '{variant_name}': rule hook '{name}': write @rulehook(wrapper=True) "
+                "(a generator that yields once and returns the result)",
+                where=where(function),
+            )
+
+
+def spec_arguments(specs: Any) -> dict[str, tuple[str, ...]]:
+    """Each rule hook a specs module or class declares, with its arguments."""
+    found = {}
+    if specs is None:
+        return found
+    for attr in dir(specs):
+        function = getattr(specs, attr, None)
+        if callable(function) and hasattr(function, "tabletop.rules_spec"):
+            found[attr] = _argnames(function)
+    return found
+
+
+def _argnames(function: Any) -> tuple[str, ...]:
+    from pluggy._hooks import varnames  # the same reading of a signature pluggy makes
+
+    args, kwargs = varnames(function)
+    return tuple(args) + tuple(kwargs)
+
+
+# -- variant parameters ----------------------------------------------------------
+@attrs.frozen
+class Parameter:
+    """One parameter of a variant: its name, type and default (``attrs.NOTHING``
+    when it must be given)."""
+
+    name: str
+    type: type
+    default: Any
+    help: str = ""
+
+    def describe(self) -> str:
+        text = f"{self.name}: {self.type.__name__}"
+        if self.default is not attrs.NOTHING:
+            text += f" = {format_value(self.default)}"
+        return text
+
+
+PARAMETER_TYPES = (int, float, bool, str)
+
+
+def parameters(rules: object, variant_name: str = "?") -> tuple[Parameter, ...]:
+    """The parameters a variant's ``rules`` take: the attrs fields of a class;
+    none for an instance or a module."""
+    if not isinstance(rules, type):
+        return ()
+    if not attrs.has(rules):
+        return ()
+    try:
+        attrs.resolve_types(rules)
+    except Exception as exc:
+        raise PluginError(f"variant '{variant_name}': cannot read its parameters' types: {exc}") from None
+    found = []
+    for field in attrs.fields(rules):
+        if field.type not in PARAMETER_TYPES:
+            raise PluginError(
+                f"variant '{variant_name}': parameter '{field.name}' must be int, float, bool or str, not {field.type}",
+                where=where(rules.__init__),
+            )
+        default = field.default
+        if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+            default = default.factory()
+        found.append(Parameter(field.name, field.type, default, str(field.metadata.get("help", ""))))
+    return tuple(found)
+
+
+def split_entry(entry: str) -> tuple[str, dict[str, str]]:
+    """``NAME:key=value,...`` as the name and the raw values."""
+    name, sep, rest = entry.partition(":")
+    values: dict[str, str] = {}
+    if not sep:
+        return name, values
+    if not rest:
+        raise UsageError(f"variant '{name}': write NAME:key=value,... (nothing follows the ':')")
+    for pair in rest.split(","):
+        key, eq, value = pair.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise UsageError(f"variant '{name}': '{_short(pair)}' is not key=value")
+        if key in values:
+            raise UsageError(f"variant '{name}': parameter '{_short(key)}' is given twice")
+        values[key] = value.strip()
+    return name, values
+
+
+def read_values(variant_name: str, declared: Sequence[Parameter], raw: Mapping[str, str]) -> dict[str, Any]:
+    """Typed values for a variant's parameters; one clear error for a wrong one."""
+    if raw and not declared:
+        raise UsageError(f"variant '{variant_name}' takes no parameters")
+    by_name = {p.name: p for p in declared}
+    values: dict[str, Any] = {}
+    for key, text in raw.items():
+        parameter = by_name.get(key)
+        if parameter is None:
+            known = ", ".join(p.describe() for p in declared) or "none"
+            raise UsageError(f"variant '{variant_name}' has no parameter '{_short(key)}' (parameters: {known})")
+        values[key] = _convert(variant_name, parameter, text)
+    for parameter in declared:
+        if parameter.name not in values and parameter.default is attrs.NOTHING:
+            raise UsageError(
+                f"variant '{variant_name}' needs {parameter.describe()}: write {variant_name}:{parameter.name}=VALUE"
+            )
+    return values
+
+
+def _convert(variant_name: str, parameter: Parameter, text: str) -> Any:
+    problem = f"variant '{variant_name}': {parameter.name}='{_short(text)}' is not "
+    if len(text) > MAX_VALUE_LENGTH:
+        raise UsageError(problem + f"a value of at most {MAX_VALUE_LENGTH} characters")
+    kind = parameter.type
+    if kind is bool:
+        lowered = text.lower()
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+        raise UsageError(problem + "true or false")
+    if kind is int:
+        try:
+            return int(text, 10)
+        except ValueError:
+            raise UsageError(problem + "a whole number") from None
+    if kind is float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise UsageError(problem + "a number") from None
+        if not math.isfinite(value):
+            raise UsageError(problem + "a finite number")
+        return value
+    if not text.isprintable():
+        raise UsageError(problem + "printable text")
+    return text
+
+
+def format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def entry(name: str, values: Mapping[str, Any], declared: Sequence[Parameter]) -> str:
+    """The canonical header entry: the parameters given, in declared order."""
+    given = [f"{p.name}={format_value(values[p.name])}" for p in declared if p.name in values]
+    return f"{name}:{','.join(given)}" if given else name
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

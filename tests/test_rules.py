@@ -1,0 +1,305 @@
+"""Rule hooks resolved once per header; variant parameters; a variant's own events;
+the engine's fast path."""
+
+from __future__ import annotations
+
+import json
+import types
+
+import pytest
+
+from tabletop import (
+    Bot,
+    Header,
+    Match,
+    PluginError,
+    Randomness,
+    Registry,
+    Replay,
+    UsageError,
+    get_plugin_manager,
+    rulehook,
+    rulespec,
+)
+from tabletop.live import selfplay
+from tabletop.rules import resolve
+
+
+@pytest.fixture(scope="module")
+def pile(registry):
+    """The test game's module, as the plugin manager loaded it."""
+    import sys
+
+    return sys.modules[registry.games["pile"].__module__]
+
+
+def test_an_official_rule_is_the_official_function_itself(registry, pile):
+    game = registry.game(Header("pile", ("a", "b")))
+    assert game.rules.pile_max_take == pile.Pile.official_rules.pile_max_take
+    assert isinstance(game.rules.pile_max_take, types.MethodType)  # no pluggy dispatch on the way
+    assert not game.rules.overridden("pile_max_take")
+
+
+def test_a_variants_rule_is_tried_first_and_marked_overridden(registry):
+    game = registry.game(Header("pile", ("a", "b"), ("pile-take-three",)))
+    assert game.rules.pile_max_take(players=2) == 3
+    assert game.rules.overridden("pile_max_take")
+    with pytest.raises(KeyError):
+        game.rules.overridden("no_such_hook")
+
+
+class Specs:
+    @rulespec(firstresult=True)
+    def points(self, room: str, pips: int) -> int | None:
+        """Points."""
+
+
+class Official:
+    @rulehook
+    def points(self, room, pips):
+        return pips
+
+
+class Shy:
+    @rulehook
+    def points(self, room):  # takes only some of the arguments, as pluggy allows
+        return 100 if room == "middle" else None  # None: the rule below decides
+
+
+class Doubler:
+    @rulehook(wrapper=True)
+    def points(self, pips):
+        result = yield
+        return 2 * result
+
+
+def _resolved(*variants):
+    import pluggy
+
+    pm = pluggy.PluginManager("tabletop.rules")
+    pm.add_hookspecs(Specs)
+    pm.register(Official(), name="official")
+    for i, variant in enumerate(variants):
+        pm.register(variant, name=f"v{i}")
+    return resolve(pm.hook, ["official"])
+
+
+def test_resolved_rules_fall_through_on_none_and_take_a_subset_of_arguments():
+    rules = _resolved(Shy())
+    assert rules.points(room="middle", pips=3) == 100
+    assert rules.points(room="hall", pips=3) == 3
+
+
+def test_resolved_rules_run_wrappers_around_everything_below():
+    rules = _resolved(Shy(), Doubler())
+    assert rules.points(room="middle", pips=3) == 200
+    assert rules.points(room="hall", pips=3) == 6
+    assert rules.overridden("points")
+
+
+def test_resolved_rules_agree_with_pluggys_own_dispatch():
+    import pluggy
+
+    for variants in [(), (Shy(),), (Doubler(),), (Shy(), Doubler()), (Doubler(), Shy())]:
+        pm = pluggy.PluginManager("tabletop.rules")
+        pm.add_hookspecs(Specs)
+        pm.register(Official(), name="official")
+        for i, variant in enumerate(variants):
+            pm.register(variant, name=f"v{i}")
+        rules = resolve(pm.hook, ["official"])
+        for room in ("middle", "hall"):
+            assert rules.points(room=room, pips=5) == pm.hook.points(room=room, pips=5)
+
+
+# -- authoring errors, found when the plugin loads -----------------------------
+def _load(tmp_path, text):
+    plugin = tmp_path / "house.py"
+    plugin.write_text(text)
+    return plugin, lambda: Registry(get_plugin_manager([plugin], environment=False))
+
+
+HOUSE = """from tabletop import Variant, hookimpl, rulehook
+class House:
+    @rulehook
+    def glux_score_room(self, room, pip, players):
+        return {}
+@hookimpl
+def register_variants():
+    return [Variant("house", "glux", "a typo", House())]
+"""
+
+
+def test_a_rule_hook_with_a_wrong_argument_name_is_one_line_naming_file_and_line(tmp_path):
+    plugin, load = _load(tmp_path, HOUSE)
+    with pytest.raises(PluginError) as caught:
+        load()
+    assert str(caught.value) == (
+        f"{plugin}:3: variant 'house': rule hook 'glux_score_room' has no argument 'pip' "
+        "(it passes: room, pips, players)"
+    )
+
+
+def test_an_unknown_core_hook_name_lists_the_hooks_that_exist(tmp_path):
+    plugin, load = _load(tmp_path, "from tabletop import hookimpl\n@hookimpl\ndef register_variant():\n    return []\n")
+    with pytest.raises(PluginError) as caught:
+        load()
+    message = str(caught.value)
+    assert message.startswith(f"{plugin}:2: 'register_variant' is not a tabletop hook (hooks: register_bots, ")
+    assert "register_variants" in message and "\n" not in message
+
+
+def test_a_core_hook_with_a_wrong_argument_names_it(tmp_path):
+    plugin, load = _load(
+        tmp_path, "from tabletop import hookimpl\n@hookimpl\ndef register_commands(cli, group):\n    pass\n"
+    )
+    with pytest.raises(
+        PluginError, match=r"house.py:2: hook 'register_commands' has no argument 'group' \(it passes: cli\)"
+    ):
+        load()
+
+
+def test_authoring_errors_are_one_line_on_the_command_line(cli, tmp_path):
+    plugin = tmp_path / "house.py"
+    plugin.write_text(HOUSE)
+    result = cli("--plugins", plugin, "variants", plugins=False)
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert "house.py:3: variant 'house'" in result.output
+
+
+# -- variant parameters -------------------------------------------------------------
+def test_variant_parameters_are_typed_and_written_in_canonical_form(cli, tmp_path):
+    result = cli(
+        "new",
+        "pile",
+        "--players",
+        "a,b",
+        "--seed",
+        "1",
+        "--variant",
+        "pile-take:card_counts=no, most=5",
+        "-o",
+        "g.jsonl",
+    )
+    assert result.exit_code == 0, result.output
+    header = json.loads((tmp_path / "g.jsonl").read_text().splitlines()[0])
+    assert header["variants"] == ["pile-take:most=5,card_counts=false"]
+
+
+def test_variant_parameters_reach_the_rules(registry):
+    assert registry.game(Header("pile", ("a", "b"), ("pile-take:most=7",))).max_take == 7
+    assert registry.game(Header("pile", ("a", "b"), ("pile-take",))).max_take == 4  # the default
+
+
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        ("pile-take:most=many", "variant 'pile-take': most='many' is not a whole number"),
+        (
+            "pile-take:least=1",
+            "variant 'pile-take' has no parameter 'least' (parameters: most: int = 4, card_counts: bool = true)",
+        ),
+        ("pile-take:most", "variant 'pile-take': 'most' is not key=value"),
+        ("pile-take:most=1,most=2", "variant 'pile-take': parameter 'most' is given twice"),
+        ("pile-take:card_counts=maybe", "variant 'pile-take': card_counts='maybe' is not true or false"),
+        ("pile-take-three:most=2", "variant 'pile-take-three' takes no parameters"),
+        ("pile-take:most=" + "9" * 5000, "is not a value of at most 64 characters"),
+    ],
+)
+def test_a_wrong_variant_parameter_is_one_clear_line(cli, entry, message):
+    result = cli("new", "pile", "--players", "a,b", "--variant", entry, "-o", "g.jsonl")
+    assert result.exit_code == 2
+    assert message in result.output and result.output.count("\n") == 1
+
+
+def test_a_wrong_variant_parameter_in_a_log_names_the_file_and_line(cli, tmp_path):
+    log = tmp_path / "g.jsonl"
+    header = {
+        "tabletop": 1,
+        "game": "pile",
+        "players": ["a", "b"],
+        "variants": ["pile-take:most=x"],
+        "options": {},
+        "randomness": {"seed": "1"},
+    }
+    log.write_text(json.dumps(header) + "\n")
+    result = cli("replay", log)
+    assert result.exit_code == 2
+    assert result.output == f"tabletop: {log}:1: variant 'pile-take': most='x' is not a whole number\n"
+
+
+def test_variants_lists_parameters_with_types_and_defaults(cli):
+    result = cli("variants", "pile")
+    assert "pile-take " in result.output
+    assert "most: int = 4" in result.output and "card_counts: bool = true" in result.output
+
+
+# -- a variant's own events -------------------------------------------------------------
+def test_a_variants_event_kind_is_read_in_logs_of_its_game(registry, pile):
+    seq, event = registry.codec.decode("pile", {"seq": 3, "kind": "shout", "player": "a", "payload": {"word": "hey"}})
+    assert event == pile.Shout("a", "hey")
+    assert registry.codec.encode(3, event) == '{"seq":3,"kind":"shout","player":"a","payload":{"word":"hey"}}'
+
+
+def test_a_variants_event_is_illegal_where_the_variant_is_not_enabled(registry, pile):
+    match = Match(registry, Header("pile", ("a", "b"), randomness=Randomness(seed="1")))
+    assert match.why_illegal(pile.Shout("a", "hey")) == (
+        "'shout' belongs to the variant 'pile-shout', which this game does not enable"
+    )
+
+
+# -- the fast path ---------------------------------------------------------------------------
+def test_replay_run_folds_on_the_games_fast_path_and_gives_the_same_state(registry, pile, tmp_path):
+    header, match, events = selfplay(registry, "pile", ["a", "b"], [registry.bot("random", "pile")] * 2, "s1")
+    log = tmp_path / "g.jsonl"
+    log.write_text("\n".join(registry.codec.log(header, events)) + "\n")
+    before = pile.PileFast.applied
+    fast = Replay(registry, log).run()
+    assert pile.PileFast.applied - before == len(events)
+    plain = Replay(registry, log)
+    for _ in plain:  # iterating keeps every immutable state: the plain path
+        pass
+    assert pile.PileFast.applied - before == len(events)
+    assert fast.state == plain.match.state == match.state
+
+
+def test_selfplay_runs_on_the_fast_path_when_no_bot_reads_the_state(registry, pile):
+    random = registry.bot("random", "pile")
+    assert not random.reads_state
+    before = pile.PileFast.applied
+    _, match, events = selfplay(registry, "pile", ["a", "b"], [random, random], "s2")
+    assert pile.PileFast.applied - before == len(events)
+    reader = Bot("reader", "random, but given the state", random.choose)
+    _, plain, plain_events = selfplay(registry, "pile", ["a", "b"], [reader, reader], "s2")
+    assert pile.PileFast.applied - before == len(events)  # the plain path this time
+    assert events == plain_events and match.state == plain.state
+
+
+def test_an_unknown_variant_in_a_header_is_a_usage_error(registry):
+    with pytest.raises(UsageError, match="unknown variant 'nope'"):
+        registry.game(Header("pile", ("a", "b"), ("nope:x=1",)))
+
+
+def test_the_fast_path_comparison_helper_plays_whole_games(registry):
+    from .fastpath import compare
+
+    for seed in ("a", "b", "c"):
+        assert compare(registry, "pile", ["a", "b", "c"], seed) > 3
+
+
+def test_the_fast_fold_refuses_an_illegal_event_in_the_same_words_as_the_plain_one(registry, tmp_path):
+    from tabletop import IllegalEventError
+
+    header, match, events = selfplay(registry, "pile", ["a", "b"], [registry.bot("random", "pile")] * 2, "s3")
+    lines = registry.codec.log(header, events)
+    take = next(i for i, line in enumerate(lines) if '"kind":"take"' in line)
+    lines[take] = lines[take].replace('"stones":', '"stones":9') if '"stones":9' not in lines[take] else lines[take]
+    log = tmp_path / "bad.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    with pytest.raises(IllegalEventError) as fast:
+        Replay(registry, log).run()
+    with pytest.raises(IllegalEventError) as plain:
+        for _ in Replay(registry, log):
+            pass
+    assert str(fast.value) == str(plain.value)
+    assert str(fast.value).startswith(f"{log}:{take + 1}: event {take} (")
