@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from .conftest import REPLAYS
+from .conftest import REPLAYS, ROOT
 
 GLUX = REPLAYS / "glux" / "two-players.jsonl"
 
@@ -99,8 +99,16 @@ def test_games_and_variants_json(cli):
         "options": games["glux"]["options"],
     }
     variants = json.loads(cli("variants", "glux", "--json").stdout)
-    assert {"name": "glux-second-place-2p", "game": "glux", "description": variants[0]["description"]} in variants
+    assert {
+        "name": "glux-second-place-2p",
+        "game": "glux",
+        "description": variants[0]["description"],
+        "parameters": [],
+    } in variants
     assert all(v["game"] == "glux" for v in variants)
+    house = json.loads(cli("--plugins", ROOT / "variants" / "house_rules", "variants", "glux", "--json").stdout)
+    points = next(v for v in house if v["name"] == "glux-room-points")
+    assert points["parameters"][0] == {"name": "first", "type": "int", "default": 5, "help": ""}
 
 
 def test_selfplay_json(cli):
