@@ -167,3 +167,51 @@ def test_undo_refused_once_a_hidden_draw_came_out(cli, tmp_path):
 def test_undo_with_nothing_to_undo(cli, pile):
     result = cli("play", pile, input="undo\n")
     assert "Not played: no decision to undo" in result.stdout
+
+
+def test_hot_seat_on_a_real_terminal(cli, tmp_path):
+    """The loop as a person meets it: a pseudo-terminal, prompts, typed lines."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+
+    from .conftest import PILE
+
+    cli("new", "pile", "--players", "ann,bob", "--seed", "s", "-o", "g.jsonl")
+    leader, follower = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "TABLETOP_PLUGINS"} | {"TERM": "xterm"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tabletop", "--plugins", str(PILE), "play", "g.jsonl"],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        cwd=tmp_path,
+        env=env,
+    )
+    os.close(follower)
+    seen = b""
+
+    def until(text: bytes) -> None:
+        nonlocal seen
+        while text not in seen:
+            ready, _, _ = select.select([leader], [], [], 30)
+            assert ready, f"no {text!r} after {seen.decode()[-500:]!r}"
+            seen += os.read(leader, 65536)
+
+    try:
+        until(b"ann> ")
+        os.write(leader, b"2\n")
+        until(b"bob> ")
+        os.write(leader, b"pick 1\n")
+        until(b"4. bob picks 1")
+        until(b"> ")
+        os.write(leader, b"quit\n")
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill() if process.poll() is None else None
+        process.wait()
+        os.close(leader)
+    assert "3. ann picks 2" in seen.decode()
+    assert [r["payload"] for r in rows(tmp_path / "g.jsonl")[3:]] == [{"number": 2}, {"number": 1}]

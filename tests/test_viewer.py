@@ -216,3 +216,17 @@ def test_browser_opens_at_the_event_in_the_address(browser, cli, tmp_path):
     browser.get((tmp_path / "game.html").resolve().as_uri() + "#40")
     assert _text(browser, "#position").startswith("Event 40 of ")
     assert not _errors(browser)
+
+
+def test_renderers_written_without_history_keep_working():
+    from tabletop import Renderer
+
+    def old(game, state, viewer):
+        return f"<svg>{viewer}</svg>"
+
+    def new(game, state, viewer, history=None):
+        return f"<svg>{viewer} {len(history) if history is not None else '-'}</svg>"
+
+    assert Renderer("g", "svg", "image/svg+xml", old).draw(None, None, "ann", ["e1", "e2"]) == "<svg>ann</svg>"
+    assert Renderer("g", "svg", "image/svg+xml", new).draw(None, None, "ann", ["e1", "e2"]) == "<svg>ann 2</svg>"
+    assert Renderer("g", "svg", "image/svg+xml", new).draw(None, None, None) == "<svg>None -</svg>"

@@ -50,7 +50,8 @@ def build(registry: Registry, log: Path | str, viewer: str | None = None) -> tup
         return f'<pre class="board">{escape(match.game.render(match.state, viewer))}</pre>'
 
     def step(seq: int, text: str, history: Sequence[Event]) -> Step:
-        scores = match.game.outcome(match.state).scores
+        # Scored on the viewer's view: a score can never tell what the view hides.
+        scores = match.game.outcome(match.game.view(match.state, viewer)).scores
         return Step(seq, text, picture(history), status(match, viewer), tuple(scores[p] for p in match.header.players))
 
     history: list[Event] = []
