@@ -147,7 +147,10 @@ def test_glyph_picture_names_spots_and_draws_the_last_move(cli, tmp_path):
 
 
 def test_render_png_for_mail_readers(cli, tmp_path):
-    pytest.importorskip("cairosvg", reason="PNG pictures need the png extra (cairosvg)")
+    try:
+        import cairosvg  # noqa: F401
+    except (ImportError, OSError):  # OSError: no cairo library on this machine
+        pytest.skip("PNG pictures need the png extra (cairosvg) and the cairo library")
     result = cli("render", REPLAYS / "glux" / "four-players.jsonl", "-o", "board.png")
     assert result.exit_code == 0, result.output
     data = (tmp_path / "board.png").read_bytes()
@@ -173,3 +176,13 @@ def test_until_past_the_end_is_an_error(cli, game_file, command):
 def game_file(cli, tmp_path):
     assert cli("new", "pile", "--players", "ann,bob", "--seed", "s", "-o", "g.jsonl").exit_code == 0
     return tmp_path / "g.jsonl"
+
+
+def test_render_png_without_the_png_extra_says_how_to_get_it(cli, tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it were not installed
+    result = cli("render", REPLAYS / "glux" / "two-players.jsonl", "-o", "board.png")
+    assert result.exit_code == 2
+    assert "PNG pictures need the png extra: pip install 'tabletop[png]'" in result.stderr
+    assert not (tmp_path / "board.png").exists()
