@@ -230,3 +230,17 @@ def test_renderers_written_without_history_keep_working():
     assert Renderer("g", "svg", "image/svg+xml", old).draw(None, None, "ann", ["e1", "e2"]) == "<svg>ann</svg>"
     assert Renderer("g", "svg", "image/svg+xml", new).draw(None, None, "ann", ["e1", "e2"]) == "<svg>ann 2</svg>"
     assert Renderer("g", "svg", "image/svg+xml", new).draw(None, None, None) == "<svg>None -</svg>"
+
+
+def test_the_viewer_is_callable_from_python(registry, tmp_path):
+    import subprocess
+    import sys
+
+    # Imported first, before the command line, as the referee imports it.
+    code = "from tabletop.viewer import write_html; print(write_html.__name__)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "write_html", done.stderr
+    from tabletop.viewer import write_html
+
+    out = write_html(registry, GLUX, tmp_path / "v.html", viewer="ben")
+    assert out == tmp_path / "v.html" and "as ben sees it" in out.read_text()

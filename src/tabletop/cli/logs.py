@@ -194,9 +194,9 @@ def add(
         keeper = SecretKeeper(file)
         if isinstance(match.node, Chance) and at_the_table(match.header):
             try:
-                outcome = table.parse_outcome(match, move, player)
                 if player is not None:
                     check_viewer(match, player, "--player")
+                outcome = table.parse_outcome(match, move, player)
                 first = match.seq + 1
                 match.accept(outcome)
                 events = [outcome, *settle(match, None, keeper.secrets)]

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from ..viewer import write_html
 from . import main
 from .common import pass_env
 
@@ -40,6 +39,8 @@ def view(env, file: Path, viewer: str | None, output: Path | None) -> None:
       tabletop view game.jsonl -o game.html
       tabletop view game.jsonl --as ann -o game-ann.html
     """
+    from ..viewer import write_html  # here: the viewer uses the command line's helpers
+
     output = output or default_output(file, viewer)
     write_html(env.registry, file, output, viewer)
     click.echo(f"{output}: a viewer of {file}" + (f" as {viewer} sees it." if viewer else "."))
