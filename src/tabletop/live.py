@@ -4,14 +4,15 @@ run from the seed until someone must decide."""
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import chance
+from . import chance, logfile
 from .engine import Match
-from .errors import IllegalEventError, UsageError
+from .errors import IllegalEventError, TabletopError, UsageError
 from .events import Event, Reveal, Seal, Unseal
 from .extensions import Bot
 from .header import Header, Randomness
@@ -23,6 +24,21 @@ from .table import at_the_table
 def seed_file(log: Path) -> Path:
     """Where ``tabletop new --sealed`` keeps the secret seed of a log."""
     return log.with_name(log.name + ".seed")
+
+
+def create_log(path: Path, lines: list[str], seed: str | None = None) -> None:
+    """Write a new log; with ``seed``, a sealed game's, whose seed goes first
+    to ``FILE.seed`` (readable by its owner only). Both or neither are written."""
+    if seed is None:
+        logfile.create(path, lines)
+        return
+    secret = seed_file(path)
+    logfile.create(secret, [seed], mode=0o600)
+    try:
+        logfile.create(path, lines)
+    except TabletopError:
+        os.unlink(secret)
+        raise
 
 
 def make_header(

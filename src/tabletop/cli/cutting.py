@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
 
-from .. import chance, logfile
+from .. import chance
 from ..engine import Replay
 from ..errors import TabletopError, UsageError
-from ..live import seed_file, settle
+from ..live import create_log, seed_file, settle
 from ..table import at_the_table
 from . import main
 from .common import pass_env, status
@@ -57,17 +56,7 @@ def cut(env, file: Path, until: int, output: Path, seed_path: Path | None) -> No
         follow = settle(match, seed) if seed is not None or at_the_table(header) else []
     except TabletopError as exc:
         raise exc.at(str(file)) from None
-    lines = registry.codec.log(header, [*events, *follow])
-    if header.randomness.sealed and seed is not None:
-        secret = seed_file(output)
-        logfile.create(secret, [seed], mode=0o600)
-        try:
-            logfile.create(output, lines)
-        except TabletopError:
-            os.unlink(secret)
-            raise
-    else:
-        logfile.create(output, lines)
+    create_log(output, registry.codec.log(header, [*events, *follow]), seed if header.randomness.sealed else None)
     again = ""
     if follow:
         again = f", and {len(follow)} event{'s' if len(follow) > 1 else ''} the seed and the rules give after them"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import attrs
@@ -13,7 +12,7 @@ from ..engine import Match, Replay
 from ..errors import TabletopError, UsageError
 from ..events import Event
 from ..header import Randomness
-from ..live import decide, make_header, seed_file, settle
+from ..live import create_log, decide, make_header, seed_file, settle
 from ..nodes import Chance, Decide
 from ..secretfile import SecretKeeper
 from ..table import at_the_table
@@ -61,17 +60,7 @@ def new(env, game, players, variants, options, seed, sealed, table, output) -> N
         header, seed = attrs.evolve(header, randomness=Randomness()), None
     match = Match(registry, header)
     events = settle(match, seed)
-    lines = registry.codec.log(header, events)
-    if sealed:
-        secret = seed_file(output)
-        logfile.create(secret, [seed], mode=0o600)
-        try:
-            logfile.create(output, lines)
-        except TabletopError:
-            os.unlink(secret)
-            raise
-    else:
-        logfile.create(output, lines)
+    create_log(output, registry.codec.log(header, events), seed if sealed else None)
     click.echo(f"{output}: new {header.game} game for {', '.join(names)}.")
     if sealed:
         click.echo(f"The seed is sealed; keep {seed_file(output)} secret until the game is over.")
