@@ -266,7 +266,7 @@ def test_selfplay_bot_per_seat_must_match_the_players(cli):
 
 def test_selfplay_unknown_bot(cli):
     result = cli("selfplay", "pile", "--players", "2", "--bot", "deep-blue")
-    assert result.exit_code == 2 and "unknown bot 'deep-blue' for pile (bots: random)" in result.stderr
+    assert result.exit_code == 2 and "unknown bot 'deep-blue' for pile (bots: mcts, random)" in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,10 @@ def test_a_failed_write_leaves_the_file_as_it_was(tmp_path, monkeypatch):
             raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", broken_fsync)
-    with pytest.raises(OSError), logfile.locked(log) as handle:
+    with (
+        pytest.raises(UsageError, match="no space left on the device; nothing was added"),
+        logfile.locked(log) as handle,
+    ):
         logfile.append(handle, ["two", "three"])
     assert log.read_bytes() == before
 

@@ -40,9 +40,14 @@ class Glux(Game):
     def normalize_options(cls, options: Mapping[str, str], players: Sequence[str]) -> dict[str, Any]:
         normalized = super().normalize_options(options, players)
         if "board" in normalized:
-            normalized["board"] = boards.read_option(normalized["board"])
-            boards.load(normalized["board"], len(players)).starts_for(len(players))
-        return normalized
+            normalized["board"] = boards.read_option(normalized["board"], len(players))
+        return cls.check_options(normalized, players)
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        options = super().check_options(options, players)
+        boards.check_option(options.get("board"), len(players))
+        return options
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any], rules: Any) -> None:
         super().__init__(players, options, rules)
@@ -225,6 +230,11 @@ class Glux(Game):
     def sees(self, event: Event, player: str | None) -> bool:
         # A draw goes into a hidden hand; only its owner knows the chip.
         return player is None or not isinstance(event, Draw) or event.player == player
+
+    def determinize(self, view: State, player: str, rng: Any) -> State:
+        from .determinize import determinize
+
+        return determinize(self, view, player, rng)
 
     def format(self, event: Event, viewer: str | None = None) -> str:
         return notation.sentence(self, event, self.sees(event, viewer))

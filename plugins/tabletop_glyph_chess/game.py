@@ -51,8 +51,13 @@ class GlyphChess(Game):
             normalized["radius"] = position.read_radius(normalized["radius"])
         if "position" in normalized:
             normalized["position"] = position.read_file(normalized["position"])
-            position.build(board(normalized.get("radius", 6)), players, normalized["position"])
-        return normalized
+        return cls.check_options(normalized, players)
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        options = super().check_options(options, players)
+        position.check_options(options, players)
+        return options
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any], rules: Any) -> None:
         super().__init__(players, options, rules)
@@ -156,6 +161,11 @@ class GlyphChess(Game):
         if isinstance(event, Glimpse):
             return player in (event.player, event.target)
         return True
+
+    def determinize(self, view: State, player: str, rng: Any) -> State:
+        from .determinize import determinize
+
+        return determinize(self, view, player, rng)
 
     def format(self, event: Event, viewer: str | None = None) -> str:
         return notation.sentence(self, event, self.sees(event, viewer))

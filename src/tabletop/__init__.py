@@ -3,8 +3,12 @@
 Plugins import what they need from here and never from pluggy::
 
     from tabletop import Game, Variant, hookimpl, rulehook, rulespec
+
+Scripts start from :func:`open` (a recorded game) and :func:`start` (a new
+one); see docs/api.md.
 """
 
+from .api import Moment, Record, Table, open, start
 from .engine import Match, Replay
 from .errors import (
     CheckFailed,
@@ -19,6 +23,7 @@ from .events import CHANCE, DECISION, RULES, Event, Reveal
 from .extensions import Bot, Renderer, Variant
 from .game import Fast, Game, Hidden
 from .header import Header, Randomness
+from .mcts import MCTS
 from .nodes import Chance, Decide, Forced, Outcome, Over
 from .plugins import get_plugin_manager, hookimpl
 from .registry import Registry
@@ -42,7 +47,9 @@ __all__ = [
     "Hidden",
     "IllegalEventError",
     "LogFormatError",
+    "MCTS",
     "Match",
+    "Moment",
     "NotationError",
     "Outcome",
     "Over",
@@ -51,14 +58,18 @@ __all__ = [
     "Randomness",
     "Registry",
     "Renderer",
+    "Record",
     "Replay",
     "Reveal",
     "Rules",
+    "Table",
     "TabletopError",
     "UsageError",
     "Variant",
     "get_plugin_manager",
     "hookimpl",
+    "open",
     "rulehook",
     "rulespec",
+    "start",
 ]

@@ -109,6 +109,25 @@ class Game:
                 raise UsageError(f"unknown option '{key}' for {cls.name} (options: {known})")
         return dict(options)
 
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        """Check option values as a header holds them (read from a log, or
+        just made by :meth:`normalize_options`) and return them.
+
+        Called for every header before the game is made, so a log can hold
+        nothing ``new`` would refuse: raise
+        :class:`~tabletop.errors.UsageError` naming the option, and keep
+        every value within bounds that make the game quick to set up. The
+        default refuses undeclared options.
+        """
+        from .errors import UsageError, quote
+
+        for key in options:
+            if key not in cls.options:
+                known = ", ".join(sorted(cls.options)) or "none"
+                raise UsageError(f"unknown option {quote(key)} for {cls.name} (options: {known})")
+        return dict(options)
+
     # -- the rules -------------------------------------------------------
     def initial(self) -> Any:
         """The state before the first event."""
@@ -149,6 +168,16 @@ class Game:
     def sees(self, event: Event, player: str | None) -> bool:
         """Whether ``player`` may see all of ``event`` (else it is shown redacted)."""
         return True
+
+    def determinize(self, view: Any, player: str, rng: Any) -> Any:
+        """A full state consistent with ``view`` (what :meth:`view` gives
+        ``player``), its hidden items drawn with ``rng`` (a ``random.Random``).
+
+        Search bots plan on such states, so that they never use what their
+        player may not know. The default, for games with nothing hidden,
+        returns the view itself.
+        """
+        return view
 
     # -- text ------------------------------------------------------------
     def format(self, event: Event, viewer: str | None = None) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import chance, logfile
 from .engine import Match
-from .errors import IllegalEventError, TabletopError, UsageError
+from .errors import IllegalEventError, TabletopError, UsageError, shown
 from .events import Event, Reveal, Seal, Unseal
 from .extensions import Bot
 from .header import Header, Randomness
@@ -29,10 +29,17 @@ def seed_file(log: Path) -> Path:
 def create_log(path: Path, lines: list[str], seed: str | None = None) -> None:
     """Write a new log; with ``seed``, a sealed game's, whose seed goes first
     to ``FILE.seed`` (readable by its owner only). Both or neither are written."""
+    if os.path.lexists(path):
+        raise UsageError("file exists; choose another name", where=str(path))
     if seed is None:
         logfile.create(path, lines)
         return
     secret = seed_file(path)
+    if os.path.lexists(secret):
+        raise UsageError(
+            f"{shown(secret)} exists without its log (left by a 'new' that failed?): remove it or choose another name",
+            where=str(path),
+        )
     logfile.create(secret, [seed], mode=0o600)
     try:
         logfile.create(path, lines)
@@ -51,10 +58,16 @@ def make_header(
     sealed: bool = False,
 ) -> tuple[Header, str]:
     """A checked header for a new game and the seed it uses."""
-    from .header import check_players
+    from .header import check_players, check_seed
 
     cls = registry.game_class(game)
-    check_players(list(players))
+    check_players(list(players), "--players")
+    if not cls.min_players <= len(players) <= cls.max_players:
+        raise UsageError(
+            f"--players: {cls.name} is for {cls.min_players} to {cls.max_players} players, not {len(players)}"
+        )
+    if seed is not None:
+        check_seed(seed)
     normalized = cls.normalize_options(dict(options or {}), players)
     seed = seed if seed is not None else chance.new_seed()
     randomness = Randomness(commitment=chance.commitment(seed)) if sealed else Randomness(seed=seed)

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from .. import chance
 from ..engine import Replay
 from ..errors import TabletopError, UsageError
 from ..live import create_log, seed_file, settle
@@ -51,7 +50,7 @@ def cut(env, file: Path, until: int, output: Path, seed_path: Path | None) -> No
     header = match.header
     seed = header.randomness.seed
     if header.randomness.sealed:
-        seed = _sealed_seed(registry, file, seed_path)
+        seed = _sealed_seed(registry, match, file, seed_path)
     try:
         follow = settle(match, seed) if seed is not None or at_the_table(header) else []
     except TabletopError as exc:
@@ -70,15 +69,13 @@ def cut(env, file: Path, until: int, output: Path, seed_path: Path | None) -> No
     click.echo(status(match))
 
 
-def _sealed_seed(registry, file: Path, given: Path | None) -> str | None:
+def _sealed_seed(registry, match, file: Path, given: Path | None) -> str | None:
     """A sealed game's seed: from its seed file, or revealed at the end of the log."""
-    path = given or seed_file(file)
+    from .logs import _seed
+
     try:
-        seed = path.read_text().strip()
-    except OSError:
+        return _seed(match, file, given)
+    except UsageError:
         if given is not None:
-            raise UsageError(f"--seed-file {given}: cannot read it") from None
-        return Replay(registry, file).run().seed  # revealed once the game is over
-    if not chance.matches(seed, Replay(registry, file).header.randomness.commitment or ""):
-        raise UsageError(f"{path}: this seed does not match the commitment in {file}")
-    return seed
+            raise
+    return Replay(registry, file).run().seed  # revealed once the game is over, else None

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from pathlib import Path
 
 import attrs
 import click
 
-from .. import chance, logfile, table
+from .. import chance, files, logfile, table
 from ..engine import Match, Replay
-from ..errors import TabletopError, UsageError
+from ..errors import TabletopError, UsageError, quote, shown
 from ..events import Event
+from ..files import reason
 from ..header import Randomness
 from ..live import create_log, decide, make_header, seed_file, settle
 from ..nodes import Chance, Decide
@@ -54,6 +57,11 @@ def new(env, game, players, variants, options, seed, sealed, table, output) -> N
     if table and (seed is not None or sealed):
         raise UsageError("--table takes no seed: its chance outcomes are entered by hand")
     registry = env.registry
+    cls = registry.game_class(game)
+    # Counted before the names are made: a command line may hold millions of commas.
+    if players.count(",") >= cls.max_players:
+        count = players.count(",") + 1
+        raise UsageError(f"--players: {cls.name} is for {cls.min_players} to {cls.max_players} players, not {count}")
     names = [p.strip() for p in players.split(",")]
     header, seed = make_header(registry, game, names, variants, parse_options(options), seed, sealed)
     if table:
@@ -61,7 +69,7 @@ def new(env, game, players, variants, options, seed, sealed, table, output) -> N
     match = Match(registry, header)
     events = settle(match, seed)
     create_log(output, registry.codec.log(header, events), seed if sealed else None)
-    click.echo(f"{output}: new {header.game} game for {', '.join(names)}.")
+    click.echo(f"{shown(output)}: new {header.game} game for {', '.join(names)}.")
     if sealed:
         click.echo(f"The seed is sealed; keep {seed_file(output)} secret until the game is over.")
     elif table:
@@ -166,9 +174,24 @@ def play(env, file: Path, move: str | None, player: str | None, seed_path: Path 
         hot_seat(env.registry, file, seed_path, use_color(color))
         return
     match, events, who = add(env.registry, file, move, player, seed_path)
-    for event in events:
-        click.echo(match.describe(event, who))
-    click.echo(status(match, who))
+    # The decision is in the log now: if the report cannot be printed, say on
+    # stderr that it was made, and do not fail.
+    try:
+        for event in events:
+            click.echo(match.describe(event, who))
+        click.echo(status(match, who))
+        sys.stdout.flush()
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            click.echo(
+                f"tabletop: {shown(file)}: {quote(move)} was played and logged (event {match.seq - len(events) + 1}); "
+                f"the report could not be printed: {reason(exc)}",
+                err=True,
+            )
+
+
+#: The largest seed file read, in bytes.
+MAX_SEED_FILE = 4096
 
 
 def add(
@@ -190,7 +213,7 @@ def add(
                 match.accept(outcome)
                 events = [outcome, *settle(match, None, keeper.secrets)]
             except TabletopError as exc:
-                raise exc.at(f"{file}: {move!r}") from None
+                raise exc.at(f"{file}: {quote(move)}") from None
             who = player or getattr(outcome, "player", None)
         else:
             try:
@@ -203,7 +226,7 @@ def add(
                 first = match.seq + 1
                 events = decide(match, decision, seed, keeper.secrets)
             except TabletopError as exc:
-                raise exc.at(f"{file}: {move!r}") from None
+                raise exc.at(f"{file}: {quote(move)}") from None
         lines = [registry.codec.encode(first + i, e) for i, e in enumerate(events)]
         with keeper.saving():
             logfile.append(handle, lines)
@@ -216,9 +239,9 @@ def _seed(match: Match, file: Path, given: Path | None) -> str | None:
         return randomness.seed
     path = given or seed_file(file)
     try:
-        seed = path.read_text().strip()
-    except OSError:
-        raise UsageError(f"the game is sealed and its seed file {path} cannot be read") from None
+        seed = files.read_text(path, MAX_SEED_FILE, "seed file").strip()
+    except UsageError as exc:
+        raise UsageError(f"the game is sealed and its seed file {shown(path)} cannot be read ({exc.message})") from None
     if not chance.matches(seed, randomness.commitment or ""):
         raise UsageError(f"{path}: this seed does not match the commitment in {file}")
     return seed

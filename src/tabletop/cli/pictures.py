@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from ..errors import UsageError
+from .. import files
+from ..errors import UsageError, shown
 from . import main
 from .common import check_viewer, pass_env
 from .history import open_replay, run_until
@@ -52,11 +53,7 @@ def render(env, file: Path, viewer, until, fmt, output, color) -> None:
             raise UsageError("a PNG picture goes to a file: add -o board.png")
         click.echo(picture, nl=False, color=color)
         return
-    try:
-        if isinstance(picture, bytes):
-            output.write_bytes(picture)
-        else:
-            output.write_text(picture, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write: {exc.strerror}", where=str(output)) from None
-    click.echo(f"{output}: {fmt} picture of {file} after {match.seq} events.")
+    # Written beside the old picture and renamed over it: a failure leaves the
+    # old one whole.
+    files.replace(output, picture if isinstance(picture, bytes) else picture.encode("utf-8"))
+    click.echo(f"{shown(output)}: {fmt} picture of {shown(file)} after {match.seq} events.")

@@ -11,7 +11,9 @@ from pathlib import Path
 import click
 
 from .. import logfile
-from ..errors import UsageError
+from ..errors import UsageError, shown
+from ..files import reason
+from ..header import check_seed
 from ..live import selfplay as play_out
 from . import main
 from .common import parse_options, pass_env, result
@@ -47,15 +49,75 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output, as_
       tabletop selfplay glux --players 3 --games 10 --json
     """
     registry = env.registry
-    registry.game_class(game)
+    cls = registry.game_class(game)
+    # Checked before the names are made: --players may be any number.
+    if not cls.min_players <= count <= cls.max_players:
+        raise UsageError(f"--players: {cls.name} is for {cls.min_players} to {cls.max_players} players, not {count}")
+    check_seed(f"{seed}-{games}")
     players = [f"p{i}" for i in range(1, count + 1)]
     names = list(bots) or ["random"]
     if len(names) not in (1, count):
         raise UsageError(f"--bot: give one bot for all seats or one per seat ({count})")
     seats = [registry.bot(n, game) for n in (names * count if len(names) == 1 else names)]
     opts = parse_options(options)
-    if output is not None:
+    written: list[Path] = []
+    made = _folder(output) if output is not None else []
+    try:
+        events, wins = _play(registry, game, players, seats, seed, variants, opts, games, output, written, as_json)
+    except BaseException:
+        # All or nothing: the games written so far, and folders made, go.
+        for path in reversed(written + made):
+            with contextlib.suppress(OSError):
+                if path in made:
+                    path.rmdir()
+                else:
+                    path.unlink()
+        raise
+    if as_json:
+        emit(
+            {
+                "game": game,
+                "games": games,
+                "events": events,
+                "seeds": f"{seed}-1" if games == 1 else f"{seed}-1..{seed}-{games}",
+                "bots": {p: b.name for p, b in zip(players, seats)},
+                "wins": {p: wins[p] for p in players},
+                "logs": str(output) if output is not None else None,
+            }
+        )
+    elif output is not None:
+        click.echo(f"Logs written to {shown(output)}/.")
+
+
+def _folder(output: Path) -> list[Path]:
+    """Make the output folder (and its parents); the folders made, deepest last."""
+    missing = []
+    here = output
+    while not here.exists() and here != here.parent:
+        missing.append(here)
+        here = here.parent
+    try:
         output.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        for path in missing:
+            with contextlib.suppress(OSError):
+                path.rmdir()
+        raise UsageError(f"cannot make the folder: {reason(exc)}", where=str(output)) from None
+    if not output.is_dir():
+        raise UsageError("not a folder", where=str(output))
+    return list(reversed(missing))
+
+
+def _play(
+    registry, game, players, seats, seed, variants, opts, games, output, written, quiet_totals=False
+) -> tuple[int, Counter[str]]:
+    """Play the games (writing their logs into ``output``): the events played and each seat's wins."""
+    if output is not None:
+        # Checked first: a name already taken stops the run before any game.
+        for i in range(1, games + 1):
+            path = output / f"{game}-{i:05d}.jsonl"
+            if os.path.lexists(path):
+                raise UsageError("file exists; choose another folder", where=str(path))
     wins: Counter[str] = Counter()
     events = 0
     # The bar goes to stderr, and only to a terminal; one game needs none.
@@ -71,23 +133,10 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output, as_
             if output is not None:
                 path = output / f"{game}-{i:05d}.jsonl"
                 logfile.create(path, registry.codec.log(header, played))
-            if games == 1 and not as_json:
+                written.append(path)
+            if games == 1 and not quiet_totals:
                 click.echo(f"{len(played)} events. {result(match)}")
-    if as_json:
-        emit(
-            {
-                "game": game,
-                "games": games,
-                "events": events,
-                "seeds": f"{seed}-1" if games == 1 else f"{seed}-1..{seed}-{games}",
-                "bots": {p: b.name for p, b in zip(players, seats)},
-                "wins": {p: wins[p] for p in players},
-                "logs": str(output) if output is not None else None,
-            }
-        )
-        return
-    if games > 1:
+    if games > 1 and not quiet_totals:
         table = ", ".join(f"{p} ({b.name}) {wins[p]}" for p, b in zip(players, seats))
         click.echo(f"{games} games, {events} events. Wins (shared wins count for each): {table}.")
-    if output is not None:
-        click.echo(f"Logs written to {output}/.")
+    return events, wins

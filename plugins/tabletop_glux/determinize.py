@@ -1,0 +1,37 @@
+"""What a player does not see, filled in: the chips in the other players' hands.
+
+A player sees every chip on the board and, for each other player, how many
+chips of each kind remain in bag and hand together (all chips less those
+placed), but not which of them is in the hand. A consistent full state draws
+each hidden hand chip from those remaining, as likely as the draw itself was.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from .chips import KINDS
+from .state import evolve, put
+
+if TYPE_CHECKING:
+    from .game import Glux
+    from .state import State
+
+
+def determinize(game: Glux, view: State, player: str, rng: random.Random) -> State:
+    """A full state that ``player`` cannot tell from ``view``."""
+    seat = game.seats[player]
+    hands, bags = view.hands, view.bags
+    for other, hand in enumerate(view.hands):
+        if other == seat or hand is None or hand in KINDS:
+            continue
+        remaining = bags[other]
+        if not sum(remaining):  # pragma: no cover - a hidden hand always comes from these chips
+            continue
+        i = rng.choices(range(len(KINDS)), weights=remaining)[0]
+        hands = put(hands, other, KINDS[i])
+        bags = put(bags, other, put(remaining, i, remaining[i] - 1))
+    if hands is view.hands:
+        return view
+    return evolve(view, hands=hands, bags=bags)

@@ -1,0 +1,138 @@
+"""The MCTS bot: it plans from its own player's view alone, repeats with a
+seed, and finds what a search should find."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import tabletop
+from tabletop import MCTS, UsageError
+from tabletop.api import bot_named
+from tabletop.nodes import Decide
+
+from .conftest import PILE
+
+
+def positions(game: str, players: int, seeds: range, every: int = 7):
+    """Tables at many points of random games: (table, player to decide)."""
+    for seed in seeds:
+        table = tabletop.start(game, [f"p{i}" for i in range(1, players + 1)], seed=f"mcts-{seed}")
+        rng = random.Random(seed)
+        step = 0
+        while not table.over and step < 400:
+            who = table.deciding[0]
+            if step % every == 0:
+                yield table, who
+            legal = table.legal(who)
+            table.play(legal[rng.randrange(len(legal))])
+            step += 1
+
+
+@pytest.mark.parametrize(("game", "players"), [("glux", 2), ("glux", 4), ("glyph-chess", 2), ("glyph-chess", 3)])
+def test_determinize_is_consistent_with_the_view(game, players):
+    """A determinized state shows the player exactly the view it came from,
+    and every hidden item is drawn from what the player knows remains."""
+    rng = random.Random(7)
+    checked = differed = 0
+    for table, _ in positions(game, players, range(4)):
+        for player in table.players:
+            view = table.view(player)
+            world = table.game.determinize(view, player, rng)
+            assert table.game.view(world, player) == view
+            # The filled-in state is a full state: every player's view of it works.
+            for other in table.players:
+                table.game.view(world, other)
+            checked += 1
+            differed += world != table.state
+    assert checked > 20
+    assert differed > 0  # hidden items were really drawn, not copied from the true state
+
+
+@pytest.mark.parametrize(("game", "players"), [("glux", 2), ("glux", 3), ("glyph-chess", 2)])
+def test_mcts_decides_the_same_on_two_states_with_the_same_view(game, players):
+    """The bot never uses what its player may not know: two states that its
+    player cannot tell apart give the same decision."""
+    bot = MCTS(iterations=25)
+    compared = 0
+    for table, player in positions(game, players, range(3), every=9):
+        legal = table.legal(player)
+        if len(legal) < 2:
+            continue
+        other = table.game.determinize(table.view(player), player, random.Random(compared))
+        if other == table.state or list(table.game.legal(other, player)) != legal:
+            continue
+        assert table.game.view(other, player) == table.view(player)
+        first = bot(table.game, table.state, player, legal, random.Random(5))
+        second = bot(table.game, other, player, legal, random.Random(5))
+        assert first == second
+        compared += 1
+    assert compared >= 3
+
+
+def test_mcts_repeats_with_the_same_seed():
+    logs = []
+    for _ in range(2):
+        table = tabletop.start("glux", ["ann", "ben"], seed="again")
+        table.run(["mcts:iterations=20", "greedy"])
+        logs.append(table.lines())
+    assert logs[0] == logs[1]
+
+
+def test_mcts_takes_the_last_stones():
+    """Pile: with 2 stones left and 2 allowed, taking both wins at once."""
+    table = tabletop.start("pile", ["ann", "ben"], seed="1", options={"stones": "5"}, plugins=[PILE])
+    table.play("pick 3", player="ann")
+    table.play("pick 1", player="ben")
+    table.play("1")
+    table.play("2")
+    assert table.state.pile == 2 and table.deciding == ("ann",)
+    for seed in range(5):
+        choice = MCTS(iterations=40)(table.game, table.state, "ann", table.legal(), random.Random(seed))
+        assert choice.stones == 2
+
+
+def test_mcts_leaves_the_opponent_a_losing_pile():
+    """Pile without cards in play: taking to a multiple of 3 wins; from 4 stones, take 1."""
+    table = tabletop.start("pile", ["ann", "ben"], seed="1", options={"stones": "7"}, plugins=[PILE])
+    table.play("pick 3", player="ann")
+    table.play("pick 1", player="ben")
+    table.play("1")
+    table.play("2")
+    assert table.state.pile == 4
+    legal = [d for d in table.legal() if not d.card]
+    wins = sum(
+        MCTS(iterations=300)(table.game, table.state, "ann", legal, random.Random(s)).stones == 1 for s in range(5)
+    )
+    assert wins >= 4
+
+
+def test_the_mcts_bot_is_registered_for_every_game():
+    registry = tabletop.api.registry()
+    for game in ("glux", "glyph-chess"):
+        bot = registry.bot("mcts", game)
+        assert isinstance(bot.choose, MCTS)
+
+
+def test_mcts_settings():
+    registry = tabletop.api.registry()
+    bot = bot_named(registry, "mcts:iterations=12,playout=0,exploration=1.5", "glux")
+    assert bot.choose == MCTS(iterations=12, playout=0, exploration=1.5)
+    with pytest.raises(UsageError, match="mcts has no setting 'depth'"):
+        bot_named(registry, "mcts:depth=3", "glux")
+    with pytest.raises(UsageError, match="expected int"):
+        bot_named(registry, "mcts:iterations=many", "glux")
+    with pytest.raises(UsageError, match="out of range"):
+        bot_named(registry, "mcts:iterations=0", "glux")
+    with pytest.raises(UsageError, match="bot 'greedy' has no settings"):
+        bot_named(registry, "greedy:depth=3", "glux")
+
+
+def test_mcts_with_a_time_budget_decides():
+    table = tabletop.start("glux", ["ann", "ben"], seed="t")
+    player = table.deciding[0]
+    legal = table.legal(player)
+    choice = MCTS(seconds=0.05)(table.game, table.state, player, legal, random.Random(1))
+    assert choice in legal
+    assert isinstance(table.match.node, Decide)
