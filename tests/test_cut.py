@@ -6,6 +6,8 @@ import json
 import os
 import stat
 
+import pytest
+
 from tabletop import chance
 
 from .conftest import REPLAYS
@@ -67,3 +69,23 @@ def test_view_and_cut_have_help_with_an_example(cli):
     for command in ("view", "cut"):
         out = cli(command, "--help").stdout
         assert "\\b" not in out and f"tabletop {command} game.jsonl" in out.split("Example:", 1)[1]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("command", [["view"], ["cut", "--until", "1", "-o", "b.jsonl"], ["play"]])
+def test_a_fifo_as_the_log_is_refused_without_blocking(tmp_path, command):
+    import subprocess
+    import sys
+
+    pipe = tmp_path / "g.jsonl"
+    os.mkfifo(pipe)
+    result = subprocess.run(
+        [sys.executable, "-m", "tabletop", command[0], str(pipe), *command[1:]],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"tabletop: {pipe}: cannot read: not a regular file"

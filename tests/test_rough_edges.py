@@ -126,3 +126,22 @@ def test_new_warns_that_an_open_seed_can_be_foreseen(cli):
     )
     sealed = cli("new", "pile", "--players", "ann,bob", "--sealed", "-o", "s.jsonl").stdout
     assert "The seed is open" not in sealed
+
+
+def test_replay_dash_streams_a_long_log_from_a_pipe(tmp_path):
+    import subprocess
+    import sys
+
+    # A real pipe, as from `cat game.jsonl | tabletop replay -`.
+    with open(REPLAYS / "glyph_chess" / "three-players-random.jsonl", "rb") as log:
+        done = subprocess.run(
+            [sys.executable, "-m", "tabletop", "replay", "-", "--json"],
+            stdin=log,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+        )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["file"] == "-" and summary["events"] == 1288 and summary["finished"]

@@ -4,9 +4,9 @@ events for the pictures that mark them."""
 
 from __future__ import annotations
 
-import io
 import sys
 from pathlib import Path
+from typing import IO
 
 from ..engine import Match, Replay
 from ..errors import UsageError
@@ -17,11 +17,25 @@ from ..registry import Registry
 STDIN = "<stdin>"
 
 
+class Stream:
+    """Standard input as a log to read once, line by line (never whole: a log
+    may be long), from where it starts."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw = raw
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        # The reader asks for the start before reading; a pipe is there already.
+        return 0
+
+    def readline(self, size: int = -1) -> bytes:
+        return self.raw.readline(size)
+
+
 def open_replay(registry: Registry, path: Path) -> Replay:
     """A replay of the log at ``path``; ``-`` reads the log from standard input."""
     if str(path) == "-":
-        data = sys.stdin.buffer.read()
-        return Replay(registry, Path(STDIN), io.BytesIO(data))
+        return Replay(registry, Path(STDIN), Stream(sys.stdin.buffer))  # type: ignore[arg-type]
     return Replay(registry, path)
 
 

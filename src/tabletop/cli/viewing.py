@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..errors import shown
 from . import main
 from .common import pass_env
 
@@ -43,4 +44,4 @@ def view(env, file: Path, viewer: str | None, output: Path | None) -> None:
 
     output = output or default_output(file, viewer)
     write_html(env.registry, file, output, viewer)
-    click.echo(f"{output}: a viewer of {file}" + (f" as {viewer} sees it." if viewer else "."))
+    click.echo(f"{shown(output)}: a viewer of {shown(file)}" + (f" as {viewer} sees it." if viewer else "."))

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import attrs
 
+from .. import files
 from ..cli.common import check_viewer, status
 from ..engine import Match, Replay
-from ..errors import TabletopError, UsageError
+from ..errors import TabletopError
 from ..events import Event
 from ..registry import Registry
 
@@ -121,11 +122,9 @@ def page(registry: Registry, log: Path | str, viewer: str | None = None) -> str:
 
 
 def write_html(registry: Registry, log: Path | str, output: Path | str, viewer: str | None = None) -> Path:
-    """Write the viewer's page for ``log`` (as ``viewer`` may see it) to ``output``."""
+    """Write the viewer's page for ``log`` (as ``viewer`` may see it) to
+    ``output``, whole or not at all; returns ``output``."""
     text = page(registry, log, viewer)
     output = Path(output)
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write: {exc.strerror}", where=str(output)) from None
+    files.replace(output, text.encode("utf-8"))
     return output
