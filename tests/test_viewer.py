@@ -244,3 +244,14 @@ def test_the_viewer_is_callable_from_python(registry, tmp_path):
 
     out = write_html(registry, GLUX, tmp_path / "v.html", viewer="ben")
     assert out == tmp_path / "v.html" and "as ben sees it" in out.read_text()
+
+
+def test_player_names_cannot_inject_markup(cli, tmp_path):
+    assert cli("new", "pile", "--players", "<i>,b&'</script>", "--seed", "s", "-o", "g.jsonl").exit_code == 0
+    result = cli("view", "g.jsonl", "-o", "g.html")
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "g.html").read_text()
+    assert "<i>" not in html and "</script>'" not in html and html.count("</script>") == 2
+    assert "&lt;i&gt;" in html  # shown, as text
+    data = page_data(html)
+    assert data["players"] == ["<i>", "b&'</script>"]
