@@ -137,13 +137,19 @@ def _register() -> None:
         cutting,
         info,
         logs,
-        pbem,
         pictures,
         selfplaying,
         simulating,
         study,
         viewing,
     )
+
+    # The email referee locks its folder with POSIX calls; where they do not
+    # exist, every other command still works.
+    try:
+        from . import pbem  # noqa: F401
+    except ImportError:  # pragma: no cover - Windows
+        pass
 
 
 _register()
