@@ -185,6 +185,9 @@ class GlyphChess(Game):
     def parse(self, text: str, player: str, state: State) -> Event:
         return notation.parse(self, text, player, state)
 
+    def notate_outcome(self, outcome: Event) -> str | None:
+        return notation.outcome(self, outcome)
+
     def render(self, state: State, viewer: str | None = None, color: bool = False) -> str:
         return render.board_text(self, self.view(state, viewer), color)
 

@@ -196,6 +196,12 @@ class Game:
         :meth:`parse` reads back. ``moves`` lists decisions this way."""
         raise NotImplementedError
 
+    def notate_outcome(self, outcome: Event) -> str | None:
+        """A chance outcome as the players at a real table write it (e.g.
+        ``draw 2/5``), or None to use :meth:`format`. ``play`` reads either
+        in a log whose outcomes are entered by hand (``"randomness": {}``)."""
+        return None
+
     def parse(self, text: str, player: str, state: Any) -> Event:
         """A decision of ``player`` written in the game's notation.
 
