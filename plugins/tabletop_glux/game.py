@@ -55,8 +55,7 @@ class Glux(Game):
         self.seats = {p: i for i, p in enumerate(self.players)}
         self.board = boards.load(options.get("board"), n)
         # What the header fixes is asked of the rules once, here.
-        names = rules.glux_start_squares(board=self.board, players=n)
-        self.start_squares = tuple(self.board.indices[name] for name in names)
+        self.start_squares = setup.start_squares(self.board, n, rules)
         bag = rules.glux_bag(players=n)
         self.bag = tuple(bag.get(kind, 0) for kind in KINDS)
         owner = [-1] * len(self.board.rooms)
