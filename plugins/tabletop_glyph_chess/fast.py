@@ -24,7 +24,7 @@ from tabletop import Chance, Decide, Event
 from . import actions, payment, scepter, steps
 from .events import Cast, Move
 from .payment import official_wild
-from .pieces import FORCE_MAGE, MINION, SCEPTER, SUMMONER
+from .pieces import FORCE_MAGE, GLYPHS, MINION, SCEPTER, SUMMONER
 from .sight import in_sight
 from .state import ACT, State, Work, freeze, thaw
 
@@ -116,8 +116,32 @@ def official_families(fast: Fast, live: Work, seat: int) -> Iterator[tuple[type,
     hand = tuple(live.hands[seat])
     wild = official_wild(live, seat)
     known = fast.ways
+    local: dict = {}  # this call's ways, by (glyph, cost, amount, may_coin)
+    dice = live.dice
     spells, costs = game.by_caster, game.costs
     minion = (seat, MINION)
+
+    def pays(glyph, cost, amount, may_coin):
+        here = (glyph, cost, amount, may_coin)
+        ways = local.get(here)
+        if ways is not None:
+            return ways
+        # The ways depend on the free dice showing the type (any face, for
+        # "any-die") and the coins that may pay for it: the key across calls.
+        if cost == "any-die":
+            key = (free, faces, cost, amount)
+        else:
+            showing = tuple(n for n in free if dice[n - 1] == glyph)
+            pool = tuple(n if g == glyph or g in wild else 0 for g, n in zip(GLYPHS, hand)) if may_coin else ()
+            key = (showing, pool, glyph, cost, amount)
+        ways = known.get(key)
+        if ways is None:
+            if len(known) >= KNOWN_WAYS:
+                known.clear()
+            ways = known[key] = list(payment.options(live, seat, glyph, cost, amount, may_coin, wild))
+        local[here] = ways
+        return ways
+
     for source, piece in enumerate(board):
         if piece is None or piece[0] != seat:
             continue
@@ -125,45 +149,39 @@ def official_families(fast: Fast, live: Work, seat: int) -> Iterator[tuple[type,
         if kind == MINION:
             continue
         may_coin = not in_sight(geo, live, source)
-        base = (free, faces, hand, wild, may_coin)
-
-        def pays(glyph, cost, amount, base=base, may_coin=may_coin):
-            key = (base, glyph, cost, amount)
-            ways = known.get(key)
-            if ways is None:
-                if len(known) >= KNOWN_WAYS:
-                    known.clear()
-                ways = known[key] = list(payment.options(live, seat, glyph, cost, amount, may_coin, wild))
-            return ways
-
         here = names[source]
         if kind == SCEPTER:
             for target in neighbours[source]:
                 landing = board[target]
                 if landing is None or landing[0] != seat:
-                    ways = pays(SCEPTER, scepter.COST, 1)
+                    ways = pays(SCEPTER, scepter.COST, 1, False)
                     if ways:
                         yield Move, (player, here, names[target]), ways
             continue
         summoner, passes = kind == SUMMONER, kind == FORCE_MAGE
+        most = actions.budget(game, live, seat, kind, may_coin)
+        # The ways to pay for 1, 2, ... spots (X items: never more than ``most``).
+        by_distance = [None]
+        for distance in range(1, most + 1):
+            ways = pays(kind, "x", distance, may_coin)
+            if not ways:
+                break
+            by_distance.append(ways)
+        reach = len(by_distance) - 1
         for ray in rays[source]:
-            for distance, target in enumerate(ray, start=1):
+            for distance, target in enumerate(ray[:reach], start=1):
                 landing = board[target]
                 clear = landing is None or (summoner and landing == minion)
                 if clear or landing[0] != seat:
-                    ways = pays(kind, "x", distance)
-                    if not ways:
-                        break
-                    yield Move, (player, here, names[target]), ways
+                    yield Move, (player, here, names[target]), by_distance[distance]
                 if not clear and not passes:
                     break
         if kind not in spells:
             continue
-        most = actions.budget(game, live, seat, kind, may_coin)
         for spell in spells[kind]:
             cost = costs[spell.name]
             for spots, target, amount in spell.options(game, live, seat, source, most):
-                ways = pays(kind, cost, amount)
+                ways = pays(kind, cost, amount, may_coin)
                 if ways:
                     yield Cast, (player, spell.name, here, tuple(names[s] for s in spots), target), ways
 

@@ -3,6 +3,7 @@ rules, which live in modules named after them (see docs/glyph-chess.md)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from itertools import permutations
 from types import SimpleNamespace
@@ -28,6 +29,13 @@ def overridden(rules: Any, name: str) -> bool:
         return bool(probe(name))
     hook = getattr(rules, name, None)
     return hook is not None and any(impl.plugin_name != "official" for impl in hook.get_hookimpls())
+
+
+@functools.lru_cache(maxsize=256)
+def _shuffles(player: str) -> IndexedChance:
+    """The 720 orders of a player's glyph cards: made once per player name in
+    a process (every game of a folder of logs shares them)."""
+    return IndexedChance(tuple(Shuffle(player, order) for order in permutations(GLYPHS)))
 
 
 class GlyphChess(Game):
@@ -90,9 +98,7 @@ class GlyphChess(Game):
         self.hand_limit = r.glyph_hand_limit(players=n)
         self.steps = dict(r.glyph_turn_steps(players=n))
         # Nodes asked for again and again, made once.
-        self.shuffles = tuple(
-            IndexedChance(tuple(Shuffle(p, order) for order in permutations(GLYPHS))) for p in self.players
-        )
+        self.shuffles = tuple(_shuffles(p) for p in self.players)
         self.rolls = tuple(Chance(tuple(Roll(d + 1, f) for f in GLYPHS)) for d in range(DICE))
         self.decides = tuple(Decide((p,)) for p in self.players)
         self.draws = tuple(tuple(Draw(p, g) for g in GLYPHS) for p in self.players)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from tabletop import Event, NotationError
 
 from .events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
-from .pieces import GLYPHS
+from .pieces import GLYPHS, a_coin
 
 if TYPE_CHECKING:
     from .game import GlyphChess
@@ -69,7 +69,7 @@ def sentence(game: GlyphChess, event: Event, visible: bool) -> str:
     if isinstance(event, Roll):
         return f"D{event.die} rolls {event.face}"
     if isinstance(event, Draw):
-        return f"{event.player} draws {'a ' + event.glyph + ' coin' if visible else 'a coin'}"
+        return f"{event.player} draws {a_coin(event.glyph) if visible else 'a coin'}"
     if isinstance(event, Shuffle):
         return f"{event.player}'s glyph cards: {' '.join(event.order[:3])} | {' '.join(event.order[3:])}"
     if isinstance(event, Glimpse):

@@ -21,7 +21,7 @@ from itertools import combinations
 
 from tabletop import rulehook
 
-from .pieces import GLYPHS
+from .pieces import GLYPHS, a_coin
 from .state import ALIVE, State, Work
 
 
@@ -85,7 +85,7 @@ def error(
         if coin not in hand:
             return f"'{coin}' is not a coin"
         if coin != glyph and coin not in wild:
-            return f"a {coin} coin pays only for {coin} (it is not wild)"
+            return f"{a_coin(coin)} pays only for {coin} (it is not wild)"
         if coins.count(coin) > hand[coin]:
             return f"you hold {hand[coin]} {coin} coin{'s' if hand[coin] != 1 else ''}, not {coins.count(coin)}"
     total = len(dice) + len(coins)

@@ -32,7 +32,8 @@ from tabletop import Chance, Decide, Event, Forced, Over, rulehook
 
 from . import actions, awakening, escape, position, setup
 from .events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
-from .pieces import GLYPHS
+from .pieces import GLYPHS, a_coin
+from .spells import blaze
 from .state import ACT, AWAKEN, DISCARD, DRAW, ESCAPE, GLIMPSE, OVER, ROLLING, SETUP, State, Work, coins_list
 
 if TYPE_CHECKING:
@@ -217,6 +218,14 @@ def _act_check(game, state, decision):
     return actions.check(game, state, game.seats[decision.player], decision)
 
 
+def _act_asks(game, state):
+    more = blaze.unlisted(game, state, state.turn)
+    if not more:
+        return "move a piece or cast a spell"
+    count = f"{more:,}" if more < blaze.COUNTED else f"{blaze.COUNTED:,} or more"
+    return f"move a piece or cast a spell; also legal, not listed: {count} blaze paths of {blaze.LISTED + 1}+ steps"
+
+
 ACT_STEP = TurnStep(
     ACT,
     _act_node,
@@ -224,7 +233,7 @@ ACT_STEP = TurnStep(
     _act,
     check=_act_check,
     legal=lambda game, state, player: actions.legal(game, state, game.seats[player]),
-    asks=lambda game, state: "move a piece or cast a spell",
+    asks=lambda game, state: _act_asks(game, state),
 )
 
 
@@ -234,7 +243,7 @@ def _escape_check(game, state, decision):
         return "your necromancer is attacked: escape or stay"
     options = escape.options(game, state)
     if decision.coin and decision.coin not in options:
-        return f"you cannot escape with a {decision.coin} coin (you may use: {', '.join(options) or 'none'})"
+        return f"you cannot escape with {a_coin(decision.coin)} (you may use: {', '.join(options) or 'none'})"
     return None
 
 
@@ -278,7 +287,8 @@ def _discard_check(game, state, decision):
         return "at most 2 coins"
     for coin in set(decision.coins):
         if decision.coins.count(coin) > hand.count(coin):
-            return f"{game.players[state.target]} holds {hand.count(coin)} {coin} coin(s)"
+            held = hand.count(coin)
+            return f"{game.players[state.target]} holds {held} {coin} coin{'' if held == 1 else 's'}"
     return None
 
 

@@ -1,6 +1,11 @@
 """Victory: a player whose scepter is on the centre as their turn begins
 wins (:mod:`~tabletop_glyph_chess.scepter`); a player whose scepter falls is
-eliminated, and the last one remaining wins. Glyph Chess has no points."""
+eliminated, and the last one remaining wins.
+
+Glyph Chess has no points: the score is 1 for the winner and 0 for the
+others (not the pieces left, which said nothing about the result), and the
+outcome's note says what decided the game.
+"""
 
 from __future__ import annotations
 
@@ -16,13 +21,12 @@ if TYPE_CHECKING:
 
 @rulehook
 def glyph_outcome(game: GlyphChess, state: State | Work) -> Outcome:
-    # Glyph Chess has no points: the score is the pieces a player has on the board.
-    scores = {p: 0 for p in game.players}
-    for piece in state.board:
-        if piece is not None:
-            scores[game.players[piece[0]]] += 1
-    winners = (game.players[state.winner],) if state.winner is not None else ()
-    note = ""
-    if state.winner is not None:
-        note = "last player standing" if sum(not e for e in state.eliminated) == 1 else "scepter on the centre"
-    return Outcome(scores, winners, note)
+    players = game.players
+    scores = {p: 0 for p in players}
+    if state.winner is None:
+        return Outcome(scores, ())
+    winner = players[state.winner]
+    scores[winner] = 1
+    # What decided the game, as the rule book words its two ways to win.
+    note = "last player standing" if state.eliminated.count(False) == 1 else "scepter on the centre"
+    return Outcome(scores, (winner,), note)

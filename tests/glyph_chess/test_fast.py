@@ -14,8 +14,18 @@ from tabletop_glyph_chess.fast import Actions, IndexedChance
 from ..conftest import ROOT
 from ..fastpath import compare
 
-HOUSE_RULES = [str(ROOT / "variants" / "house_rules" / f) for f in ("glyph_long_scepter.py", "glyph_push.py")]
-VARIANTS = [(), ("glyph-long-scepter",), ("glyph-push",), ("glyph-long-scepter", "glyph-push")]
+HOUSE_RULES = [
+    str(ROOT / "variants" / "house_rules" / f)
+    for f in ("glyph_long_scepter.py", "glyph_push.py", "glyph_hand_limit.py")
+]
+VARIANTS = [
+    (),
+    ("glyph-long-scepter",),
+    ("glyph-push",),
+    ("glyph-long-scepter", "glyph-push"),
+    ("glyph-hand-limit:limit=3",),
+    ("glyph-push", "glyph-hand-limit:limit=8"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -23,13 +33,13 @@ def house() -> Registry:
     return Registry(get_plugin_manager(HOUSE_RULES, environment=False))
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.text("abcdef0123456789", min_size=1, max_size=8), players=st.sampled_from([2, 3]))
 def test_fast_path_plays_as_the_plain_path(house, seed, players):
     assert compare(house, "glyph-chess", ["ann", "ben", "cat"][:players], seed, strangers=4) > 0
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.text("abcdef0123456789", min_size=1, max_size=8), variants=st.sampled_from(VARIANTS[1:]))
 def test_fast_path_plays_as_the_plain_path_under_house_rules(house, seed, variants):
     assert compare(house, "glyph-chess", ["ann", "ben"], seed, variants, strangers=4) > 0

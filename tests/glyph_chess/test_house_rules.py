@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop import Registry, get_plugin_manager
+from tabletop import Header, Registry, get_plugin_manager
 from tabletop.engine import Match, Replay
 from tabletop.live import selfplay
 from tabletop.logfile import create
@@ -14,7 +14,7 @@ from ..conftest import ROOT
 from .helpers import act, game_at, position, spot, to_action, why_not
 
 HOUSE_RULES = ROOT / "variants" / "house_rules"
-FILES = ["glyph_long_scepter.py", "glyph_push.py"]
+FILES = ["glyph_long_scepter.py", "glyph_push.py", "glyph_hand_limit.py"]
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +81,7 @@ def test_glyph_spells_push_is_listed_checked_and_moves_the_enemy(house):
 
 def test_glyph_spells_push_in_whole_games_by_bots_and_validated_on_replay(house, tmp_path):
     pushed = 0
-    for match, events in games(house, "glyph-push", 40):
+    for match, events in games(house, "glyph-push", 15):
         for event in events:
             if isinstance(event, Cast) and event.spell == "push":
                 geo = match.game.geo
@@ -96,3 +96,32 @@ def test_glyph_spells_push_in_whole_games_by_bots_and_validated_on_replay(house,
             create(tmp_path / "push.jsonl", house.codec.log(match.header, events))
     assert pushed > 0
     assert Replay(house, tmp_path / "push.jsonl").run().over
+
+
+def test_glyph_hand_limit_a_variant_parameter_sets_the_hand_limit_in_whole_games(house):
+    most = 0
+    for match, events in games(house, "glyph-hand-limit:limit=7", 6):
+        for event in events:
+            match.accept(event)
+            hands = [sum(h) for h in match.state.hands]
+            assert max(hands) <= 7  # the rule held
+            most = max(most, *hands)
+        assert match.game.hand_limit == 7
+    assert most > 5  # and it mattered: more than the rule book's 5
+
+
+def test_glyph_hand_limit_parameter_is_typed_and_defaults_to_the_rule_book(house, cli):
+    assert house.game(Header("glyph-chess", ("ann", "ben"), ("glyph-hand-limit",))).hand_limit == 5
+    result = cli(
+        "--plugins",
+        str(HOUSE_RULES / "glyph_hand_limit.py"),
+        "new",
+        "glyph-chess",
+        "--players",
+        "a,b",
+        "--variant",
+        "glyph-hand-limit:limit=many",
+        "-o",
+        "g.jsonl",
+    )
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1 and "limit" in result.stderr

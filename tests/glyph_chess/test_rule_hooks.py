@@ -267,7 +267,7 @@ def test_glyph_may_use_coins_a_blind_seeress(house):
 def test_glyph_wild_coins_no_coin_is_wild(house):
     data = position({"ann": {"g3": "E"}}, hands={"ann": "F F"}, fates={"ann": {"F": "killed"}})
     game, state = game_at(house, data, ["no-wild"])
-    assert why_not(game, to_action(game, state), "ann", "g3-g4 / F") == "a F coin pays only for F (it is not wild)"
+    assert why_not(game, to_action(game, state), "ann", "g3-g4 / F") == "an F coin pays only for F (it is not wild)"
 
 
 def test_glyph_strike_a_variant_counts_the_pieces_taken_in_its_memo(house):

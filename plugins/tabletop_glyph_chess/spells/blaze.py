@@ -4,12 +4,14 @@ passed (its starting spot counts) nor onto its own pieces; every enemy
 stepped on is incinerated (each step a separate attack, FAQ Q10). Its passive
 (incinerating instead of killing) is in :mod:`~tabletop_glyph_chess.movement`.
 
-``moves`` lists paths of up to ``LISTED`` steps; longer ones are legal too,
-and :func:`count_paths` says how many there are.
+``moves`` lists paths of up to ``LISTED`` steps (there are thousands of
+longer ones); longer ones are legal too: :func:`unlisted` counts them (the
+action step says how many) and :func:`sample` draws some at random for bots.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 from ..pieces import ELEMENTALIST
@@ -18,6 +20,8 @@ from .base import Spell
 
 #: Paths are listed up to this many steps (there are thousands of longer ones).
 LISTED = 3
+#: Unlisted paths are counted up to this many.
+COUNTED = 10_000
 
 
 def check(game, state, seat, source, spots, target):
@@ -69,9 +73,57 @@ def paths(game, state, seat, source, longest) -> Iterator[tuple[int, ...]]:
         yield from grow([], {source})
 
 
-def count_paths(game, state, seat, source, shortest, longest) -> int:
-    """How many paths of ``shortest`` to ``longest`` steps there are."""
-    return sum(1 for p in paths(game, state, seat, source, longest) if len(p) >= shortest)
+def longest(game, state, seat, source) -> int:
+    """The most steps the elementalist on ``source`` can pay for now."""
+    from .. import actions, payment
+
+    may_coin = game.may_use_coins(game=game, state=state, spot=source)
+    most = actions.budget(game, state, seat, ELEMENTALIST, may_coin) - 1
+    cost, wild = game.costs.get("blaze", "die+x"), game.wild(state, seat)
+    while most > 0 and next(payment.options(state, seat, ELEMENTALIST, cost, most, may_coin, wild), None) is None:
+        most -= 1
+    return most
+
+
+def unlisted(game, state, seat) -> int:
+    """How many blaze paths longer than ``LISTED`` steps ``seat`` could cast
+    now (counted up to ``COUNTED``)."""
+    if game.spells.get("blaze") is not BLAZE:
+        return 0
+    count = 0
+    for source, piece in enumerate(state.board):
+        if piece == (seat, ELEMENTALIST):
+            most = longest(game, state, seat, source)
+            if most > LISTED:
+                for path in paths(game, state, seat, source, most):
+                    if len(path) > LISTED:
+                        count += 1
+                        if count >= COUNTED:
+                            return count
+    return count
+
+
+def sample(game, state, seat, source, rng: random.Random, tries: int = 12) -> list[tuple[int, ...]]:
+    """Up to ``tries`` random paths longer than ``LISTED`` steps (random walks
+    that never pass a spot twice), for a bot to weigh beside the listed ones."""
+    most = longest(game, state, seat, source)
+    found = []
+    if most <= LISTED:
+        return found
+    neighbours, board = game.geo.neighbours, state.board
+    for _ in range(tries):
+        length = rng.randint(LISTED + 1, most)
+        path, seen, here = [], {source}, source
+        while len(path) < length:
+            steps = [s for s in neighbours[here] if s not in seen and (board[s] is None or board[s][0] != seat)]
+            if not steps:
+                break
+            here = rng.choice(steps)
+            seen.add(here)
+            path.append(here)
+        if len(path) > LISTED:
+            found.append(tuple(path))
+    return found
 
 
 def options(game, state, seat, source, budget):
@@ -83,4 +135,4 @@ def victims(game, state, seat, source, spots, target):
     return spots
 
 
-BLAZE = Spell("blaze", ELEMENTALIST, "die+x", check, effect, options, "blaze c3 c4 d4 / D1 E E", victims=victims)
+BLAZE: Spell = Spell("blaze", ELEMENTALIST, "die+x", check, effect, options, "blaze c3 c4 d4 / D1 E E", victims=victims)

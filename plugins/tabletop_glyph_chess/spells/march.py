@@ -22,19 +22,21 @@ def check(game, state, seat, source, spots, target):
     if len(set(spots)) != len(spots):
         return "a minion is named twice", 0
     geo = game.geo
-    board = list(state.board)
+    board = state.board
+    moved: dict[int, object] = {}  # spots changed by the minions named before (the board is not copied)
     minion = (seat, MINION)
     for spot in spots:
-        piece = board[spot]
+        piece = moved[spot] if spot in moved else board[spot]
         name = geo.names[spot]
         if piece != minion:
             return f"{name} holds no minion of yours", 0
         to = geo.step(spot, target)
         if to is None:
             return f"the minion on {name} would leave the board", 0
-        if board[to] is not None and board[to][0] == seat:
+        there = moved[to] if to in moved else board[to]
+        if there is not None and there[0] == seat:
             return f"the minion on {name} is blocked by your piece on {geo.names[to]}", 0
-        board[spot], board[to] = None, piece
+        moved[spot], moved[to] = None, piece
     return None, len(spots)
 
 
