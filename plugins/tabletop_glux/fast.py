@@ -263,13 +263,11 @@ class Fast:
             squares = sorted(reach[seat])
         else:
             squares = sorted(self.targets(live, seat))
-        names = self.names
-        found = tuple(map(names.__getitem__, squares))
         start = self.start_squares[seat]
         option = not live.option_used[seat] and len(live.stacks[start]) == 1  # rule 7
         if option:
-            found += (names[start],)
-        return Placements(player, found, option, FACES[kind])
+            squares.append(start)
+        return Placements(player, squares, self.names, option, FACES[kind])
 
     # -- the rules on the live state ------------------------------------------
     def targets(self, live: Live, seat: int):

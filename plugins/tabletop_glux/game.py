@@ -153,12 +153,11 @@ class Glux(Game):
         kind = state.hands[seat]
         if kind is None or state.turn != seat or state.drawing:
             return []
-        names = self.board.names
-        found = [names[sq] for sq in sorted(set(self._targets(state, seat)))]
+        squares = sorted(set(self._targets(state, seat)))
         option = self.option_open(state, seat)
         if option:
-            found.append(names[self.start_squares[seat]])
-        placements = Placements(player, tuple(found), option, FACES[kind])
+            squares.append(self.start_squares[seat])
+        placements = Placements(player, squares, self.board.names, option, FACES[kind])
         if self._hooked_decisions:
             extra = self._variant_decisions(state, seat)
             if extra:
