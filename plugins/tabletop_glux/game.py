@@ -68,8 +68,7 @@ class Glux(Game):
         self.seats = {p: i for i, p in enumerate(self.players)}
         self.board = boards.load(options.get("board"), n)
         # What the header fixes is asked of the rules once, here.
-        names = rules.glux_start_squares(board=self.board, players=n)
-        self.start_squares = tuple(self.board.indices[name] for name in names)
+        self.start_squares = setup.start_squares(self.board, n, rules)
         bag = rules.glux_bag(players=n)
         self.bag = tuple(bag.get(kind, 0) for kind in KINDS)
         owner = [-1] * len(self.board.rooms)
@@ -167,12 +166,11 @@ class Glux(Game):
         kind = state.hands[seat]
         if kind is None or state.turn != seat or state.drawing:
             return []
-        names = self.board.names
-        found = [names[sq] for sq in sorted(set(self._targets(state, seat)))]
+        squares = sorted(set(self._targets(state, seat)))
         option = self.option_open(state, seat)
         if option:
-            found.append(names[self.start_squares[seat]])
-        placements = Placements(player, tuple(found), option, FACES[kind])
+            squares.append(self.start_squares[seat])
+        placements = Placements(player, squares, self.board.names, option, FACES[kind])
         if self._hooked_decisions:
             extra = self._variant_decisions(state, seat)
             if extra:
