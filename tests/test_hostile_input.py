@@ -134,6 +134,16 @@ def test_a_sequence_number_of_5000_digits(cli, tmp_path):
     refused(cli, log_with(tmp_path, "\n".join(lines[:2]) + "\n"), ":2:", "not JSON: a number too large")
 
 
+def test_a_repeated_line_with_a_sequence_number_of_5000_digits(cli, tmp_path):
+    """A line that repeats an earlier one but for its number is read from a
+    cache: a huge number there is refused all the same."""
+    lines = GLUX.read_text().splitlines()
+    huge = lines[1].replace('"seq":1', '"seq":' + "9" * 5000)
+    refused(
+        cli, log_with(tmp_path, "\n".join([lines[0], lines[1], huge]) + "\n"), ":3:", "not JSON: a number too large"
+    )
+
+
 def test_a_board_row_number_of_5000_digits(cli, tmp_path):
     text = "middle: M\nstart 2: a1 c1\n" + "9" * 5000 + "  A M B\n"
     rows = [header("glux", options={"board": {"file": "b.txt", "text": text}})]

@@ -14,10 +14,10 @@ from typing import Any
 from tabletop import Chance, Decide, Event, Forced, Game, Outcome, Over
 
 from . import board as boards
-from . import exclusion, hookspecs, notation, official, placement, render, scoring, setup, start_option, turn
+from . import exclusion, fast, hookspecs, notation, official, placement, render, scoring, setup, start_option, turn
 from .chips import FACES, KINDS
 from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
-from .inforce import overridden
+from .placement import Placements
 from .state import State, evolve
 
 #: Rule hooks that change who plays next; when none is overridden, the turn
@@ -66,8 +66,8 @@ class Glux(Game):
         self.start_owner = tuple(owner)
         self.room_squares = self.board.room_squares
         #: Which groups of rules a variant changes (else the official code runs inlined).
-        self.hooked_turns = any(overridden(rules, name) for name in TURN_HOOKS)
-        self.hooked = {name: overridden(rules, name) for name in _HOOKS}
+        self.hooked_turns = any(map(rules.overridden, TURN_HOOKS))
+        self.hooked = {name: rules.overridden(name) for name in _HOOKS}
         # The same, as attributes, for the questions asked for every event.
         self._hooked_over = self.hooked["glux_game_over"]
         self._hooked_option = self.hooked["glux_start_option"]
@@ -155,10 +155,11 @@ class Glux(Game):
         if kind is None or state.turn != seat or state.drawing:
             return []
         names = self.board.names
-        found = [(names[sq], False) for sq in sorted(set(self._targets(state, seat)))]
-        if self.option_open(state, seat):
-            found.append((names[self.start_squares[seat]], True))
-        placements = Placements(player, tuple(found), FACES[kind])
+        found = [names[sq] for sq in sorted(set(self._targets(state, seat)))]
+        option = self.option_open(state, seat)
+        if option:
+            found.append(names[self.start_squares[seat]])
+        placements = Placements(player, tuple(found), option, FACES[kind])
         if self._hooked_decisions:
             extra = self._variant_decisions(state, seat)
             if extra:
@@ -167,6 +168,14 @@ class Glux(Game):
 
     def outcome(self, state: State) -> Outcome:
         return scoring.outcome(self, state)
+
+    def fast(self) -> fast.Fast | None:
+        """The fused, mutable fast path (``fast.py``); None when a variant
+        changes how the turn passes, what is remembered or which decisions
+        there are."""
+        if any(map(self.rules.overridden, fast.PLAIN_ONLY)):
+            return None
+        return fast.Fast(self)
 
     # -- the rules' own questions, for the modules, bots and views ------------
     def draw_node(self, state: State, seat: int) -> Chance:
@@ -271,33 +280,3 @@ _HOOKS = (
     "glux_notate",
     "glux_parse",
 )
-
-
-class Placements(Sequence[Place]):
-    """The legal placements of one turn: every (square, face) pair, in order.
-
-    Events are made only when looked at: a random bot looks at one of some
-    fifty, and self-play speed depends on it."""
-
-    __slots__ = ("player", "squares", "faces")
-
-    def __init__(self, player: str, squares: tuple[tuple[str, bool], ...], faces: tuple[int, int]) -> None:
-        self.player = player
-        self.squares = squares
-        self.faces = faces
-
-    def __len__(self) -> int:
-        return 2 * len(self.squares)
-
-    def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        square, start = self.squares[index // 2]  # IndexError past the end, as a list would
-        return Place(self.player, square, self.faces[index % 2], start)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    __hash__ = None  # type: ignore[assignment]

@@ -17,14 +17,13 @@ Rule 7 and "Important" are in ``start_option.py`` and ``exclusion.py``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import rulehook
 
 from .board import ORTHOGONAL
 from .events import Place
-from .inforce import overridden
 from .state import State, evolve, next_seat, put
 
 if TYPE_CHECKING:
@@ -104,7 +103,7 @@ class Placement:
         self.start_owner = game.start_owner
         #: Whether every counting rule is official (then ``tops`` lists exactly
         #: the squares a seat counts from, and the inlined forms below apply).
-        self.official = not any(overridden(rules, name) for name in COUNTING_HOOKS)
+        self.official = not any(map(rules.overridden, COUNTING_HOOKS))
         self.counts_from = rules.glux_counts_from
         self.distance = rules.glux_distance
         self.may_pass = rules.glux_may_pass
@@ -271,3 +270,38 @@ def apply_place(game: Glux, state: State, event: Place) -> State:
         drawing,
         state.memo,
     )
+
+
+class Placements(Sequence[Place]):
+    """The legal placements of one turn: every (square, face) pair, in order.
+
+    Events are made only when looked at: a random bot looks at one of some
+    fifty, and self-play speed depends on it."""
+
+    __slots__ = ("player", "squares", "option", "faces")
+
+    def __init__(self, player: str, squares: tuple[str, ...], option: bool, faces: tuple[int, int]) -> None:
+        #: The squares counted to, then, when ``option``, the start square
+        #: (the start-square option: placed there without counting).
+        self.player = player
+        self.squares = squares
+        self.option = option
+        self.faces = faces
+
+    def __len__(self) -> int:
+        return 2 * len(self.squares)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        j = index // 2
+        square = self.squares[j]  # IndexError past the end, as a list would
+        start = self.option and j == len(self.squares) - 1
+        return Place(self.player, square, self.faces[index % 2], start)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]

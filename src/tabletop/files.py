@@ -117,16 +117,19 @@ def write_new(path: Path, data: bytes, *, mode: int = 0o644) -> None:
         raise UsageError(f"cannot write: {reason(exc)}", where=str(path)) from None
 
 
-def replace(path: Path, data: bytes, *, mode: int = 0o644) -> None:
+def replace(path: Path, data: bytes, *, mode: int = 0o644, stale: float = STALE) -> None:
     """Write ``path`` whole, replacing what was there only once the new text
-    is safely on disk (a failure leaves the old file as it was)."""
+    is safely on disk (a failure leaves the old file as it was). Temporary
+    files for ``path`` older than ``stale`` seconds, left by a killed process,
+    are removed first (0 when the caller holds a lock that excludes any other
+    writer of ``path``)."""
     path = Path(path)
     directory = _folder(path)
     if path.is_dir():
         raise UsageError("cannot write: a folder", where=str(path))
     tmp: str | None = None
     try:
-        _clean_stale(directory, path.name)
+        clean(directory, path.name, stale)
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
         try:
             _write_all(fd, data)
@@ -154,21 +157,22 @@ def _nameless(directory: Path, mode: int) -> tuple[int, str | None]:
         except OSError as exc:
             if exc.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOENT):
                 raise
-    _clean_stale(directory, "")
+    clean(directory, "", STALE)
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tabletop.", suffix=".tmp")
     return fd, tmp
 
 
-def _clean_stale(directory: Path, name: str) -> None:
-    """Remove temporary files a killed process left (old enough that no
-    running write can own them)."""
+def clean(directory: Path, name: str, stale: float = STALE) -> None:
+    """Remove the temporary files a killed process left in ``directory`` while
+    writing the file ``name`` ("": a new file), those older than ``stale``
+    seconds (no running write owns them)."""
     prefix = f".{name}." if name else ".tabletop."
     now = time.time()
     with contextlib.suppress(OSError):
         for entry in os.scandir(directory):
             if entry.name.startswith(prefix) and entry.name.endswith(".tmp") and entry.is_file(follow_symlinks=False):
                 with contextlib.suppress(OSError):
-                    if now - entry.stat(follow_symlinks=False).st_mtime > STALE:
+                    if now - entry.stat(follow_symlinks=False).st_mtime >= stale:
                         os.unlink(entry.path)
 
 

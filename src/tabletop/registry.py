@@ -311,7 +311,8 @@ class Codec:
         if type(line) is bytes and line.startswith(b'{"seq":'):
             comma = line.find(b",", 7)
             digits = line[7:comma]
-            if comma > 7 and digits.isdigit() and (len(digits) == 1 or digits[:1] != b"0"):
+            # At most 18 digits: a number that always fits in 64 bits.
+            if 7 < comma <= 25 and digits.isdigit() and (len(digits) == 1 or digits[:1] != b"0"):
                 key = (game, line[comma:])
                 event = self._known.get(key)
                 if event is None:

@@ -30,6 +30,9 @@ class SecretKeeper:
 
     def __init__(self, log: Path) -> None:
         self.path = log.with_name(log.name + ".secrets")
+        # Made under the log's lock, so no other writer of the secrets is at
+        # work: a temporary secrets file here was left by a killed process.
+        files.clean(self.path.parent, self.path.name, stale=0)
         self.secrets: dict = {}
         if os.path.lexists(self.path):
             try:
@@ -74,4 +77,4 @@ class SecretKeeper:
             except OSError as exc:
                 raise UsageError(f"cannot remove: {files.reason(exc)}", where=str(self.path)) from None
             return
-        files.replace(self.path, json.dumps(secrets).encode("utf-8"), mode=0o600)
+        files.replace(self.path, json.dumps(secrets).encode("utf-8"), mode=0o600, stale=0)

@@ -168,3 +168,14 @@ def test_glux_redraw_on_the_command_line(cli):
         "--plugins", HOUSE_RULES / "glux_redraw.py", "play", "g.jsonl", "redraw", "--player", "ben", plugins=False
     )
     assert again.exit_code == 1 and "not ben's turn" in again.output + (again.stderr or "")
+
+
+def test_the_guides_end_to_end_test_runs_as_written(monkeypatch):
+    import re
+
+    guide = (ROOT / "docs" / "house-rules.md").read_text()
+    code = re.search(r"## Testing a house rule.*?```python\n(.*?)```", guide, re.DOTALL).group(1)
+    monkeypatch.chdir(ROOT)
+    scope: dict = {}
+    exec(compile(code, "docs/house-rules.md", "exec"), scope)
+    scope["test_no_covering_another_players_chip"]()

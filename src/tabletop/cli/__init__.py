@@ -132,7 +132,14 @@ def main(ctx: click.Context, plugins: tuple[Path, ...]) -> None:
 
 
 def _register() -> None:
-    from . import analysis, info, logs, pbem, pictures, selfplaying, simulating, study  # noqa: F401  (each adds its commands)
+    from . import analysis, info, logs, pictures, selfplaying, simulating, study  # noqa: F401  (each adds its commands)
+
+    # The email referee locks its folder with POSIX calls; where they do not
+    # exist, every other command still works.
+    try:
+        from . import pbem  # noqa: F401
+    except ImportError:  # pragma: no cover - Windows
+        pass
 
 
 _register()

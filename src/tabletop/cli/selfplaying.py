@@ -63,12 +63,12 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output) -> 
         _play(registry, game, players, seats, seed, variants, opts, games, output, written)
     except BaseException:
         # All or nothing: the games written so far, and folders made, go.
-        for path in reversed(written + made):
+        for path in written:
             with contextlib.suppress(OSError):
-                if path in made:
-                    path.rmdir()
-                else:
-                    path.unlink()
+                path.unlink()
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
         raise
     if output is not None:
         click.echo(f"Logs written to {shown(output)}/.")
