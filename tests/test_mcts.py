@@ -136,3 +136,24 @@ def test_mcts_with_a_time_budget_decides():
     choice = MCTS(seconds=0.05)(table.game, table.state, player, legal, random.Random(1))
     assert choice in legal
     assert isinstance(table.match.node, Decide)
+
+
+@pytest.mark.parametrize(("game", "players"), [("glux", 3), ("glyph-chess", 2)])
+def test_views_mark_what_a_player_may_not_see_as_hidden(game, players):
+    """Another player's hand is a tabletop.Hidden in a view, never a value."""
+    from tabletop import Hidden
+
+    found = 0
+    for table, _ in positions(game, players, range(2), every=11):
+        for player in table.players:
+            hands = table.view(player).hands
+            for seat, hand in enumerate(hands):
+                if table.players[seat] == player:
+                    assert not isinstance(hand, Hidden)
+                elif isinstance(hand, Hidden):
+                    found += 1
+                    if game == "glyph-chess":
+                        assert hand == Hidden("coins", sum(table.state.hands[seat]))
+                else:
+                    assert hand is None  # a Glüx player holding no chip: nothing to hide
+    assert found > 5

@@ -225,6 +225,6 @@ def test_the_fast_decoding_path_agrees_with_the_plain_one(registry, data):
         elif change == "field" and event.get("payload"):
             event["payload"][data.draw(st.sampled_from(sorted(event["payload"])))] = data.draw(VALUES)
         text = json.dumps(event, separators=(",", ":"), ensure_ascii=False)
-        fast = _outcome(lambda: codec.decode_line(game, text.encode()))
-        plain = _outcome(lambda: codec._decode(game, jsonline.loads(text)))
+        fast = _outcome(lambda text=text: codec.decode_line(game, text.encode()))
+        plain = _outcome(lambda text=text: codec._decode(game, jsonline.loads(text)))
         assert fast == plain, text

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tabletop import Chance, Decide, Event, Forced, Game, Outcome, Over
+from tabletop import Chance, Decide, Event, Forced, Game, Hidden, Outcome, Over
 
 from . import board as boards
 from . import exclusion, fast, hookspecs, notation, official, placement, render, scoring, setup, start_option, turn
@@ -228,12 +228,12 @@ class Glux(Game):
         seat = self.seats[player]
         hands, bags = list(state.hands), list(state.bags)
         for other, hand in enumerate(state.hands):
-            if other != seat and hand is not None and hand != "?":
+            if other != seat and hand is not None and not isinstance(hand, Hidden):
                 # Others know only bag and hand together: all chips less those placed.
                 i = KINDS.index(hand)
                 bag = bags[other]
                 bags[other] = bag[:i] + (bag[i] + 1,) + bag[i + 1 :]
-                hands[other] = "?"
+                hands[other] = Hidden("chip")
         return evolve(state, hands=tuple(hands), bags=tuple(bags))
 
     def sees(self, event: Event, player: str | None) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tabletop import Renderer
+from tabletop import Hidden, Renderer
 from tabletop.svg import document
 from tabletop.svg import text as svg_text
 
@@ -68,7 +68,7 @@ def svg(game: Glux, state: State, viewer: str | None) -> str:
     for i, player in enumerate(game.players):
         y = legend_top + 24 * i
         hand = state.hands[i]
-        held = "hidden" if hand == "?" else (hand or "-")
+        held = "hidden" if isinstance(hand, Hidden) else (hand or "-")
         out.append(f'<circle cx="{MARGIN + 8}" cy="{y + 8}" r="8" fill="{OWNERS[i]}"/>')
         line = f"{player}: {outcome.scores[player]} VP, hand {held}, {sum(state.bags[i])} in bag"
         if state.excluded[i]:

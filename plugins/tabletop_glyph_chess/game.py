@@ -9,7 +9,7 @@ from itertools import permutations
 from types import SimpleNamespace
 from typing import Any
 
-from tabletop import Chance, Decide, Event, Game, Outcome
+from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
 
 from . import hookspecs, notation, official, position, render, steps
 from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
@@ -148,12 +148,12 @@ class GlyphChess(Game):
 
     # -- views and text ------------------------------------------------------
     def view(self, state: State, player: str | None) -> State:
-        """Others' coins show as a count only: their hand is ``(n,)``; their bag
-        and hand together are public (all coins less the used ones)."""
+        """Others' coins show as a count only: their hand is ``Hidden("coins", n)``;
+        their bag and hand together are public (all coins less the used ones)."""
         if player is None:
             return state
         seat = self.seats[player]
-        hands = tuple(h if i == seat else (sum(h),) for i, h in enumerate(state.hands))
+        hands = tuple(h if i == seat else Hidden("coins", sum(h)) for i, h in enumerate(state.hands))
         bags = tuple(
             b if i == seat else tuple(x + y for x, y in zip(b, state.hands[i])) for i, b in enumerate(state.bags)
         )

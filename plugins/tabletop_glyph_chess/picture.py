@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from tabletop import Renderer
+from tabletop import Hidden, Renderer
 from tabletop.svg import document
 from tabletop.svg import text as svg_text
 
@@ -69,7 +69,9 @@ def svg(game: GlyphChess, state: State, viewer: str | None) -> str:
             line = f"{COLOURS[seat]} {player}: eliminated"
         else:
             hand = state.hands[seat]
-            coins = f"{hand[0]} coins" if len(hand) == 1 else "coins " + (" ".join(coins_list(hand)) or "none")
+            coins = (
+                f"{hand.count} coins" if isinstance(hand, Hidden) else "coins " + (" ".join(coins_list(hand)) or "none")
+            )
             used = " ".join(coins_list(state.used[seat])) or "none"
             line = f"{COLOURS[seat]} {player}: {coins}; used {used}; spare {_spare(state, seat) or 'none'}"
         out.append(svg_text(MARGIN + 20, y, line, 13, "#222", anchor="start"))

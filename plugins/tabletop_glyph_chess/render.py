@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tabletop import Hidden
+
 from .pieces import COLOURS, GLYPHS, ILLUSIONIST, MINION, MINIONS, NAMES
 from .state import ALIVE, State, coins_list
 
@@ -65,8 +67,8 @@ def _player_line(game: GlyphChess, state: State, seat: int, player: str) -> str:
     if state.eliminated[seat]:
         return f"{colour} {player}: eliminated"
     hand = state.hands[seat]
-    if len(hand) == 1:  # another player's view: a count only
-        coins = f"{hand[0]} coin{'s' if hand[0] != 1 else ''} in hand"
+    if isinstance(hand, Hidden):  # another player's view: a count only
+        coins = f"{hand.count} coin{'s' if hand.count != 1 else ''} in hand"
         bag = f"bag and hand {sum(state.bags[seat])}"
     else:
         held = coins_list(hand)
@@ -108,7 +110,7 @@ def facets(game: GlyphChess, state: State) -> dict[str, str]:
     found["dice"] = " ".join(f or "-" for f in state.dice)
     for seat, player in enumerate(game.players):
         hand = state.hands[seat]
-        found[f"coins {player}"] = f"{hand[0]} hidden" if len(hand) == 1 else " ".join(coins_list(hand)) or "none"
+        found[f"coins {player}"] = str(hand) if isinstance(hand, Hidden) else " ".join(coins_list(hand)) or "none"
         found[f"used {player}"] = " ".join(coins_list(state.used[seat])) or "none"
         found[f"fates {player}"] = (
             " ".join(f"{g}:{f}" for g, f in zip(GLYPHS, state.fates[seat]) if f != ALIVE) or "all alive"
