@@ -157,3 +157,24 @@ def test_views_mark_what_a_player_may_not_see_as_hidden(game, players):
                 else:
                     assert hand is None  # a Glüx player holding no chip: nothing to hide
     assert found > 5
+
+
+def mcts_wins_against_greedy(games: int, bot: str = "mcts") -> int:
+    """Games of two-player Glüx that MCTS wins alone against greedy, seats alternating."""
+    won = 0
+    for i in range(games):
+        bots = [bot, "greedy"] if i % 2 == 0 else ["greedy", bot]
+        table = tabletop.start("glux", ["ann", "ben"], seed=f"strength-{i}")
+        outcome = table.run(bots)
+        won += outcome.winners == (table.players[i % 2],)
+    return won
+
+
+def test_mcts_beats_greedy_at_glux_in_a_few_games():
+    assert mcts_wins_against_greedy(4, "mcts:iterations=100") >= 3
+
+
+@pytest.mark.slow
+def test_mcts_beats_greedy_at_glux_at_its_default_budget():
+    """bench/mcts.py measures 200 games; this holds a sample of 40 to the target."""
+    assert mcts_wins_against_greedy(40) >= 30
