@@ -1,28 +1,37 @@
-"""Replay and self-play speed, measured against python-chess on the same machine.
+"""Replay and self-play speed of both games, each as a ratio to a peer measured
+in the same process, in the same round.
 
-    python bench/throughput.py [--games 1000] [--chess-games 300] [--game glux]
+    python bench/throughput.py [--rounds 5] [--glux-logs 300] [--glyph-logs 40]
+                               [--chess-games 150] [--seconds 2] [--game glux]
 
-In one run it:
-1. self-plays GAMES 4-player games of each game (random bots) into a temporary
-   folder of logs;
-2. replays that folder, every event validated: events per second;
-3. has python-chess read PGN of CHESS_GAMES random games: plies per second;
-4. prints the ratio of the two, self-play games per second (no files
-   written) and the peak memory of the process.
+The machine is shared, so no single figure says much; a ratio to a peer
+measured right beside it does. First it self-plays the logs to replay (random
+bots: Glüx with four players, Glyph Chess with two) and has python-chess play
+random games to PGN. Then, round by round, it measures back to back:
 
-Figures are for one core (the benchmark runs in one process). The results are
-reported in docs/performance.md.
+- python-chess reading the PGN (plies/s) and playing random games (games/s);
+- ``json.loads`` of every event line of the Glüx logs (lines/s);
+- each game's replay of its logs through the public engine (``Replay.run()``,
+  every event validated; events/s), from memory like the two peers;
+- each game's self-play through the public engine (``selfplay()``, random
+  bots, no files; games/s).
+
+It prints every round, then the min/median/max of each ratio and of each rate,
+by wall-clock time and by CPU time of the process. Figures are for one core.
+The results are reported in docs/performance.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import random
 import resource
+import statistics
 import sys
-import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import chess
@@ -31,7 +40,6 @@ import chess.pgn
 from tabletop import Registry, get_plugin_manager
 from tabletop.engine import Replay
 from tabletop.live import selfplay
-from tabletop.logfile import create
 
 PLAYERS = {"glux": 4, "glyph-chess": 2}
 
@@ -40,96 +48,184 @@ def progress(text: str) -> None:
     print(f"  {text}", file=sys.stderr, flush=True)
 
 
-def write_logs(registry: Registry, game: str, count: int, folder: Path) -> int:
-    names = [f"p{i}" for i in range(1, PLAYERS.get(game, 2) + 1)]
+def timed(work: Callable[[], int]) -> tuple[float, float]:
+    """Units per second of ``work()`` (which returns how many it did): by wall
+    clock and by the process's CPU time."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    done = work()
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return done / wall, done / max(cpu, 1e-9)
+
+
+# -- the logs to replay ------------------------------------------------------------
+def make_logs(registry: Registry, game: str, count: int) -> list[tuple[bytes, int]]:
+    """Self-played logs of ``game`` in memory: (the log's bytes, its number of events)."""
+    names = [f"p{i}" for i in range(1, PLAYERS[game] + 1)]
     bots = [registry.bot("random", game)] * len(names)
-    events = 0
+    logs = []
     for i in range(count):
         header, _, played = selfplay(registry, game, names, bots, f"bench-{i}")
-        lines = registry.codec.log(header, played)
-        create(folder / f"{game}-{i:05d}.jsonl", lines)
-        events += len(played)
-        if (i + 1) % 250 == 0:
-            progress(f"{game}: wrote {i + 1}/{count} logs")
+        text = "\n".join(registry.codec.log(header, played)) + "\n"
+        logs.append((text.encode(), len(played)))
+    return logs
+
+
+def replay(registry: Registry, logs: list[tuple[bytes, int]]) -> int:
+    events = 0
+    for data, _ in logs:
+        events += Replay(registry, Path("bench.jsonl"), io.BytesIO(data)).run().seq
     return events
 
 
-def replay_rate(registry: Registry, folder: Path) -> tuple[float, int]:
-    logs = sorted(folder.glob("*.jsonl"))
-    start = time.perf_counter()
-    events = 0
-    for log in logs:
-        events += Replay(registry, log).run().seq
-    return events / (time.perf_counter() - start), events
+def json_lines(logs: list[tuple[bytes, int]]) -> list[bytes]:
+    """The event lines of the logs (the header lines left out)."""
+    return [line for data, _ in logs for line in data.splitlines()[1:]]
 
 
-def selfplay_rate(registry: Registry, game: str, seconds: float = 5.0) -> float:
-    names = [f"p{i}" for i in range(1, PLAYERS.get(game, 2) + 1)]
+def json_loads(lines: list[bytes]) -> int:
+    loads = json.loads
+    for line in lines:
+        loads(line)
+    return len(lines)
+
+
+def selfplay_for(registry: Registry, game: str, seconds: float, start: int) -> Callable[[], int]:
+    names = [f"p{i}" for i in range(1, PLAYERS[game] + 1)]
     bots = [registry.bot("random", game)] * len(names)
-    played = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        selfplay(registry, game, names, bots, f"speed-{played}")
-        played += 1
-    return played / (time.perf_counter() - start)
+
+    def work() -> int:
+        played = 0
+        until = time.perf_counter() + seconds
+        while time.perf_counter() < until or not played:
+            selfplay(registry, game, names, bots, f"speed-{start}-{played}")
+            played += 1
+        return played
+
+    return work
 
 
-def random_pgns(count: int, seed: int = 1) -> list[str]:
+# -- python-chess, the yardstick ---------------------------------------------------
+def random_chess_game(rng: random.Random) -> chess.Board:
+    board = chess.Board()
+    while not board.is_game_over() and board.ply() < 200:
+        board.push(rng.choice(list(board.legal_moves)))
+    return board
+
+
+def random_pgns(count: int, seed: int = 1) -> str:
     rng = random.Random(seed)
     texts = []
     for i in range(count):
-        board = chess.Board()
-        while not board.is_game_over() and board.ply() < 200:
-            board.push(rng.choice(list(board.legal_moves)))
-        game = chess.pgn.Game.from_board(board)
+        game = chess.pgn.Game.from_board(random_chess_game(rng))
         game.headers["Event"] = f"random {i}"
         texts.append(str(game))
-    return texts
+    return "\n\n".join(texts)
 
 
-def chess_rate(texts: list[str]) -> tuple[float, int]:
-    stream = io.StringIO("\n\n".join(texts))
+def chess_read(pgn: str) -> int:
+    stream = io.StringIO(pgn)
     plies = 0
-    start = time.perf_counter()
     while (game := chess.pgn.read_game(stream)) is not None:
         plies += game.end().ply()
-    return plies / (time.perf_counter() - start), plies
+    return plies
+
+
+def chess_play(seconds: float, start: int) -> Callable[[], int]:
+    def work() -> int:
+        rng = random.Random(start)
+        played = 0
+        until = time.perf_counter() + seconds
+        while time.perf_counter() < until or not played:
+            random_chess_game(rng)
+            played += 1
+        return played
+
+    return work
+
+
+# -- reporting --------------------------------------------------------------------
+def spread(values: list[float]) -> str:
+    """min / median / max."""
+    return " / ".join(_num(v) for v in (min(values), statistics.median(values), max(values)))
+
+
+def _num(value: float) -> str:
+    return f"{value:,.2f}" if value < 100 else f"{value:,.0f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=1000, help="self-played logs to replay per game (default 1000)")
     parser.add_argument(
-        "--chess-games", type=int, default=300, help="random chess games for python-chess (default 300)"
+        "--rounds", type=int, default=5, help="rounds of measurements (default 5; at least 5 to report)"
     )
-    parser.add_argument("--game", action="append", help="only this game (repeatable; default every built-in game)")
+    parser.add_argument("--glux-logs", type=int, default=300, help="Glüx logs to replay each round (default 300)")
+    parser.add_argument("--glyph-logs", type=int, default=40, help="Glyph Chess logs to replay each round (default 40)")
+    parser.add_argument("--chess-games", type=int, default=150, help="random chess games read as PGN (default 150)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="each self-play measurement (default 2 s)")
+    parser.add_argument("--game", action="append", help="only this game (repeatable; default both)")
     args = parser.parse_args()
     registry = Registry(get_plugin_manager(environment=False))
     games = args.game or [g for g in PLAYERS if g in registry.games]
 
     progress(f"python-chess: {args.chess_games} random games to PGN")
-    texts = random_pgns(args.chess_games)
-    pgn_rate, plies = chess_rate(texts)
-    print(f"python-chess PGN read: {pgn_rate:,.0f} plies/s ({plies:,} plies, {args.chess_games} games)")
-
+    pgn = random_pgns(args.chess_games)
+    logs = {}
     for game in games:
-        with tempfile.TemporaryDirectory(prefix=f"tabletop-bench-{game}-") as tmp:
-            folder = Path(tmp)
-            progress(f"{game}: self-playing {args.games} logs into {folder}")
-            write_logs(registry, game, args.games, folder)
-            progress(f"{game}: replaying")
-            rate, events = replay_rate(registry, folder)
-        print(
-            f"{game} replay: {rate:,.0f} events/s ({events:,} events, {args.games} logs); "
-            f"{rate / pgn_rate:.2f}x python-chess PGN plies/s"
-        )
-        progress(f"{game}: self-play for 5 s")
-        print(
-            f"{game} self-play: {selfplay_rate(registry, game):,.1f} games/s ({PLAYERS[game]} players, random bots, no files)"
-        )
+        count = args.glux_logs if game == "glux" else args.glyph_logs
+        progress(f"{game}: self-playing {count} logs to replay")
+        logs[game] = make_logs(registry, game, count)
+    lines = json_lines(logs["glux"]) if "glux" in logs else []
 
+    # Every measure of every round: name -> [(wall rate, cpu rate), ...].
+    rates: dict[str, list[tuple[float, float]]] = {}
+    for r in range(args.rounds):
+        progress(f"round {r + 1} of {args.rounds}")
+        found = {
+            "python-chess PGN read (plies/s)": timed(lambda: chess_read(pgn)),
+            "python-chess random games (games/s)": timed(chess_play(args.seconds, r)),
+        }
+        if lines:
+            found["json.loads of the Glüx event lines (lines/s)"] = timed(lambda: json_loads(lines))
+        for game in games:
+            found[f"{game} replay (events/s)"] = timed(lambda game=game: replay(registry, logs[game]))
+            found[f"{game} self-play (games/s)"] = timed(selfplay_for(registry, game, args.seconds, r))
+        for name, rate in found.items():
+            rates.setdefault(name, []).append(rate)
+        print(f"round {r + 1}: " + "; ".join(f"{name} {_num(wall)}" for name, (wall, _) in found.items()), flush=True)
+
+    ratios = {}
+    chess_plies = rates["python-chess PGN read (plies/s)"]
+    chess_games = rates["python-chess random games (games/s)"]
+    for game in games:
+        replayed = rates[f"{game} replay (events/s)"]
+        played = rates[f"{game} self-play (games/s)"]
+        ratios[f"{game} replay / python-chess PGN plies"] = (replayed, chess_plies)
+        if game == "glux":
+            ratios["glux replay / json.loads of its lines"] = (
+                replayed,
+                rates["json.loads of the Glüx event lines (lines/s)"],
+            )
+        ratios[f"{game} self-play games / python-chess random games"] = (played, chess_games)
+
+    print()
+    print(f"{args.rounds} rounds, min / median / max; wall clock, then CPU time of the process")
+    print()
+    print("| ratio (same round) | wall clock | CPU time |")
+    print("| --- | --- | --- |")
+    for name, (mine, peer) in ratios.items():
+        wall = [m[0] / p[0] for m, p in zip(mine, peer)]
+        cpu = [m[1] / p[1] for m, p in zip(mine, peer)]
+        print(f"| {name} | {spread(wall)}× | {spread(cpu)}× |")
+    print()
+    print("| rate | wall clock | CPU time |")
+    print("| --- | --- | --- |")
+    for name, values in rates.items():
+        print(f"| {name} | {spread([v[0] for v in values])} | {spread([v[1] for v in values])} |")
+    for game in games:
+        events = sum(n for _, n in logs[game]) / len(logs[game])
+        print(f"| {game}: events per logged game | {events:,.0f} | |")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak memory (max RSS): {peak:,.0f} MiB")
+    print(f"\npeak memory (max RSS): {peak:,.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ no traceback, no file changed."""
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -255,3 +257,60 @@ def test_illegal_game_exit_code_from_a_real_process(tmp_path):
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert result.stderr.strip() == f"tabletop: {log}:2: event 1 (a is dealt 9): not a possible outcome here"
+
+
+# -- messages: one line, naming the option or file, of a readable length ------
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["selfplay", "pile", "--players", "many"], "'--players'"),
+        (["new", "pile", "-o", "x.jsonl"], "'--players'"),
+        (["replay", "--frobnicate", "x.jsonl"], "--frobnicate"),
+        (["render", "x.jsonl", "--until", "-3"], "'--until'"),
+        (["no-such-command"], "no-such-command"),
+    ],
+)
+def test_click_usage_errors_are_one_line_naming_the_option(cli, argv, option):
+    fails(cli(*argv), 2, option, "--help")
+
+
+def test_a_file_name_with_a_newline_stays_on_one_line(cli, tmp_path):
+    name = "two\nlines.jsonl"
+    (tmp_path / name).write_text("not json\n")
+    message = fails(cli("replay", tmp_path / name), 2, "two\\nlines.jsonl:1:", "not JSON")
+    assert message.startswith("tabletop: ")
+
+
+def test_a_long_quoted_value_is_cut(cli, started):
+    move = "x" * 20_000_000
+    message = fails(cli("play", started, move, "--player", "ann"), 2, "cannot read")
+    assert len(message) < 700
+
+
+def test_play_on_a_fifo_says_what_it_is(cli, tmp_path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    os.mkfifo(tmp_path / "g.jsonl")
+    fails(cli("play", tmp_path / "g.jsonl", "1"), 2, "g.jsonl: cannot open: not a regular file")
+
+
+def test_board_errors_name_the_full_path(cli, tmp_path):
+    folder = tmp_path / "boards" / "mine"
+    folder.mkdir(parents=True)
+    (folder / "b.txt").write_text("middle: Q\nstart 2: a1 c1\n1  A . B\n")
+    result = cli("new", "glux", "--players", "a,b", "--option", f"board={folder / 'b.txt'}", "-o", "x.jsonl")
+    fails(result, 2, f"{folder / 'b.txt'}:1:", "middle room 'Q'")
+    result = cli("new", "glux", "--players", "a,b", "--option", "board=boards/mine/none.txt", "-o", "x.jsonl")
+    fails(result, 2, "boards/mine/none.txt", "option 'board'")
+
+
+def test_players_errors_name_the_option(cli):
+    fails(cli("new", "pile", "--players", "a,a", "-o", "x.jsonl"), 2, "--players:", "distinct")
+    fails(cli("new", "pile", "--players", "a,", "-o", "x.jsonl"), 2, "--players:", "bad player name ''")
+
+
+def test_a_huge_players_count_is_refused_before_building_names(cli):
+    start = time.perf_counter()
+    fails(cli("selfplay", "pile", "--players", "1000000000"), 2, "--players:", "2 to 3 players, not 1000000000")
+    fails(cli("new", "pile", "--players", "," * 5_000_000, "-o", "x.jsonl"), 2, "--players:", "not 5000001")
+    assert time.perf_counter() - start < 5

@@ -92,7 +92,7 @@ def test_a_rule_hook_with_no_spec_in_that_game_is_an_error(tmp_path):
     with pytest.raises(PluginError) as caught:
         Registry(get_plugin_manager([stray], environment=False))
     assert str(caught.value).startswith(f"{stray}:3: variant 'stray': 'glux_no_such_rule' is not a rule hook of glux")
-    assert "(rule hooks: glux_bag, " in str(caught.value)
+    assert "(rule hooks: glux_apply, glux_bag, " in str(caught.value)
 
 
 def test_a_variant_enabled_twice(registry):

@@ -4,6 +4,9 @@ another exception (which would be a traceback for the user)."""
 from __future__ import annotations
 
 import json
+import os
+import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,7 +15,7 @@ from hypothesis import strategies as st
 from tabletop import TabletopError
 from tabletop.engine import Replay
 
-from .conftest import REPLAYS
+from .conftest import REPLAYS, Cli
 
 LOGS = [REPLAYS / "glux" / "three-players.jsonl", REPLAYS / "glyph_chess" / "two-players-random.jsonl"]
 SCALARS = st.one_of(
@@ -64,3 +67,164 @@ def test_a_mangled_event_is_refused_in_words(registry, tmp_path, log, data):
         Replay(registry, path).run()
     except TabletopError as exc:
         assert "\n" not in str(exc) and str(exc).startswith(str(path))
+
+
+# -- every reading command on mangled logs, in-process ---------------------------
+FUZZ_LOGS = [
+    REPLAYS / "glux" / "two-players.jsonl",
+    REPLAYS / "glyph_chess" / "two-players-random.jsonl",
+    REPLAYS / "glyph_chess" / "advanced-setup.jsonl",
+]
+#: Values that broke tabletop once: wrong types, huge numbers, deep nesting,
+#: lone surrogates, control characters, bounds just over the line.
+HOSTILE = st.sampled_from(
+    [
+        "9" * 5000,
+        "[" * 1000 + "]" * 1000,
+        '"\\ud800"',
+        '"a\\u0000b"',
+        '"\\u200b"',
+        "1e400",
+        "-1",
+        "true",
+        "1.0",
+        "null",
+        '["draw"]',
+        '{"kind":"draw"}',
+        "18446744073709551616",
+        '"' + "x" * 70_000 + '"',
+        "13",
+        "3000",
+        '{"file":"b.txt","text":"middle: A\\nstart 2: a1 b1\\n' + "9" * 5000 + '  A A\\n"}',
+        '{"turn":["ann"],"dice":"SSSSS"}',
+    ]
+)
+
+
+def _mangle(data: st.DataObject, text: bytes) -> bytes:
+    lines = text.split(b"\n")[:-1]
+    how = data.draw(st.sampled_from(["byte", "cut", "line", "value", "header", "bom", "crlf"]))
+    if how == "byte":
+        raw = bytearray(text)
+        for _ in range(data.draw(st.integers(1, 4))):
+            at = data.draw(st.integers(0, len(raw) - 1))
+            raw[at] = data.draw(st.integers(0, 255))
+        return bytes(raw)
+    if how == "cut":
+        return text[: data.draw(st.integers(0, len(text)))]
+    if how == "line":
+        i = data.draw(st.integers(0, len(lines) - 1))
+        j = data.draw(st.integers(0, len(lines) - 1))
+        lines[i], lines[j] = lines[j], lines[i] if data.draw(st.booleans()) else lines[i]
+        if data.draw(st.booleans()):
+            del lines[data.draw(st.integers(0, len(lines) - 1))]
+        return b"".join(line + b"\n" for line in lines)
+    if how in ("value", "header"):
+        i = 0 if how == "header" else data.draw(st.integers(1, len(lines) - 1))
+        line = lines[i].decode()
+        # Replace one JSON value (after a colon) with a hostile one.
+        colons = [k for k, c in enumerate(line) if c == ":"]
+        at = data.draw(st.sampled_from(colons))
+        end = at + 1
+        depth = 0
+        while end < len(line):
+            c = line[end]
+            if c in "[{":
+                depth += 1
+            elif c in "]}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif c == "," and depth == 0:
+                break
+            end += 1
+        lines[i] = (line[: at + 1] + data.draw(HOSTILE) + line[end:]).encode("utf-8", "surrogatepass")
+        return b"".join(line + b"\n" for line in lines)
+    if how == "bom":
+        return b"\xef\xbb\xbf" + text
+    return text.replace(b"\n", b"\r\n")
+
+
+def _one_line_naming(result, path: Path) -> None:
+    assert result.exit_code in (0, 1, 2), result.output
+    if result.exit_code:
+        message = result.stderr.strip()
+        assert "\n" not in message and message.startswith(f"tabletop: {path}"), message
+
+
+@settings(
+    max_examples=int(os.environ.get("TABLETOP_FUZZ_EXAMPLES", "40")),
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+@given(data=st.data())
+def test_every_reading_command_on_a_mangled_log(tmp_path_factory, data):
+    """No byte sequence gives a traceback, a second line, another exit code,
+    a changed file or a long run, in any reading command."""
+    folder = tmp_path_factory.mktemp("fuzz")
+    source = data.draw(st.sampled_from(FUZZ_LOGS))
+    path = folder / "mangled.jsonl"
+    path.write_bytes(_mangle(data, source.read_bytes()))
+    (folder / "good.jsonl").write_bytes(source.read_bytes())
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    cli = Cli(folder)
+    start = time.perf_counter()
+    for argv in (
+        ["replay", path],
+        ["replay", path, "--json"],
+        ["replay", path, "--step", "--as", "ann"],
+        ["moves", path],
+        ["verify", path],
+        ["render", path],
+        ["render", path, "--format", "svg"],
+        ["diff", path, folder / "good.jsonl"],
+        ["play", path, "zzz"],
+    ):
+        result = cli(*argv, plugins=False)
+        if argv[0] == "diff" and result.exit_code == 1 and not result.stderr:
+            continue  # the logs differ: a finding, not an error
+        _one_line_naming(result, path)
+    many = cli("replay", folder, plugins=False)
+    assert many.exit_code in (0, 1, 2) and not many.stderr, many.output
+    assert f"ok {folder / 'good.jsonl'}" in many.stdout
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert time.perf_counter() - start < 30
+
+
+def _outcome(call):
+    try:
+        return call()
+    except TabletopError as exc:
+        return type(exc).__name__
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_the_fast_decoding_path_agrees_with_the_plain_one(registry, data):
+    """decode_line (orjson, the repeated-line cache, the quick structure) gives
+    what the plain reading gives, or refuses what it refuses, line after line."""
+    from tabletop import jsonline
+    from tabletop.registry import Codec
+
+    source = data.draw(st.sampled_from(FUZZ_LOGS))
+    game = json.loads(source.read_text().splitlines()[0])["game"]
+    codec = Codec(registry.games.values())
+    for line in source.read_text().splitlines()[1 : data.draw(st.integers(2, 40))]:
+        event = json.loads(line)
+        change = data.draw(st.sampled_from(["none", "seq", "kind", "player", "payload-player", "field"]))
+        if change == "seq":
+            event["seq"] = data.draw(st.one_of(st.integers(-5, 2**70), st.just(int("9" * 30))))
+        elif change == "kind":
+            event["kind"] = data.draw(
+                st.one_of(st.just(["draw"]), st.just({"k": 1}), st.integers(), st.text(max_size=3))
+            )
+        elif change == "player":
+            event["player"] = data.draw(VALUES)
+        elif change == "payload-player":
+            event.setdefault("payload", {})["player"] = data.draw(st.sampled_from(["ann", "ben", 1]))
+        elif change == "field" and event.get("payload"):
+            event["payload"][data.draw(st.sampled_from(sorted(event["payload"])))] = data.draw(VALUES)
+        text = json.dumps(event, separators=(",", ":"), ensure_ascii=False)
+        fast = _outcome(lambda text=text: codec.decode_line(game, text.encode()))
+        plain = _outcome(lambda text=text: codec._decode(game, jsonline.loads(text)))
+        assert fast == plain, text

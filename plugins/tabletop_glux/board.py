@@ -27,13 +27,19 @@ from pathlib import Path
 
 import attrs
 
-from tabletop import UsageError
+from tabletop import UsageError, files
+from tabletop.errors import quote
 
 #: The printed board's sides, by name.
 BUILT_IN = {"two-players": "two-players.txt", "three-four-players": "three-four-players.txt"}
 ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
 PATH = "."
 _ROW = re.compile(r"^\s*(\d+)\s+(.*)$")
+#: Bounds on a board drawing: columns a to z, as many rows, and the text of a
+#: drawing and its file name (kept whole in every log's header).
+MAX_SIDE = 26
+MAX_TEXT = 64 * 1024
+MAX_NAME = 255
 _FOOTER = re.compile(r"^\s*([a-z](\s+[a-z])*)\s*$")
 
 
@@ -140,24 +146,39 @@ def load(option: object, players: int) -> Board:
         option = default_name(players)
     if isinstance(option, str):
         if option not in BUILT_IN:
-            raise BoardError(f"option 'board': unknown board '{option}' (built in: {', '.join(BUILT_IN)})")
+            raise BoardError(f"option 'board': unknown board {quote(option)} (built in: {', '.join(BUILT_IN)})")
         return _parse_cached(built_in_text(option), option)
     if isinstance(option, dict) and isinstance(option.get("text"), str) and isinstance(option.get("file"), str):
         return _parse_cached(option["text"], option["file"])
     raise BoardError('option \'board\' must be a board name or {"file": ..., "text": ...}')
 
 
-def read_option(value: str) -> object:
-    """``--option board=VALUE``: a built-in name, or a path whose text is kept in the header."""
+def check_option(option: object, players: int) -> None:
+    """The ``board`` option as a header holds it, checked as ``new`` checks
+    it: a built-in name, or a drawing within the bounds, with start squares
+    for ``players``."""
+    if isinstance(option, dict):
+        if set(option) != {"file", "text"} or not all(isinstance(v, str) for v in option.values()):
+            raise BoardError('option \'board\' must be a board name or {"file": ..., "text": ...}')
+        name, text = option["file"], option["text"]
+        if not 0 < len(name) <= MAX_NAME or not name.isprintable():
+            raise BoardError(f"option 'board': the file name must be 1 to {MAX_NAME} printable characters")
+        if len(text) > MAX_TEXT:
+            raise BoardError(f"option 'board': {quote(name)}: a drawing of more than {MAX_TEXT:,} characters")
+    load(option, players).starts_for(players)
+
+
+def read_option(value: str, players: int) -> object:
+    """``--option board=VALUE``: a built-in name, or a path whose text is kept
+    in the header (errors name the path as given)."""
     if value in BUILT_IN:
         return value
     path = Path(value)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise BoardError(f"option 'board': {value}: {reason} (built in: {', '.join(BUILT_IN)})") from None
-    parse(text, path.name)
+        text = files.read_text(path, MAX_TEXT, "option 'board'")
+    except UsageError as exc:
+        raise BoardError(f"{exc.message} (built in: {', '.join(BUILT_IN)})", where=exc.where) from None
+    parse(text, str(path)).starts_for(players)
     return {"file": path.name, "text": text}
 
 
@@ -179,14 +200,16 @@ def parse(text: str, source: str) -> Board:
             elif re.fullmatch(r"start [1-9]", key):
                 starts[int(key[6:])] = (value, lineno)
             else:
-                raise BoardError(f"unknown setting '{key}' (settings: middle, start N)", where=where)
+                raise BoardError(f"unknown setting {quote(key)} (settings: middle, start N)", where=where)
             continue
         m = _ROW.match(line)
         if m:
             cells = m.group(2).split()
             for cell in cells:
                 if not (cell == PATH or (len(cell) == 1 and cell.isalpha() and cell.isupper())):
-                    raise BoardError(f"'{cell}' is not a square ('.' or a capital room letter)", where=where)
+                    raise BoardError(f"{quote(cell)} is not a square ('.' or a capital room letter)", where=where)
+            if len(m.group(1)) > 2:
+                raise BoardError(f"row number {quote(m.group(1), 12)}: at most {MAX_SIDE} rows", where=where)
             rows.append((lineno, int(m.group(1)), cells))
         elif _FOOTER.match(line):
             continue
@@ -196,8 +219,10 @@ def parse(text: str, source: str) -> Board:
         raise BoardError("no rows of squares", where=source)
     width = len(rows[0][2])
     height = len(rows)
-    if width > 26:
-        raise BoardError(f"{width} columns; at most 26 (a to z)", where=f"{source}:{rows[0][0]}")
+    if width > MAX_SIDE:
+        raise BoardError(f"{width} columns; at most {MAX_SIDE} (a to z)", where=f"{source}:{rows[0][0]}")
+    if height > MAX_SIDE:
+        raise BoardError(f"{height} rows; at most {MAX_SIDE}", where=f"{source}:{rows[-1][0]}")
     for i, (lineno, number, cells) in enumerate(rows):
         if number != height - i:
             raise BoardError(f"row {number} is out of order (expected row {height - i})", where=f"{source}:{lineno}")
@@ -210,7 +235,7 @@ def parse(text: str, source: str) -> Board:
     if middle is None:
         raise BoardError("no middle room: add a line 'middle: X'", where=source)
     if middle[0] not in set(rooms) - {PATH}:
-        raise BoardError(f"middle room '{middle[0]}' is not drawn on the board", where=f"{source}:{middle[1]}")
+        raise BoardError(f"middle room {quote(middle[0])} is not drawn on the board", where=f"{source}:{middle[1]}")
     if not starts:
         raise BoardError("no start squares: add a line like 'start 2: a1 m9'", where=source)
     found: dict[int, tuple[int, ...]] = {}

@@ -1,19 +1,28 @@
-"""The rules of Glüx: setup, placing chips by counting squares, scoring rooms."""
+"""Glüx for the engine: a short adapter over the rulebook's parts.
+
+The rules live in modules named after the rulebook: ``setup.py``,
+``turn.py``, ``placement.py`` (rules 1-6), ``start_option.py`` (rule 7),
+``exclusion.py`` ("Important"), ``end.py`` and ``scoring.py``. This class
+answers the engine's questions by asking them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
-
-import attrs
 
 from tabletop import Chance, Decide, Event, Forced, Game, Hidden, Outcome, Over
 
 from . import board as boards
-from . import hookspecs, notation, official, render
+from . import exclusion, fast, hookspecs, notation, official, placement, render, scoring, setup, start_option, turn
 from .chips import FACES, KINDS
 from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
-from .state import State, evolve, next_seat, put, take_from_bag
+from .placement import Placements
+from .state import State, evolve
+
+#: Rule hooks that change who plays next; when none is overridden, the turn
+#: passes by the official code inlined in ``turn.py`` and ``placement.py``.
+TURN_HOOKS = ("glux_turn_order", "glux_still_placing", "glux_draw_after_placing")
 
 
 class Glux(Game):
@@ -31,264 +40,186 @@ class Glux(Game):
     def normalize_options(cls, options: Mapping[str, str], players: Sequence[str]) -> dict[str, Any]:
         normalized = super().normalize_options(options, players)
         if "board" in normalized:
-            normalized["board"] = boards.read_option(normalized["board"])
-            boards.load(normalized["board"], len(players)).starts_for(len(players))
-        return normalized
+            normalized["board"] = boards.read_option(normalized["board"], len(players))
+        return cls.check_options(normalized, players)
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        options = super().check_options(options, players)
+        boards.check_option(options.get("board"), len(players))
+        return options
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any], rules: Any) -> None:
         super().__init__(players, options, rules)
+        n = len(self.players)
         self.seats = {p: i for i, p in enumerate(self.players)}
-        self.board = boards.load(options.get("board"), len(self.players))
-        self.start_squares = self.board.starts_for(len(self.players))
-        # What the header fixes is computed once: the rule hooks are asked here,
-        # not on every move.
-        directions = tuple(rules.glux_directions())
-        #: For each square and count, each way to count: (squares between, destination).
-        self.paths = self.board.paths(directions)
-        self.back_rays = self.board.rays(tuple((-dc, -dr) for dc, dr in directions))
-        bag = rules.glux_bag(players=len(self.players))
+        self.board = boards.load(options.get("board"), n)
+        # What the header fixes is asked of the rules once, here.
+        names = rules.glux_start_squares(board=self.board, players=n)
+        self.start_squares = tuple(self.board.indices[name] for name in names)
+        bag = rules.glux_bag(players=n)
         self.bag = tuple(bag.get(kind, 0) for kind in KINDS)
         owner = [-1] * len(self.board.rooms)
         for seat, square in enumerate(self.start_squares):
             owner[square] = seat
         #: For each square, the seat whose start square it is, or -1.
         self.start_owner = tuple(owner)
-        # Nodes asked for again and again, made once.
-        self._draws = tuple(tuple(Draw(p, kind) for kind in KINDS) for p in self.players)
-        self._decides = tuple(Decide((p,)) for p in self.players)
         self.room_squares = self.board.room_squares
+        #: Which groups of rules a variant changes (else the official code runs inlined).
+        self.hooked_turns = any(map(rules.overridden, TURN_HOOKS))
+        self.hooked = {name: rules.overridden(name) for name in _HOOKS}
+        # The same, as attributes, for the questions asked for every event.
+        self._hooked_over = self.hooked["glux_game_over"]
+        self._hooked_option = self.hooked["glux_start_option"]
+        self._hooked_decisions = self.hooked["glux_decisions"]
+        self._hooked_memo = self.hooked["glux_memo"]
+        self.placement = placement.Placement(self)
+        self._targets = self.placement.targets
+        # Nodes asked for again and again, made once.
+        self._draws = turn.draw_outcomes(self.players)
+        self._draw_nodes: tuple[dict[tuple[int, ...], Chance], ...] = tuple({} for _ in self.players)
+        self._decides = tuple(Decide((p,)) for p in self.players)
+        self.first_player_node = setup.first_player_node(self)
 
-    # -- state -----------------------------------------------------------
+    # -- the engine's questions --------------------------------------------
     def initial(self) -> State:
-        n = len(self.players)
-        return State(
-            stacks=((),) * len(self.board.rooms),
-            tops=((),) * n,
-            bags=(self.bag,) * n,
-            hands=(None,) * n,
-            started=(False,) * n,
-            option_used=(False,) * n,
-            excluded=(False,) * n,
-        )
+        return setup.initial(self)
 
     def next(self, state: State):
         if not state.began:
-            return self._setup_node(state)
+            return setup.node(self, state)
         seat = state.turn
-        if seat is None:
+        if seat is None or (self._hooked_over and self.rules.glux_game_over(game=self, state=state)):
             return Over()
-        player = self.players[seat]
         if state.drawing:
-            return self._draw(state, seat)
-        if self.option_open(state, seat) or self.can_count(state, seat):
+            return self.draw_node(state, seat)
+        if (
+            self.option_open(state, seat)
+            or next(self._targets(state, seat), None) is not None
+            or (self._hooked_decisions and self._variant_decisions(state, seat))
+        ):
             return self._decides[seat]
         # "Important": no counting placement and the start-square option used.
-        return Forced(Exclude(player))
-
-    def _setup_node(self, state: State):
-        if not all(state.started):
-            for seat in range(len(self.players)):
-                if not state.started[seat] and state.hands[seat] is None and state.bag_size(seat):
-                    return self._draw(state, seat)
-            return Decide(tuple(p for i, p in enumerate(self.players) if not state.started[i]))
-        for seat in range(len(self.players)):
-            if state.hands[seat] is None and state.bag_size(seat):
-                return self._draw(state, seat)
-        return Chance(tuple(FirstPlayer(p) for p in self.players))
-
-    def _draw(self, state: State, seat: int) -> Chance:
-        return Chance(self._draws[seat], state.bags[seat])
-
-    def option_open(self, state: State, seat: int) -> bool:
-        """Rule 7: once per game, onto the single chip on one's own start square."""
-        return not state.option_used[seat] and len(state.stacks[self.start_squares[seat]]) == 1
-
-    def targets(self, state: State, seat: int) -> set[int]:
-        """Every square reachable by counting from one of the seat's top chips."""
-        return set(self._targets(state, seat))
-
-    def can_count(self, state: State, seat: int) -> bool:
-        """Whether the seat has any counting placement (stops at the first)."""
-        return next(self._targets(state, seat), None) is not None
-
-    def _targets(self, state: State, seat: int) -> Iterator[int]:
-        stacks = state.stacks
-        start_owner = self.start_owner
-        paths = self.paths
-        for origin in state.tops[seat]:
-            for between, dest in paths[origin][stacks[origin][-1][1]]:
-                # Rules 5 and 6: not onto two chips, not onto another's start square.
-                if len(stacks[dest]) < 2 and start_owner[dest] in (-1, seat):
-                    # Rule 3: every square between must be empty.
-                    for sq in between:
-                        if stacks[sq]:
-                            break
-                    else:
-                        yield dest
-
-    def reaches(self, state: State, seat: int, dest: int) -> bool:
-        """Whether a top chip of the seat counts exactly to ``dest``. Looks back
-        from ``dest``: in each direction only the first chip met can count to it."""
-        stacks = state.stacks
-        for ray in self.back_rays[dest]:
-            for distance, sq in enumerate(ray, start=1):
-                stack = stacks[sq]
-                if stack:
-                    owner, face = stack[-1]
-                    if owner == seat and face == distance:
-                        return True
-                    break
-        return False
+        if self.hooked["glux_stuck"]:
+            return Forced(self.rules.glux_stuck(game=self, state=state, seat=seat))
+        return Forced(Exclude(self.players[seat]))
 
     def check(self, state: State, decision: Event) -> str | None:
-        seat = self.seats[decision.player]
+        if isinstance(decision, Place):
+            if not state.began:
+                return "the game is still being set up: choose the face of your start chip"
+            seat = self.seats[decision.player]
+            if error := setup.face_error(state.hands[seat], decision.face):
+                return error
+            square = self.board.indices.get(decision.square)
+            if square is None:
+                return f"{decision.square} is not a square of this board"
+            if decision.start:
+                return start_option.error(self, state, seat, square)
+            return self.placement.error(state, seat, square)
         if isinstance(decision, Start):
-            if state.began or state.started[seat]:
-                return "the start chip is placed already"
-            return _face_error(state.hands[seat], decision.face)
-        if not isinstance(decision, Place):
-            return f"{decision.kind} is not a decision"
-        if not state.began:
-            return "the game is still being set up: choose the face of your start chip"
-        if error := _face_error(state.hands[seat], decision.face):
-            return error
-        square = self.board.square(decision.square)
-        if square is None:
-            return f"{decision.square} is not a square of this board"
-        if decision.start:
-            if square != self.start_squares[seat]:
-                return f"the start-square option places on {self.board.name_of(self.start_squares[seat])}, not {decision.square}"
-            if state.option_used[seat]:
-                return "the start-square option was used already"
-            if len(state.stacks[square]) != 1:
-                return "the start-square option needs exactly one chip on the start square"
-            return None
-        if len(state.stacks[square]) >= 2:
-            return f"{decision.square} holds two chips already"
-        owner = self.start_owner[square]
-        if owner not in (-1, seat):
-            return f"{decision.square} is {self.players[owner]}'s start square"
-        if not self.reaches(state, seat, square):
-            return f"no chip of yours counts exactly to {decision.square} along a clear straight line"
-        return None
+            return setup.check_start(self, state, decision)
+        if self.hooked["glux_check"]:
+            reason = self.rules.glux_check(game=self, state=state, decision=decision)
+            if reason is not None:
+                return reason or None
+        return f"{decision.kind} is not a decision"
 
     def apply(self, state: State, event: Event) -> State:
-        if isinstance(event, Draw):
-            seat = self.seats[event.player]
-            bags = take_from_bag(state.bags, seat, event.chip)
-            hands = put(state.hands, seat, event.chip)
-            if state.drawing:
-                # The draw ends the turn. (Written out in full rather than with
-                # evolve(): this and _place() run for nearly every event.)
-                return State(
-                    state.stacks,
-                    state.tops,
-                    bags,
-                    hands,
-                    state.started,
-                    state.option_used,
-                    state.excluded,
-                    state.began,
-                    next_seat(hands, state.excluded, seat),
-                    False,
-                )
-            return evolve(state, bags=bags, hands=hands)
-        if isinstance(event, Place):
-            return self._place(state, event)
-        if isinstance(event, Start):
-            seat = self.seats[event.player]
-            square = self.start_squares[seat]
-            return evolve(
-                state,
-                stacks=put(state.stacks, square, ((seat, event.face),)),
-                tops=put(state.tops, seat, (square,)),
-                hands=put(state.hands, seat, None),
-                started=put(state.started, seat, True),
-            )
-        if isinstance(event, FirstPlayer):
-            return evolve(state, began=True, turn=self.seats[event.starter])
-        if isinstance(event, Exclude):
-            seat = self.seats[event.player]
-            excluded = put(state.excluded, seat, True)
-            return evolve(state, excluded=excluded, turn=next_seat(state.hands, excluded, seat))
-        raise TypeError(f"not a Glüx event: {event!r}")
-
-    def _place(self, state: State, event: Place) -> State:
-        seat = self.seats[event.player]
-        square = self.board.square(event.square)
-        stack = state.stacks[square]
-        tops = state.tops
-        if stack:
-            covered = stack[-1][0]
-            tops = put(tops, covered, tuple(s for s in tops[covered] if s != square))
-        tops = put(tops, seat, tops[seat] + (square,))
-        hands = put(state.hands, seat, None)
-        # With chips left in the bag the player draws next; else the turn passes.
-        drawing = state.bag_size(seat) > 0
-        return State(
-            put(state.stacks, square, stack + ((seat, event.face),)),
-            tops,
-            state.bags,
-            hands,
-            state.started,
-            put(state.option_used, seat, True) if event.start else state.option_used,
-            state.excluded,
-            state.began,
-            seat if drawing else next_seat(hands, state.excluded, seat),
-            drawing,
-        )
+        kind = type(event)
+        if kind is Draw:
+            after = turn.apply_draw(self, state, event)
+        elif kind is Place:
+            after = placement.apply_place(self, state, event)
+        elif kind is Start:
+            after = setup.apply_start(self, state, event)
+        elif kind is FirstPlayer:
+            after = setup.apply_first_player(self, state, event)
+        elif kind is Exclude:
+            after = exclusion.apply_exclude(self, state, event)
+        else:
+            after = self.rules.glux_apply(game=self, state=state, event=event) if self.hooked["glux_apply"] else None
+            if after is None:
+                raise TypeError(f"not a Glüx event: {event!r}")
+        if self._hooked_memo:
+            memo = self.rules.glux_memo(game=self, state=state, event=event, memo=after.memo)
+            if memo != after.memo:
+                after = evolve(after, memo=tuple(memo))
+        return after
 
     def legal(self, state: State, player: str) -> Sequence[Event]:
         seat = self.seats[player]
-        kind = state.hands[seat]
-        if kind is None:
-            return []
-        faces = FACES[kind]
         if not state.began:
-            return [] if state.started[seat] else [Start(player, f) for f in faces]
-        if state.turn != seat or state.drawing:
+            return setup.legal_starts(state, seat, player)
+        kind = state.hands[seat]
+        if kind is None or state.turn != seat or state.drawing:
             return []
         names = self.board.names
-        found = [(names[sq], False) for sq in sorted(self.targets(state, seat))]
-        if self.option_open(state, seat):
-            found.append((names[self.start_squares[seat]], True))
-        return Placements(player, tuple(found), faces)
+        found = [names[sq] for sq in sorted(set(self._targets(state, seat)))]
+        option = self.option_open(state, seat)
+        if option:
+            found.append(names[self.start_squares[seat]])
+        placements = Placements(player, tuple(found), option, FACES[kind])
+        if self._hooked_decisions:
+            extra = self._variant_decisions(state, seat)
+            if extra:
+                return [*placements, *extra]
+        return placements
 
-    # -- scoring ---------------------------------------------------------
+    def outcome(self, state: State) -> Outcome:
+        return scoring.outcome(self, state)
+
+    def fast(self) -> fast.Fast | None:
+        """The fused, mutable fast path (``fast.py``); None when a variant
+        changes how the turn passes, what is remembered or which decisions
+        there are."""
+        if any(map(self.rules.overridden, fast.PLAIN_ONLY)):
+            return None
+        return fast.Fast(self)
+
+    # -- the rules' own questions, for the modules, bots and views ------------
+    def draw_node(self, state: State, seat: int) -> Chance:
+        """The chance node of ``seat`` drawing from its bag (one per bag's contents)."""
+        bag = state.bags[seat]
+        node = self._draw_nodes[seat].get(bag)
+        if node is None:
+            node = self._draw_nodes[seat][bag] = Chance(self._draws[seat], bag)
+        return node
+
+    def next_turn(self, state: State, after: int) -> int | None:
+        """The seat that places next after ``after``, or None (see ``turn.py``)."""
+        return turn.next_turn(self, state, after)
+
+    def option_open(self, state: State, seat: int) -> bool:
+        """Rule 7: whether the start-square option is open to ``seat`` now."""
+        if self._hooked_option:
+            return bool(self.rules.glux_start_option(game=self, state=state, seat=seat))
+        return not state.option_used[seat] and len(state.stacks[self.start_squares[seat]]) == 1
+
+    def targets(self, state: State, seat: int) -> set[int]:
+        """Every square ``seat`` may place on by counting (rules 1-6)."""
+        return set(self.placement.targets(state, seat))
+
+    def can_count(self, state: State, seat: int) -> bool:
+        """Whether ``seat`` has any counting placement (stops at the first)."""
+        return next(self._targets(state, seat), None) is not None
+
+    def _variant_decisions(self, state: State, seat: int) -> tuple[Event, ...]:
+        if not self._hooked_decisions:
+            return ()
+        return tuple(self.rules.glux_decisions(game=self, state=state, seat=seat))
+
     def pips_in(self, state: State, room: str) -> dict[str, int]:
         """Pips on top chips in ``room``, by player (only players with pips there)."""
-        stacks = state.stacks
-        pips: dict[str, int] = {}
-        for sq in self.room_squares[room]:
-            if stacks[sq]:
-                seat, face = stacks[sq][-1]
-                player = self.players[seat]
-                pips[player] = pips.get(player, 0) + face
-        return pips
+        return dict(self.rules.glux_room_pips(game=self, state=state, room=room))
 
     def room_pips(self, state: State) -> dict[str, dict[str, int]]:
         """Each room's pips by player."""
-        return {room: self.pips_in(state, room) for room in self.room_squares}
+        return scoring.room_pips(self, state)
 
     def room_points(self, state: State) -> dict[str, dict[str, int]]:
-        n = len(self.players)
-        return {
-            room: dict(self.rules.glux_score_room(room=room, pips=pips, players=n))
-            for room, pips in self.room_pips(state).items()
-        }
-
-    def outcome(self, state: State) -> Outcome:
-        points = {p: 0 for p in self.players}
-        for room_points in self.room_points(state).values():
-            for player, vp in room_points.items():
-                points[player] += vp
-        middle = self.room_pips(state).get(self.board.middle, {})
-        winners = tuple(self.rules.glux_winners(points=points, middle=middle))
-        top = max(points.values())
-        note = ""
-        if len([p for p in points.values() if p == top]) > 1:
-            note = "tie on VP, decided by the middle room" if len(winners) == 1 else "tie on VP and middle room"
-        return Outcome(points, winners, note)
+        """Each room's victory points by player."""
+        return scoring.room_points(self, state)
 
     # -- views and text --------------------------------------------------
     def view(self, state: State, player: str | None) -> State:
@@ -300,9 +231,10 @@ class Glux(Game):
             if other != seat and hand is not None and not isinstance(hand, Hidden):
                 # Others know only bag and hand together: all chips less those placed.
                 i = KINDS.index(hand)
-                bags[other] = put(bags[other], i, bags[other][i] + 1)
+                bag = bags[other]
+                bags[other] = bag[:i] + (bag[i] + 1,) + bag[i + 1 :]
                 hands[other] = Hidden("chip")
-        return attrs.evolve(state, hands=tuple(hands), bags=tuple(bags))
+        return evolve(state, hands=tuple(hands), bags=tuple(bags))
 
     def sees(self, event: Event, player: str | None) -> bool:
         # A draw goes into a hidden hand; only its owner knows the chip.
@@ -336,39 +268,15 @@ class Glux(Game):
         return f"place the {kind} chip"
 
 
-def _face_error(kind: str | None, face: int) -> str | None:
-    if kind is None:
-        return "you hold no chip"
-    if face not in FACES[kind]:
-        return f"your chip is {kind}; face {face} is not on it"
-    return None
-
-
-class Placements(Sequence[Place]):
-    """The legal placements of one turn: every (square, face) pair, in order.
-
-    Events are made only when looked at: a random bot looks at one of some
-    fifty, and self-play speed depends on it."""
-
-    __slots__ = ("player", "squares", "faces")
-
-    def __init__(self, player: str, squares: tuple[tuple[str, bool], ...], faces: tuple[int, int]) -> None:
-        self.player = player
-        self.squares = squares
-        self.faces = faces
-
-    def __len__(self) -> int:
-        return 2 * len(self.squares)
-
-    def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        square, start = self.squares[index // 2]  # IndexError past the end, as a list would
-        return Place(self.player, square, self.faces[index % 2], start)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    __hash__ = None  # type: ignore[assignment]
+#: Rule hooks asked per event only when a variant implements them.
+_HOOKS = (
+    "glux_game_over",
+    "glux_stuck",
+    "glux_start_option",
+    "glux_check",
+    "glux_apply",
+    "glux_memo",
+    "glux_decisions",
+    "glux_notate",
+    "glux_parse",
+)

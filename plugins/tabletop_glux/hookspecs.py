@@ -1,15 +1,33 @@
-"""Glüx's rule hooks: the points where a variant may change the rules.
+"""Glüx's rule hooks: every rule of the rulebook a group might change.
 
-The official rules (``official.py``) implement every hook; a variant
-overrides one by implementing it too (its result wins, being registered
-later) or wraps it (``@rulehook(wrapper=True)``).
+Grouped by the part of the rulebook they belong to. The official rules
+implement every hook, each beside its rule (``setup.py``, ``turn.py``,
+``placement.py``, ``start_option.py``, ``exclusion.py``, ``end.py``,
+``scoring.py``, ``memo.py``, ``decisions.py``); ``official.py`` gathers them.
+A variant implements a hook to change that rule: its answer is tried first,
+and returning None leaves the question to the rules after it (in the end the
+official one). ``@rulehook(wrapper=True)`` adjusts the answer of the rules in
+force instead (``answer = yield``).
+
+Arguments, all passed by keyword; an implementation takes only those it needs:
+
+- ``game``: the :class:`~tabletop_glux.Glux` being played: ``game.board``
+  (squares, rooms, names), ``game.players``, ``game.seats``,
+  ``game.start_squares``, ``game.start_owner`` and ``game.rules``.
+- ``state``: the :class:`~tabletop_glux.State` asked about. Read it, never
+  change it. During a fast replay it is a mutable copy with the same fields.
+- ``seat``: a player's seat number (0 is the first player in the header);
+  ``square``: a square's index on ``game.board`` (``game.board.name_of``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from tabletop import rulespec
+from tabletop import Event, rulespec
+
+# -- setup ---------------------------------------------------------------
 
 
 @rulespec(firstresult=True)
@@ -18,8 +36,98 @@ def glux_bag(players: int) -> Mapping[str, int] | None:
 
 
 @rulespec(firstresult=True)
+def glux_start_squares(board: Any, players: int) -> Sequence[str] | None:
+    """The start squares (names such as ``"a1"``) in seat order, one per player."""
+
+
+@rulespec(firstresult=True)
+def glux_who_may_start(players: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The players the start player is drawn from (each equally likely)."""
+
+
+# -- a turn: place, then draw ----------------------------------------------
+
+
+@rulespec(firstresult=True)
+def glux_turn_order(game: Any, state: Any, seat: int) -> tuple[int, ...] | None:
+    """The seats, in order, that may take the turn after ``seat`` (the first
+    of them still placing plays); ``seat`` itself may come last."""
+
+
+@rulespec(firstresult=True)
+def glux_draw_after_placing(game: Any, state: Any, seat: int) -> bool | None:
+    """Whether ``seat``, having just placed, draws a chip now (2nd phase)."""
+
+
+# -- placement: rules 1 to 6 -------------------------------------------------
+
+
+@rulespec(firstresult=True)
+def glux_counts_from(game: Any, state: Any, seat: int, square: int) -> bool | None:
+    """Rule 1: whether ``seat`` may count from the chips on ``square``."""
+
+
+@rulespec(firstresult=True)
 def glux_directions() -> tuple[tuple[int, int], ...] | None:
-    """The directions (column step, row step) in which a placement is counted."""
+    """Rule 2: the directions (column step, row step) in which a placement is counted."""
+
+
+@rulespec(firstresult=True)
+def glux_distance(game: Any, state: Any, square: int) -> int | None:
+    """Rule 2: how many squares the chips on ``square`` count (0: none)."""
+
+
+@rulespec(firstresult=True)
+def glux_may_pass(game: Any, state: Any, seat: int, square: int) -> bool | None:
+    """Rule 3: whether a count by ``seat`` may pass over ``square`` on its way."""
+
+
+@rulespec(firstresult=True)
+def glux_may_cover(game: Any, state: Any, seat: int, square: int) -> bool | None:
+    """Rule 4: whether ``seat`` may place on top of the chips on ``square``
+    (asked only when it holds chips and has room for one more)."""
+
+
+@rulespec(firstresult=True)
+def glux_stack_height(players: int) -> int | None:
+    """Rule 5: how many chips a square may hold."""
+
+
+@rulespec(firstresult=True)
+def glux_may_land(game: Any, state: Any, seat: int, square: int) -> bool | None:
+    """Rule 6: whether ``seat`` may place on ``square`` at all (by counting)."""
+
+
+# -- the start-square option, exclusion and the end ---------------------------
+
+
+@rulespec(firstresult=True)
+def glux_start_option(game: Any, state: Any, seat: int) -> bool | None:
+    """Rule 7: whether ``seat`` may place on its start square without counting now."""
+
+
+@rulespec(firstresult=True)
+def glux_stuck(game: Any, state: Any, seat: int) -> Event | None:
+    """ "Important": the event the rules force when ``seat`` must place and
+    cannot (by counting or by the start-square option)."""
+
+
+@rulespec(firstresult=True)
+def glux_still_placing(game: Any, state: Any, seat: int) -> bool | None:
+    """Whether ``seat`` still takes turns (holds a chip, is not excluded)."""
+
+
+@rulespec(firstresult=True)
+def glux_game_over(game: Any, state: Any) -> bool | None:
+    """Whether the game has ended (and final scoring is due)."""
+
+
+# -- scoring -----------------------------------------------------------------
+
+
+@rulespec(firstresult=True)
+def glux_room_pips(game: Any, state: Any, room: str) -> Mapping[str, int] | None:
+    """The pips that count in ``room``, by player (only players with pips there)."""
 
 
 @rulespec(firstresult=True)
@@ -30,4 +138,54 @@ def glux_score_room(room: str, pips: Mapping[str, int], players: int) -> Mapping
 
 @rulespec(firstresult=True)
 def glux_winners(points: Mapping[str, int], middle: Mapping[str, int]) -> tuple[str, ...] | None:
-    """The winners, given each player's victory points and pips in the middle room."""
+    """Victory: the players leading on victory points (several when tied; a
+    tie is then put to ``glux_tiebreak``)."""
+
+
+@rulespec(firstresult=True)
+def glux_tiebreak(
+    tied: tuple[str, ...], points: Mapping[str, int], middle: Mapping[str, int]
+) -> tuple[str, ...] | None:
+    """Who of the ``tied`` leaders wins (several: a shared victory).
+    ``middle`` holds each player's pips in the middle room."""
+
+
+# -- what variants remember and the decisions they add -------------------------
+
+
+@rulespec(firstresult=True)
+def glux_memo(
+    game: Any, state: Any, event: Event, memo: tuple[tuple[str, object], ...]
+) -> tuple[tuple[str, object], ...] | None:
+    """The variants' memory after ``event``: ``state`` is the state before it,
+    ``memo`` the memory as the event left it. Implement it as a wrapper
+    (``memo = yield``) and change only your own entry (``remember``), so that
+    several variants combine."""
+
+
+@rulespec(firstresult=True)
+def glux_check(game: Any, state: Any, decision: Event) -> str | None:
+    """Why a decision of a kind a variant adds is illegal now; ``""`` when it
+    is legal; None when it is not this variant's kind."""
+
+
+@rulespec(firstresult=True)
+def glux_apply(game: Any, state: Any, event: Event) -> Any | None:
+    """The state after an event of a kind a variant adds (a new state; never
+    change ``state``); None when it is not this variant's kind."""
+
+
+@rulespec(firstresult=True)
+def glux_decisions(game: Any, state: Any, seat: int) -> tuple[Event, ...] | None:
+    """Decisions a variant adds to what ``seat`` may do now (listed after the
+    placements). Implement it as a wrapper: ``found = yield``, then add yours."""
+
+
+@rulespec(firstresult=True)
+def glux_notate(game: Any, decision: Event) -> str | None:
+    """A decision of a kind a variant adds, as its player writes it."""
+
+
+@rulespec(firstresult=True)
+def glux_parse(game: Any, text: str, player: str, state: Any) -> Event | None:
+    """The decision ``text`` means, when it is written in a variant's notation; else None."""

@@ -1,55 +1,55 @@
-"""The official rules of Glüx, as the default implementations of its rule hooks."""
+"""The official rules of Glüx: every rule hook's default implementation.
+
+Each lives beside the rule it implements; this module gathers them, so that
+they register as one plugin (the game's ``official_rules``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from .decisions import glux_apply, glux_check, glux_decisions, glux_notate, glux_parse
+from .end import glux_game_over, glux_still_placing
+from .exclusion import glux_stuck
+from .memo import glux_memo
+from .placement import (
+    glux_counts_from,
+    glux_directions,
+    glux_distance,
+    glux_may_cover,
+    glux_may_land,
+    glux_may_pass,
+    glux_stack_height,
+)
+from .scoring import glux_room_pips, glux_score_room, glux_tiebreak, glux_winners, rank_room
+from .setup import glux_bag, glux_start_squares, glux_who_may_start
+from .start_option import glux_start_option
+from .turn import glux_draw_after_placing, glux_turn_order
 
-from tabletop import rulehook
-
-from .board import ORTHOGONAL
-from .chips import KINDS
-
-
-@rulehook
-def glux_bag(players: int) -> Mapping[str, int]:
-    # 24 chips per player: 8 each of 1/6, 2/5 and 3/4.
-    return {kind: 8 for kind in KINDS}
-
-
-@rulehook
-def glux_directions() -> tuple[tuple[int, int], ...]:
-    # Rule 2: count in a straight horizontal or vertical line, never diagonally.
-    return ORTHOGONAL
-
-
-@rulehook
-def glux_score_room(room: str, pips: Mapping[str, int], players: int) -> Mapping[str, int]:
-    return rank_room(pips, second_place=players > 2)
-
-
-def rank_room(pips: Mapping[str, int], second_place: bool) -> dict[str, int]:
-    """4 VP for the highest sum; if several tie for it, 4 each and no second
-    place; otherwise 2 VP for everyone at the next highest sum."""
-    points = {player: 0 for player in pips}
-    ranked = sorted({p for p in pips.values() if p > 0}, reverse=True)
-    if not ranked:
-        return points
-    first = [player for player, p in pips.items() if p == ranked[0]]
-    for player in first:
-        points[player] = 4
-    if len(first) == 1 and second_place and len(ranked) > 1:
-        for player, p in pips.items():
-            if p == ranked[1]:
-                points[player] = 2
-    return points
-
-
-@rulehook
-def glux_winners(points: Mapping[str, int], middle: Mapping[str, int]) -> tuple[str, ...]:
-    # Most VP; a tie goes to the most pips in the middle room; then shared.
-    best = max(points.values())
-    tied = [p for p, vp in points.items() if vp == best]
-    if len(tied) > 1:
-        most = max(middle.get(p, 0) for p in tied)
-        tied = [p for p in tied if middle.get(p, 0) == most]
-    return tuple(tied)
+__all__ = [
+    "glux_apply",
+    "glux_bag",
+    "glux_check",
+    "glux_counts_from",
+    "glux_decisions",
+    "glux_directions",
+    "glux_distance",
+    "glux_draw_after_placing",
+    "glux_game_over",
+    "glux_may_cover",
+    "glux_may_land",
+    "glux_may_pass",
+    "glux_memo",
+    "glux_notate",
+    "glux_parse",
+    "glux_room_pips",
+    "glux_score_room",
+    "glux_stack_height",
+    "glux_start_option",
+    "glux_start_squares",
+    "glux_still_placing",
+    "glux_stuck",
+    "glux_tiebreak",
+    "glux_turn_order",
+    "glux_who_may_start",
+    "glux_winners",
+    "rank_room",
+]

@@ -32,6 +32,9 @@ class State:
     began: bool = False
     turn: int | None = None
     drawing: bool = False
+    #: What variants remember: ``((variant name, value), ...)``, immutable
+    #: values only, in the order first remembered. Empty under the official rules.
+    memo: tuple[tuple[str, object], ...] = ()
 
     def bag_size(self, seat: int) -> int:
         return sum(self.bags[seat])
@@ -55,6 +58,22 @@ def take_from_bag(bags: tuple[tuple[int, ...], ...], seat: int, kind: str) -> tu
     i = KINDS.index(kind)
     bag = bags[seat]
     return put(bags, seat, put(bag, i, bag[i] - 1))
+
+
+def recall(state: State, name: str, default: object = None) -> object:
+    """What the variant ``name`` remembers in ``state`` (``default`` if nothing)."""
+    for key, value in state.memo:
+        if key == name:
+            return value
+    return default
+
+
+def remember(memo: tuple[tuple[str, object], ...], name: str, value: object) -> tuple[tuple[str, object], ...]:
+    """``memo`` with the variant ``name`` remembering ``value`` (immutable, e.g. a tuple)."""
+    for i, (key, _) in enumerate(memo):
+        if key == name:
+            return put(memo, i, (name, value))
+    return memo + ((name, value),)
 
 
 def next_seat(hands: tuple[str | None, ...], excluded: tuple[bool, ...], after: int) -> int | None:

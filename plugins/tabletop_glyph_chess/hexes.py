@@ -69,6 +69,14 @@ class HexBoard:
         dq, dr = DIRECTIONS[direction]
         return self.at.get((q + dq, r + dr))
 
+    def beyond(self, source: int, spot: int) -> int | None:
+        """The spot past ``spot`` (next to ``source``) in the same straight
+        line away from ``source``; None past the edge or when not next to it."""
+        for ray in self.rays[source].values():
+            if ray[:1] == (spot,):
+                return ray[1] if len(ray) > 1 else None
+        return None
+
     @functools.cached_property
     def rays(self) -> tuple[dict[str, tuple[int, ...]], ...]:
         """For each spot, the spots in a straight line in each direction."""
@@ -83,6 +91,11 @@ class HexBoard:
                 lines[name] = tuple(line)
             table.append(lines)
         return tuple(table)
+
+    @functools.cached_property
+    def ray_lists(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """For each spot, its six rays in ``DIRECTIONS`` order (no names)."""
+        return tuple(tuple(lines.values()) for lines in self.rays)
 
     @functools.cached_property
     def neighbours(self) -> tuple[tuple[int, ...], ...]:

@@ -26,9 +26,8 @@ from typing import TYPE_CHECKING
 
 from tabletop import Event, NotationError
 
-from .actions import CASTER
 from .events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
-from .pieces import GLYPHS
+from .pieces import GLYPHS, a_coin
 
 if TYPE_CHECKING:
     from .game import GlyphChess
@@ -49,7 +48,8 @@ def notate(game: GlyphChess, decision: Event) -> str:
         return f"{decision.source}-{decision.target}{_payment(decision)}"
     if isinstance(decision, Cast):
         words = [decision.spell, decision.source]
-        if decision.spell in ("foresee", "revive", "march"):
+        spell = game.spells.get(decision.spell)
+        if spell is not None and spell.argument:
             words.append(decision.target)
         words += list(decision.spots)
         return " ".join(words) + _payment(decision)
@@ -69,7 +69,7 @@ def sentence(game: GlyphChess, event: Event, visible: bool) -> str:
     if isinstance(event, Roll):
         return f"D{event.die} rolls {event.face}"
     if isinstance(event, Draw):
-        return f"{event.player} draws {'a ' + event.glyph + ' coin' if visible else 'a coin'}"
+        return f"{event.player} draws {a_coin(event.glyph) if visible else 'a coin'}"
     if isinstance(event, Shuffle):
         return f"{event.player}'s glyph cards: {' '.join(event.order[:3])} | {' '.join(event.order[3:])}"
     if isinstance(event, Glimpse):
@@ -103,14 +103,14 @@ def parse(game: GlyphChess, text: str, player: str, state: State) -> Event:
         return Discard(player, picked)
     if head == "arrange":
         return Arrange(player, tuple(w.upper() for w in words[1:]))
-    if head in CASTER:
-        return _cast(head, words[1:], player, dice, coins)
+    if head in game.spells:
+        return _cast(head, game.spells[head].argument, words[1:], player, dice, coins)
     move = _MOVE.match(main.strip().lower())
     if move and len(words) <= 3:
         return Move(player, move.group(1), move.group(2), dice, coins)
     raise NotationError(
         f"cannot read {text.strip()!r}: write a move like c3-c6 / D1 E, a spell "
-        f"({', '.join(CASTER)}), reroll, skip, escape, stay, discard or arrange"
+        f"({', '.join(game.spells)}), reroll, skip, escape, stay, discard or arrange"
     )
 
 
@@ -126,18 +126,20 @@ def _read_payment(paid: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     return tuple(dice), tuple(coins)
 
 
-def _cast(spell: str, args: list[str], player: str, dice, coins) -> Cast:
+#: How the word after the caster's spot is written, by a spell's ``argument``.
+_WORDS = {"player": "a player", "piece": "a piece letter", "direction": "a direction"}
+
+
+def _cast(spell: str, argument: str, args: list[str], player: str, dice, coins) -> Cast:
     if not args or not _SPOT.match(args[0].lower()):
         raise NotationError(f"'{spell}' needs the spot of the caster first, like {spell} c3 ...")
     source, rest = args[0].lower(), args[1:]
     target = ""
-    if spell in ("foresee", "revive", "march"):
+    if argument:
         if not rest:
-            raise NotationError(
-                f"'{spell}' needs {'a player' if spell == 'foresee' else 'a piece letter' if spell == 'revive' else 'a direction'}"
-            )
+            raise NotationError(f"'{spell}' needs {_WORDS.get(argument, argument)}")
         target, rest = rest[0], rest[1:]
-        target = target if spell == "foresee" else target.upper() if spell == "revive" else target.lower()
+        target = target.upper() if argument == "piece" else target.lower() if argument == "direction" else target
     spots = tuple(s.lower() for s in rest)
     bad = [s for s in spots if not _SPOT.match(s)]
     if bad:

@@ -1,37 +1,48 @@
-"""The official rules of Glyph Chess, as the default implementations of its rule hooks."""
+"""The official rules of Glyph Chess: every rule hook's default
+implementation, each kept beside the rule it implements and gathered here."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from .awakening import glyph_draws, glyph_hand_limit, glyph_rerollable
+from .escape import glyph_escape_coins
+from .kills import glyph_strike
+from .movement import glyph_may_land, glyph_may_pass, glyph_move_cost, glyph_move_directions, glyph_move_range
+from .payment import glyph_wild_coins
+from .scepter import glyph_centre_wins, glyph_eliminate
+from .setup import glyph_coins, glyph_first_player, glyph_secret_setup, glyph_start_edges, glyph_starting_coins
+from .sight import glyph_may_use_coins
+from .spells import COSTS, glyph_costs, glyph_spells
+from .steps import glyph_turn_steps
+from .victory import glyph_outcome
 
-from tabletop import rulehook
-
-from .pieces import HAND_LIMIT
-
-#: Spell costs, with the icons the rule book lost restored by RULINGS.
-COSTS = {
-    "swap": "item",  # illusionist, active: 1 of Illusionist
-    "replica": "die",  # illusionist, master: 1 die showing Illusionist
-    "foresee": "die",  # seeress, master
-    "blaze": "die+x",  # elementalist, master: 1 die + X of Elementalist
-    "blast": "die+x",  # force mage, master: 1 die + X of Force Mage
-    "revive": "die",  # necromancer, master
-    "march": "x",  # summoner, active: X of Summoner
-    "summon": "die",  # summoner, master
+#: Every official rule, by hook name.
+OFFICIAL = {
+    f.__name__: f
+    for f in (
+        glyph_secret_setup,
+        glyph_start_edges,
+        glyph_first_player,
+        glyph_starting_coins,
+        glyph_coins,
+        glyph_turn_steps,
+        glyph_rerollable,
+        glyph_hand_limit,
+        glyph_draws,
+        glyph_move_range,
+        glyph_move_cost,
+        glyph_move_directions,
+        glyph_may_pass,
+        glyph_may_land,
+        glyph_spells,
+        glyph_costs,
+        glyph_may_use_coins,
+        glyph_wild_coins,
+        glyph_strike,
+        glyph_escape_coins,
+        glyph_centre_wins,
+        glyph_eliminate,
+        glyph_outcome,
+    )
 }
 
-
-@rulehook
-def glyph_secret_setup(players: int) -> bool:
-    # Standard setup: the glyph cards are shuffled.
-    return False
-
-
-@rulehook
-def glyph_costs() -> Mapping[str, str]:
-    return COSTS
-
-
-@rulehook
-def glyph_hand_limit(players: int) -> int:
-    return HAND_LIMIT
+__all__ = ["COSTS", "OFFICIAL", *OFFICIAL]

@@ -7,19 +7,47 @@ replaces it.
 
 Costs are written as: ``x`` (X items), ``item`` (1 item), ``die`` (1 die
 showing the type, nothing else), ``die+x`` (that die and X items more),
-``any-die`` (the scepter: exactly 1 die of any face, never a coin).
+``any-die`` (the scepter: exactly 1 die of any face, never a coin; with an
+amount N: N dice of any faces).
+
+Which coins are wild is the rule hook ``glyph_wild_coins``; the caller passes
+the answer as ``wild``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations
 
-from .pieces import GLYPHS
-from .state import State
+from tabletop import rulehook
+
+from .pieces import GLYPHS, a_coin
+from .state import ALIVE, State, Work
+
+
+def official_wild(state: State | Work, seat: int) -> frozenset[str]:
+    """The seat's coin types that are wild: those of its dead glyph pieces."""
+    fates = state.fates[seat]
+    if ALIVE == fates[0] == fates[1] == fates[2] == fates[3] == fates[4] == fates[5]:
+        return frozenset()
+    return frozenset(g for g, fate in zip(GLYPHS, fates) if fate != ALIVE)
+
+
+def pay(work: Work, seat: int, dice: tuple[int, ...], coins: tuple[str, ...]) -> None:
+    """Spend ``dice`` (numbers 1-5; re-rolled in the reset step) and ``coins``
+    (to the used area)."""
+    if coins:
+        hand, used = work.hands[seat], work.used[seat]
+        for coin in coins:
+            i = GLYPHS.index(coin)
+            hand[i] -= 1
+            used[i] += 1
+    for number in dice:
+        work.spent.append(number - 1)
 
 
 def error(
-    state: State,
+    state: State | Work,
     seat: int,
     glyph: str,
     cost: str,
@@ -27,6 +55,7 @@ def error(
     dice: tuple[int, ...],
     coins: tuple[str, ...],
     may_coin: bool,
+    wild: frozenset[str],
 ) -> str | None:
     """Why this payment does not pay ``cost`` (for X = ``amount``), or None.
     ``dice`` are die numbers 1-5."""
@@ -41,8 +70,10 @@ def error(
     if cost == "item":
         amount = 1
     if cost == "any-die":
-        if coins or len(dice) != 1:
-            return "the scepter moves for exactly 1 die, never coins"
+        if coins or len(dice) != amount:
+            if amount == 1:
+                return "the scepter moves for exactly 1 die, never coins"
+            return f"this costs exactly {amount} dice of any face, never coins"
         return None
     if coins and not may_coin:
         return "in sight of an enemy seeress: no coins may be used"
@@ -50,12 +81,11 @@ def error(
     if wrong:
         return f"{', '.join(wrong)} {'does' if len(wrong) == 1 else 'do'} not show {glyph}"
     hand = dict(zip(GLYPHS, state.hands[seat])) if coins else {}
-    wild = state.wild(seat) if coins else set()
     for coin in set(coins):
         if coin not in hand:
             return f"'{coin}' is not a coin"
         if coin != glyph and coin not in wild:
-            return f"a {coin} coin pays only for {coin} (it is not wild)"
+            return f"{a_coin(coin)} pays only for {coin} (it is not wild)"
         if coins.count(coin) > hand[coin]:
             return f"you hold {hand[coin]} {coin} coin{'s' if hand[coin] != 1 else ''}, not {coins.count(coin)}"
     total = len(dice) + len(coins)
@@ -73,17 +103,18 @@ def error(
 
 
 def options(
-    state: State, seat: int, glyph: str, cost: str, amount: int, may_coin: bool
+    state: State | Work, seat: int, glyph: str, cost: str, amount: int, may_coin: bool, wild: frozenset[str]
 ) -> Iterator[tuple[tuple[int, ...], tuple[str, ...]]]:
     """Every distinct way to pay: (die numbers, coins). Dice showing the same
     face are alike, so the lowest-numbered are taken."""
     free = [i + 1 for i in range(len(state.dice)) if i not in state.spent]
     if cost == "any-die":
         seen = set()
-        for number in free:
-            if state.dice[number - 1] not in seen:
-                seen.add(state.dice[number - 1])
-                yield (number,), ()
+        for numbers in combinations(free, amount):
+            faces = tuple(sorted(state.dice[n - 1] for n in numbers))
+            if faces not in seen:
+                seen.add(faces)
+                yield numbers, ()
         return
     showing = [n for n in free if state.dice[n - 1] == glyph]
     if cost == "item":
@@ -97,7 +128,6 @@ def options(
     pool: list[tuple[str, int]] = []
     if may_coin:
         hand = dict(zip(GLYPHS, state.hands[seat]))
-        wild = state.wild(seat)
         pool = [(g, hand[g]) for g in GLYPHS if hand[g] and (g == glyph or g in wild)]
     for n_dice in range(min(len(showing), total), least - 1, -1):
         for coins in _multisets(pool, total - n_dice):
@@ -114,3 +144,9 @@ def _multisets(pool: list[tuple[str, int]], size: int) -> Iterator[tuple[str, ..
     for take in range(min(count, size), -1, -1):
         for tail in _multisets(rest, size - take):
             yield (glyph,) * take + tail
+
+
+@rulehook
+def glyph_wild_coins(state: State | Work, seat: int) -> frozenset[str]:
+    # A coin of a type whose piece is dead (killed or incinerated) is wild.
+    return official_wild(state, seat)

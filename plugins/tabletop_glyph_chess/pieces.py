@@ -23,3 +23,8 @@ COINS_PER_TYPE = 2
 HAND_LIMIT = 5
 DICE = 5
 MINIONS = 3
+
+
+def a_coin(glyph: str) -> str:
+    """``"an E coin"``, ``"a U coin"``: the article as the letter is said."""
+    return f"{'an' if glyph in 'SIEFNAHLMORX' else 'a'} {glyph} coin"

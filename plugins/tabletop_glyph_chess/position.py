@@ -19,15 +19,15 @@ board was killed (revivable) unless ``fates`` says ``burnt``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from itertools import permutations
 from pathlib import Path
 from typing import Any
 
-from tabletop import UsageError
+from tabletop import TabletopError, UsageError, files, jsonline
+from tabletop.errors import describe, quote, shown
 
-from .hexes import HexBoard
+from .hexes import HexBoard, board
 from .pieces import COINS_PER_TYPE, DICE, GLYPHS, ILLUSIONIST, MINION, MINIONS, SCEPTER
 from .state import ALIVE, AWAKEN, BURNT, KILLED, State, add
 
@@ -38,33 +38,87 @@ class PositionError(UsageError):
     """Raised when a position (option ``position``) is wrong; names what is wrong."""
 
 
+#: The board's radius: as printed (7 spots an edge) up to 12 (25 spots an edge).
+MIN_RADIUS, MAX_RADIUS = 6, 12
+#: The largest position file, in bytes.
+MAX_POSITION = 64 * 1024
+
+
 def read_radius(value: object) -> int:
-    try:
-        radius = int(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise UsageError(f"option 'radius': not a whole number: {value!r}") from None
-    if not 6 <= radius <= 12:
-        raise UsageError("option 'radius': from 6 (7 spots an edge, as printed) to 12")
-    return radius
+    """``--option radius=VALUE``: a whole number from 6 to 12."""
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 3):
+        raise UsageError(f"option 'radius': not a whole number: {quote(text)}")
+    return check_radius(int(text))
+
+
+def check_radius(value: object) -> int:
+    """The ``radius`` a header holds: an integer (not true, not 7.0) from 6 to 12."""
+    if type(value) is not int:
+        raise UsageError(
+            f"option 'radius' must be a whole number from {MIN_RADIUS} to {MAX_RADIUS}, not {describe(value)}"
+        )
+    if not MIN_RADIUS <= value <= MAX_RADIUS:
+        raise UsageError(
+            f"option 'radius': from {MIN_RADIUS} (7 spots an edge, as printed) to {MAX_RADIUS}, not {describe(value)}"
+        )
+    return value
 
 
 def radius_of(options: Mapping[str, Any]) -> int:
-    return int(options.get("radius", 6))
+    return int(options.get("radius", MIN_RADIUS))
 
 
 def read_file(value: object) -> dict[str, Any]:
+    """``--option position=FILE``: the position a JSON file holds (kept whole
+    in the header)."""
     if isinstance(value, dict):
         return value
     path = Path(str(value))
+    text = files.read_text(path, MAX_POSITION, "option 'position'")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PositionError(f"option 'position': {value}: {exc.strerror}") from None
-    except ValueError as exc:
-        raise PositionError(f"option 'position': {value}: not JSON ({exc})") from None
+        data = jsonline.loads(text)
+    except TabletopError as exc:
+        raise PositionError(f"option 'position': {shown(path)}: {exc.message}") from None
     if not isinstance(data, dict):
-        raise PositionError(f"option 'position': {value}: must be a JSON object")
+        raise PositionError(f"option 'position': {shown(path)}: must be a JSON object")
     return data
+
+
+def check_options(options: Mapping[str, Any], players: Sequence[str]) -> None:
+    """The options of a header (as read from a log): ``radius`` and
+    ``position`` checked exactly as ``new`` checks them."""
+    radius = check_radius(options["radius"]) if "radius" in options else MIN_RADIUS
+    if "position" in options:
+        data = options["position"]
+        if not isinstance(data, dict):
+            raise PositionError(f"option 'position' must be a position object, not {describe(data)}")
+        build(board(radius), players, data)
+
+
+def _shape(data: Mapping[str, Any]) -> None:
+    """Every field of a position of the type it must have (before reading it)."""
+
+    def fail(message: str) -> PositionError:
+        return PositionError(f"option 'position': {message}")
+
+    def strings(value: object, what: str) -> None:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise fail(f"{what} must be a list of letters, not {describe(value)}")
+
+    if not isinstance(data.get("turn"), str):
+        raise fail("'turn' must name the player whose turn begins")
+    strings(data.get("dice"), "'dice'")
+    strings(data.get("eliminated", []), "'eliminated'")
+    for field in ("pieces", "hands", "used", "fates"):
+        table = data.get(field, {})
+        if not isinstance(table, dict):
+            raise fail(f"'{field}' must be an object by player, not {describe(table)}")
+        for name, value in table.items():
+            if field in ("hands", "used"):
+                strings(value, f"{field}: {quote(name)}")
+            elif not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+                raise fail(f"{field}: {quote(name)} must be an object of letters, not {describe(value)}")
 
 
 def build(geo: HexBoard, players: Sequence[str], data: Mapping[str, Any]) -> State:
@@ -76,6 +130,7 @@ def build(geo: HexBoard, players: Sequence[str], data: Mapping[str, Any]) -> Sta
     extra = set(data) - {"turn", "dice", "pieces", "hands", "used", "fates", "eliminated"}
     if extra:
         raise fail(f"unknown field '{sorted(extra)[0]}'")
+    _shape(data)
     n = len(players)
     seats = {p: i for i, p in enumerate(players)}
     for field in ("pieces", "hands", "used", "fates"):

@@ -1,8 +1,18 @@
-"""The state of a Glyph Chess game.
+"""The state of a Glyph Chess game, frozen (:class:`State`) and at work (:class:`Work`).
 
 Players are seat numbers (0 gold, 1 silver, 2 bronze). Spots are indices of
 the :class:`~tabletop_glyph_chess.hexes.HexBoard`. Coins are counted per glyph
 type, in ``GLYPHS`` order.
+
+The rules carry out an event on a :class:`Work`, a mutable copy with the same
+fields (lists where the state has tuples), and the plain path freezes it
+again: one new state per event. The fast path keeps one ``Work`` for a whole
+game. Everything that only reads (listing, checking, the rule hooks that
+answer questions) works on either.
+
+A variant that needs memory keeps it in ``memo``: read it with
+:func:`recall`, change it (on a ``Work``, in a hook that changes the state)
+with :func:`remember`. Values must be immutable (numbers, strings, tuples).
 """
 
 from __future__ import annotations
@@ -69,6 +79,8 @@ class State:
     #: Setup: coins still to draw, per seat.
     owed: tuple[int, ...] = ()
     winner: int | None = None
+    #: Variants' memory: (variant name, immutable value) pairs, sorted by name.
+    memo: tuple[tuple[str, object], ...] = ()
 
     def wild(self, seat: int) -> set[str]:
         """The seat's coin types that are wild: those of its dead glyph pieces."""
@@ -102,3 +114,81 @@ def add(counts: Counts, glyph: str, n: int) -> Counts:
 
 def coins_list(counts: Counts) -> tuple[str, ...]:
     return tuple(g for g, n in zip(GLYPHS, counts) for _ in range(n))
+
+
+FIELDS = tuple(f.name for f in attrs.fields(State))
+
+
+class Work:
+    """A state being changed: the fields of :class:`State`, with lists for
+    tuples (``fates``, ``hands``, ``bags`` and ``used`` are lists of lists)
+    and ``memo`` a dict."""
+
+    __slots__ = FIELDS
+
+    wild = State.wild
+    players_left = State.players_left
+
+
+def thaw(state: State) -> Work:
+    """A mutable copy of ``state``."""
+    w = Work()
+    w.board = list(state.board)
+    w.fates = [list(f) for f in state.fates]
+    w.hands = [list(h) for h in state.hands]
+    w.bags = [list(b) for b in state.bags]
+    w.used = [list(u) for u in state.used]
+    w.dice = list(state.dice)
+    w.eliminated = list(state.eliminated)
+    w.phase = state.phase
+    w.turn = state.turn
+    w.rolling = list(state.rolling)
+    w.then = state.then
+    w.spent = list(state.spent)
+    w.steps = list(state.steps)
+    w.target = state.target
+    w.placed = list(state.placed)
+    w.owed = list(state.owed)
+    w.winner = state.winner
+    w.memo = dict(state.memo)
+    return w
+
+
+def freeze(w: Work) -> State:
+    """The immutable state a :class:`Work` has reached."""
+    return State(
+        tuple(w.board),
+        tuple(map(tuple, w.fates)),
+        tuple(map(tuple, w.hands)),
+        tuple(map(tuple, w.bags)),
+        tuple(map(tuple, w.used)),
+        tuple(w.dice),
+        tuple(w.eliminated),
+        w.phase,
+        w.turn,
+        tuple(w.rolling),
+        w.then,
+        tuple(w.spent),
+        tuple(w.steps),
+        w.target,
+        tuple(w.placed),
+        tuple(w.owed),
+        w.winner,
+        tuple(sorted(w.memo.items())),
+    )
+
+
+def recall(state: State | Work, name: str, default: object = None) -> object:
+    """What the variant ``name`` remembered in ``state`` (``default`` if nothing)."""
+    memo = state.memo
+    if type(memo) is dict:
+        return memo.get(name, default)
+    for key, value in memo:
+        if key == name:
+            return value
+    return default
+
+
+def remember(work: Work, name: str, value: object) -> None:
+    """Keep ``value`` (immutable) under the variant's ``name`` in the state being changed."""
+    work.memo[name] = value

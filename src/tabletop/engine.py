@@ -178,16 +178,19 @@ class Match:
             return None
         if not self.revealing:
             return "sealed decisions are revealed only once every player has sealed one"
-        if not chance.matches_seal(event.salt, event.choice, self.seals[player]):
-            return f"this does not open {player}'s sealed decision (the hash differs)"
+        # Read first: a choice that is no decision is refused before hashing it.
         try:
             inner = self.unsealed(event)
         except TabletopError as exc:
             return f"the revealed decision cannot be read: {exc.message}"
+        if not chance.matches_seal(event.salt, event.choice, self.seals[player]):
+            return f"this does not open {player}'s sealed decision (the hash differs)"
         return self.check(inner)
 
     def unsealed(self, event: Unseal) -> Event:
         """The decision an unseal event reveals."""
+        if set(event.choice) - {"kind", "payload"}:
+            raise LogFormatError("a sealed choice has only 'kind' and 'payload'")
         data = {
             "seq": 0,
             "kind": event.choice.get("kind"),

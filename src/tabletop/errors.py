@@ -15,21 +15,72 @@ class TabletopError(Exception):
     exit_code = 2
 
     def __init__(self, message: str, *, where: str | None = None) -> None:
-        # One line, always: text quoted from a log or a mail may hold newlines.
-        message = _one_line(message)
+        # One line, always: text quoted from a log or a mail may hold newlines,
+        # and so may a file name. A message never runs to megabytes either.
+        message = _cut(_one_line(message), MAX_MESSAGE)
+        if where is not None:
+            where = _cut(_one_line(where), MAX_MESSAGE)
         self.message = message
         self.where = where
         super().__init__(f"{where}: {message}" if where else message)
 
     def at(self, where: str) -> TabletopError:
-        """Return the same error, located at ``where`` (a file, ``FILE:LINE``, ...)."""
-        return type(self)(self.message, where=where)
+        """Return the same error, located at ``where`` (a file, ``FILE:LINE``, ...);
+        a place it named already (a board file's line) stays in the message."""
+        message = f"{self.where}: {self.message}" if self.where and self.where != where else self.message
+        return type(self)(message, where=where)
+
+
+#: The longest error message printed, and the longest value quoted in one.
+MAX_MESSAGE = 500
+MAX_QUOTE = 60
 
 
 def _one_line(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def shown(path: object) -> str:
+    """A file name as printed: one line, whatever bytes it holds."""
+    return _one_line(str(path))
+
+
+def quote(value: object, limit: int = MAX_QUOTE) -> str:
+    """``value`` quoted for an error message: one line, cut to ``limit``
+    characters, a string in single quotes, anything else as JSON would show
+    it (never a whole nested structure)."""
+    if isinstance(value, str):
+        text = value
+    else:
+        text = describe(value)
+        return _cut(text, limit)
+    return "'" + _cut(_one_line(text), limit) + "'"
+
+
+def describe(value: object) -> str:
+    """A short, safe word for a value read from JSON (never recurses)."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        text = str(value) if value.bit_length() < 200 else "a huge number"
+        return text
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return quote(value)
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)}" if value else "[]"
+    if isinstance(value, dict):
+        return f"an object of {len(value)} fields" if value else "{}"
+    return type(value).__name__
 
 
 class UsageError(TabletopError):

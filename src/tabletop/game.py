@@ -109,6 +109,25 @@ class Game:
                 raise UsageError(f"unknown option '{key}' for {cls.name} (options: {known})")
         return dict(options)
 
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        """Check option values as a header holds them (read from a log, or
+        just made by :meth:`normalize_options`) and return them.
+
+        Called for every header before the game is made, so a log can hold
+        nothing ``new`` would refuse: raise
+        :class:`~tabletop.errors.UsageError` naming the option, and keep
+        every value within bounds that make the game quick to set up. The
+        default refuses undeclared options.
+        """
+        from .errors import UsageError, quote
+
+        for key in options:
+            if key not in cls.options:
+                known = ", ".join(sorted(cls.options)) or "none"
+                raise UsageError(f"unknown option {quote(key)} for {cls.name} (options: {known})")
+        return dict(options)
+
     # -- the rules -------------------------------------------------------
     def initial(self) -> Any:
         """The state before the first event."""

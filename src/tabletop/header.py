@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
-from .errors import LogFormatError
+from .errors import LogFormatError, quote
 
 FORMAT_VERSION = 1
 _PLAYER_NAME = re.compile(r"^[^\s,=:@#\"]{1,32}$")
+_COMMITMENT = re.compile(r"^sha256:[0-9a-f]{64}\Z")
+
+#: Bounds on what a header may hold, so that no header makes a replay slow or
+#: large (documented in docs/log-format.md). A game bounds its own options.
+MAX_PLAYERS = 16
+MAX_VARIANTS = 32
+MAX_VARIANT = 200
+MAX_SEED = 256
 
 
 @attrs.frozen
@@ -70,9 +79,11 @@ class Header:
             if isinstance(data, dict) and "seq" in data:
                 raise LogFormatError("the header is missing: line 1 is an event")
             raise LogFormatError("not a tabletop header (line 1 has no 'tabletop' format version)")
-        if data["tabletop"] != FORMAT_VERSION:
+        version = data["tabletop"]
+        # true and 1.0 equal 1 in Python; the format's version is the integer 1.
+        if type(version) is not int or version != FORMAT_VERSION:
             raise LogFormatError(
-                f"unsupported log format version {data['tabletop']!r} (this tabletop reads {FORMAT_VERSION})"
+                f"unsupported log format version {quote(version)} (this tabletop reads {FORMAT_VERSION})"
             )
         extra = set(data) - {"tabletop", "game", "players", "variants", "options", "randomness"}
         if extra:
@@ -83,10 +94,19 @@ class Header:
         players = data.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise LogFormatError("header field 'players' must be a list of player names")
+        if len(players) > MAX_PLAYERS:
+            raise LogFormatError(f"header field 'players': {len(players)} players; at most {MAX_PLAYERS}")
         check_players(players)
         variants = data.get("variants", [])
         if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
             raise LogFormatError("header field 'variants' must be a list of variant names")
+        if len(variants) > MAX_VARIANTS:
+            raise LogFormatError(f"header field 'variants': {len(variants)} variants; at most {MAX_VARIANTS}")
+        for variant in variants:
+            if not 0 < len(variant) <= MAX_VARIANT or not variant.isprintable():
+                raise LogFormatError(
+                    f"header field 'variants': {quote(variant)} is not a variant (1 to {MAX_VARIANT} printable characters)"
+                )
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise LogFormatError("header field 'options' must be an object")
@@ -95,13 +115,36 @@ class Header:
             raise LogFormatError('header field \'randomness\' must be {}, {"seed": ...} or {"commitment": ...}')
         if not all(isinstance(v, str) for v in rnd.values()):
             raise LogFormatError("header field 'randomness' must hold a string")
+        if "seed" in rnd:
+            check_seed(rnd["seed"], "header field 'randomness': the seed")
+        if "commitment" in rnd and not _COMMITMENT.match(rnd["commitment"]):
+            raise LogFormatError("header field 'randomness': a commitment is 'sha256:' and 64 hex digits")
         return cls(game, tuple(players), tuple(variants), options, Randomness(**rnd))
 
 
-def check_players(players: list[str] | tuple[str, ...]) -> None:
-    """Player names: distinct, short, no spaces or notation characters."""
+def check_players(players: list[str] | tuple[str, ...], option: str = "") -> None:
+    """Player names: distinct, short, no spaces or notation characters, no
+    control, invisible or unassigned characters. ``option`` (e.g.
+    ``"--players"``) starts the message when the names came from one."""
+    lead = f"{option}: " if option else ""
     for name in players:
-        if not _PLAYER_NAME.match(name):
-            raise LogFormatError(f'bad player name {name!r}: 1 to 32 characters, no spaces or , = : @ # "')
+        if not _PLAYER_NAME.match(name) or not all(_visible(c) for c in name):
+            raise LogFormatError(
+                f'{lead}bad player name {quote(name, 40)}: 1 to 32 visible characters, no spaces or , = : @ # "'
+            )
     if len(set(players)) != len(players):
-        raise LogFormatError("player names must be distinct")
+        raise LogFormatError(f"{lead}player names must be distinct")
+
+
+def _visible(char: str) -> bool:
+    # Categories C* are control, format (zero-width), surrogate, private and
+    # unassigned characters; Z* are separators. A name shows all it holds.
+    return unicodedata.category(char)[0] not in "CZ"
+
+
+def check_seed(seed: str, what: str = "--seed") -> None:
+    """A seed: 1 to 256 characters of text (it keys every chance outcome)."""
+    if not 0 < len(seed) <= MAX_SEED:
+        raise LogFormatError(f"{what} must be 1 to {MAX_SEED} characters")
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in seed):
+        raise LogFormatError(f"{what} is not UTF-8 text")

@@ -34,10 +34,16 @@ def make_header(
     sealed: bool = False,
 ) -> tuple[Header, str]:
     """A checked header for a new game and the seed it uses."""
-    from .header import check_players
+    from .header import check_players, check_seed
 
     cls = registry.game_class(game)
-    check_players(list(players))
+    check_players(list(players), "--players")
+    if not cls.min_players <= len(players) <= cls.max_players:
+        raise UsageError(
+            f"--players: {cls.name} is for {cls.min_players} to {cls.max_players} players, not {len(players)}"
+        )
+    if seed is not None:
+        check_seed(seed)
     normalized = cls.normalize_options(dict(options or {}), players)
     seed = seed if seed is not None else chance.new_seed()
     randomness = Randomness(commitment=chance.commitment(seed)) if sealed else Randomness(seed=seed)
@@ -136,12 +142,14 @@ def selfplay(
     # Bots that choose from the legal list alone let the game run on its fast
     # path: no immutable state is built for them.
     looks = any(bot.reads_state for bot in bots)
-    if not looks:
-        match.hurry()
+    racing = not looks and match.hurry()
     secrets: Secrets = {}
-    events = settle(match, seed, secrets)
     by_player = dict(zip(players, bots))
     rngs = {p: bot_rng(seed, p) for p in players}
+    events: list[Event] = []
+    if racing:
+        _race(match, seed, by_player, rngs, events, max_events)
+    events += settle(match, seed, secrets)
     the_game = match.game
     while not match.over:
         node = match.node
@@ -163,6 +171,51 @@ def selfplay(
         if len(events) > max_events:
             raise IllegalEventError(f"{game}: self-play did not end within {max_events} events")
     return header, match, events
+
+
+def _race(
+    match: Match,
+    seed: str,
+    bots: Mapping[str, Bot],
+    rngs: Mapping[str, random.Random],
+    events: list[Event],
+    max_events: int,
+) -> None:
+    """Self-play on the game's fast path, as far as it goes without the
+    engine's help: chance from the seed, the rules' forced events, and
+    decisions of one player at a time by bots that choose from the legal list
+    (so every choice is legal). A sealed decision or the end leaves the rest to
+    the general loop, with ``match`` brought up to date."""
+    fast, live = match._fast, match._live
+    assert fast is not None
+    game = match.game
+    number = chance.number
+    seq = match.seq
+    try:
+        while True:
+            node = fast.next(live)
+            kind = type(node)
+            if kind is Chance:
+                event = node.pick(number(seed, seq + 1))
+            elif kind is Forced:
+                event = node.event
+            elif kind is Decide and not node.sealed:
+                player = node.players[0]
+                legal = fast.legal(live, player)
+                if not legal:
+                    raise IllegalEventError(f"{game.name}: {player} must decide but has no legal decision")
+                event = bots[player].choose(game, None, player, legal, rngs[player])
+            else:
+                return
+            fast.apply(live, event)
+            events.append(event)
+            seq += 1
+            if len(events) > max_events:
+                raise IllegalEventError(f"{game.name}: self-play did not end within {max_events} events")
+    finally:
+        match.seq = seq
+        match._stale = True
+        match._node = None
 
 
 def random_choice(game: Any, state: Any, player: str, legal: list[Event], rng: random.Random) -> Event:

@@ -9,107 +9,138 @@ lock (``flock``) on the file, so two writers never interleave.
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import json
+import functools
 import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
+from . import files, jsonline
 from .errors import LogFormatError, TabletopError, UsageError
 from .header import Header
-from .registry import not_json
+from .jsonline import MAX_LINE
 
 
 def read_lines(path: Path, handle: IO[bytes] | None = None) -> Iterator[tuple[int, bytes]]:
     """Each line of the log, numbered from 1, as bytes without the newline
-    (the JSON reader checks that they are UTF-8)."""
+    (the JSON reader checks that they are UTF-8). Only a regular file is read,
+    and no line past :data:`~tabletop.jsonline.MAX_LINE` bytes."""
     with contextlib.ExitStack() as stack:
         if handle is None:
-            try:
-                handle = stack.enter_context(open(path, "rb"))
-            except OSError as exc:
-                raise UsageError(f"cannot read: {exc.strerror}", where=str(path)) from None
+            handle = stack.enter_context(files.open_regular(path))
         else:
             handle.seek(0)
         lineno = 0
-        for lineno, raw in enumerate(handle, start=1):
-            if raw.isspace():
-                raise LogFormatError("blank line", where=f"{path}:{lineno}")
-            if raw[-1:] != b"\n":
-                raise LogFormatError("truncated last line (no newline at the end)", where=f"{path}:{lineno}")
-            yield lineno, raw[:-1]
+        try:
+            for lineno, raw in enumerate(iter(functools.partial(handle.readline, MAX_LINE + 1), b""), start=1):
+                if raw[-1:] != b"\n":
+                    if len(raw) > MAX_LINE:
+                        raise LogFormatError(f"line longer than {MAX_LINE:,} bytes", where=f"{path}:{lineno}")
+                    raise LogFormatError("truncated last line (no newline at the end)", where=f"{path}:{lineno}")
+                if raw[-2:-1] == b"\r":
+                    raise LogFormatError(
+                        "the line ends with CR LF; a log's lines end with LF only", where=f"{path}:{lineno}"
+                    )
+                if raw.isspace():
+                    raise LogFormatError("blank line", where=f"{path}:{lineno}")
+                yield lineno, raw[:-1]
+        except OSError as exc:
+            raise UsageError(f"cannot read: {files.reason(exc)}", where=f"{path}:{lineno + 1}") from None
         if lineno == 0:
             raise LogFormatError("empty file: no header", where=str(path))
 
 
 def parse_header(path: Path, line: bytes) -> Header:
     try:
-        data = json.loads(line)
-    except ValueError:
-        raise LogFormatError(not_json(line), where=f"{path}:1") from None
-    try:
-        return Header.from_json(data)
+        return Header.from_json(jsonline.loads(line))
     except TabletopError as exc:
         raise exc.at(f"{path}:1") from None
 
 
 def create(path: Path, lines: Sequence[str], *, mode: int = 0o644) -> None:
     """Write a new log, never replacing an existing file; all or nothing."""
-    path = Path(path)
-    if path.exists():
-        raise UsageError("file exists; choose another name", where=str(path))
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise UsageError(f"no such folder: {directory}", where=str(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    files.write_new(Path(path), encode(lines), mode=mode)
+
+
+def encode(lines: Sequence[str]) -> bytes:
+    """Lines as the bytes of a log; a character that UTF-8 cannot hold (a lone
+    surrogate from a command line that was not UTF-8) is refused."""
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write("".join(line + "\n" for line in lines).encode("utf-8"))
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, mode)
-        # link() fails if the name was taken meanwhile: never overwrite.
-        os.link(tmp, path)
-    except FileExistsError:
-        raise UsageError("file exists; choose another name", where=str(path)) from None
-    finally:
-        os.unlink(tmp)
+        return "".join(line + "\n" for line in lines).encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError("not UTF-8 text: a name or value holds bytes that are not characters") from None
 
 
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[IO[bytes]]:
     """The log opened for reading and appending, under an exclusive lock."""
-    try:
-        handle = open(path, "r+b")
-    except OSError as exc:
-        raise UsageError(f"cannot open: {exc.strerror}", where=str(path)) from None
+    handle = files.open_regular(path, "r+b", "cannot open")
     with handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        unlock = _lock(handle)
         try:
             yield handle
         finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+            unlock()
+
+
+def _lock(handle: IO[bytes]):
+    """Take an exclusive lock on an open log; return what releases it. The
+    locking module is imported here, not at the top, so that reading logs works
+    where it does not exist."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        import msvcrt
+
+        # A lock on one byte far past any log's end: it excludes other writers
+        # and leaves the lines readable.
+        handle.seek(1 << 40)
+        msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)
+
+        def release() -> None:
+            handle.seek(1 << 40)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+
+        return release
+    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+    return lambda: fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def append(handle: IO[bytes], lines: Sequence[str]) -> None:
-    """Append ``lines`` as one write to a log opened by :func:`locked`."""
+    """Append ``lines`` as one write to a log opened by :func:`locked`.
+
+    On any failure (a full disk, a size limit, an I/O error on sync) the file
+    is cut back to its old size and one :class:`UsageError` says why.
+    """
     if not lines:
         return
+    data = encode(lines)
     size = handle.seek(0, os.SEEK_END)
     if size:
         handle.seek(size - 1)
         if handle.read(1) != b"\n":
             raise LogFormatError("the last line is truncated; refusing to append", where=handle.name)
-    data = "".join(line + "\n" for line in lines).encode("utf-8")
+    # Written through the descriptor, not the buffer: a failed write must not
+    # linger in a buffer that a later flush (at close) would try again.
+    fd = handle.fileno()
     try:
         handle.seek(size)
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
+        os.lseek(fd, size, os.SEEK_SET)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+        handle.seek(0, os.SEEK_END)
+    except OSError as exc:
+        _cut_back(handle, size)
+        raise UsageError(f"cannot write: {files.reason(exc)}; nothing was added", where=str(handle.name)) from None
     except BaseException:
-        handle.truncate(size)
-        handle.flush()
-        os.fsync(handle.fileno())
+        _cut_back(handle, size)
         raise
+
+
+def _cut_back(handle: IO[bytes], size: int) -> None:
+    """Undo a failed append: drop what the buffer still holds, cut the file."""
+    with contextlib.suppress(OSError):
+        os.ftruncate(handle.fileno(), size)
+        os.fsync(handle.fileno())

@@ -14,11 +14,11 @@ from typing import Any
 
 import attrs
 import cattrs
-import orjson
 import pluggy
 
+from . import jsonline
 from . import rules as rulebook
-from .errors import LogFormatError, PluginError, UsageError
+from .errors import LogFormatError, PluginError, UsageError, describe, quote
 from .events import CORE_EVENTS, Event
 from .extensions import Bot, Renderer, Variant
 from .game import Game
@@ -130,8 +130,9 @@ class Registry:
             raise UsageError(
                 f"{cls.name} is for {cls.min_players} to {cls.max_players} players, not {len(header.players)}"
             )
+        options = cls.check_options(header.options, header.players)
         relay = self._rules(cls.name, header.variants)
-        return cls(header.players, header.options, relay)
+        return cls(header.players, options, relay)
 
     @functools.lru_cache(maxsize=64)
     def _rules(self, game: str, variants: tuple[str, ...]) -> Rules:
@@ -167,15 +168,6 @@ class Registry:
             except pluggy.PluginValidationError as exc:
                 raise PluginError(f"variant '{name}': {exc}") from None
         return rulebook.resolve(pm.hook, names)
-
-
-def not_json(line: bytes) -> str:
-    """Why a line could not be read as JSON, in a word."""
-    try:
-        line.decode("utf-8")
-    except UnicodeDecodeError:
-        return "not UTF-8 text"
-    return "not JSON"
 
 
 def _strict(kind: type) -> Any:
@@ -261,10 +253,12 @@ class Codec:
         # The common case, a well-formed line, takes as few steps as possible:
         # replay speed is this function's speed. Anything odd goes the long way,
         # which finds the words for what is wrong.
-        if type(data) is dict and type(data.get("seq")) is int:
-            cls = self.kinds[game].get(data.get("kind"))  # type: ignore[arg-type]
+        if type(data) is dict and type(data.get("seq")) is int and type(data.get("kind")) is str:
+            cls = self.kinds[game].get(data["kind"])
             payload = data.get("payload")
-            if cls is not None and type(payload) is dict:
+            # A 'player' inside the payload is refused the long way (it would
+            # otherwise be taken for, or overwrite, the event's player).
+            if cls is not None and type(payload) is dict and "player" not in payload:
                 size = len(data)
                 if size == 4 and "player" in data and self.has_player(cls):
                     payload = {**payload, "player": data["player"]}
@@ -284,16 +278,20 @@ class Codec:
             raise LogFormatError("event has no integer 'seq'")
         kind = data.get("kind")
         if not isinstance(kind, str):
+            if "kind" in data:
+                raise LogFormatError(f"event {seq}: 'kind' must be a string, not {describe(kind)}")
             raise LogFormatError(f"event {seq} has no 'kind'")
         cls = self.kinds[game].get(kind)
         if cls is None:
-            raise LogFormatError(f"event {seq}: unknown event kind '{kind}' for {game}")
+            raise LogFormatError(f"event {seq}: unknown event kind {quote(kind)} for {game}")
         extra = set(data) - {"seq", "kind", "player", "payload"}
         if extra:
             raise LogFormatError(f"event {seq} ({kind}): unknown field '{sorted(extra)[0]}'")
         payload = data.get("payload", {})
         if not isinstance(payload, dict):
             raise LogFormatError(f"event {seq} ({kind}): 'payload' must be an object")
+        if "player" in payload:
+            raise LogFormatError(f"event {seq} ({kind}): 'player' belongs beside 'payload', not inside it")
         if "player" in data:
             if not self.has_player(cls):
                 raise LogFormatError(f"event {seq} ({kind}): this kind of event has no player")
@@ -313,7 +311,8 @@ class Codec:
         if type(line) is bytes and line.startswith(b'{"seq":'):
             comma = line.find(b",", 7)
             digits = line[7:comma]
-            if comma > 7 and digits.isdigit() and (len(digits) == 1 or digits[:1] != b"0"):
+            # At most 18 digits: a number that always fits in 64 bits.
+            if 7 < comma <= 25 and digits.isdigit() and (len(digits) == 1 or digits[:1] != b"0"):
                 key = (game, line[comma:])
                 event = self._known.get(key)
                 if event is None:
@@ -325,8 +324,4 @@ class Codec:
         return self._decode_json(game, line)
 
     def _decode_json(self, game: str, line: bytes | str) -> tuple[int, Event]:
-        try:
-            data = orjson.loads(line)
-        except ValueError:
-            raise LogFormatError(not_json(line.encode() if isinstance(line, str) else line)) from None
-        return self.decode(game, data)
+        return self.decode(game, jsonline.loads(line))

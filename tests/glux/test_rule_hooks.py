@@ -21,9 +21,8 @@ class SmallBags:
 
 class NoTiebreak:
     @rulehook
-    def glux_winners(self, points, middle):
-        best = max(points.values())
-        return tuple(p for p, vp in points.items() if vp == best)
+    def glux_tiebreak(self, tied):
+        return tied
 
 
 class TestVariants:
@@ -75,7 +74,7 @@ def test_glux_score_room_official_and_variant(with_variants):
     assert dict(variant.rules.glux_score_room(room="E", pips=pips, players=2)) == {"ann": 4, "ben": 2}
 
 
-def test_glux_winners_variant_shares_instead_of_the_middle_room(with_variants):
+def test_glux_tiebreak_variant_shares_instead_of_the_middle_room(with_variants):
     chips = {"a1": [("ann", 1)], "f5": [("ann", 5)], "m9": [("ben", 3)], "m1": [("ben", 3)]}
     official = game_with(with_variants)
     shared = game_with(with_variants, "no-tiebreak")

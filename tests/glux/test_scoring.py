@@ -9,7 +9,14 @@ from tabletop_glux import official
 from .helpers import make_game, position
 
 score_room = official.glux_score_room
-winners = official.glux_winners
+
+
+def winners(points, middle):
+    """Victory as the official rules decide it: most VP, then the tiebreak."""
+    leaders = official.glux_winners(points=points, middle=middle)
+    if len(leaders) > 1:
+        leaders = official.glux_tiebreak(tied=leaders, points=points, middle=middle)
+    return leaders
 
 
 def test_example_left_room_10_9_4_scores_4_2_0():
@@ -36,6 +43,11 @@ def test_example_tiebreak_20_20_decided_by_the_middle_room():
     points = {"Max": 20, "Sarah": 20, "Timo": 14, "Pia": 12}
     # Max has pips in the middle room, Sarah has no chip there.
     assert winners(points=points, middle={"Max": 9, "Timo": 3}) == ("Max",)
+
+
+def test_victory_most_vp_wins_before_any_tiebreak():
+    assert official.glux_winners(points={"a": 9, "b": 8}, middle={"b": 30}) == ("a",)
+    assert official.glux_winners(points={"a": 8, "b": 8, "c": 2}, middle={}) == ("a", "b")
 
 
 def test_tiebreak_still_tied_shares_the_victory():

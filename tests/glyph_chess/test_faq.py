@@ -77,16 +77,27 @@ def test_faq_q6_a_revived_piece_and_its_coins_are_back_in_play(registry, tmp_pat
     reason = refused(
         registry, tmp_path / "q6b.jsonl", data, ["ann revive g3 F g4 / D1", "ben m4-l4 / D2"], "ann g9-g10 / F"
     )
-    assert reason.endswith("a F coin pays only for F (it is not wild)")
+    assert reason.endswith("an F coin pays only for F (it is not wild)")
 
 
 def test_faq_q7_both_illusionist_pieces_are_the_illusionist(registry, tmp_path):
-    pieces = {"ann": {"g3": "I", "g9": "I"}, "ben": {"g11": "E"}}
-    data = position(pieces, hands={"ann": "I I S S E", "ben": "E E S S I"})
-    # The replica casts too; one piece taken leaves the illusionist alive.
-    script = ["ann swap g9 a4 / I", "ben g11-g9 / E E"]
+    pieces = {"ann": {"g3": "I", "g9": "I"}, "ben": {"g5": "E", "g11": "F"}}
+    data = position(pieces, hands={"ann": "I I S S E", "ben": "E E F F S"})
+    # The second piece casts (a swap with ann's elementalist on a2); then ben
+    # incinerates the first: one piece taken leaves the illusionist alive.
+    script = ["ann swap g9 a2 / I", "ben g5-g3 / E E"]
     match = record(registry, tmp_path / "q7.jsonl", data, script)
-    assert spot(match.game, match.state, "g9") == ("ben", "E") and match.state.fates[0][ILL] == "alive"
+    game, state = match.game, match.state
+    assert spot(game, state, "g3") == ("ben", "E") and spot(game, state, "a2") == ("ann", "I")
+    assert state.fates[0][ILL] == "alive" and not state.eliminated[0] and "I" not in state.wild(0)
+    # The piece left casts again; when it is taken too, the illusionist is dead.
+    script += ["ann swap a2 g9 / I", "ben g11-g9 / F F"]
+    match = record(registry, tmp_path / "q7-both.jsonl", data, script)
+    state = match.state
+    assert spot(game, state, "g9") == ("ben", "F") and ("ann", "I") not in [
+        spot(game, state, n) for n in game.geo.names
+    ]
+    assert state.fates[0][ILL] == KILLED and "I" in state.wild(0) and not state.eliminated[0]
 
 
 def test_faq_q8_the_necromancer_cannot_revive_minions(registry, tmp_path):

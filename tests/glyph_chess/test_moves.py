@@ -17,7 +17,7 @@ def test_move_x_items_of_the_pieces_type_for_x_spots(registry):
     assert why_not(game, state, "ann", "g3-g7 / D1 D2 E E") is None  # dice and coins mixed (FAQ Q3)
     assert why_not(game, state, "ann", "g3-g7 / D1 E E") == "this costs 4; 3 given"
     assert why_not(game, state, "ann", "g3-g5 / D3 E") == "D3 does not show E"
-    assert why_not(game, state, "ann", "g3-g5 / S E") == "a S coin pays only for S (it is not wild)"
+    assert why_not(game, state, "ann", "g3-g5 / S E") == "an S coin pays only for S (it is not wild)"
     state = act(game, state, "ann", "g3-g7 / D1 D2 E E")
     assert spot(game, state, "g7") == ("ann", "E") and spot(game, state, "g3") is None
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from tabletop import Decide, Forced
 from tabletop_glyph_chess.events import Discard, Escape, Glimpse
+from tabletop_glyph_chess.spells import blaze
 from tabletop_glyph_chess.state import BURNT, DISCARD, ESCAPE, GLIMPSE, KILLED
 
 from .helpers import act, game_at, position, spot, to_action, why_not
@@ -43,7 +46,7 @@ def test_seeress_master_look_at_a_players_coins_and_discard_up_to_two(registry):
     assert state.phase == DISCARD and game.next(state) == Decide(("ann",))
     assert Discard("ann", ("N", "N")) in game.legal(state, "ann")
     assert why_not(game, state, "ann", "discard N N U") == "at most 2 coins"
-    assert why_not(game, state, "ann", "discard F") == "ben holds 0 F coin(s)"
+    assert why_not(game, state, "ann", "discard F") == "ben holds 0 F coins"
     state = act(game, state, "ann", "discard N N")
     assert state.hands[1] == (1, 0, 1, 0, 0, 1) and state.used[1] == (0, 0, 0, 0, 2, 0)
 
@@ -152,7 +155,7 @@ def test_necromancer_escape_is_its_owners_decision_during_the_attackers_turn(reg
     state = act(game, state, "ann", "g3-g5 / F F")
     assert state.phase == ESCAPE and game.next(state) == Decide(("ben",))
     assert game.legal(state, "ben") == [Escape("ben", "N"), Escape("ben", "")]
-    assert why_not(game, state, "ben", "escape S") == "you cannot escape with a S coin (you may use: N)"
+    assert why_not(game, state, "ben", "escape S") == "you cannot escape with an S coin (you may use: N)"
     state = act(game, state, "ben", "escape N")
     assert spot(game, state, "g3") == ("ben", "N") and spot(game, state, "g5") == ("ann", "F")
     assert state.used[1][N] == 1 and state.fates[1][N] == "alive"
@@ -194,7 +197,7 @@ def test_necromancer_revives_a_killed_glyph_piece_on_an_adjacent_empty_spot(regi
     state = act(game, state, "ann", "revive g3 F g4 / D1")
     assert spot(game, state, "g4") == ("ann", "F") and state.fates[0][F] == "alive"
     state = to_action(game, act(game, to_action(game, state), "ben", "m4-l4 / D2"))
-    assert why_not(game, state, "ann", "g5-g6 / F") == "a F coin pays only for F (it is not wild)"
+    assert why_not(game, state, "ann", "g5-g6 / F") == "an F coin pays only for F (it is not wild)"
 
 
 def test_necromancer_cannot_revive_an_incinerated_piece(registry):
@@ -246,3 +249,20 @@ def test_wild_coins_for_dead_pieces_types(registry):
     game, state = at(registry, {"ann": {"g3": "E"}}, hands={"ann": "U U S"}, fates={"ann": {"U": "burnt"}})
     assert state.wild(0) == {"U"}
     assert why_not(game, state, "ann", "g3-g5 / U U") is None
+
+
+def test_blaze_longer_paths_are_legal_counted_and_sampled_by_bots(registry):
+    # Five dice showing E and two E coins: paths of up to 6 steps.
+    pieces = {"ann": {"g3": "E"}, "ben": {"g4": "F", "g5": "N", "g6": "U", "g7": "I", "f5": "S"}}
+    game, state = game_at(registry, position(pieces, dice="E E E E E", hands={"ann": "E E"}))
+    state = to_action(game, state, draws="S")
+    listed = [e for e in game.legal(state, "ann") if getattr(e, "spell", "") == "blaze"]
+    assert max(len(e.spots) for e in listed) == 3
+    assert why_not(game, state, "ann", "blaze g3 g4 g5 g6 g7 / D1 D2 D3 D4 D5") is None  # 4 steps: legal too
+    more = game.asks(state, "ann")
+    assert "also legal, not listed:" in more and "blaze paths of 4+ steps" in more
+    count = int(more.split("not listed: ")[1].split()[0].replace(",", ""))
+    assert count == blaze.unlisted(game, state, 0) > 100
+    # The greedy bot weighs sampled longer paths: taking four pieces beats any listed path.
+    choice = registry.bot("greedy", "glyph-chess").choose(game, state, "ann", listed, random.Random(3))
+    assert choice.spell == "blaze" and len(choice.spots) >= 4 and game.check(state, choice) is None

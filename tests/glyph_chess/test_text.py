@@ -57,7 +57,10 @@ def test_every_event_reads_as_a_line(game_state):
     game, _ = game_state
     assert game.format(Roll(3, "E")) == "D3 rolls E"
     assert game.format(Draw("ben", "N"), "ann") == "ben draws a coin"
-    assert game.format(Draw("ben", "N"), "ben") == "ben draws a N coin"
+    assert game.format(Draw("ben", "N"), "ben") == "ben draws an N coin"
+    assert game.format(Draw("ben", "E")) == "ben draws an E coin"
+    assert game.format(Draw("ben", "I")) == "ben draws an I coin"
+    assert game.format(Draw("ben", "U")) == "ben draws a U coin"  # "a you"
     assert game.format(Shuffle("ann", ("S", "I", "E", "F", "N", "U"))) == "ann's glyph cards: S I E | F N U"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tabletop import Decide, Over
+from tabletop.cli.common import result
 
 from .helpers import position, record, spot
 
@@ -18,6 +19,9 @@ def test_victory_scepter_on_the_centre_at_the_start_of_its_owners_turn(registry,
     assert match.game.next(match.state) == Over()
     outcome = match.game.outcome(match.state)
     assert outcome.winners == ("ann",) and outcome.note == "scepter on the centre"
+    # No points: the score is the game won, not the pieces left on the board.
+    assert outcome.scores == {"ann": 1, "ben": 0}
+    assert result(match) == "ann 1, ben 0; ann wins (scepter on the centre)."
 
 
 def test_victory_denied_when_the_scepter_is_taken_first(registry, tmp_path):

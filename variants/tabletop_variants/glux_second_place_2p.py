@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tabletop import Variant, hookimpl, rulehook
-from tabletop_glux.official import rank_room
+from tabletop_glux import rank_room
 
 
 class SecondPlaceInTwoPlayerGames:

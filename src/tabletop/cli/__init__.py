@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 
-from ..errors import TabletopError
+from ..errors import TabletopError, UsageError
+from ..files import reason
 from ..plugins import get_plugin_manager
 from ..registry import Registry
 
@@ -26,19 +29,64 @@ class Env:
         return self._registry
 
 
+def fail(error: TabletopError, code: int) -> NoReturn:
+    """Print ``error`` as one line on stderr and exit with ``code``."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _quiet_stdout()
+    try:
+        click.echo(f"tabletop: {error}", err=True)
+    except OSError:
+        pass
+    sys.exit(code)
+
+
+def _quiet_stdout() -> None:
+    # Output still buffered for a stdout that failed would fail again at exit,
+    # as a second message; it is dropped instead.
+    try:
+        fd = sys.stdout.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 class TabletopGroup(click.Group):
     """Turns every :class:`TabletopError` into one line on stderr and its exit code."""
 
     _plugin_commands_loaded = False
 
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """Run the command; click's own usage errors become one line too
+        (still naming the option at fault), like every other error."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click.ClickException as exc:
+            where = exc.ctx.command_path if isinstance(exc, click.UsageError) and exc.ctx else None
+            hint = f" (see '{where} --help')" if where else ""
+            fail(TabletopError(exc.format_message() + hint), exc.exit_code)
+        except click.Abort:
+            fail(TabletopError("aborted"), 1)
+        sys.exit(code if isinstance(code, int) else 0)
+
     def invoke(self, ctx: click.Context) -> object:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()
+            return result
         except TabletopError as exc:
-            click.echo(f"tabletop: {exc}", err=True)
-            sys.exit(exc.exit_code)
+            fail(exc, exc.exit_code)
         except BrokenPipeError:  # `tabletop replay ... | head` is fine
+            _quiet_stdout()
             sys.exit(0)
+        except OSError as exc:  # the output itself failed (a full disk, a closed terminal)
+            fail(UsageError(f"cannot write the output: {reason(exc)}"), 2)
+        return None
 
     def _load_plugin_commands(self) -> None:
         # Commands from installed plugins and TABLETOP_PLUGINS; a broken plugin
@@ -84,7 +132,14 @@ def main(ctx: click.Context, plugins: tuple[Path, ...]) -> None:
 
 
 def _register() -> None:
-    from . import analysis, info, logs, pbem, pictures, selfplaying, simulating, study  # noqa: F401  (each adds its commands)
+    from . import analysis, info, logs, pictures, selfplaying, simulating, study  # noqa: F401  (each adds its commands)
+
+    # The email referee locks its folder with POSIX calls; where they do not
+    # exist, every other command still works.
+    try:
+        from . import pbem  # noqa: F401
+    except ImportError:  # pragma: no cover - Windows
+        pass
 
 
 _register()

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from pathlib import Path
 
 import click
 
-from .. import chance, logfile
+from .. import chance, files, logfile
 from ..engine import Match, Replay
-from ..errors import TabletopError, UsageError
+from ..errors import TabletopError, UsageError, quote, shown
+from ..files import reason
 from ..live import decide, make_header, seed_file, settle
 from ..nodes import Decide
 from ..secretfile import SecretKeeper
@@ -43,13 +46,25 @@ def new(env, game, players, variants, options, seed, sealed, output) -> None:
     if seed is not None and sealed:
         raise UsageError("--seed and --sealed exclude each other: a sealed game draws its own seed")
     registry = env.registry
+    cls = registry.game_class(game)
+    # Counted before the names are made: a command line may hold millions of commas.
+    if players.count(",") >= cls.max_players:
+        count = players.count(",") + 1
+        raise UsageError(f"--players: {cls.name} is for {cls.min_players} to {cls.max_players} players, not {count}")
     names = [p.strip() for p in players.split(",")]
     header, seed = make_header(registry, game, names, variants, parse_options(options), seed, sealed)
     match = Match(registry, header)
     events = settle(match, seed)
     lines = registry.codec.log(header, events)
+    if os.path.lexists(output):
+        raise UsageError("file exists; choose another name", where=str(output))
     if sealed:
         secret = seed_file(output)
+        if os.path.lexists(secret):
+            raise UsageError(
+                f"{shown(secret)} exists without its log (left by a 'new' that failed?): remove it or choose another name",
+                where=str(output),
+            )
         logfile.create(secret, [seed], mode=0o600)
         try:
             logfile.create(output, lines)
@@ -58,7 +73,7 @@ def new(env, game, players, variants, options, seed, sealed, output) -> None:
             raise
     else:
         logfile.create(output, lines)
-    click.echo(f"{output}: new {header.game} game for {', '.join(names)}.")
+    click.echo(f"{shown(output)}: new {header.game} game for {', '.join(names)}.")
     if sealed:
         click.echo(f"The seed is sealed; keep {seed_file(output)} secret until the game is over.")
     click.echo(status(match))
@@ -141,13 +156,28 @@ def play(env, file: Path, move: str, player: str | None, seed_path: Path | None)
             first = match.seq + 1
             events = decide(match, decision, seed, keeper.secrets)
         except TabletopError as exc:
-            raise exc.at(f"{file}: {move!r}") from None
+            raise exc.at(f"{file}: {quote(move)}") from None
         lines = [registry.codec.encode(first + i, e) for i, e in enumerate(events)]
         with keeper.saving():
             logfile.append(handle, lines)
-    for event in events:
-        click.echo(match.describe(event, who))
-    click.echo(status(match, who))
+    # The decision is in the log now: if the report cannot be printed, say on
+    # stderr that it was made, and do not fail.
+    try:
+        for event in events:
+            click.echo(match.describe(event, who))
+        click.echo(status(match, who))
+        sys.stdout.flush()
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            click.echo(
+                f"tabletop: {shown(file)}: {quote(move)} was played and logged (event {first}); "
+                f"the report could not be printed: {reason(exc)}",
+                err=True,
+            )
+
+
+#: The largest seed file read, in bytes.
+MAX_SEED_FILE = 4096
 
 
 def _seed(match: Match, file: Path, given: Path | None) -> str | None:
@@ -156,9 +186,9 @@ def _seed(match: Match, file: Path, given: Path | None) -> str | None:
         return randomness.seed
     path = given or seed_file(file)
     try:
-        seed = path.read_text().strip()
-    except OSError:
-        raise UsageError(f"the game is sealed and its seed file {path} cannot be read") from None
+        seed = files.read_text(path, MAX_SEED_FILE, "seed file").strip()
+    except UsageError as exc:
+        raise UsageError(f"the game is sealed and its seed file {shown(path)} cannot be read ({exc.message})") from None
     if not chance.matches(seed, randomness.commitment or ""):
         raise UsageError(f"{path}: this seed does not match the commitment in {file}")
     return seed

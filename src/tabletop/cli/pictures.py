@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
+from .. import files
 from ..engine import Replay
-from ..errors import UsageError
+from ..errors import shown
 from . import main
 from .common import check_viewer, pass_env
 
@@ -40,8 +41,7 @@ def render(env, file: Path, viewer, until, fmt, output) -> None:
     if output is None:
         click.echo(picture, nl=False)
         return
-    try:
-        output.write_text(picture, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write: {exc.strerror}", where=str(output)) from None
-    click.echo(f"{output}: {fmt} picture of {file} after {match.seq} events.")
+    # Written beside the old picture and renamed over it: a failure leaves the
+    # old one whole.
+    files.replace(output, picture.encode("utf-8"))
+    click.echo(f"{shown(output)}: {fmt} picture of {shown(file)} after {match.seq} events.")

@@ -11,7 +11,9 @@ from pathlib import Path
 import click
 
 from .. import logfile
-from ..errors import UsageError
+from ..errors import UsageError, shown
+from ..files import reason
+from ..header import check_seed
 from ..live import selfplay as play_out
 from . import main
 from .common import parse_options, pass_env, result
@@ -44,15 +46,60 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output) -> 
       tabletop selfplay glux --players 2 --bot greedy --bot random
     """
     registry = env.registry
-    registry.game_class(game)
+    cls = registry.game_class(game)
+    # Checked before the names are made: --players may be any number.
+    if not cls.min_players <= count <= cls.max_players:
+        raise UsageError(f"--players: {cls.name} is for {cls.min_players} to {cls.max_players} players, not {count}")
+    check_seed(f"{seed}-{games}")
     players = [f"p{i}" for i in range(1, count + 1)]
     names = list(bots) or ["random"]
     if len(names) not in (1, count):
         raise UsageError(f"--bot: give one bot for all seats or one per seat ({count})")
     seats = [registry.bot(n, game) for n in (names * count if len(names) == 1 else names)]
     opts = parse_options(options)
+    written: list[Path] = []
+    made = _folder(output) if output is not None else []
+    try:
+        _play(registry, game, players, seats, seed, variants, opts, games, output, written)
+    except BaseException:
+        # All or nothing: the games written so far, and folders made, go.
+        for path in written:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
     if output is not None:
+        click.echo(f"Logs written to {shown(output)}/.")
+
+
+def _folder(output: Path) -> list[Path]:
+    """Make the output folder (and its parents); the folders made, deepest last."""
+    missing = []
+    here = output
+    while not here.exists() and here != here.parent:
+        missing.append(here)
+        here = here.parent
+    try:
         output.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        for path in missing:
+            with contextlib.suppress(OSError):
+                path.rmdir()
+        raise UsageError(f"cannot make the folder: {reason(exc)}", where=str(output)) from None
+    if not output.is_dir():
+        raise UsageError("not a folder", where=str(output))
+    return list(reversed(missing))
+
+
+def _play(registry, game, players, seats, seed, variants, opts, games, output, written) -> None:
+    if output is not None:
+        # Checked first: a name already taken stops the run before any game.
+        for i in range(1, games + 1):
+            path = output / f"{game}-{i:05d}.jsonl"
+            if os.path.lexists(path):
+                raise UsageError("file exists; choose another folder", where=str(path))
     wins: Counter[str] = Counter()
     events = 0
     # The bar goes to stderr, and only to a terminal; one game needs none.
@@ -68,10 +115,9 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output) -> 
             if output is not None:
                 path = output / f"{game}-{i:05d}.jsonl"
                 logfile.create(path, registry.codec.log(header, played))
+                written.append(path)
             if games == 1:
                 click.echo(f"{len(played)} events. {result(match)}")
     if games > 1:
         table = ", ".join(f"{p} ({b.name}) {wins[p]}" for p, b in zip(players, seats))
         click.echo(f"{games} games, {events} events. Wins (shared wins count for each): {table}.")
-    if output is not None:
-        click.echo(f"Logs written to {output}/.")

@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
+from .. import folders
 from ..diffing import diff as diff_logs
 from ..engine import Replay
 from ..engine import verify as verify_log
-from ..errors import CheckFailed, TabletopError, UsageError
+from ..errors import CheckFailed, TabletopError, UsageError, shown
 from . import main
 from .common import check_viewer, pass_env, result, status, summary
 
@@ -78,19 +78,14 @@ def _replay_one(registry, path: Path, viewer, until, step, as_json) -> None:
     click.echo(f"After {match.seq} events. {status(match, viewer)}")
 
 
-def _logs(paths: tuple[Path, ...]) -> Iterator[Path]:
-    for path in paths:
-        if path.is_dir():
-            yield from sorted(path.rglob("*.jsonl"))
-        else:
-            yield path
-
-
 def _replay_many(registry, paths: tuple[Path, ...], as_json: bool) -> int:
     games = events = illegal = unreadable = 0
-    for path in _logs(paths):
-        games += 1
+    for path in folders.logs(paths):
+        name = path.where if isinstance(path, TabletopError) else shown(path)
         try:
+            if isinstance(path, TabletopError):  # a folder that cannot be read
+                raise path
+            games += 1
             match = Replay(registry, path).run()
         except TabletopError as exc:
             if exc.exit_code == 1:
@@ -98,20 +93,20 @@ def _replay_many(registry, paths: tuple[Path, ...], as_json: bool) -> int:
             else:
                 unreadable += 1
             if as_json:
-                click.echo(json.dumps({"file": str(path), "error": str(exc), "exit": exc.exit_code}))
+                click.echo(json.dumps({"file": name, "error": str(exc), "exit": exc.exit_code}))
             else:
                 click.echo(f"{'ILLEGAL' if exc.exit_code == 1 else 'UNREADABLE'} {exc}")
             continue
         events += match.seq
         if as_json:
-            click.echo(json.dumps(summary(match, str(path)), ensure_ascii=False))
+            click.echo(json.dumps(summary(match, name), ensure_ascii=False))
         else:
             done = result(match) if match.over else status(match)
-            click.echo(f"ok {path}: {match.header.game}, {match.seq} events. {done}")
+            click.echo(f"ok {name}: {match.header.game}, {match.seq} events. {done}")
     if not as_json:
         click.echo(f"{games} games, {events} events; {illegal} illegal, {unreadable} unreadable.")
-    if games == 0:
-        raise UsageError("no .jsonl logs found in " + ", ".join(map(str, paths)))
+    if games == 0 and not unreadable:
+        raise UsageError("no .jsonl logs found in " + ", ".join(map(shown, paths)))
     return 2 if unreadable else 1 if illegal else 0
 
 

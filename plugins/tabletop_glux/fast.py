@@ -1,0 +1,401 @@
+"""Glüx's fast path: the same rules on a mutable state, for folding a whole
+log and for self-play (the engine's ``Game.fast()`` contract).
+
+Three things make it fast, none of which changes a rule:
+
+- the state is changed in place (``Live``), so an event costs no copy of the
+  board;
+- once a whole list of placements is asked for (self-play), each seat's
+  *reach* is kept up to date as chips are placed: for every square, how many
+  of the seat's top chips count to it along a clear line (rules 1-3).
+  Placing a chip changes only the lines through its square, so listing a
+  turn's placements is a look-up, not a recount. A replay, which only checks
+  the square it is given (looking back from it), never pays for it;
+- chance nodes (a seat's draw, for each bag's contents) are made once per
+  game and looked up.
+
+Whatever a variant changes among the counting rules (rules 1, 3, 4 and 6),
+the fast path asks the predicates in force (``placement.Placement``) with the
+live state, which has the same fields as ``State``. A variant that changes how
+the turn passes, what is remembered or which decisions there are leaves the
+game without a fast path (``Glux.fast()`` is None); the engine then folds on
+the plain path.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from tabletop import Chance, Decide, Event, Forced, Over
+
+from . import setup, start_option
+from .chips import FACES, KINDS
+from .events import Draw, Exclude, FirstPlayer, Place, Start
+from .placement import Placements
+from .state import State
+
+if TYPE_CHECKING:
+    from .game import Glux
+
+#: Rule hooks whose change leaves Glüx without a fast path (see the module's docstring).
+PLAIN_ONLY = (
+    "glux_turn_order",
+    "glux_draw_after_placing",
+    "glux_still_placing",
+    "glux_game_over",
+    "glux_start_option",
+    "glux_stuck",
+    "glux_memo",
+    "glux_check",
+    "glux_apply",
+    "glux_decisions",
+)
+
+_KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
+_DRAW_NODES: dict[tuple[Draw, ...], dict[tuple[int, ...], Chance]] = {}
+
+
+class Live:
+    """A Glüx state that changes in place: the fields of ``State``, as lists,
+    plus each seat's reach (square -> how many clear counts end there)."""
+
+    __slots__ = (
+        "stacks",
+        "tops",
+        "bags",
+        "hands",
+        "started",
+        "option_used",
+        "excluded",
+        "began",
+        "turn",
+        "drawing",
+        "memo",
+        "reach",
+    )
+
+    #: Each seat's reach (square -> how many clear counts end there, for
+    #: squares the seat may land on), or None while nobody asked for a whole
+    #: list of placements (a replay asks only whether one square is reached).
+    reach: list[dict[int, int]] | None
+
+    def bag_size(self, seat: int) -> int:
+        return sum(self.bags[seat])
+
+
+class Fast:
+    """The fast path of one Glüx game (made by ``Glux.fast()``)."""
+
+    def __init__(self, game: Glux) -> None:
+        self.game = game
+        self.players = game.players
+        self.seats = game.seats
+        self.names = game.board.names
+        self.indices = game.board.indices
+        self.start_squares = game.start_squares
+        self.start_owner = game.start_owner
+        placement = game.placement
+        self.placement = placement
+        #: Reach is kept incrementally only under the official counting rules.
+        self.incremental = placement.official
+        self.height = placement.height
+        self.rays = placement.rays
+        self.back_rays = placement.back_rays
+        self.paths = placement.paths
+        self.crossings = crossings(game.board, placement.directions)
+        self.draws = game._draws
+        # A bag's contents only shrink during a game, so the draw nodes are
+        # shared by every game of these players (the chance tables).
+        if len(_DRAW_NODES) > 256:
+            _DRAW_NODES.clear()
+        self.draw_nodes = tuple(_DRAW_NODES.setdefault(draws, {}) for draws in self.draws)
+        #: For each seat, whether it may land on each square under rule 6.
+        self.landable = landable(game.start_owner, len(self.players))
+        self.decides = game._decides
+        self.excludes = tuple(Forced(Exclude(p)) for p in self.players)
+        self.over = Over()
+
+    # -- between the two paths ---------------------------------------------
+    def thaw(self, state: State) -> Live:
+        """A mutable copy of ``state``, with each seat's reach counted afresh."""
+        live = Live()
+        live.stacks = list(state.stacks)
+        live.tops = [list(t) for t in state.tops]
+        live.bags = [list(b) for b in state.bags]
+        live.hands = list(state.hands)
+        live.started = list(state.started)
+        live.option_used = list(state.option_used)
+        live.excluded = list(state.excluded)
+        live.began = state.began
+        live.turn = state.turn
+        live.drawing = state.drawing
+        live.memo = state.memo
+        live.reach = None
+        return live
+
+    def count_reach(self, live: Live) -> list[dict[int, int]]:
+        """Each seat's reach, counted afresh; kept up to date from then on.
+        Only squares the seat may land on count (rules 5 and 6), so the reach's
+        squares are the seat's placements by counting."""
+        stacks = live.stacks
+        height = self.height
+        live.reach = []
+        for seat, tops in enumerate(live.tops):
+            landable = self.landable[seat]
+            reach: dict[int, int] = {}
+            for origin in tops:
+                for between, dest in self.paths[origin][stacks[origin][-1][1]]:
+                    if landable[dest] and len(stacks[dest]) < height and not any(stacks[sq] for sq in between):
+                        reach[dest] = reach.get(dest, 0) + 1
+            live.reach.append(reach)
+        return live.reach
+
+    def freeze(self, live: Live) -> State:
+        """The immutable state equal to ``live``."""
+        return State(
+            tuple(live.stacks),
+            tuple(map(tuple, live.tops)),
+            tuple(map(tuple, live.bags)),
+            tuple(live.hands),
+            tuple(live.started),
+            tuple(live.option_used),
+            tuple(live.excluded),
+            live.began,
+            live.turn,
+            live.drawing,
+            live.memo,
+        )
+
+    # -- the engine's questions ------------------------------------------------
+    def next(self, live: Live):
+        if not live.began:
+            return self._setup(live)
+        seat = live.turn
+        if seat is None:
+            return self.over
+        if live.drawing:
+            return self.draw_node(live, seat)
+        if self.option_open(live, seat) or self.can_count(live, seat):
+            return self.decides[seat]
+        return self.excludes[seat]
+
+    def check(self, live: Live, decision: Event) -> str | None:
+        if type(decision) is Place:
+            if not live.began:
+                return "the game is still being set up: choose the face of your start chip"
+            seat = self.seats[decision.player]
+            kind = live.hands[seat]
+            if kind is None or decision.face not in FACES[kind]:
+                return setup.face_error(kind, decision.face)
+            square = self.indices.get(decision.square)
+            if square is None:
+                return f"{decision.square} is not a square of this board"
+            if decision.start:
+                return start_option.error(self.game, live, seat, square)  # type: ignore[arg-type]
+            if not self.incremental:
+                return self.placement.error(live, seat, square)  # type: ignore[arg-type]
+            owner = self.start_owner[square]
+            if len(live.stacks[square]) < self.height and owner in (-1, seat):
+                reach = live.reach
+                if reach is None:
+                    if self.placement._official_reaches(live, seat, square):  # type: ignore[arg-type]
+                        return None
+                elif reach[seat].get(square):
+                    return None
+            return self.placement.error(live, seat, square)  # type: ignore[arg-type]
+        if type(decision) is Start:
+            return setup.check_start(self.game, live, decision)  # type: ignore[arg-type]
+        return f"{decision.kind} is not a decision"
+
+    def apply(self, live: Live, event: Event) -> None:
+        kind = type(event)
+        if kind is Draw:
+            seat = self.seats[event.player]
+            live.bags[seat][_KIND_INDEX[event.chip]] -= 1
+            live.hands[seat] = event.chip
+            if live.drawing:
+                live.drawing = False
+                live.turn = self.next_seat(live, seat)
+        elif kind is Place:
+            seat = self.seats[event.player]
+            self.put(live, self.indices[event.square], seat, event.face)
+            live.hands[seat] = None
+            if event.start:
+                live.option_used[seat] = True
+            if any(live.bags[seat]):
+                live.drawing = True
+                live.turn = seat
+            else:
+                live.drawing = False
+                live.turn = self.next_seat(live, seat)
+        elif kind is Start:
+            seat = self.seats[event.player]
+            self.put(live, self.start_squares[seat], seat, event.face)
+            live.hands[seat] = None
+            live.started[seat] = True
+        elif kind is FirstPlayer:
+            live.began = True
+            live.turn = self.seats[event.starter]
+        elif kind is Exclude:
+            seat = self.seats[event.player]
+            live.excluded[seat] = True
+            live.turn = self.next_seat(live, seat)
+        else:
+            raise TypeError(f"not a Glüx event: {event!r}")
+
+    def legal(self, live: Live, player: str) -> Sequence[Event]:
+        seat = self.seats[player]
+        if not live.began:
+            kind = live.hands[seat]
+            if kind is None or live.started[seat]:
+                return []
+            return [Start(player, face) for face in FACES[kind]]
+        kind = live.hands[seat]
+        if kind is None or live.turn != seat or live.drawing:
+            return []
+        found = list(map(self.names.__getitem__, sorted(self.targets(live, seat))))
+        option = self.option_open(live, seat)
+        if option:
+            found.append(self.names[self.start_squares[seat]])
+        return Placements(player, tuple(found), option, FACES[kind])
+
+    # -- the rules on the live state ------------------------------------------
+    def targets(self, live: Live, seat: int):
+        """The squares ``seat`` may place on by counting (no repeats)."""
+        if not self.incremental:
+            return set(self.placement.targets(live, seat))  # type: ignore[arg-type]
+        reach = live.reach if live.reach is not None else self.count_reach(live)
+        return reach[seat]
+
+    def can_count(self, live: Live, seat: int) -> bool:
+        if not self.incremental:
+            return next(self.placement.targets(live, seat), None) is not None  # type: ignore[arg-type]
+        if live.reach is None:
+            return next(self.placement._official_targets(live, seat), None) is not None  # type: ignore[arg-type]
+        return bool(live.reach[seat])
+
+    def option_open(self, live: Live, seat: int) -> bool:
+        return not live.option_used[seat] and len(live.stacks[self.start_squares[seat]]) == 1
+
+    def next_seat(self, live: Live, after: int) -> int | None:
+        hands = live.hands
+        excluded = live.excluded
+        n = len(hands)
+        for step in range(1, n + 1):
+            seat = (after + step) % n
+            if hands[seat] is not None and not excluded[seat]:
+                return seat
+        return None
+
+    def draw_node(self, live: Live, seat: int) -> Chance:
+        bag = tuple(live.bags[seat])
+        node = self.draw_nodes[seat].get(bag)
+        if node is None:
+            node = self.draw_nodes[seat][bag] = Chance(self.draws[seat], bag)
+        return node
+
+    def _setup(self, live: Live):
+        seats = range(len(self.players))
+        if not all(live.started):
+            for seat in seats:
+                if not live.started[seat] and live.hands[seat] is None and any(live.bags[seat]):
+                    return self.draw_node(live, seat)
+            return Decide(tuple(p for i, p in enumerate(self.players) if not live.started[i]))
+        for seat in seats:
+            if live.hands[seat] is None and any(live.bags[seat]):
+                return self.draw_node(live, seat)
+        return self.game.first_player_node
+
+    def put(self, live: Live, square: int, seat: int, face: int) -> None:
+        """A chip of ``seat`` goes on top of ``square``: the stacks, the tops and
+        every seat's reach follow."""
+        stacks = live.stacks
+        old = stacks[square]
+        reaches = live.reach
+        if reaches is not None:
+            if old:
+                # The covered chip counts no more (rule 4).
+                covered, was = old[-1]
+                reach = reaches[covered]
+                for between, dest in self.paths[square][was]:
+                    left = reach.get(dest)
+                    if left is not None:  # else the seat may not land there anyway
+                        for sq in between:
+                            if stacks[sq]:
+                                break
+                        else:
+                            if left > 1:
+                                reach[dest] = left - 1
+                            else:
+                                del reach[dest]
+            else:
+                # The square now blocks every count that passed over it (rule 3):
+                # in each direction only the first chip met can count over it.
+                occupied = stacks.__getitem__
+                for walk, table in self.crossings[square]:
+                    sq = next(filter(occupied, walk), None)  # the first chip behind, found in C
+                    if sq is not None:
+                        owner, count = stacks[sq][-1]
+                        path = table[sq][count]
+                        if path is not None:
+                            between, dest = path
+                            reach = reaches[owner]
+                            left = reach.get(dest)
+                            if left is not None:
+                                for far in between:  # the square itself is still empty here
+                                    if stacks[far]:
+                                        break
+                                else:
+                                    if left > 1:
+                                        reach[dest] = left - 1
+                                    else:
+                                        del reach[dest]
+            stacks[square] = stack = old + ((seat, face),)
+            if len(stack) >= self.height:
+                # Full for good (rule 5; stacks only grow): nobody counts to it.
+                for reach in reaches:
+                    reach.pop(square, None)
+            # The new chip counts from here.
+            reach = reaches[seat]
+            landable = self.landable[seat]
+            height = self.height
+            for between, dest in self.paths[square][face]:
+                if landable[dest] and len(stacks[dest]) < height:
+                    for sq in between:
+                        if stacks[sq]:
+                            break
+                    else:
+                        reach[dest] = reach.get(dest, 0) + 1
+        else:
+            stacks[square] = old + ((seat, face),)
+        if old:
+            live.tops[old[-1][0]].remove(square)
+        live.tops[seat].append(square)
+
+
+@functools.lru_cache(maxsize=32)
+def crossings(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
+    """For each square, in each direction: the squares behind it in order, and
+    for each of them the count of each length (0-6) from there that passes over
+    the square: (squares between, destination), or None. Made once per board."""
+    rays = board.rays(directions)
+    back = board.rays(tuple((-dc, -dr) for dc, dr in directions))
+    found = []
+    for square in range(len(rays)):
+        lines = []
+        for k, line in enumerate(back[square]):
+            table = {}
+            for distance, sq in enumerate(line, start=1):
+                ray = rays[sq][k]
+                table[sq] = tuple((ray[: n - 1], ray[n - 1]) if distance < n <= len(ray) else None for n in range(7))
+            lines.append((line, table))
+        found.append(tuple(lines))
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=64)
+def landable(start_owner: tuple[int, ...], players: int) -> tuple[tuple[bool, ...], ...]:
+    """For each seat and square: not another player's start square (rule 6)."""
+    return tuple(tuple(owner in (-1, seat) for owner in start_owner) for seat in range(players))

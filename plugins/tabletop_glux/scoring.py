@@ -1,0 +1,106 @@
+"""Final scoring: each room by majority of pips, then victory and its tiebreak.
+
+"Each room is evaluated separately. On each room, the players count the
+total of their pips in that room": only top chips count (rule 4), and only
+players with pips there are ranked (RULINGS). 1st position 4 VP, 2nd
+position 2 VP; several tied for first all get 4 and nobody is second; several
+tied for second all get 2; in a 2-player game first place only (rulebooks
+001-003). Most VP wins; a tie goes to the tied player with the most pips in
+the middle room; if still tied, the victory is shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from tabletop import Outcome, rulehook
+
+from .state import State
+
+if TYPE_CHECKING:
+    from .game import Glux
+
+
+@rulehook
+def glux_room_pips(game: Any, state: Any, room: str) -> Mapping[str, int]:
+    # Only the chip on top of each square counts.
+    stacks = state.stacks
+    players = game.players
+    pips: dict[str, int] = {}
+    for square in game.room_squares[room]:
+        stack = stacks[square]
+        if stack:
+            seat, face = stack[-1]
+            pips[players[seat]] = pips.get(players[seat], 0) + face
+    return pips
+
+
+def rank_room(pips: Mapping[str, int], second_place: bool, first: int = 4, second: int = 2) -> dict[str, int]:
+    """The majority in one room: ``first`` VP (4) for the highest sum; if
+    several tie for it, ``first`` each and no second place; otherwise
+    ``second`` VP (2) for everyone at the next highest sum, if
+    ``second_place``. Every player in ``pips`` gets an entry (0 if unplaced)."""
+    points = {player: 0 for player in pips}
+    ranked = sorted({p for p in pips.values() if p > 0}, reverse=True)
+    if not ranked:
+        return points
+    leaders = [player for player, p in pips.items() if p == ranked[0]]
+    for player in leaders:
+        points[player] = first
+    if len(leaders) == 1 and second_place and len(ranked) > 1:
+        for player, p in pips.items():
+            if p == ranked[1]:
+                points[player] = second
+    return points
+
+
+@rulehook
+def glux_score_room(room: str, pips: Mapping[str, int], players: int) -> Mapping[str, int]:
+    # "In a game with two players, victory points are awarded for the first position only."
+    return rank_room(pips, second_place=players > 2)
+
+
+@rulehook
+def glux_winners(points: Mapping[str, int], middle: Mapping[str, int]) -> tuple[str, ...]:
+    # "The player with the most victory points is the winner."
+    best = max(points.values())
+    return tuple(p for p, vp in points.items() if vp == best)
+
+
+@rulehook
+def glux_tiebreak(tied: tuple[str, ...], points: Mapping[str, int], middle: Mapping[str, int]) -> tuple[str, ...]:
+    # The most pips in the middle room; if still tied, the victory is shared.
+    most = max(middle.get(p, 0) for p in tied)
+    return tuple(p for p in tied if middle.get(p, 0) == most)
+
+
+def room_pips(game: Glux, state: State) -> dict[str, dict[str, int]]:
+    """Each room's pips by player."""
+    pips_in = game.rules.glux_room_pips
+    return {room: dict(pips_in(game=game, state=state, room=room)) for room in game.room_squares}
+
+
+def room_points(game: Glux, state: State) -> dict[str, dict[str, int]]:
+    """Each room's victory points by player."""
+    n = len(game.players)
+    score = game.rules.glux_score_room
+    return {room: dict(score(room=room, pips=pips, players=n)) for room, pips in room_pips(game, state).items()}
+
+
+def outcome(game: Glux, state: State) -> Outcome:
+    """Victory points, winners, and a note when a tie was broken or shared."""
+    rules = game.rules
+    points = {p: 0 for p in game.players}
+    pips = room_pips(game, state)
+    n = len(game.players)
+    for room, room_pips_ in pips.items():
+        for player, vp in rules.glux_score_room(room=room, pips=room_pips_, players=n).items():
+            points[player] += vp
+    middle = pips.get(game.board.middle, {})
+    winners = tuple(rules.glux_winners(points=points, middle=middle))
+    note = ""
+    if len(winners) > 1:
+        winners = tuple(rules.glux_tiebreak(tied=winners, points=points, middle=middle))
+        note = "tie on VP, decided by the middle room" if len(winners) == 1 else "tie on VP and middle room"
+    return Outcome(points, winners, note)

@@ -1,0 +1,117 @@
+"""Setup: the bags, the start squares, the start chip, the hand chip and the start player.
+
+Rulebook, "Setup" 2-4: each player takes 24 chips into a bag and a start
+square (RULINGS: in seat order); draws a chip, chooses a face and places it
+on the start square; draws one more chip into the hidden hand; then a start
+player is drawn at random. Draws and the start player are chance outcomes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tabletop import Chance, Decide, rulehook
+
+from .chips import FACES, KINDS
+from .events import FirstPlayer, Start
+from .state import State, evolve, put
+
+if TYPE_CHECKING:
+    from tabletop.nodes import Node
+
+    from .game import Glux
+
+
+@rulehook
+def glux_bag(players: int) -> Mapping[str, int]:
+    # 24 chips per player: 8 each of 1/6, 2/5 and 3/4.
+    return {kind: 8 for kind in KINDS}
+
+
+@rulehook
+def glux_start_squares(board: Any, players: int) -> Sequence[str]:
+    # The board file lists them per number of players, in seat order (RULINGS).
+    return [board.name_of(square) for square in board.starts_for(players)]
+
+
+@rulehook
+def glux_who_may_start(players: tuple[str, ...]) -> tuple[str, ...]:
+    # "Randomly determine a start player": anyone.
+    return players
+
+
+def initial(game: Glux) -> State:
+    """Empty board, full bags, nothing in hand."""
+    n = len(game.players)
+    return State(
+        stacks=((),) * len(game.board.rooms),
+        tops=((),) * n,
+        bags=(game.bag,) * n,
+        hands=(None,) * n,
+        started=(False,) * n,
+        option_used=(False,) * n,
+        excluded=(False,) * n,
+    )
+
+
+def node(game: Glux, state: State) -> Node:
+    """What setup asks for next: start chips drawn in seat order, their faces
+    chosen (by everyone still to choose, in any order), hand chips drawn, then
+    the start player."""
+    seats = range(len(game.players))
+    if not all(state.started):
+        for seat in seats:
+            if not state.started[seat] and state.hands[seat] is None and state.bag_size(seat):
+                return game.draw_node(state, seat)
+        return Decide(tuple(p for i, p in enumerate(game.players) if not state.started[i]))
+    for seat in seats:
+        if state.hands[seat] is None and state.bag_size(seat):
+            return game.draw_node(state, seat)
+    return game.first_player_node
+
+
+def check_start(game: Glux, state: State, decision: Start) -> str | None:
+    """Why choosing this face of the start chip is illegal, or None."""
+    seat = game.seats[decision.player]
+    if state.began or state.started[seat]:
+        return "the start chip is placed already"
+    return face_error(state.hands[seat], decision.face)
+
+
+def face_error(kind: str | None, face: int) -> str | None:
+    """Why ``face`` cannot be shown by the chip ``kind`` in hand, or None."""
+    if kind is None:
+        return "you hold no chip"
+    if face not in FACES[kind]:
+        return f"your chip is {kind}; face {face} is not on it"
+    return None
+
+
+def apply_start(game: Glux, state: State, event: Start) -> State:
+    seat = game.seats[event.player]
+    square = game.start_squares[seat]
+    return evolve(
+        state,
+        stacks=put(state.stacks, square, ((seat, event.face),)),
+        tops=put(state.tops, seat, (square,)),
+        hands=put(state.hands, seat, None),
+        started=put(state.started, seat, True),
+    )
+
+
+def apply_first_player(game: Glux, state: State, event: FirstPlayer) -> State:
+    return evolve(state, began=True, turn=game.seats[event.starter])
+
+
+def legal_starts(state: State, seat: int, player: str) -> list[Start]:
+    kind = state.hands[seat]
+    if kind is None or state.started[seat]:
+        return []
+    return [Start(player, face) for face in FACES[kind]]
+
+
+def first_player_node(game: Glux) -> Chance:
+    """The chance node of the start player (made once per game)."""
+    players = tuple(game.rules.glux_who_may_start(players=game.players))
+    return Chance(tuple(FirstPlayer(p) for p in players))

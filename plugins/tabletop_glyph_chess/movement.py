@@ -1,0 +1,129 @@
+"""Moving a piece (the action step's "A"): X spots in one straight direction
+for X items of its type; no landing on a friendly piece; no passing through
+pieces, but the force mage passes through any, and a summoner's own minions
+are never in its way (they leave as it leaves, FAQ Q15). Minions move only by
+the summoner's ``march``. The scepter's own range and cost are in
+:mod:`~tabletop_glyph_chess.scepter`.
+
+Each rule is a hook (``glyph_move_range``, ``glyph_move_cost``,
+``glyph_move_directions``, ``glyph_may_pass``, ``glyph_may_land``); the
+official ones are here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from tabletop import rulehook
+
+from . import payment, scepter
+from .events import Move
+from .pieces import ELEMENTALIST, FORCE_MAGE, MINION, NAMES, SCEPTER, SUMMONER
+from .state import State, Step, Work
+
+if TYPE_CHECKING:
+    from .game import GlyphChess
+
+
+# -- the official rules ----------------------------------------------------------
+@rulehook
+def glyph_move_range(game: GlyphChess, state: State | Work, seat: int, piece: str, source: int) -> int:
+    if piece == SCEPTER:
+        return scepter.RANGE
+    if piece == MINION:
+        return 0  # minions move only by the summoner's spell
+    return game.geo.size  # as far as the items paid reach
+
+
+@rulehook
+def glyph_move_cost(game: GlyphChess, state: State | Work, seat: int, piece: str, distance: int) -> tuple[str, int]:
+    if piece == SCEPTER:
+        return scepter.COST, distance
+    return "x", distance
+
+
+@rulehook
+def glyph_move_directions(
+    game: GlyphChess, state: State | Work, seat: int, piece: str, source: int
+) -> Mapping[str, Sequence[int]]:
+    return game.geo.rays[source]
+
+
+@rulehook
+def glyph_may_pass(game: GlyphChess, state: State | Work, seat: int, piece: str, spot: int) -> bool:
+    there = state.board[spot]
+    return there is None or piece == FORCE_MAGE or (piece == SUMMONER and there == (seat, MINION))
+
+
+@rulehook
+def glyph_may_land(game: GlyphChess, state: State | Work, seat: int, piece: str, spot: int) -> bool:
+    there = state.board[spot]
+    return there is None or there[0] != seat or (piece == SUMMONER and there[1] == MINION)
+
+
+# -- checking, listing, carrying out -----------------------------------------------
+def line(game: GlyphChess, state: State | Work, seat: int, piece: str, source: int, target: int):
+    """The direction, distance and line from ``source`` to ``target`` along the
+    directions ``piece`` may move in, or None."""
+    for name, ray in game.r.glyph_move_directions(
+        game=game, state=state, seat=seat, piece=piece, source=source
+    ).items():
+        if target in ray:
+            return name, list(ray).index(target) + 1, ray
+    return None
+
+
+def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source: int, kind: str, may_coin: bool):
+    r = game.r
+    reach = r.glyph_move_range(game=game, state=state, seat=seat, piece=kind, source=source)
+    if not reach:
+        if kind == MINION:
+            return "minions move only by the summoner's spell (march)"
+        return f"the {NAMES.get(kind, kind)} does not move"
+    target = game.geo.spot(event.target)
+    if target is None:
+        return f"{event.target} is not a spot of this board"
+    found = line(game, state, seat, kind, source, target)
+    if found is None:
+        return f"{event.target} is not in a straight line from {event.source}"
+    _, distance, ray = found
+    if distance > reach:
+        if reach == 1:
+            return f"the {NAMES.get(kind, kind)} moves exactly 1 spot"
+        return f"the {NAMES.get(kind, kind)} moves at most {reach} spots"
+    for spot in ray[: distance - 1]:
+        if not r.glyph_may_pass(game=game, state=state, seat=seat, piece=kind, spot=spot):
+            return f"{game.geo.names[spot]} is in the way"
+    if not r.glyph_may_land(game=game, state=state, seat=seat, piece=kind, spot=target):
+        return f"{event.target} holds a piece of yours"
+    cost, amount = r.glyph_move_cost(game=game, state=state, seat=seat, piece=kind, distance=distance)
+    return payment.error(state, seat, kind, cost, amount, event.dice, event.coins, may_coin, game.wild(state, seat))
+
+
+def families(
+    game: GlyphChess, state: State | Work, seat: int, source: int, kind: str, may_coin: bool, pays
+) -> Iterator:
+    """Every move of the piece on ``source``: (Move, (player, from, to), ways to pay)."""
+    r = game.r
+    reach = r.glyph_move_range(game=game, state=state, seat=seat, piece=kind, source=source)
+    if not reach:
+        return
+    player, names = game.players[seat], game.geo.names
+    rays = r.glyph_move_directions(game=game, state=state, seat=seat, piece=kind, source=source)
+    for ray in rays.values():
+        for distance, target in enumerate(ray[:reach], start=1):
+            if r.glyph_may_land(game=game, state=state, seat=seat, piece=kind, spot=target):
+                cost, amount = r.glyph_move_cost(game=game, state=state, seat=seat, piece=kind, distance=distance)
+                ways = pays(kind, cost, amount)
+                if ways:
+                    yield Move, (player, names[source], names[target]), ways
+                elif cost == "x" or cost == "any-die":
+                    break  # a longer move costs more still
+            if not r.glyph_may_pass(game=game, state=state, seat=seat, piece=kind, spot=target):
+                break
+
+
+def perform(game: GlyphChess, work: Work, source: int, target: int) -> None:
+    """Start a checked move: one landing, which may attack (the elementalist incinerates)."""
+    work.steps = [Step(source, target, work.board[source][1] == ELEMENTALIST)]

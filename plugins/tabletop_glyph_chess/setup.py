@@ -1,0 +1,81 @@
+"""Setting up: each player's edge, the order of their pieces along it
+(shuffled glyph cards, or the advanced setup's secret arrangement), who
+starts, the coins each player owns and draws before the first turn; then the
+starting player rolls all five dice."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tabletop import rulehook
+
+from .hexes import SEATING
+from .pieces import COINS_PER_TYPE, DICE, GLYPHS, SCEPTER
+from .state import ALIVE, DRAW, ROLLING, State, Work
+
+if TYPE_CHECKING:
+    from .game import GlyphChess
+
+
+@rulehook
+def glyph_secret_setup(players: int) -> bool:
+    # Standard setup: the glyph cards are shuffled.
+    return False
+
+
+@rulehook
+def glyph_start_edges(game: GlyphChess, players: int) -> tuple[tuple[int, ...], ...]:
+    # 2 players opposite; 3 at every other edge (see hexes.SEATING).
+    return tuple(game.geo.edge(sixths) for sixths in SEATING[players])
+
+
+@rulehook
+def glyph_first_player(players: int) -> int:
+    # The first player named in the header is gold, the starting player.
+    return 0
+
+
+@rulehook
+def glyph_starting_coins(players: int, seat: int, first: int) -> int:
+    # 2 players: the other draws 1 coin; 3 players: silver 1, bronze 2.
+    return (seat - first) % players
+
+
+@rulehook
+def glyph_coins(players: int) -> tuple[int, ...]:
+    return (COINS_PER_TYPE,) * len(GLYPHS)
+
+
+def initial(game: GlyphChess) -> State:
+    """The state before the first event: empty edges, full bags."""
+    n = len(game.players)
+    zero = (0,) * len(GLYPHS)
+    bag = tuple(game.rules.glyph_coins(players=n))
+    first = game.first
+    owed = tuple(game.rules.glyph_starting_coins(players=n, seat=s, first=first) for s in range(n))
+    return State(
+        board=(None,) * game.geo.size,
+        fates=((ALIVE,) * len(GLYPHS),) * n,
+        hands=(zero,) * n,
+        bags=(bag,) * n,
+        used=(zero,) * n,
+        dice=(None,) * DICE,
+        eliminated=(False,) * n,
+        turn=first,
+        placed=(False,) * n,
+        owed=owed,
+    )
+
+
+def place(game: GlyphChess, work: Work, seat: int, order: Sequence[str], shuffled: bool) -> None:
+    """Put ``seat``'s pieces on its edge in ``order``: with shuffled cards the
+    scepter stands in the middle of the edge, the cards' order beside it."""
+    if shuffled:
+        order = (*order[:3], SCEPTER, *order[3:])
+    for spot, kind in zip(game.edges[seat], order):
+        work.board[spot] = (seat, kind)
+    work.placed[seat] = True
+    if all(work.placed):
+        # The starting player rolls all the dice, then the others draw their first coins.
+        work.phase, work.rolling, work.then = ROLLING, list(range(DICE)), DRAW

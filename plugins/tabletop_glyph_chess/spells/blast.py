@@ -1,0 +1,48 @@
+"""The force mage's master spell, blast: for 1 die showing Force Mage and X
+of Force Mage, move X spots in a straight line through any pieces to an empty
+spot and kill every enemy piece next to it (killed, not incinerated). It does
+not land on a necromancer, so none can escape (FAQ Q9). Its passive (passing
+through pieces) is in :mod:`~tabletop_glyph_chess.movement`."""
+
+from __future__ import annotations
+
+from ..kills import relocate, strike
+from ..pieces import FORCE_MAGE
+from ..state import OVER
+from .base import Spell
+
+
+def check(game, state, seat, source, spots, target):
+    if len(spots) != 1:
+        return "blast names the empty spot the force mage moves to", 0
+    names = game.geo.names
+    for ray in game.geo.ray_lists[source]:
+        if spots[0] in ray:
+            if state.board[spots[0]] is not None:
+                return f"{names[spots[0]]} is not empty", 0
+            return None, ray.index(spots[0]) + 1
+    return f"{names[spots[0]]} is not in a straight line from {names[source]}", 0
+
+
+def effect(game, work, seat, source, spots, target):
+    relocate(work, source, spots[0])
+    board = work.board
+    for spot in game.geo.neighbours[spots[0]]:
+        piece = board[spot]
+        if piece is not None and piece[0] != seat and work.phase != OVER:
+            strike(game, work, spot, False)
+
+
+def options(game, state, seat, source, budget):
+    board = state.board
+    for ray in game.geo.ray_lists[source]:
+        for distance, spot in enumerate(ray[: budget - 1], start=1):
+            if board[spot] is None:
+                yield (spot,), "", distance
+
+
+def victims(game, state, seat, source, spots, target):
+    return game.geo.neighbours[spots[0]]
+
+
+BLAST = Spell("blast", FORCE_MAGE, "die+x", check, effect, options, "blast c3 f6 / D1 F F F", victims=victims)

@@ -1,0 +1,138 @@
+"""The elementalist's master spell, blaze: for 1 die showing Elementalist and
+X of Elementalist, X single steps, turning at will, never onto a spot already
+passed (its starting spot counts) nor onto its own pieces; every enemy
+stepped on is incinerated (each step a separate attack, FAQ Q10). Its passive
+(incinerating instead of killing) is in :mod:`~tabletop_glyph_chess.movement`.
+
+``moves`` lists paths of up to ``LISTED`` steps (there are thousands of
+longer ones); longer ones are legal too: :func:`unlisted` counts them (the
+action step says how many) and :func:`sample` draws some at random for bots.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from ..pieces import ELEMENTALIST
+from ..state import Step
+from .base import Spell
+
+#: Paths are listed up to this many steps (there are thousands of longer ones).
+LISTED = 3
+#: Unlisted paths are counted up to this many.
+COUNTED = 10_000
+
+
+def check(game, state, seat, source, spots, target):
+    if not spots:
+        return "blaze needs a path of at least 1 step (X > 0)", 0
+    names, neighbours = game.geo.names, game.geo.neighbours
+    seen = {source}
+    here = source
+    for spot in spots:
+        name = names[spot]
+        if spot not in neighbours[here]:
+            return f"{name} is not next to {names[here]}: the elementalist moves 1 spot at a time", 0
+        if spot in seen:
+            return f"the path passes {name} twice", 0
+        piece = state.board[spot]
+        if piece is not None and piece[0] == seat:
+            return f"{name} holds a piece of yours", 0
+        seen.add(spot)
+        here = spot
+    return None, len(spots)
+
+
+def effect(game, work, seat, source, spots, target):
+    path = (source, *spots)
+    work.steps = [Step(a, b, True) for a, b in zip(path, path[1:])]
+
+
+def paths(game, state, seat, source, longest) -> Iterator[tuple[int, ...]]:
+    """Every path of 1 to ``longest`` steps, depth first."""
+    neighbours = game.geo.neighbours
+    board = state.board
+
+    def grow(path, seen):
+        if path:
+            yield tuple(path)
+        if len(path) == longest:
+            return
+        here = path[-1] if path else source
+        for spot in neighbours[here]:
+            piece = board[spot]
+            if spot not in seen and (piece is None or piece[0] != seat):
+                seen.add(spot)
+                path.append(spot)
+                yield from grow(path, seen)
+                path.pop()
+                seen.discard(spot)
+
+    if longest >= 1:
+        yield from grow([], {source})
+
+
+def longest(game, state, seat, source) -> int:
+    """The most steps the elementalist on ``source`` can pay for now."""
+    from .. import actions, payment
+
+    may_coin = game.may_use_coins(game=game, state=state, spot=source)
+    most = actions.budget(game, state, seat, ELEMENTALIST, may_coin) - 1
+    cost, wild = game.costs.get("blaze", "die+x"), game.wild(state, seat)
+    while most > 0 and next(payment.options(state, seat, ELEMENTALIST, cost, most, may_coin, wild), None) is None:
+        most -= 1
+    return most
+
+
+def unlisted(game, state, seat) -> int:
+    """How many blaze paths longer than ``LISTED`` steps ``seat`` could cast
+    now (counted up to ``COUNTED``)."""
+    if game.spells.get("blaze") is not BLAZE:
+        return 0
+    count = 0
+    for source, piece in enumerate(state.board):
+        if piece == (seat, ELEMENTALIST):
+            most = longest(game, state, seat, source)
+            if most > LISTED:
+                for path in paths(game, state, seat, source, most):
+                    if len(path) > LISTED:
+                        count += 1
+                        if count >= COUNTED:
+                            return count
+    return count
+
+
+def sample(game, state, seat, source, rng: random.Random, tries: int = 12) -> list[tuple[int, ...]]:
+    """Up to ``tries`` random paths longer than ``LISTED`` steps (random walks
+    that never pass a spot twice), for a bot to weigh beside the listed ones."""
+    most = longest(game, state, seat, source)
+    found = []
+    if most <= LISTED:
+        return found
+    neighbours, board = game.geo.neighbours, state.board
+    for _ in range(tries):
+        length = rng.randint(LISTED + 1, most)
+        path, seen, here = [], {source}, source
+        while len(path) < length:
+            steps = [s for s in neighbours[here] if s not in seen and (board[s] is None or board[s][0] != seat)]
+            if not steps:
+                break
+            here = rng.choice(steps)
+            seen.add(here)
+            path.append(here)
+        if len(path) > LISTED:
+            found.append(tuple(path))
+    return found
+
+
+def options(game, state, seat, source, budget):
+    for path in paths(game, state, seat, source, min(budget - 1, LISTED)):
+        yield path, "", len(path)
+
+
+def victims(game, state, seat, source, spots, target):
+    return spots
+
+
+BLAZE: Spell = Spell("blaze", ELEMENTALIST, "die+x", check, effect, options, "blaze c3 c4 d4 / D1 E E", victims=victims)

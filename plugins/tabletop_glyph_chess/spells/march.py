@@ -1,0 +1,63 @@
+"""The summoner's active spell, march: for X of Summoner, move X minions 1
+spot each in the same direction, one at a time in the order given; a minion
+blocked by a friendly piece or the edge cannot be named, and is not paid for
+(FAQ Q5); a minion landing on an enemy kills it, each landing a separate
+attack (FAQ Q16). Minions move no other way."""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from ..hexes import DIRECTIONS
+from ..pieces import MINION, SUMMONER
+from ..state import Step
+from .base import Spell, pieces_of
+
+
+def check(game, state, seat, source, spots, target):
+    if target not in DIRECTIONS:
+        return f"march needs a direction ({', '.join(DIRECTIONS)})", 0
+    if not spots:
+        return "march moves at least 1 minion (X > 0)", 0
+    if len(set(spots)) != len(spots):
+        return "a minion is named twice", 0
+    geo = game.geo
+    board = state.board
+    moved: dict[int, object] = {}  # spots changed by the minions named before (the board is not copied)
+    minion = (seat, MINION)
+    for spot in spots:
+        piece = moved[spot] if spot in moved else board[spot]
+        name = geo.names[spot]
+        if piece != minion:
+            return f"{name} holds no minion of yours", 0
+        to = geo.step(spot, target)
+        if to is None:
+            return f"the minion on {name} would leave the board", 0
+        there = moved[to] if to in moved else board[to]
+        if there is not None and there[0] == seat:
+            return f"the minion on {name} is blocked by your piece on {geo.names[to]}", 0
+        moved[spot], moved[to] = None, piece
+    return None, len(spots)
+
+
+def effect(game, work, seat, source, spots, target):
+    step = game.geo.step
+    work.steps = [Step(s, step(s, target)) for s in spots]
+
+
+def options(game, state, seat, source, budget):
+    minions = pieces_of(state, seat, MINION)
+    for direction in DIRECTIONS:
+        for count in range(1, min(len(minions), budget) + 1):
+            for order in permutations(minions, count):
+                if check(game, state, seat, source, order, direction)[0] is None:
+                    yield order, direction, count
+
+
+def victims(game, state, seat, source, spots, target):
+    return [game.geo.step(s, target) for s in spots]
+
+
+MARCH = Spell(
+    "march", SUMMONER, "x", check, effect, options, "march c3 ne d3 d4 / U U", argument="direction", victims=victims
+)

@@ -1,0 +1,181 @@
+"""The Glüx house rules under variants/house_rules/, each played to the end by
+bots over several seeds, checking after every placement that its rule held."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop import Registry, get_plugin_manager
+from tabletop.engine import Match
+from tabletop.live import selfplay
+
+from ..conftest import ROOT
+
+HOUSE_RULES = ROOT / "variants" / "house_rules"
+SEEDS = [f"house-{i}" for i in range(6)]
+
+
+@pytest.fixture(scope="module")
+def registry() -> Registry:
+    return Registry(get_plugin_manager(sorted(HOUSE_RULES.glob("glux_*.py")), environment=False))
+
+
+def play(registry, variant, seed, players=4, bot="random"):
+    """A whole self-played game under ``variant``: the states before each
+    placement, with the placement, and the final match (replayed from the log)."""
+    names = [f"p{i}" for i in range(1, players + 1)]
+    bots = [registry.bot(bot, "glux")] * players
+    header, match, events = selfplay(registry, "glux", names, bots, seed, [variant])
+    replay = Match(registry, header)
+    placed = []
+    for event in events:
+        if event.kind == "place":
+            placed.append((replay.state, event))
+        replay.accept(event)
+    assert replay.over and replay.state == match.state
+    return placed, replay
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_glux_may_cover_no_covering_another_players_chip(registry, seed, bot):
+    placed, match = play(registry, "glux-no-cover", seed, players=3, bot=bot)
+    assert len(placed) > 30
+    assert covers_of_others(match.game, placed) == 0
+
+
+def covers_of_others(game, placed) -> int:
+    """How many placements went on top of another player's chip."""
+    found = 0
+    for state, event in placed:
+        stack = state.stacks[game.board.indices[event.square]]
+        found += bool(stack) and stack[-1][0] != game.seats[event.player]
+    return found
+
+
+def test_the_same_games_under_the_official_rules_do_cover(registry):
+    # So the check above is not empty: these seeds do cover others' chips officially.
+
+    total = 0
+    for seed in SEEDS[:3]:
+        names = ["p1", "p2", "p3"]
+        header, match, events = selfplay(registry, "glux", names, [registry.bot("random", "glux")] * 3, seed)
+        replay = Match(registry, header)
+        placed = []
+        for event in events:
+            if event.kind == "place":
+                placed.append((replay.state, event))
+            replay.accept(event)
+        total += covers_of_others(replay.game, placed)
+    assert total > 0
+
+
+def test_glux_no_cover_refuses_covering_in_a_log(registry, cli):
+    from tabletop_glux.events import Place
+
+    from .helpers import make_game, position
+
+    game = make_game(registry, variants=["glux-no-cover"])
+    state = position(game, {"a1": [("ann", 2)], "a3": [("ben", 5)], "c1": [("ann", 1)], "m9": [("ben", 3)]})
+    assert game.check(state, Place("ann", "a3", 4)) == "the chip on a3 may not be covered"
+    assert game.check(state, Place("ann", "c1", 4)) is None  # one's own chip still may be
+    assert "a3" not in {game.board.name_of(s) for s in game.targets(state, 0)}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(
+    ("entry", "first", "second"), [("glux-room-points", 5, 3), ("glux-room-points:first=6,second=1", 6, 1)]
+)
+def test_glux_score_room_rooms_score_5_and_3(registry, seed, entry, first, second):
+    from tabletop_glux import rank_room
+
+    _, match = play(registry, entry, seed, players=3)
+    game, state = match.game, match.state
+    outcome = game.outcome(state)
+    expected = {p: 0 for p in game.players}
+    seen = set()
+    for pips in game.room_pips(state).values():
+        for player, vp in rank_room(pips, second_place=True, first=first, second=second).items():
+            expected[player] += vp
+            seen.add(vp)
+    assert outcome.scores == expected
+    assert seen <= {0, first, second} and first in seen
+    assert match.header.variants == (entry,)
+
+
+def test_glux_room_points_keeps_first_place_only_with_two_players(registry):
+    _, match = play(registry, "glux-room-points", "two", players=2)
+    points = match.game.room_points(match.state)
+    assert {vp for room in points.values() for vp in room.values()} <= {0, 5}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(("entry", "height"), [("glux-stack-height", 3), ("glux-stack-height:height=4", 4)])
+def test_glux_stack_height_stacks_may_be_three_high(registry, seed, entry, height):
+    placed, match = play(registry, entry, seed, players=4)
+    tallest = max(len(stack) for stack in match.state.stacks)
+    assert tallest <= height
+    for state, event in placed:
+        assert len(state.stacks[match.game.board.indices[event.square]]) < height
+
+
+def test_glux_stack_height_is_reached_in_play(registry):
+    # Over a few games, some stack does grow past the official two.
+    tallest = 0
+    for seed in SEEDS:
+        _, match = play(registry, "glux-stack-height", seed, players=4)
+        tallest = max(tallest, *(len(stack) for stack in match.state.stacks))
+    assert tallest == 3
+
+
+def test_a_wrong_parameter_is_refused_with_one_line(registry):
+    from tabletop import UsageError
+
+    with pytest.raises(UsageError, match="glux-stack-height.*height='x' is not a whole number"):
+        play(registry, "glux-stack-height:height=x", "bad")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_glux_redraw_a_new_decision_played_to_the_end(registry, seed):
+    names = ["p1", "p2", "p3"]
+    header, match, events = selfplay(
+        registry, "glux", names, [registry.bot("random", "glux")] * 3, seed, ["glux-redraw"]
+    )
+    redraws = [e for e in events if e.kind == "redraw"]
+    assert len({e.player for e in redraws}) == len(redraws)  # once per game each
+    lines = registry.codec.log(header, events)
+    replay = Match(registry, header)
+    for line in lines[1:]:
+        replay.accept(registry.codec.decode_line("glux", line)[1])
+    assert replay.over and replay.state == match.state
+    assert dict(replay.state.memo).get("glux-redraw", ()) == tuple(header.players.index(e.player) for e in redraws)
+
+
+def test_glux_redraw_on_the_command_line(cli):
+    def run(*args):
+        result = cli("--plugins", HOUSE_RULES / "glux_redraw.py", *args, plugins=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("new", "glux", "--players", "ann,ben", "--variant", "glux-redraw", "--seed", "r", "-o", "g.jsonl")
+    run("play", "g.jsonl", "6@a1", "--player", "ann")
+    run("play", "g.jsonl", "5@m9", "--player", "ben")  # the seed makes ben the start player
+    assert run("moves", "g.jsonl").split()[-1] == "redraw"
+    assert "ben redraw" in run("play", "g.jsonl", "redraw", "--player", "ben")
+    assert run("moves", "g.jsonl").startswith("ann")  # the draw ended ben's turn
+    assert "After 9 events" in run("replay", "g.jsonl")
+    again = cli(
+        "--plugins", HOUSE_RULES / "glux_redraw.py", "play", "g.jsonl", "redraw", "--player", "ben", plugins=False
+    )
+    assert again.exit_code == 1 and "not ben's turn" in again.output + (again.stderr or "")
+
+
+def test_the_guides_end_to_end_test_runs_as_written(monkeypatch):
+    import re
+
+    guide = (ROOT / "docs" / "house-rules.md").read_text()
+    code = re.search(r"## Testing a house rule.*?```python\n(.*?)```", guide, re.DOTALL).group(1)
+    monkeypatch.chdir(ROOT)
+    scope: dict = {}
+    exec(compile(code, "docs/house-rules.md", "exec"), scope)
+    scope["test_no_covering_another_players_chip"]()

@@ -1,0 +1,308 @@
+"""Every Glyph Chess rule hook, changed by a small variant, changes that rule."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from tabletop import Decide, NotationError, Outcome, Registry, Variant, get_plugin_manager, hookimpl, rulehook
+from tabletop.engine import Match
+from tabletop.header import Header, Randomness
+from tabletop.live import settle
+from tabletop_glyph_chess import Cast, recall, remember
+
+from .helpers import act, game_at, position, spot, to_action, why_not
+
+
+class CloseQuarters:
+    @rulehook
+    def glyph_start_edges(self, game, players):
+        rows = ("b2 b3 b4 b5 b6 b7 b8", "l8 l7 l6 l5 l4 l3 l2")
+        return [[game.geo.spot(n) for n in row.split()] for row in rows[:players]]
+
+
+class SilverStarts:
+    @rulehook
+    def glyph_first_player(self, players):
+        return 1
+
+
+class RichStart:
+    @rulehook
+    def glyph_starting_coins(self, players, seat, first):
+        return 2
+
+
+class ThreeOfEach:
+    @rulehook
+    def glyph_coins(self, players):
+        return (3,) * 6
+
+
+class NoRerollStep:
+    @rulehook(wrapper=True)
+    def glyph_turn_steps(self, players):
+        table = dict((yield))
+        table["awaken"] = attrs.evolve(table["awaken"], follows=lambda game, work: "draw")
+        return table
+
+
+class NoRerolls:
+    @rulehook
+    def glyph_rerollable(self, game, state, seat):
+        return ()
+
+
+class NoDrawWhenAhead:
+    @rulehook
+    def glyph_draws(self, game, state, seat):
+        if sum(state.hands[seat]) >= 3:
+            return False
+
+
+class EastOnly:
+    @rulehook
+    def glyph_move_directions(self, game, state, seat, piece, source):
+        return {"e": game.geo.rays[source]["e"]}
+
+
+class Jumpers:
+    @rulehook
+    def glyph_may_pass(self, game, state, seat, piece, spot):
+        if piece == "N":
+            return True
+
+
+class ScepterTakesNothing:
+    @rulehook
+    def glyph_may_land(self, game, state, seat, piece, spot):
+        if piece == "K" and state.board[spot] is not None:
+            return False
+
+
+class NoSwaps:
+    @rulehook(wrapper=True)
+    def glyph_spells(self, players):
+        table = dict((yield))
+        del table["swap"]
+        return table
+
+
+class BlindSeeress:
+    @rulehook
+    def glyph_may_use_coins(self, game, state, spot):
+        return True
+
+
+class NoWildCoins:
+    @rulehook
+    def glyph_wild_coins(self, state, seat):
+        return frozenset()
+
+
+class Trophies:
+    @rulehook
+    def glyph_strike(self, game, state, spot, burn):
+        remember(state, "trophies", recall(state, "trophies", 0) + 1)
+
+
+class NoEscape:
+    @rulehook
+    def glyph_escape_coins(self, game, state, spot):
+        return []
+
+
+class CentreOrNextToIt:
+    @rulehook
+    def glyph_centre_wins(self, game, state, seat):
+        near = (game.geo.center, *game.geo.neighbours[game.geo.center])
+        return any(state.board[s] == (seat, "K") for s in near)
+
+
+class SuddenDeath:
+    @rulehook
+    def glyph_eliminate(self, game, state, seat):
+        state.eliminated[seat] = True
+        state.phase, state.winner = "over", state.turn
+        state.steps.clear()
+        return True
+
+
+class LoudOutcome:
+    @rulehook(wrapper=True)
+    def glyph_outcome(self, game, state):
+        outcome = yield
+        return Outcome(outcome.scores, outcome.winners, outcome.note.upper())
+
+
+VARIANTS = {
+    "close": CloseQuarters,
+    "silver-starts": SilverStarts,
+    "rich": RichStart,
+    "three-each": ThreeOfEach,
+    "no-reroll-step": NoRerollStep,
+    "no-rerolls": NoRerolls,
+    "no-draw-ahead": NoDrawWhenAhead,
+    "east-only": EastOnly,
+    "jumpers": Jumpers,
+    "scepter-takes-nothing": ScepterTakesNothing,
+    "no-swaps": NoSwaps,
+    "blind-seeress": BlindSeeress,
+    "no-wild": NoWildCoins,
+    "trophies": Trophies,
+    "no-escape": NoEscape,
+    "near-centre": CentreOrNextToIt,
+    "sudden-death": SuddenDeath,
+    "loud": LoudOutcome,
+}
+
+
+class Plugin:
+    @hookimpl
+    def register_variants(self):
+        return [Variant(name, "glyph-chess", name, cls()) for name, cls in VARIANTS.items()]
+
+
+@pytest.fixture(scope="module")
+def house() -> Registry:
+    pm = get_plugin_manager(environment=False)
+    pm.register(Plugin())
+    return Registry(pm)
+
+
+def started(house, variants, players=("ann", "ben"), seed="hooks") -> Match:
+    match = Match(house, Header("glyph-chess", players, tuple(variants), {}, Randomness(seed=seed)))
+    settle(match, seed, {})
+    return match
+
+
+def test_glyph_start_edges_a_variant_sets_where_the_pieces_start(house):
+    match = started(house, ["close"])
+    assert spot(match.game, match.state, "b5") == ("ann", "K")  # the scepter is 4th of 7
+    assert spot(match.game, match.state, "l5") == ("ben", "K")
+    assert {match.state.board[s][0] for s in match.game.edges[0]} == {0}
+
+
+def test_glyph_first_player_silver_takes_the_first_turn(house):
+    match = started(house, ["silver-starts"])
+    assert match.state.turn == 1 and match.node == Decide(("ben",))
+    assert sum(match.state.hands[0]) == 1  # gold, second now, drew one coin in setup
+
+
+def test_glyph_starting_coins_everyone_draws_two(house):
+    match = started(house, ["rich"])
+    assert match.game.initial().owed == (2, 2)
+    assert sum(match.state.hands[1]) == 2
+
+
+def test_glyph_coins_three_of_each_type(house):
+    assert started(house, ["three-each"]).game.initial().bags == ((3,) * 6, (3,) * 6)
+
+
+DEAD_FORCE_MAGE = {"pieces": {"ann": {"g3": "E"}}, "dice": "F F S S S", "fates": {"ann": {"F": "killed"}}}
+
+
+def test_glyph_turn_steps_a_variant_changes_a_step(house):
+    data = position(**DEAD_FORCE_MAGE)
+    _, state = game_at(house, data)
+    assert state.phase == "awaken"
+    _, state = game_at(house, data, ["no-reroll-step"])
+    assert state.phase == "draw"
+
+
+def test_glyph_rerollable_no_dice_to_reroll(house):
+    _, state = game_at(house, position(**DEAD_FORCE_MAGE), ["no-rerolls"])
+    assert state.phase == "draw"
+
+
+def test_glyph_draws_no_draw_with_three_coins(house):
+    data = position({}, hands={"ann": "S S I"})
+    assert game_at(house, data)[1].phase == "draw"
+    assert game_at(house, data, ["no-draw-ahead"])[1].phase == "act"
+
+
+def test_glyph_move_directions_pieces_move_east_only(house):
+    game, state = game_at(house, position({"ann": {"g3": "E"}}, hands={"ann": "E E"}), ["east-only"])
+    state = to_action(game, state)
+    assert why_not(game, state, "ann", "g3-h3 / E") == "h3 is not in a straight line from g3"
+    targets = {e.target for e in game.legal(state, "ann") if e.kind == "move" and e.source == "g3"}
+    assert targets == {"g4", "g5"}
+
+
+def test_glyph_may_pass_the_necromancer_jumps(house):
+    data = position({"ann": {"g3": "N"}, "ben": {"g4": "E"}}, hands={"ann": "N N"})
+    game, state = game_at(house, data)
+    assert why_not(game, to_action(game, state), "ann", "g3-g5 / N N") == "g4 is in the way"
+    game, state = game_at(house, data, ["jumpers"])
+    state = act(game, to_action(game, state), "ann", "g3-g5 / N N")
+    assert spot(game, state, "g5") == ("ann", "N") and spot(game, state, "g4") == ("ben", "E")
+
+
+def test_glyph_may_land_the_scepter_takes_nothing(house):
+    data = position({"ann": {"g3": "K"}, "ben": {"g4": "S"}})
+    game, state = game_at(house, data, ["scepter-takes-nothing"])
+    state = to_action(game, state)
+    assert why_not(game, state, "ann", "g3-g4 / D1") == "g4 holds a piece of yours"
+    assert all(e.target != "g4" for e in game.legal(state, "ann") if e.kind == "move")
+
+
+def test_glyph_spells_a_variant_removes_a_spell(house):
+    game, state = game_at(house, position({"ann": {"g3": "I", "g5": "E"}}, hands={"ann": "I"}), ["no-swaps"])
+    state = to_action(game, state)
+    swap = Cast("ann", "swap", "g3", ("g5",), "", (), ("I",))
+    assert game.check(state, swap).startswith("unknown spell 'swap'")
+    with pytest.raises(NotationError):
+        game.parse("swap g3 g5 / I", "ann", state)
+    assert not any(getattr(e, "spell", "") == "swap" for e in game.legal(state, "ann"))
+
+
+def test_glyph_may_use_coins_a_blind_seeress(house):
+    data = position({"ann": {"g3": "E"}, "ben": {"g6": "S"}}, hands={"ann": "E E"})
+    game, state = game_at(house, data)
+    assert why_not(game, to_action(game, state), "ann", "g3-g4 / E") is not None
+    game, state = game_at(house, data, ["blind-seeress"])
+    assert why_not(game, to_action(game, state), "ann", "g3-g4 / E") is None
+
+
+def test_glyph_wild_coins_no_coin_is_wild(house):
+    data = position({"ann": {"g3": "E"}}, hands={"ann": "F F"}, fates={"ann": {"F": "killed"}})
+    game, state = game_at(house, data, ["no-wild"])
+    assert why_not(game, to_action(game, state), "ann", "g3-g4 / F") == "an F coin pays only for F (it is not wild)"
+
+
+def test_glyph_strike_a_variant_counts_the_pieces_taken_in_its_memo(house):
+    data = position({"ann": {"g3": "F"}, "ben": {"g5": "E"}}, hands={"ann": "F F"})
+    game, state = game_at(house, data, ["trophies"])
+    state = act(game, to_action(game, state), "ann", "g3-g5 / F F")
+    assert recall(state, "trophies") == 1 and state.memo == (("trophies", 1),)
+    assert state.fates[1][2] == "killed"  # the official rule went on
+
+
+def test_glyph_escape_coins_the_necromancer_cannot_escape(house):
+    data = position({"ann": {"g3": "F"}, "ben": {"g5": "N"}}, hands={"ann": "F F", "ben": "N"})
+    game, state = game_at(house, data)
+    assert act(game, to_action(game, state), "ann", "g3-g5 / F F").phase == "escape"
+    game, state = game_at(house, data, ["no-escape"])
+    state = act(game, to_action(game, state), "ann", "g3-g5 / F F")
+    assert state.phase != "escape" and state.fates[1][4] == "killed"
+
+
+def test_glyph_centre_wins_next_to_the_centre_wins(house):
+    data = position({"ann": {"h7": "K"}})
+    assert game_at(house, data)[1].winner is None
+    game, state = game_at(house, data, ["near-centre"])
+    assert state.phase == "over" and state.winner == 0
+
+
+def test_glyph_eliminate_the_first_scepter_taken_ends_the_game(house):
+    pieces = {"ann": {"g3": "F"}, "ben": {"g5": "K"}, "cat": {"j5": "K"}}
+    data = position(pieces, players=("ann", "ben", "cat"), hands={"ann": "F F"})
+    game, state = game_at(house, data, ["sudden-death"])
+    state = act(game, to_action(game, state), "ann", "g3-g5 / F F")
+    assert state.phase == "over" and state.winner == 0 and not state.eliminated[2]
+
+
+def test_glyph_outcome_a_variant_rewrites_the_result(house):
+    game, state = game_at(house, position({"ann": {"g7": "K"}}), ["loud"])
+    outcome = game.outcome(state)
+    assert outcome.winners == ("ann",) and outcome.note == outcome.note.upper() != ""
