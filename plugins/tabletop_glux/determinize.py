@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from tabletop import Hidden
+
 from .chips import KINDS
 from .state import evolve, put
 
@@ -24,7 +26,7 @@ def determinize(game: Glux, view: State, player: str, rng: random.Random) -> Sta
     seat = game.seats[player]
     hands, bags = view.hands, view.bags
     for other, hand in enumerate(view.hands):
-        if other == seat or hand is None or hand in KINDS:
+        if other == seat or not isinstance(hand, Hidden):
             continue
         remaining = bags[other]
         if not sum(remaining):  # pragma: no cover - a hidden hand always comes from these chips

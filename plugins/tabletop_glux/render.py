@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import click
+
+from tabletop import Hidden
+
 from .chips import KINDS
 
 if TYPE_CHECKING:
@@ -18,12 +22,12 @@ if TYPE_CHECKING:
     from .state import State
 
 MARKS = "wxyz"
-_COLOURS = ("\x1b[1;31m", "\x1b[1;34m", "\x1b[1;32m", "\x1b[1;33m")
-_RESET = "\x1b[0m"
+#: Terminal colours readable on light and dark backgrounds alike (no yellow, no white).
+_COLOURS = ("red", "blue", "green", "magenta")
 
 
 def _paint(text: str, seat: int, color: bool) -> str:
-    return f"{_COLOURS[seat]}{text}{_RESET}" if color else text
+    return click.style(text, fg=_COLOURS[seat], bold=True) if color else text
 
 
 def board_text(game: Glux, state: State, viewer: str | None, color: bool) -> str:
@@ -74,7 +78,7 @@ def _hand_and_bag(state: State, seat: int) -> str:
     hand = state.hands[seat]
     contents = " ".join(f"{k}x{n}" for k, n in zip(KINDS, state.bags[seat]))
     total = sum(state.bags[seat])
-    if hand == "?":
+    if isinstance(hand, Hidden):
         # A view for another player: bag and hand together, as the public record shows.
         return f"hand hidden; bag and hand: {total} chips ({contents})"
     return f"hand {hand or '-'}; bag: {total} chips ({contents})"
@@ -104,7 +108,7 @@ def facets(game: Glux, state: State, viewer: str | None) -> dict[str, str]:
     for room, pips in game.room_pips(state).items():
         found[f"room {room}"] = ", ".join(f"{p} {n}" for p, n in sorted(pips.items())) or "-"
     for seat, player in enumerate(game.players):
-        found[f"hand {player}"] = state.hands[seat] or "-"
+        found[f"hand {player}"] = str(state.hands[seat] or "-")
         found[f"bag {player}"] = " ".join(f"{k}x{n}" for k, n in zip(KINDS, state.bags[seat]))
         found[f"start option {player}"] = "used" if state.option_used[seat] else "unused"
         if state.excluded[seat]:

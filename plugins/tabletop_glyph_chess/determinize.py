@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from tabletop import Hidden
+
 from .pieces import GLYPHS
 from .state import evolve
 
@@ -25,9 +27,9 @@ def determinize(game: GlyphChess, view: State, player: str, rng: random.Random) 
     seat = game.seats[player]
     hands, bags = list(view.hands), list(view.bags)
     for other, hand in enumerate(view.hands):
-        if other == seat or len(hand) == len(GLYPHS):
+        if other == seat or not isinstance(hand, Hidden):
             continue
-        held = _count(hand)
+        held = hand.count or 0
         pool = [g for g, n in enumerate(bags[other]) for _ in range(n)]
         drawn = [0] * len(GLYPHS)
         for g in rng.sample(pool, min(held, len(pool))):
@@ -35,8 +37,3 @@ def determinize(game: GlyphChess, view: State, player: str, rng: random.Random) 
         hands[other] = tuple(drawn)
         bags[other] = tuple(n - d for n, d in zip(bags[other], drawn))
     return evolve(view, hands=tuple(hands), bags=tuple(bags))
-
-
-def _count(hand: tuple) -> int:
-    """How many coins a hidden hand holds (the view shows the count alone)."""
-    return sum(n for n in hand if isinstance(n, int))

@@ -9,9 +9,9 @@ from itertools import permutations
 from types import SimpleNamespace
 from typing import Any
 
-from tabletop import Chance, Decide, Event, Game, Outcome
+from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
 
-from . import hookspecs, notation, official, position, render, steps
+from . import hookspecs, notation, official, position, render, resignation, steps
 from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
 from .hexes import board
@@ -148,16 +148,19 @@ class GlyphChess(Game):
 
     # -- views and text ------------------------------------------------------
     def view(self, state: State, player: str | None) -> State:
-        """Others' coins show as a count only: their hand is ``(n,)``; their bag
-        and hand together are public (all coins less the used ones)."""
+        """Others' coins show as a count only: their hand is ``Hidden("coins", n)``;
+        their bag and hand together are public (all coins less the used ones)."""
         if player is None:
             return state
         seat = self.seats[player]
-        hands = tuple(h if i == seat else (sum(h),) for i, h in enumerate(state.hands))
+        hands = tuple(h if i == seat else Hidden("coins", sum(h)) for i, h in enumerate(state.hands))
         bags = tuple(
             b if i == seat else tuple(x + y for x, y in zip(b, state.hands[i])) for i, b in enumerate(state.bags)
         )
         return evolve(state, hands=hands, bags=bags)
+
+    def resign(self, state: State, player: str) -> State:
+        return resignation.resign(self, state, player)
 
     def sees(self, event: Event, player: str | None) -> bool:
         if player is None:
@@ -181,6 +184,9 @@ class GlyphChess(Game):
 
     def parse(self, text: str, player: str, state: State) -> Event:
         return notation.parse(self, text, player, state)
+
+    def notate_outcome(self, outcome: Event) -> str | None:
+        return notation.outcome(self, outcome)
 
     def render(self, state: State, viewer: str | None = None, color: bool = False) -> str:
         return render.board_text(self, self.view(state, viewer), color)

@@ -10,14 +10,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import click
+
+from tabletop import Hidden
+
 from .pieces import COLOURS, GLYPHS, ILLUSIONIST, MINION, MINIONS, NAMES
 from .state import ALIVE, State, coins_list
 
 if TYPE_CHECKING:
     from .game import GlyphChess
 
-_COLOURS = ("\x1b[1;33m", "\x1b[1;37m", "\x1b[1;31m")
-_RESET = "\x1b[0m"
+#: Terminal colours as (text, background): dark letters on a gold, silver or
+#: bronze ground read on light and dark terminals alike.
+_COLOURS = (("black", "yellow"), ("black", "white"), ("white", "red"))
 
 
 def board_text(game: GlyphChess, state: State, color: bool) -> str:
@@ -30,7 +35,8 @@ def board_text(game: GlyphChess, state: State, color: bool) -> str:
         else:
             token = f"{COLOURS[piece[0]][0]}{piece[1]}"
             if color:
-                token = f"{_COLOURS[piece[0]]}{token}{_RESET}"
+                fg, bg = _COLOURS[piece[0]]
+                token = click.style(token, fg=fg, bg=bg)
         rows.setdefault(r, []).append(token)
     width = 2 * geo.radius + 1
     lines = []
@@ -65,8 +71,8 @@ def _player_line(game: GlyphChess, state: State, seat: int, player: str) -> str:
     if state.eliminated[seat]:
         return f"{colour} {player}: eliminated"
     hand = state.hands[seat]
-    if len(hand) == 1:  # another player's view: a count only
-        coins = f"{hand[0]} coin{'s' if hand[0] != 1 else ''} in hand"
+    if isinstance(hand, Hidden):  # another player's view: a count only
+        coins = f"{hand.count} coin{'s' if hand.count != 1 else ''} in hand"
         bag = f"bag and hand {sum(state.bags[seat])}"
     else:
         held = coins_list(hand)
@@ -108,7 +114,7 @@ def facets(game: GlyphChess, state: State) -> dict[str, str]:
     found["dice"] = " ".join(f or "-" for f in state.dice)
     for seat, player in enumerate(game.players):
         hand = state.hands[seat]
-        found[f"coins {player}"] = f"{hand[0]} hidden" if len(hand) == 1 else " ".join(coins_list(hand)) or "none"
+        found[f"coins {player}"] = str(hand) if isinstance(hand, Hidden) else " ".join(coins_list(hand)) or "none"
         found[f"used {player}"] = " ".join(coins_list(state.used[seat])) or "none"
         found[f"fates {player}"] = (
             " ".join(f"{g}:{f}" for g, f in zip(GLYPHS, state.fates[seat]) if f != ALIVE) or "all alive"
@@ -117,4 +123,6 @@ def facets(game: GlyphChess, state: State) -> dict[str, str]:
             found[f"eliminated {player}"] = "yes"
     found["turn"] = game.players[state.turn]
     found["step"] = state.phase
+    for name, value in state.memo:  # what variants remember (none under the official rules)
+        found[f"memo {name}"] = repr(value)
     return found

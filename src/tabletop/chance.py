@@ -33,7 +33,8 @@ def matches(seed: str, commit: str) -> bool:
 
 def number(seed: str, seq: int) -> int:
     """The 256-bit number that picks the outcome of chance event ``seq``."""
-    digest = hmac.new(seed.encode(), b"event %d" % seq, hashlib.sha256).digest()
+    # hmac.digest: the same HMAC-SHA256 in one C call, several times faster than hmac.new().
+    digest = hmac.digest(seed.encode(), b"event %d" % seq, "sha256")
     return int.from_bytes(digest, "big")
 
 

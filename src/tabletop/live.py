@@ -4,24 +4,48 @@ run from the seed until someone must decide."""
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import chance
+from . import chance, logfile
 from .engine import Match
-from .errors import IllegalEventError, UsageError
+from .errors import IllegalEventError, TabletopError, UsageError, shown
 from .events import Event, Reveal, Seal, Unseal
 from .extensions import Bot
 from .header import Header, Randomness
 from .nodes import Chance, Decide, Forced, Over
 from .registry import Registry
+from .table import at_the_table
 
 
 def seed_file(log: Path) -> Path:
     """Where ``tabletop new --sealed`` keeps the secret seed of a log."""
     return log.with_name(log.name + ".seed")
+
+
+def create_log(path: Path, lines: list[str], seed: str | None = None) -> None:
+    """Write a new log; with ``seed``, a sealed game's, whose seed goes first
+    to ``FILE.seed`` (readable by its owner only). Both or neither are written."""
+    if os.path.lexists(path):
+        raise UsageError("file exists; choose another name", where=str(path))
+    if seed is None:
+        logfile.create(path, lines)
+        return
+    secret = seed_file(path)
+    if os.path.lexists(secret):
+        raise UsageError(
+            f"{shown(secret)} exists without its log (left by a 'new' that failed?): remove it or choose another name",
+            where=str(path),
+        )
+    logfile.create(secret, [seed], mode=0o600)
+    try:
+        logfile.create(path, lines)
+    except TabletopError:
+        os.unlink(secret)
+        raise
 
 
 def make_header(
@@ -76,6 +100,8 @@ def settle(match: Match, seed: str | None, secrets: Secrets | None = None) -> li
             continue
         if isinstance(node, Chance):
             if seed is None:
+                if at_the_table(match.header):
+                    return events  # a game at a real table: the outcome is entered by hand
                 raise UsageError("a chance outcome is due but the seed is not known")
             event = node.pick(chance.number(seed, match.seq + 1))
         elif isinstance(node, Forced):
@@ -142,12 +168,14 @@ def selfplay(
     # Bots that choose from the legal list alone let the game run on its fast
     # path: no immutable state is built for them.
     looks = any(bot.reads_state for bot in bots)
-    if not looks:
-        match.hurry()
+    racing = not looks and match.hurry()
     secrets: Secrets = {}
-    events = settle(match, seed, secrets)
     by_player = dict(zip(players, bots))
     rngs = {p: bot_rng(seed, p) for p in players}
+    events: list[Event] = []
+    if racing:
+        _race(match, seed, by_player, rngs, events, max_events)
+    events += settle(match, seed, secrets)
     the_game = match.game
     while not match.over:
         node = match.node
@@ -169,6 +197,51 @@ def selfplay(
         if len(events) > max_events:
             raise IllegalEventError(f"{game}: self-play did not end within {max_events} events")
     return header, match, events
+
+
+def _race(
+    match: Match,
+    seed: str,
+    bots: Mapping[str, Bot],
+    rngs: Mapping[str, random.Random],
+    events: list[Event],
+    max_events: int,
+) -> None:
+    """Self-play on the game's fast path, as far as it goes without the
+    engine's help: chance from the seed, the rules' forced events, and
+    decisions of one player at a time by bots that choose from the legal list
+    (so every choice is legal). A sealed decision or the end leaves the rest to
+    the general loop, with ``match`` brought up to date."""
+    fast, live = match._fast, match._live
+    assert fast is not None
+    game = match.game
+    number = chance.number
+    seq = match.seq
+    try:
+        while True:
+            node = fast.next(live)
+            kind = type(node)
+            if kind is Chance:
+                event = node.pick(number(seed, seq + 1))
+            elif kind is Forced:
+                event = node.event
+            elif kind is Decide and not node.sealed:
+                player = node.players[0]
+                legal = fast.legal(live, player)
+                if not legal:
+                    raise IllegalEventError(f"{game.name}: {player} must decide but has no legal decision")
+                event = bots[player].choose(game, None, player, legal, rngs[player])
+            else:
+                return
+            fast.apply(live, event)
+            events.append(event)
+            seq += 1
+            if len(events) > max_events:
+                raise IllegalEventError(f"{game.name}: self-play did not end within {max_events} events")
+    finally:
+        match.seq = seq
+        match._stale = True
+        match._node = None
 
 
 def random_choice(game: Any, state: Any, player: str, legal: list[Event], rng: random.Random) -> Event:

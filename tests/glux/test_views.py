@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tabletop import Hidden
 from tabletop_glux.events import Draw
 
 from .helpers import make_game, position
@@ -11,7 +12,7 @@ def test_a_player_sees_their_own_hand_and_draws_only(registry):
     game = make_game(registry)
     state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]}, hands={"ann": "1/6", "ben": "2/5"})
     view = game.view(state, "ann")
-    assert view.hands == ("1/6", "?")
+    assert view.hands == ("1/6", Hidden("chip"))
     assert game.format(Draw("ben", "2/5"), "ann") == "ben draws a chip"
     assert game.format(Draw("ben", "2/5"), "ben") == "ben draws 2/5"
     assert game.format(Draw("ben", "2/5")) == "ben draws 2/5"
@@ -43,7 +44,8 @@ def test_the_board_shows_stacks_owners_covers_rooms_and_starts(registry):
 def test_colour_only_when_asked(registry):
     game = make_game(registry)
     state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]})
-    assert "\x1b[1;31mw2\x1b[0m" in game.render(state, color=True)
+    assert "\x1b[31m\x1b[1mw2\x1b[0m" in game.render(state, color=True)
+    assert "\x1b[" not in game.render(state)
 
 
 def test_describe_names_every_part_that_diff_compares(registry):

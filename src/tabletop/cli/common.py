@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -38,6 +39,17 @@ def report(lines: Iterable[str], done: str) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             click.echo(f"tabletop: {done}; the report could not be printed: {reason(exc)}", err=True)
+        # Said once: whatever the command prints after this goes nowhere.
+        _quiet_stdout()
+
+
+def _quiet_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def check_viewer(match: Match, viewer: str | None, option: str = "--as") -> None:
