@@ -14,9 +14,13 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 from tabletop import simulation
 from tabletop.simulation import Plan
+
+#: Empty tasks timed to find the cost of handing out one.
+EMPTY = 400
 
 
 def timed(plan: Plan, games: int, **how) -> tuple[float, list]:
@@ -30,7 +34,7 @@ def main() -> None:
     parser.add_argument("--game", default="glux")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--bot", default="greedy")
-    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--games", type=int, default=1600)
     parser.add_argument("--cores", type=int, default=64, help="cores of the machine to project for")
     parser.add_argument("--machines", type=int, default=10, help="machines of the cluster to project for")
     args = parser.parse_args()
@@ -47,14 +51,16 @@ def main() -> None:
     assert [p.row for p in played] == [p.row for p in reference]
     print(f"2 workers (process pool):  {games / two:8.1f} games/s  efficiency {one / two / 2:.0%}")
 
-    # The cost of one task: the same games, one game per task.
-    single, played = timed(plan, games, workers=2, per_batch=1)
-    assert [p.row for p in played] == [p.row for p in reference]
-    pool_task = max(0.0, (single - two) * 2 / games)
-    print(f"  one game per task:       {games / single:8.1f} games/s; about {pool_task * 1000:.2f} ms per task")
+    # The cost of one task: empty batches on a started pool, per task and worker.
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        list(pool.map(simulation.play_batch, [plan] * 4, [[]] * 4))
+        started = time.perf_counter()
+        list(pool.map(simulation.play_batch, [plan] * EMPTY, [[]] * EMPTY))
+        pool_task = (time.perf_counter() - started) * 2 / EMPTY
+    print(f"  cost of a task:          {pool_task * 1000:8.2f} ms (per worker)")
 
     try:
-        from distributed import LocalCluster
+        from distributed import Client, LocalCluster
     except ImportError:
         print("Dask distributed is not installed (pip install 'tabletop[dask]'): no cluster figures")
         return
@@ -66,27 +72,25 @@ def main() -> None:
         dask, played = timed(plan, games, scheduler=address)
         assert [p.row for p in played] == [p.row for p in reference]
         print(f"Dask LocalCluster, 2 workers: {games / dask:5.1f} games/s  efficiency {one / dask / 2:.0%}")
-        single_dask, played = timed(plan, games, scheduler=address, per_batch=1)
-        assert [p.row for p in played] == [p.row for p in reference]
-        dask_task = max(0.0, (single_dask - dask) * 2 / games)
-        print(
-            f"  one game per task:       {games / single_dask:8.1f} games/s; about {dask_task * 1000:.2f} ms per task"
-        )
+        with Client(address) as client:
+            started = time.perf_counter()
+            futures = client.map(simulation.play_batch, [plan] * EMPTY, [[]] * EMPTY, pure=False)
+            client.gather(futures)
+            dask_task = (time.perf_counter() - started) * 2 / EMPTY
+        print(f"  cost of a task:          {dask_task * 1000:8.2f} ms (per worker)")
 
-    batch = max(1, min(200, -(-games // (2 * 8))))
-    print(f"Default batches here: {batch} games per task.")
+    print(f"Default batches here: {len(simulation.batches(games, 2)[0])} games per task.")
     for name, task in (("process pool", pool_task), ("Dask", dask_task)):
         needed = task / (0.05 * per_game) if per_game else 0
         print(f"  {name}: overhead under 5% from {max(1, round(needed + 0.5))} games per task")
     # Projections: every core plays at this machine's per-core rate, less the
-    # task overhead at the default batching (eight tasks per worker, at most
-    # 200 games each) for 100,000 games.
+    # task overhead at the default batching for 100,000 games.
     total = 100_000
     for label, workers, task in (
         (f"{args.cores}-core machine (process pool)", args.cores, pool_task),
         (f"{args.machines} machines x {args.cores} cores (Dask)", args.machines * args.cores, dask_task),
     ):
-        size = max(1, min(200, -(-total // (workers * 8))))
+        size = len(simulation.batches(total, workers)[0])
         efficiency = size * per_game / (size * per_game + task)
         rate = workers / per_game * efficiency
         print(f"Projection, {label}: {rate:,.0f} games/s ({total:,} games in {total / rate:.0f} s; batches of {size})")

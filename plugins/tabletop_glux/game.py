@@ -14,7 +14,20 @@ from typing import Any
 from tabletop import Chance, Event, Forced, Game, Hidden, Outcome, Over
 
 from . import board as boards
-from . import exclusion, fast, hookspecs, notation, official, placement, render, scoring, setup, start_option, turn
+from . import (
+    exclusion,
+    fast,
+    hookspecs,
+    notation,
+    official,
+    placement,
+    render,
+    resignation,
+    scoring,
+    setup,
+    start_option,
+    turn,
+)
 from .chips import FACES, KINDS
 from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
 from .placement import Placements
@@ -219,6 +232,9 @@ class Glux(Game):
         """Each room's victory points by player."""
         return scoring.room_points(self, state)
 
+    def resign(self, state: State, player: str) -> State:
+        return resignation.resign(self, state, player)
+
     # -- views and text --------------------------------------------------
     def view(self, state: State, player: str | None) -> State:
         if player is None:
@@ -251,6 +267,9 @@ class Glux(Game):
 
     def parse(self, text: str, player: str, state: State) -> Event:
         return notation.parse(self, text, player, state)
+
+    def notate_outcome(self, outcome: Event) -> str | None:
+        return notation.outcome(self, outcome)
 
     def render(self, state: State, viewer: str | None = None, color: bool = False) -> str:
         return render.board_text(self, self.view(state, viewer), viewer, color)

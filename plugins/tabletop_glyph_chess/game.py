@@ -11,7 +11,7 @@ from typing import Any
 
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
 
-from . import hookspecs, notation, official, position, render, steps
+from . import hookspecs, notation, official, position, render, resignation, steps
 from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
 from .hexes import board
@@ -159,6 +159,9 @@ class GlyphChess(Game):
         )
         return evolve(state, hands=hands, bags=bags)
 
+    def resign(self, state: State, player: str) -> State:
+        return resignation.resign(self, state, player)
+
     def sees(self, event: Event, player: str | None) -> bool:
         if player is None:
             return True
@@ -181,6 +184,9 @@ class GlyphChess(Game):
 
     def parse(self, text: str, player: str, state: State) -> Event:
         return notation.parse(self, text, player, state)
+
+    def notate_outcome(self, outcome: Event) -> str | None:
+        return notation.outcome(self, outcome)
 
     def render(self, state: State, viewer: str | None = None, color: bool = False) -> str:
         return render.board_text(self, self.view(state, viewer), color)

@@ -64,6 +64,17 @@ def notate(game: GlyphChess, decision: Event) -> str:
     raise TypeError(f"not a Glyph Chess decision: {decision!r}")
 
 
+def outcome(game: GlyphChess, event: Event) -> str | None:
+    """A chance outcome as a table records it: ``draw S``, ``roll E``, ``shuffle S I E F N U``."""
+    if isinstance(event, Draw):
+        return f"draw {event.glyph}"
+    if isinstance(event, Roll):
+        return f"roll {event.face}"
+    if isinstance(event, Shuffle):
+        return " ".join(["shuffle", *event.order])
+    return None
+
+
 def sentence(game: GlyphChess, event: Event, visible: bool) -> str:
     """Any event as a short line, redacted when not ``visible``."""
     if isinstance(event, Roll):

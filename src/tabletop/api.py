@@ -11,6 +11,7 @@ use the same engine as the command line: every event is validated.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import random
 from collections.abc import Iterator, Mapping, Sequence
@@ -84,6 +85,7 @@ class Record:
         self.path = Path(path)
         self.registry = registry
         first = Replay(registry, self.path)
+        first._lines.close()  # only the header is read here; iterating reads the log again
         #: The log's first line: game, players, variants, options, randomness.
         self.header: Header = first.header
         #: The rules in force for this log.
@@ -308,8 +310,6 @@ class Table:
 
 
 def _salt(seed: str | None, player: str, seq: int) -> str:
-    import hashlib
-
     return hashlib.sha256(f"salt {player} {seq} {seed}".encode()).hexdigest()[:32]
 
 

@@ -11,6 +11,7 @@ from tabletop.header import Header, Randomness
 from tabletop.live import settle
 from tabletop_glyph_chess import Cast, recall, remember
 
+from ..fastpath import compare
 from .helpers import act, game_at, position, spot, to_action, why_not
 
 
@@ -275,6 +276,7 @@ def test_glyph_strike_a_variant_counts_the_pieces_taken_in_its_memo(house):
     game, state = game_at(house, data, ["trophies"])
     state = act(game, to_action(game, state), "ann", "g3-g5 / F F")
     assert recall(state, "trophies") == 1 and state.memo == (("trophies", 1),)
+    assert game.describe(state)["memo trophies"] == "1"  # diff shows it
     assert state.fates[1][2] == "killed"  # the official rule went on
 
 
@@ -306,3 +308,11 @@ def test_glyph_outcome_a_variant_rewrites_the_result(house):
     game, state = game_at(house, position({"ann": {"g7": "K"}}), ["loud"])
     outcome = game.outcome(state)
     assert outcome.winners == ("ann",) and outcome.note == outcome.note.upper() != ""
+
+
+@pytest.mark.parametrize(
+    "variants", [("trophies",), ("jumpers", "blind-seeress"), ("east-only", "no-wild"), ("no-escape", "near-centre")]
+)
+def test_rule_hooks_changed_on_the_fast_path_too(house, variants):
+    # A variant that changes a rule the fast path writes in sends it the long way.
+    assert compare(house, "glyph-chess", ["ann", "ben"], "hooked", variants, max_events=150, strangers=3) > 0
