@@ -394,6 +394,9 @@ def crossings(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
     for square in range(len(rays)):
         lines = []
         for k, line in enumerate(back[square]):
+            # A chip counts at most 6 squares, so only the 5 squares behind
+            # can hold one that counts over this square.
+            line = line[:5]
             table = {}
             for distance, sq in enumerate(line, start=1):
                 ray = rays[sq][k]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tabletop import Chance, Decide, Event, Forced, Game, Hidden, Outcome, Over
+from tabletop import Chance, Event, Forced, Game, Hidden, Outcome, Over
 
 from . import board as boards
 from . import (
@@ -90,7 +90,7 @@ class Glux(Game):
         # Nodes asked for again and again, made once.
         self._draws = turn.draw_outcomes(self.players)
         self._draw_nodes: tuple[dict[tuple[int, ...], Chance], ...] = tuple({} for _ in self.players)
-        self._decides = tuple(Decide((p,)) for p in self.players)
+        self._decides = setup.decide_nodes(self.players)
         self.first_player_node = setup.first_player_node(self)
 
     # -- the engine's questions --------------------------------------------

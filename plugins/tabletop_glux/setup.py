@@ -8,6 +8,7 @@ player is drawn at random. Draws and the start player are chance outcomes.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -127,4 +128,15 @@ def legal_starts(state: State, seat: int, player: str) -> list[Start]:
 def first_player_node(game: Glux) -> Chance:
     """The chance node of the start player (made once per game)."""
     players = tuple(game.rules.glux_who_may_start(players=game.players))
+    return _first_player_node(players)
+
+
+@functools.lru_cache(maxsize=256)
+def _first_player_node(players: tuple[str, ...]) -> Chance:
     return Chance(tuple(FirstPlayer(p) for p in players))
+
+
+@functools.lru_cache(maxsize=256)
+def decide_nodes(players: tuple[str, ...]) -> tuple[Decide, ...]:
+    """Each seat's decision node (made once per set of players)."""
+    return tuple(Decide((p,)) for p in players)

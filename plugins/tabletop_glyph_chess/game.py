@@ -180,9 +180,13 @@ class GlyphChess(Game):
         return notation.sentence(self, event, self.sees(event, viewer))
 
     def notate(self, decision: Event) -> str:
+        if "glyph_notate" in self.overridden:
+            return self.r.glyph_notate(game=self, decision=decision)
         return notation.notate(self, decision)
 
     def parse(self, text: str, player: str, state: State) -> Event:
+        if "glyph_parse" in self.overridden:
+            return self.r.glyph_parse(game=self, text=text, player=player, state=state)
         return notation.parse(self, text, player, state)
 
     def notate_outcome(self, outcome: Event) -> str | None:

@@ -34,7 +34,22 @@ from . import actions, awakening, escape, position, setup
 from .events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
 from .pieces import GLYPHS, a_coin
 from .spells import blaze
-from .state import ACT, AWAKEN, DISCARD, DRAW, ESCAPE, GLIMPSE, OVER, ROLLING, SETUP, State, Work, coins_list
+from .state import (
+    ACT,
+    AWAKEN,
+    DISCARD,
+    DRAW,
+    ESCAPE,
+    GLIMPSE,
+    OVER,
+    ROLLING,
+    SETUP,
+    State,
+    Work,
+    coins_list,
+    freeze,
+    thaw,
+)
 
 if TYPE_CHECKING:
     from .game import GlyphChess
@@ -336,8 +351,6 @@ def glyph_turn_steps(players: int) -> Mapping[str, TurnStep]:
 
 def apply(game: GlyphChess, state: State, event: Event) -> State:
     """The plain path: one Work for the event, frozen once."""
-    from .state import freeze, thaw
-
     work = thaw(state)
     game.steps[work.phase].apply(game, work, event)
     settle(game, work)

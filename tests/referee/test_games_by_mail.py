@@ -68,7 +68,9 @@ def test_a_whole_two_player_glux_game_by_mail(cli, tmp_path, smtp, maildir):
         text = body(mail)
         assert "Final scores:" in text and "The seed was:" in text and "tabletop verify" in text
         attachments = {a.get_filename(): a for a in mail.iter_attachments()}
-        assert set(attachments) == {"board.svg", "game.jsonl"}
+        assert set(attachments) == {"board.svg", "game.jsonl", "game.html"}
+        page = _attachment(mail, "game.html").decode()
+        assert page.startswith("<!DOCTYPE html>") and "game.html steps through it" in text
     log = tmp_path / "final.jsonl"
     log.write_bytes(_attachment(finals["ann"], "game.jsonl"))
     rows = [json.loads(line) for line in log.read_text().splitlines()]

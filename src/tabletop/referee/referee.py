@@ -831,6 +831,7 @@ class Referee:
         if isinstance(match.node, Over):
             parts.append(self._final(match))
             attachments.append(("game.jsonl", "application/x-ndjson", self.dir.log.read_text(encoding="utf-8")))
+            attachments.append(("game.html", "text/html", self._viewer_page(match)))
         subject = self._subject(match, player, welcome is not None)
         mail = mailout.message(
             self.settings, data["address"], subject, "\n\n".join(parts) + "\n", attachments=tuple(attachments)
@@ -925,6 +926,17 @@ class Referee:
         renderer = self.registry.renderer(match.header.game, "svg")
         return renderer.media_type, renderer.render(match.game, match.state, player)
 
+    def _viewer_page(self, match: Match) -> str:
+        """The whole game in the step-through viewer: once the game is over the
+        log (attached beside it) holds everything, so the page shows everything.
+        Made once for all the players' final mails."""
+        cached = getattr(self, "_final_page", None)
+        if cached is None or cached[0] != match.seq:
+            from ..viewer.page import page
+
+            cached = self._final_page = (match.seq, page(self.registry, self.dir.log))
+        return cached[1]
+
     def _final(self, match: Match) -> str:
         outcome = match.game.outcome(match.state)
         scores = ", ".join(f"{p} {s}" for p, s in outcome.ranked())
@@ -934,7 +946,8 @@ class Referee:
             f"Final scores: {scores}. Winner: {winners}{' (' + outcome.note + ')' if outcome.note else ''}.\n\n"
             f"The seed was: {seed}\n"
             f"Its hash, sent to you at the start: {match.header.randomness.commitment}\n"
-            "The whole log is attached. To check every draw, shuffle and roll, and\n"
+            "The whole log is attached, and game.html steps through it in a browser.\n"
+            "To check every draw, shuffle and roll, and\n"
             "that it is the history you were sent, run:\n\n"
             "    tabletop verify game.jsonl --head (a head from any of your mails)"
         )
