@@ -199,4 +199,4 @@ class GlyphChess(Game):
         return render.facets(self, self.view(state, viewer))
 
     def asks(self, state: State, player: str) -> str:
-        return self.steps[state.phase].asks(self, state)
+        return self.steps[state.phase].asks(self, state, player)

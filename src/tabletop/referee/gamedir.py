@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..files import sync_folder
 
 
 class GameDir:
@@ -182,18 +183,4 @@ def write_private(path: Path, data: str | bytes, durable: bool = True) -> None:
             os.fsync(out.fileno())
     os.replace(tmp, path)
     if durable:
-        sync_dir(path.parent)
-
-
-def sync_dir(folder: Path) -> None:
-    """Make a rename or an unlink in ``folder`` durable."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        sync_folder(path.parent)

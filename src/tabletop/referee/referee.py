@@ -26,13 +26,14 @@ from .. import chain, logfile
 from ..engine import Match, Replay
 from ..errors import TabletopError, UsageError
 from ..events import CHANCE, Event, Resign, Reveal, Unseal
+from ..files import sync_folder
 from ..header import check_players
 from ..live import decide, make_header, seed_file, settle
 from ..nodes import Decide, Over
 from ..registry import Registry
 from ..secretfile import SecretKeeper
 from . import faults, mailin, mailout, passwords
-from .gamedir import GameDir, one_line, sync_dir, write_private
+from .gamedir import GameDir, one_line, write_private
 
 #: How many legal decisions a mail lists before it says how many more there are.
 LISTED = 40
@@ -222,7 +223,7 @@ class Referee:
             return "finished a change a crash interrupted"
         _write_secrets(self.dir.log, journal["secrets_before"])
         self.dir.journal.unlink()
-        sync_dir(self.dir.path)
+        sync_folder(self.dir.path)
         return "undid a change a crash interrupted before its log append"
 
     def commit(
@@ -280,7 +281,7 @@ class Referee:
         self.dir.save(self.settings)
         faults.point("settings")
         self.dir.journal.unlink()
-        sync_dir(self.dir.path)
+        sync_folder(self.dir.path)
         faults.point("journal-removed")
 
     def _seen(self, message_id: str) -> None:
@@ -1130,7 +1131,7 @@ def _write_secrets(log: Path, secrets: dict) -> None:
         write_private(path, json.dumps(secrets))
     else:
         path.unlink(missing_ok=True)
-        sync_dir(path.parent)
+        sync_folder(path.parent)
 
 
 def _duration(text: str) -> int:
