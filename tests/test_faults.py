@@ -141,6 +141,26 @@ def test_a_full_stdout_after_the_append_says_the_move_was_made(tmp_path):
 
 
 @posix_only
+@pytest.mark.parametrize(
+    "argv, made",
+    [
+        (["new", "pile", "--players", "a,b", "-o", "n.jsonl"], "n.jsonl"),
+        (["render", "g.jsonl", "-o", "board.txt"], "board.txt"),
+        (["selfplay", "pile", "--players", "2", "--games", "2", "-o", "out"], "out/pile-00002.jsonl"),
+    ],
+    ids=["new", "render", "selfplay"],
+)
+def test_a_full_stdout_after_a_write_says_the_file_was_written(tmp_path, argv, made):
+    started(tmp_path)
+    with open("/dev/full", "w") as full:
+        result = run(*argv, cwd=tmp_path, stdout=full)
+    assert result.returncode == 0
+    message = result.stderr.strip()
+    assert "\n" not in message and "written" in message and "the report could not be printed" in message, message
+    assert (tmp_path / made).stat().st_size > 0
+
+
+@posix_only
 def test_a_full_stdout_on_a_reading_command_is_one_line(tmp_path):
     with open("/dev/full", "w") as full:
         result = run("replay", GLUX, cwd=tmp_path, stdout=full)

@@ -453,3 +453,20 @@ def test_replay_of_a_folder_streams_its_paths(tmp_path, monkeypatch):
     assert next(walk) == tmp_path / "a" / "g.jsonl"
     assert "b" not in read  # the second folder is read only when its turn comes
     assert list(walk) == [tmp_path / "b" / "g.jsonl"]
+
+
+def test_stats_reports_an_unreadable_subfolder_and_counts_the_rest(cli, tmp_path, monkeypatch):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "g.jsonl").write_text(GLUX.read_text())
+    real = os.scandir
+
+    def scandir(path):
+        if Path(path) == tmp_path / "b":
+            raise PermissionError(13, "Permission denied")
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    result = cli("stats", tmp_path)
+    assert result.exit_code == 2
+    assert f"{tmp_path / 'b'}: cannot read the folder: Permission denied" in result.output

@@ -18,6 +18,7 @@ from typing import IO, Any
 
 import attrs
 
+from . import folders
 from .engine import Match, Replay
 from .errors import TabletopError, UsageError
 from .intervals import wilson
@@ -99,13 +100,11 @@ def row_of(registry: Registry, match: Match, events: int | None = None, file: st
     )
 
 
-def log_paths(paths: Iterable[Path]) -> Iterator[Path]:
-    """Every log among ``paths``: files as given, folders searched for ``*.jsonl``."""
-    for path in paths:
-        if path.is_dir():
-            yield from sorted(path.rglob("*.jsonl"))
-        else:
-            yield path
+def log_paths(paths: Iterable[Path]) -> Iterator[Path | TabletopError]:
+    """Every log among ``paths``: files as given, folders searched for
+    ``*.jsonl`` (streamed, any depth); a folder that cannot be read comes as
+    the error that says so."""
+    return folders.logs(paths)
 
 
 def rows_from_logs(
@@ -116,6 +115,8 @@ def rows_from_logs(
     to ``failed`` (raised when ``failed`` is None)."""
     for path in log_paths(paths):
         try:
+            if isinstance(path, TabletopError):
+                raise path
             match = Replay(registry, path).run()
         except TabletopError as exc:
             if failed is None:

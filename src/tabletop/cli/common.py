@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+import os
+import sys
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import click
 
 from ..engine import Match
 from ..errors import UsageError
+from ..files import reason
 from ..nodes import Chance, Decide, Forced, Over
 
 pass_env = click.pass_obj
@@ -22,6 +26,30 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
             raise UsageError(f"--option '{pair}' must be KEY=VALUE")
         options[key] = value
     return options
+
+
+def report(lines: Iterable[str], done: str) -> None:
+    """Print the report of a command that has changed a file. If the output
+    fails (a full disk, a closed terminal), say on stderr that ``done`` was
+    done, and do not fail: the change is made."""
+    try:
+        for line in lines:
+            click.echo(line)
+        sys.stdout.flush()
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            click.echo(f"tabletop: {done}; the report could not be printed: {reason(exc)}", err=True)
+        # Said once: whatever the command prints after this goes nowhere.
+        _quiet_stdout()
+
+
+def _quiet_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def check_viewer(match: Match, viewer: str | None, option: str = "--as") -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import sys
 from pathlib import Path
 
 import attrs
@@ -13,14 +11,13 @@ from .. import chance, files, logfile, table
 from ..engine import Match, Replay
 from ..errors import TabletopError, UsageError, quote, shown
 from ..events import Event, Resign
-from ..files import reason
 from ..header import Randomness
 from ..live import create_log, decide, make_header, seed_file, settle
 from ..nodes import Chance, Decide
 from ..secretfile import SecretKeeper
 from ..table import at_the_table
 from . import main
-from .common import check_viewer, next_actor, parse_options, pass_env, status
+from .common import check_viewer, next_actor, parse_options, pass_env, report, status
 from .shapes import emit
 from .terminal import color_option, use_color
 
@@ -69,17 +66,17 @@ def new(env, game, players, variants, options, seed, sealed, table, output) -> N
     match = Match(registry, header)
     events = settle(match, seed)
     create_log(output, registry.codec.log(header, events), seed if sealed else None)
-    click.echo(f"{shown(output)}: new {header.game} game for {', '.join(names)}.")
+    lines = [f"{shown(output)}: new {header.game} game for {', '.join(names)}."]
     if sealed:
-        click.echo(f"The seed is sealed; keep {seed_file(output)} secret until the game is over.")
+        lines.append(f"The seed is sealed; keep {shown(seed_file(output))} secret until the game is over.")
     elif table:
-        click.echo("Chance outcomes are entered by hand: tabletop moves lists the possible ones.")
+        lines.append("Chance outcomes are entered by hand: tabletop moves lists the possible ones.")
     else:
-        click.echo(
+        lines.append(
             "The seed is open: whoever has the log can foresee every draw. "
             "For a live game between people, use --sealed."
         )
-    click.echo(status(match))
+    report([*lines, status(match)], f"{shown(output)} was written")
 
 
 def _decider(match: Match, player: str | None) -> str:
@@ -177,18 +174,8 @@ def play(env, file: Path, move: str | None, player: str | None, seed_path: Path 
     match, events, who = add(env.registry, file, move, player, seed_path)
     # The decision is in the log now: if the report cannot be printed, say on
     # stderr that it was made, and do not fail.
-    try:
-        for event in events:
-            click.echo(match.describe(event, who))
-        click.echo(status(match, who))
-        sys.stdout.flush()
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            click.echo(
-                f"tabletop: {shown(file)}: {quote(move)} was played and logged (event {match.seq - len(events) + 1}); "
-                f"the report could not be printed: {reason(exc)}",
-                err=True,
-            )
+    lines = [match.describe(event, who) for event in events] + [status(match, who)]
+    report(lines, f"{shown(file)}: {quote(move)} was played and logged (event {match.seq - len(events) + 1})")
 
 
 #: The largest seed file read, in bytes.

@@ -9,7 +9,7 @@ import click
 from .. import files
 from ..errors import UsageError, shown
 from . import main
-from .common import check_viewer, pass_env
+from .common import check_viewer, pass_env, report
 from .history import open_replay, run_until
 from .terminal import color_option, use_color
 
@@ -56,4 +56,6 @@ def render(env, file: Path, viewer, until, fmt, output, color) -> None:
     # Written beside the old picture and renamed over it: a failure leaves the
     # old one whole.
     files.replace(output, picture if isinstance(picture, bytes) else picture.encode("utf-8"))
-    click.echo(f"{shown(output)}: {fmt} picture of {shown(file)} after {match.seq} events.")
+    report(
+        [f"{shown(output)}: {fmt} picture of {shown(file)} after {match.seq} events."], f"{shown(output)} was written"
+    )

@@ -16,7 +16,7 @@ from ..files import reason
 from ..header import check_seed
 from ..live import selfplay as play_out
 from . import main
-from .common import parse_options, pass_env, result
+from .common import parse_options, pass_env, report, result
 from .shapes import emit
 
 
@@ -86,7 +86,7 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output, as_
             }
         )
     elif output is not None:
-        click.echo(f"Logs written to {shown(output)}/.")
+        report([f"Logs written to {shown(output)}/."], f"{games} logs were written to {shown(output)}/")
 
 
 def _folder(output: Path) -> list[Path]:
@@ -135,8 +135,12 @@ def _play(
                 logfile.create(path, registry.codec.log(header, played))
                 written.append(path)
             if games == 1 and not quiet_totals:
-                click.echo(f"{len(played)} events. {result(match)}")
+                report(
+                    [f"{len(played)} events. {result(match)}"],
+                    "the game was played" + (f" and its log written to {shown(output)}/" if output else ""),
+                )
     if games > 1 and not quiet_totals:
         table = ", ".join(f"{p} ({b.name}) {wins[p]}" for p, b in zip(players, seats))
-        click.echo(f"{games} games, {events} events. Wins (shared wins count for each): {table}.")
+        done = "the games were played" + (f" and their logs written to {shown(output)}/" if output else "")
+        report([f"{games} games, {events} events. Wins (shared wins count for each): {table}."], done)
     return events, wins
