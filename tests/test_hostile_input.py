@@ -105,6 +105,13 @@ def test_duplicate_keys_are_refused_in_an_event(cli, tmp_path):
     refused(cli, log_with(tmp_path, "\n".join(lines[:2]) + "\n"), ":2:", "duplicate key 'kind'")
 
 
+@pytest.mark.parametrize("twice", ['"chip":"2/5","chip":"2/5"', '"chip":"2/5","\\u0063hip":"3/4"'])
+def test_duplicate_keys_are_refused_in_a_payload(cli, tmp_path, twice):
+    lines = GLUX.read_text().splitlines()
+    lines[1] = lines[1].replace('"chip":"2/5"', twice)
+    refused(cli, log_with(tmp_path, "\n".join(lines[:2]) + "\n"), ":2:", "duplicate key 'chip'")
+
+
 def test_duplicate_keys_are_refused_in_the_header(cli, tmp_path):
     lines = GLUX.read_text().splitlines()
     lines[0] = lines[0].replace('"game":"glux"', '"game":"glux","game":"glux"')

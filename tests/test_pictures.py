@@ -34,8 +34,8 @@ def test_render_shows_only_what_the_viewer_may_know(cli, tmp_path):
 def test_render_text_to_stdout_and_unknown_format(cli):
     log = REPLAYS / "glux" / "two-players.jsonl"
     assert "Rooms (pips on top chips):" in cli("render", log).stdout
-    result = cli("render", log, "--format", "png")
-    assert result.exit_code == 2 and "no png picture for glux (formats: text, svg)" in result.stderr
+    result = cli("render", log, "--format", "gif")
+    assert result.exit_code == 2 and "no gif picture for glux (formats: text, svg)" in result.stderr
 
 
 def test_verify_head_proves_the_log_extends_a_head(cli, tmp_path):
@@ -65,3 +65,124 @@ def test_verify_head_on_a_game_still_sealed(cli, tmp_path):
     result = cli("verify", "s.jsonl", "--head", head)
     assert result.exit_code == 0
     assert "the seed is not known yet, so draws are not checked" in result.stdout
+
+
+def _svg(cli, tmp_path, log, *args):
+    result = cli("render", REPLAYS / log, *args, "-o", "board.svg")
+    assert result.exit_code == 0, result.output
+    return ET.parse(tmp_path / "board.svg").getroot()
+
+
+def _texts(root) -> list[str]:
+    return [t.text or "" for t in root.iter(f"{SVG}text")]
+
+
+@pytest.mark.parametrize("log", ["glux/two-players.jsonl", "glyph_chess/two-players-centre.jsonl"])
+def test_every_picture_has_a_title_and_a_description(cli, tmp_path, log):
+    root = _svg(cli, tmp_path, log, "--until", "20")
+    title, desc = root.find(f"{SVG}title"), root.find(f"{SVG}desc")
+    assert title is not None and "event 20" in title.text
+    assert desc is not None and "board for ann, ben" in desc.text
+
+
+def test_glux_picture_carries_the_whole_position(cli, tmp_path, registry):
+    from tabletop.engine import Replay
+
+    log = REPLAYS / "glux" / "two-players.jsonl"
+    match = Replay(registry, log).run(31)
+    root = _svg(cli, tmp_path, "glux/two-players.jsonl", "--until", "31", "--as", "ann")
+    texts = _texts(root)
+    # The title: the event number and whose turn it is.
+    assert texts[0].startswith("Glüx · event 31 · ")
+    # Every room's pips by player, the middle room named as such.
+    pips = match.game.room_pips(match.state)
+    middle = match.game.board.middle
+    for room, standing in pips.items():
+        words = ", ".join(f"{p} {n}" for p, n in sorted(standing.items(), key=lambda kv: -kv[1])) or "-"
+        assert f"{room}{' (middle)' if room == middle else ''}: {words}" in texts
+    # The legend words hand and bag as the text board does.
+    board_text = match.game.render(match.state, "ann")
+    ben_line = next(line for line in board_text.splitlines() if line.startswith("ben: "))
+    assert any(ben_line.removeprefix("ben: ").split(" [")[0] in t for t in texts)
+    # Ownership by shape as well as colour: ann's chips are circles, ben's squares.
+    assert root.find(f"{SVG}circle") is not None and root.find(f"{SVG}rect[@rx='2']") is not None
+
+
+def test_glux_picture_frames_the_last_placement(cli, tmp_path):
+    import json
+
+    rows = [json.loads(line) for line in (REPLAYS / "glux" / "two-players.jsonl").read_text().splitlines()[1:]]
+    last = [r for r in rows[:40] if r["kind"] == "place"][-1]
+    root = _svg(cli, tmp_path, "glux/two-players.jsonl", "--until", "40")
+    square = last["payload"]["square"]
+    col, row = ord(square[0]) - ord("a"), int(square[1:])
+    frames = [r for r in root.iter(f"{SVG}rect") if r.get("stroke") == "#111111"]
+    assert len(frames) == 1
+    x, y = float(frames[0].get("x")), float(frames[0].get("y"))
+    # The frame lies inside the square's cell: column from the left, row from the bottom (9 rows).
+    assert 28 + col * 40 <= x < 28 + (col + 1) * 40
+    assert 52 + (9 - row) * 40 <= y < 52 + (10 - row) * 40
+
+
+def test_glyph_picture_names_spots_and_draws_the_last_move(cli, tmp_path):
+    import json
+
+    rows = [
+        json.loads(line) for line in (REPLAYS / "glyph_chess" / "two-players-centre.jsonl").read_text().splitlines()
+    ]
+    seq = max(r["seq"] for r in rows[1:] if r["kind"] == "move")
+    root = _svg(cli, tmp_path, "glyph_chess/two-players-centre.jsonl", "--until", str(seq))
+    texts = _texts(root)
+    # Row names at both ends of every row, spot names in the empty spots.
+    for label in ("a1", "a7", "g1", "g13", "m1", "m7"):
+        assert label in texts
+    names = [t.text for t in root.iter(f"{SVG}text") if t.get("font-size") == "8"]
+    assert len(names) > 100 and all(name[0] in "abcdefghijklm" and name[1:].isdigit() for name in names)
+    # The dice, the coins of each player (bag and wild included), the turn marker.
+    assert "dice:" in texts and any(t.startswith("D1 ") for t in texts)
+    assert any("gold ann: coins" in t and "bag" in t for t in texts)
+    assert any(p.get("d", "").startswith("M") and p.get("fill") == "#111111" for p in root.iter(f"{SVG}path"))
+    arrows = [line for line in root.iter(f"{SVG}line") if line.get("marker-end") == "url(#arrow)"]
+    assert len(arrows) == 1
+
+
+def test_render_png_for_mail_readers(cli, tmp_path):
+    try:
+        import cairosvg  # noqa: F401
+    except (ImportError, OSError):  # OSError: no cairo library on this machine
+        pytest.skip("PNG pictures need the png extra (cairosvg) and the cairo library")
+    result = cli("render", REPLAYS / "glux" / "four-players.jsonl", "-o", "board.png")
+    assert result.exit_code == 0, result.output
+    data = (tmp_path / "board.png").read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width = int.from_bytes(data[16:20], "big")
+    assert width >= 1000  # drawn at twice the SVG's size, sharp on any screen
+    assert cli("render", REPLAYS / "glux" / "four-players.jsonl", "--format", "png").exit_code == 2
+
+
+def test_render_help_prints_no_backslash_b(cli):
+    out = cli("render", "--help").stdout
+    assert "\\b" not in out and "tabletop render game.jsonl --as ann -o board.svg" in out
+
+
+@pytest.mark.parametrize("command", ["render", "replay"])
+def test_until_past_the_end_is_an_error(cli, game_file, command):
+    result = cli(command, game_file, "--until", "40")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "tabletop: --until 40: the log ends at event 2"
+
+
+@pytest.fixture
+def game_file(cli, tmp_path):
+    assert cli("new", "pile", "--players", "ann,bob", "--seed", "s", "-o", "g.jsonl").exit_code == 0
+    return tmp_path / "g.jsonl"
+
+
+def test_render_png_without_the_png_extra_says_how_to_get_it(cli, tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it were not installed
+    result = cli("render", REPLAYS / "glux" / "two-players.jsonl", "-o", "board.png")
+    assert result.exit_code == 2
+    assert "PNG pictures need the png extra: pip install 'tabletop[png]'" in result.stderr
+    assert not (tmp_path / "board.png").exists()

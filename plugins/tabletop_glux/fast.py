@@ -176,8 +176,11 @@ class Fast:
         if seat is None:
             return self.over
         if live.drawing:
-            return self.draw_node(live, seat)
-        if self.option_open(live, seat) or self.can_count(live, seat):
+            bag = tuple(live.bags[seat])
+            node = self.draw_nodes[seat].get(bag)
+            return node if node is not None else self.draw_node(live, seat)
+        reach = live.reach
+        if (reach is not None and reach[seat]) or self.option_open(live, seat) or self.can_count(live, seat):
             return self.decides[seat]
         return self.excludes[seat]
 
@@ -255,11 +258,16 @@ class Fast:
         kind = live.hands[seat]
         if kind is None or live.turn != seat or live.drawing:
             return []
-        found = list(map(self.names.__getitem__, sorted(self.targets(live, seat))))
-        option = self.option_open(live, seat)
+        if self.incremental:
+            reach = live.reach if live.reach is not None else self.count_reach(live)
+            squares = sorted(reach[seat])
+        else:
+            squares = sorted(self.targets(live, seat))
+        start = self.start_squares[seat]
+        option = not live.option_used[seat] and len(live.stacks[start]) == 1  # rule 7
         if option:
-            found.append(self.names[self.start_squares[seat]])
-        return Placements(player, tuple(found), option, FACES[kind])
+            squares.append(start)
+        return Placements(player, squares, self.names, option, FACES[kind])
 
     # -- the rules on the live state ------------------------------------------
     def targets(self, live: Live, seat: int):
@@ -386,6 +394,9 @@ def crossings(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
     for square in range(len(rays)):
         lines = []
         for k, line in enumerate(back[square]):
+            # A chip counts at most 6 squares, so only the 5 squares behind
+            # can hold one that counts over this square.
+            line = line[:5]
             table = {}
             for distance, sq in enumerate(line, start=1):
                 ray = rays[sq][k]

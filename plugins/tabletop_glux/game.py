@@ -11,10 +11,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tabletop import Chance, Decide, Event, Forced, Game, Hidden, Outcome, Over
+from tabletop import Chance, Event, Forced, Game, Hidden, Outcome, Over
 
 from . import board as boards
-from . import exclusion, fast, hookspecs, notation, official, placement, render, scoring, setup, start_option, turn
+from . import (
+    exclusion,
+    fast,
+    hookspecs,
+    notation,
+    official,
+    placement,
+    render,
+    resignation,
+    scoring,
+    setup,
+    start_option,
+    turn,
+)
 from .chips import FACES, KINDS
 from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
 from .placement import Placements
@@ -55,8 +68,7 @@ class Glux(Game):
         self.seats = {p: i for i, p in enumerate(self.players)}
         self.board = boards.load(options.get("board"), n)
         # What the header fixes is asked of the rules once, here.
-        names = rules.glux_start_squares(board=self.board, players=n)
-        self.start_squares = tuple(self.board.indices[name] for name in names)
+        self.start_squares = setup.start_squares(self.board, n, rules)
         bag = rules.glux_bag(players=n)
         self.bag = tuple(bag.get(kind, 0) for kind in KINDS)
         owner = [-1] * len(self.board.rooms)
@@ -78,7 +90,7 @@ class Glux(Game):
         # Nodes asked for again and again, made once.
         self._draws = turn.draw_outcomes(self.players)
         self._draw_nodes: tuple[dict[tuple[int, ...], Chance], ...] = tuple({} for _ in self.players)
-        self._decides = tuple(Decide((p,)) for p in self.players)
+        self._decides = setup.decide_nodes(self.players)
         self.first_player_node = setup.first_player_node(self)
 
     # -- the engine's questions --------------------------------------------
@@ -154,12 +166,11 @@ class Glux(Game):
         kind = state.hands[seat]
         if kind is None or state.turn != seat or state.drawing:
             return []
-        names = self.board.names
-        found = [names[sq] for sq in sorted(set(self._targets(state, seat)))]
+        squares = sorted(set(self._targets(state, seat)))
         option = self.option_open(state, seat)
         if option:
-            found.append(names[self.start_squares[seat]])
-        placements = Placements(player, tuple(found), option, FACES[kind])
+            squares.append(self.start_squares[seat])
+        placements = Placements(player, squares, self.board.names, option, FACES[kind])
         if self._hooked_decisions:
             extra = self._variant_decisions(state, seat)
             if extra:
@@ -221,6 +232,9 @@ class Glux(Game):
         """Each room's victory points by player."""
         return scoring.room_points(self, state)
 
+    def resign(self, state: State, player: str) -> State:
+        return resignation.resign(self, state, player)
+
     # -- views and text --------------------------------------------------
     def view(self, state: State, player: str | None) -> State:
         if player is None:
@@ -253,6 +267,9 @@ class Glux(Game):
 
     def parse(self, text: str, player: str, state: State) -> Event:
         return notation.parse(self, text, player, state)
+
+    def notate_outcome(self, outcome: Event) -> str | None:
+        return notation.outcome(self, outcome)
 
     def render(self, state: State, viewer: str | None = None, color: bool = False) -> str:
         return render.board_text(self, self.view(state, viewer), viewer, color)

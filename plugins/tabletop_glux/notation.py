@@ -31,6 +31,15 @@ def notate(game: Glux, decision: Event) -> str:
     raise TypeError(f"not a Glüx decision: {decision!r}")
 
 
+def outcome(game: Glux, event: Event) -> str | None:
+    """A chance outcome as a table records it: ``draw 2/5``, ``first ann``."""
+    if isinstance(event, Draw):
+        return f"draw {event.chip}"
+    if isinstance(event, FirstPlayer):
+        return f"first {event.starter}"
+    return None
+
+
 def sentence(game: Glux, event: Event, visible: bool) -> str:
     """Any event as a short line, e.g. ``alice 6@f7`` or ``bob draws a chip``."""
     if isinstance(event, Draw):

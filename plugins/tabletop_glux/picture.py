@@ -1,19 +1,28 @@
 """The Glüx board as an SVG picture, legible at email size (about 600 px wide).
 
-Rooms are tinted by letter, paths light; a chip is a disc in its owner's
-colour with the face showing; a ring round it means it covers another chip;
-start squares have a frame in their owner's colour.
+The picture carries the whole position, as the text board does: rooms tinted
+by letter (the middle room framed with a dashed line), paths light; a chip is
+its owner's shape (circle, square, diamond, hexagon: ownership does not rest on
+colour alone) in its owner's colour with the face showing; a chip it covers
+peeks out below it, in that owner's shape; start squares have a frame in their
+owner's colour and shape. The last placement has a black frame. Above the
+board: the event number and whose turn it is (or the result); below it, each
+player's victory points, hand and bag as the text board words them, and every
+room's pips by player.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tabletop import Hidden, Renderer
-from tabletop.svg import document
+from tabletop import Event, Renderer
+from tabletop.svg import HIGHLIGHT, SHAPES, document, latest, shape, whose_turn
 from tabletop.svg import text as svg_text
 
 from .board import PATH
+from .events import Place, Start
+from .render import MARKS, _hand_and_bag
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -21,60 +30,122 @@ if TYPE_CHECKING:
 
 CELL = 40
 MARGIN = 28
-OWNERS = ("#d62728", "#1f77b4", "#2ca02c", "#e5a00d")
+TOP = 52  # room for the title and the column letters
+LINE = 20
+#: Owner colours from a palette that colour-blind readers tell apart (Okabe and Ito).
+OWNERS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7")
+#: The face's colour on each owner's colour (dark on the light one).
+ON_OWNER = ("white", "white", "white", "#111")
 ROOMS = ("#f6e3c6", "#dbe9f6", "#e3f1d8", "#f4d9e8", "#fff2b3", "#e2dcf2", "#d8f0ee", "#f2e0d3", "#e8e8d0")
 
 
-def svg(game: Glux, state: State, viewer: str | None) -> str:
+def svg(game: Glux, state: State, viewer: str | None, history: Sequence[Event] | None = None) -> str:
+    turn = whose_turn(game, state, viewer)
     state = game.view(state, viewer)
     board = game.board
+    players = game.players
     width = MARGIN * 2 + board.width * CELL
-    legend_top = MARGIN + board.height * CELL + 16
-    height = legend_top + 24 * (len(game.players) + 1)
+    legend_top = TOP + board.height * CELL + 22
+    rooms_per_line = 3
+    room_lines = -(-len(board.room_names) // rooms_per_line)
+    height = legend_top + LINE * (len(players) + room_lines + 2)
+    placed = latest(history or (), (Place, Start))
+    marked = None
+    if placed is not None:
+        marked = (
+            board.square(placed.square) if isinstance(placed, Place) else game.start_squares[game.seats[placed.player]]
+        )
     out: list[str] = []
-    rooms = {r: ROOMS[i % len(ROOMS)] for i, r in enumerate(board.room_names)}
+    number = f"event {len(history)}" if history is not None else "the board"
+    out.append(svg_text(MARGIN, 20, f"{game.title} · {number} · {turn}", 14, "#222", bold=True, anchor="start"))
+    tints = {r: ROOMS[i % len(ROOMS)] for i, r in enumerate(board.room_names)}
     for square in range(board.width * board.height):
-        row, col = divmod(square, board.width)
-        x, y = MARGIN + col * CELL, MARGIN + (board.height - 1 - row) * CELL
+        x, y = _corner(board, square)
         room = board.rooms[square]
-        fill = "#fafafa" if room == PATH else rooms[room]
+        fill = "#fafafa" if room == PATH else tints[room]
         out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#bbb"/>')
-        if room != PATH and not state.stacks[square]:
-            out.append(svg_text(x + CELL / 2, y + CELL / 2 + 5, room, 13, "#999"))
+        if room == board.middle:
+            out.append(
+                f'<rect x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="none" '
+                f'stroke="#666" stroke-dasharray="4 3"/>'
+            )
         owner = game.start_owner[square]
         if owner >= 0:
             out.append(
-                f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" fill="none" '
+                f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="none" '
                 f'stroke="{OWNERS[owner]}" stroke-width="3"/>'
             )
+            out.append(shape(owner, x + 8, y + 8, 4, OWNERS[owner]))
         stack = state.stacks[square]
-        if stack:
-            seat, face = stack[-1]
-            cx, cy = x + CELL / 2, y + CELL / 2
-            if len(stack) > 1:
-                below = stack[-2][0]
-                out.append(
-                    f'<circle cx="{cx}" cy="{cy}" r="17" fill="none" stroke="{OWNERS[below]}" stroke-width="3"/>'
-                )
-            out.append(f'<circle cx="{cx}" cy="{cy}" r="13" fill="{OWNERS[seat]}"/>')
-            out.append(svg_text(cx, cy + 6, str(face), 17, "white", bold=True))
-    for col in range(board.width):
-        out.append(svg_text(MARGIN + col * CELL + CELL / 2, MARGIN - 8, chr(ord("a") + col), 12, "#555"))
-    for row in range(board.height):
+        if not stack:
+            if room != PATH:
+                out.append(svg_text(x + CELL / 2, y + CELL / 2 + 5, room, 13, "#888"))
+            continue
+        cx, cy = x + CELL / 2, y + CELL / 2
+        if len(stack) > 1:
+            below = stack[-2][0]
+            out.append(shape(below, cx + 5, cy + 5, 12, OWNERS[below], "white", 1.5))
+        seat, face = stack[-1]
+        out.append(shape(seat, cx - 1, cy - 1, 12, OWNERS[seat], "white", 1.5))
+        out.append(svg_text(cx - 1, cy + 5, str(face), 16, ON_OWNER[seat], bold=True))
+    if marked is not None:
+        x, y = _corner(board, marked)
         out.append(
-            svg_text(MARGIN / 2, MARGIN + (board.height - 1 - row) * CELL + CELL / 2 + 4, str(row + 1), 12, "#555")
+            f'<rect x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="none" '
+            f'stroke="{HIGHLIGHT}" stroke-width="3"/>'
         )
+    for col in range(board.width):
+        out.append(svg_text(MARGIN + col * CELL + CELL / 2, TOP - 8, chr(ord("a") + col), 12, "#555"))
+    for row in range(board.height):
+        out.append(svg_text(MARGIN / 2, TOP + (board.height - 1 - row) * CELL + CELL / 2 + 4, str(row + 1), 12, "#555"))
+    out += _legend(game, state, legend_top, rooms_per_line)
+    last = f" The last placement, {players[placed_seat(game, placed)]}'s, is framed in black." if placed else ""
+    desc = (
+        f"{game.title} board for {', '.join(players)}"
+        + (f" as {viewer} sees it" if viewer else "")
+        + ". Chips show their face; their owner's shape and colour: "
+        + ", ".join(f"{p} {SHAPES[i]}" for i, p in enumerate(players))
+        + f". The middle room {board.middle} is framed with a dashed line."
+        + last
+    )
+    return document(width, height, out, title=f"{game.title}: {number}, {turn}", desc=desc)
+
+
+def placed_seat(game: Glux, event: Event) -> int:
+    return game.seats[event.player]  # type: ignore[attr-defined]
+
+
+def _corner(board, square: int) -> tuple[int, int]:
+    row, col = divmod(square, board.width)
+    return MARGIN + col * CELL, TOP + (board.height - 1 - row) * CELL
+
+
+def _legend(game: Glux, state: State, top: int, per_line: int) -> list[str]:
+    out = []
     outcome = game.outcome(state)
-    for i, player in enumerate(game.players):
-        y = legend_top + 24 * i
-        hand = state.hands[i]
-        held = "hidden" if isinstance(hand, Hidden) else (hand or "-")
-        out.append(f'<circle cx="{MARGIN + 8}" cy="{y + 8}" r="8" fill="{OWNERS[i]}"/>')
-        line = f"{player}: {outcome.scores[player]} VP, hand {held}, {sum(state.bags[i])} in bag"
-        if state.excluded[i]:
-            line += ", excluded"
-        out.append(svg_text(MARGIN + 24, y + 13, line, 14, "#222", anchor="start"))
-    return document(width, height, out)
+    for seat, player in enumerate(game.players):
+        y = top + LINE * seat
+        out.append(shape(seat, MARGIN + 7, y - 5, 7, OWNERS[seat]))
+        line = f"{MARKS[seat]} {player}: {outcome.scores[player]} VP; {_hand_and_bag(state, seat)}"
+        if state.excluded[seat]:
+            line += "; excluded"
+        elif state.turn == seat:
+            line += "; draws" if state.drawing else "; to place"
+        out.append(svg_text(MARGIN + 20, y, line, 13, "#222", anchor="start"))
+    y = top + LINE * len(game.players) + 4
+    out.append(svg_text(MARGIN, y, "Rooms (pips on top chips):", 13, "#222", bold=True, anchor="start"))
+    pips = game.room_pips(state)
+    column = (game.board.width * CELL) / per_line
+    for i, room in enumerate(game.board.room_names):
+        standing = ", ".join(f"{p} {n}" for p, n in sorted(pips[room].items(), key=lambda kv: -kv[1])) or "-"
+        middle = " (middle)" if room == game.board.middle else ""
+        row, col = divmod(i, per_line)
+        out.append(
+            svg_text(
+                MARGIN + col * column, y + LINE * (row + 1), f"{room}{middle}: {standing}", 12, "#222", anchor="start"
+            )
+        )
+    return out
 
 
 RENDERERS = [Renderer("glux", "svg", "image/svg+xml", svg)]

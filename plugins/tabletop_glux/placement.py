@@ -278,13 +278,16 @@ class Placements(Sequence[Place]):
     Events are made only when looked at: a random bot looks at one of some
     fifty, and self-play speed depends on it."""
 
-    __slots__ = ("player", "squares", "option", "faces")
+    __slots__ = ("player", "squares", "names", "option", "faces")
 
-    def __init__(self, player: str, squares: tuple[str, ...], option: bool, faces: tuple[int, int]) -> None:
-        #: The squares counted to, then, when ``option``, the start square
-        #: (the start-square option: placed there without counting).
+    def __init__(
+        self, player: str, squares: list[int], names: tuple[str, ...], option: bool, faces: tuple[int, int]
+    ) -> None:
+        #: The squares counted to (indices, sorted), then, when ``option``, the
+        #: start square (the start-square option: placed there without counting).
         self.player = player
         self.squares = squares
+        self.names = names
         self.option = option
         self.faces = faces
 
@@ -296,10 +299,9 @@ class Placements(Sequence[Place]):
             return [self[i] for i in range(*index.indices(len(self)))]
         if index < 0:
             index += len(self)
-        j = index // 2
-        square = self.squares[j]  # IndexError past the end, as a list would
-        start = self.option and j == len(self.squares) - 1
-        return Place(self.player, square, self.faces[index % 2], start)
+        j = index >> 1
+        square = self.names[self.squares[j]]  # IndexError past the end, as a list would
+        return Place(self.player, square, self.faces[index & 1], self.option and j == len(self.squares) - 1)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import click
+
 from tabletop import Hidden
 
 from .chips import KINDS
@@ -20,12 +22,12 @@ if TYPE_CHECKING:
     from .state import State
 
 MARKS = "wxyz"
-_COLOURS = ("\x1b[1;31m", "\x1b[1;34m", "\x1b[1;32m", "\x1b[1;33m")
-_RESET = "\x1b[0m"
+#: Terminal colours readable on light and dark backgrounds alike (no yellow, no white).
+_COLOURS = ("red", "blue", "green", "magenta")
 
 
 def _paint(text: str, seat: int, color: bool) -> str:
-    return f"{_COLOURS[seat]}{text}{_RESET}" if color else text
+    return click.style(text, fg=_COLOURS[seat], bold=True) if color else text
 
 
 def board_text(game: Glux, state: State, viewer: str | None, color: bool) -> str:

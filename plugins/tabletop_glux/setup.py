@@ -8,10 +8,11 @@ player is drawn at random. Draws and the start player are chance outcomes.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletop import Chance, Decide, rulehook
+from tabletop import Chance, Decide, PluginError, rulehook
 
 from .chips import FACES, KINDS
 from .events import FirstPlayer, Start
@@ -39,6 +40,19 @@ def glux_start_squares(board: Any, players: int) -> Sequence[str]:
 def glux_who_may_start(players: tuple[str, ...]) -> tuple[str, ...]:
     # "Randomly determine a start player": anyone.
     return players
+
+
+def start_squares(board: Any, players: int, rules: Any) -> tuple[int, ...]:
+    """The start squares in force, by index; a variant naming squares that are
+    off the board, shared or too few is refused in one line."""
+    names = tuple(rules.glux_start_squares(board=board, players=players))
+    squares = tuple(board.indices.get(name) for name in names)
+    if len(squares) != players or None in squares or len(set(squares)) != players:
+        raise PluginError(
+            f"glux_start_squares gave {', '.join(map(str, names)) or 'nothing'}: "
+            f"{players} different squares of board '{board.name}' are needed"
+        )
+    return squares  # type: ignore[return-value]
 
 
 def initial(game: Glux) -> State:
@@ -114,4 +128,15 @@ def legal_starts(state: State, seat: int, player: str) -> list[Start]:
 def first_player_node(game: Glux) -> Chance:
     """The chance node of the start player (made once per game)."""
     players = tuple(game.rules.glux_who_may_start(players=game.players))
+    return _first_player_node(players)
+
+
+@functools.lru_cache(maxsize=256)
+def _first_player_node(players: tuple[str, ...]) -> Chance:
     return Chance(tuple(FirstPlayer(p) for p in players))
+
+
+@functools.lru_cache(maxsize=256)
+def decide_nodes(players: tuple[str, ...]) -> tuple[Decide, ...]:
+    """Each seat's decision node (made once per set of players)."""
+    return tuple(Decide((p,)) for p in players)

@@ -24,7 +24,7 @@ from tabletop import Chance, Decide, Event
 from . import actions, payment, scepter, steps
 from .events import Cast, Move
 from .payment import official_wild
-from .pieces import FORCE_MAGE, GLYPHS, MINION, SCEPTER, SUMMONER
+from .pieces import FORCE_MAGE, GLYPHS, MINION, SCEPTER, SEERESS, SUMMONER
 from .sight import in_sight
 from .state import ACT, State, Work, freeze, thaw
 
@@ -120,6 +120,8 @@ def official_families(fast: Fast, live: Work, seat: int) -> Iterator[tuple[type,
     dice = live.dice
     spells, costs = game.by_caster, game.costs
     minion = (seat, MINION)
+    # Without an enemy seeress on the board, every piece may use coins.
+    seeress = any(p is not None and p[1] == SEERESS and p[0] != seat for p in board)
 
     def pays(glyph, cost, amount, may_coin):
         here = (glyph, cost, amount, may_coin)
@@ -148,7 +150,7 @@ def official_families(fast: Fast, live: Work, seat: int) -> Iterator[tuple[type,
         kind = piece[1]
         if kind == MINION:
             continue
-        may_coin = not in_sight(geo, live, source)
+        may_coin = not seeress or not in_sight(geo, live, source)
         here = names[source]
         if kind == SCEPTER:
             for target in neighbours[source]:

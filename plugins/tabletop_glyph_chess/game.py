@@ -11,7 +11,7 @@ from typing import Any
 
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
 
-from . import hookspecs, notation, official, position, render, steps
+from . import hookspecs, notation, official, position, render, resignation, steps
 from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
 from .hexes import board
@@ -159,6 +159,9 @@ class GlyphChess(Game):
         )
         return evolve(state, hands=hands, bags=bags)
 
+    def resign(self, state: State, player: str) -> State:
+        return resignation.resign(self, state, player)
+
     def sees(self, event: Event, player: str | None) -> bool:
         if player is None:
             return True
@@ -177,10 +180,17 @@ class GlyphChess(Game):
         return notation.sentence(self, event, self.sees(event, viewer))
 
     def notate(self, decision: Event) -> str:
+        if "glyph_notate" in self.overridden:
+            return self.r.glyph_notate(game=self, decision=decision)
         return notation.notate(self, decision)
 
     def parse(self, text: str, player: str, state: State) -> Event:
+        if "glyph_parse" in self.overridden:
+            return self.r.glyph_parse(game=self, text=text, player=player, state=state)
         return notation.parse(self, text, player, state)
+
+    def notate_outcome(self, outcome: Event) -> str | None:
+        return notation.outcome(self, outcome)
 
     def render(self, state: State, viewer: str | None = None, color: bool = False) -> str:
         return render.board_text(self, self.view(state, viewer), color)
@@ -189,4 +199,4 @@ class GlyphChess(Game):
         return render.facets(self, self.view(state, viewer))
 
     def asks(self, state: State, player: str) -> str:
-        return self.steps[state.phase].asks(self, state)
+        return self.steps[state.phase].asks(self, state, player)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletop import Outcome, rulespec
+from tabletop import Event, Outcome, rulespec
 
 if TYPE_CHECKING:
     from .spells import Spell
@@ -134,6 +134,18 @@ def glyph_may_use_coins(game: Game, state: State, spot: int) -> bool | None:
 @rulespec(firstresult=True)
 def glyph_wild_coins(state: State, seat: int) -> frozenset[str] | None:
     """The glyph types whose coins are wild for ``seat`` (pay for any type)."""
+
+
+@rulespec(firstresult=True)
+def glyph_parse(game: Game, text: str, player: str, state: State) -> Event | None:
+    """A decision written in notation: a variant reads its own kind of
+    decision (an event class it declares with ``Variant(events=...)``) and
+    returns None for any other text."""
+
+
+@rulespec(firstresult=True)
+def glyph_notate(game: Game, decision: Event) -> str | None:
+    """A decision in notation (what ``glyph_parse`` reads back)."""
 
 
 # -- kills -------------------------------------------------------------------------

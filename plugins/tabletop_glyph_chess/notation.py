@@ -24,14 +24,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from tabletop import Event, NotationError
+from tabletop import Event, NotationError, rulehook
 
 from .events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
 from .pieces import GLYPHS, a_coin
+from .state import State
 
 if TYPE_CHECKING:
     from .game import GlyphChess
-    from .state import State
 
 _SPOT = re.compile(r"^[a-z][1-9][0-9]?$")
 _MOVE = re.compile(r"^([a-z][1-9][0-9]?)\s*-\s*([a-z][1-9][0-9]?)$")
@@ -40,6 +40,16 @@ _MOVE = re.compile(r"^([a-z][1-9][0-9]?)\s*-\s*([a-z][1-9][0-9]?)$")
 def _payment(event: Event) -> str:
     items = [f"D{n}" for n in event.dice] + list(event.coins)
     return f" / {' '.join(items)}" if items else ""
+
+
+@rulehook
+def glyph_notate(game: GlyphChess, decision: Event) -> str:
+    return notate(game, decision)
+
+
+@rulehook
+def glyph_parse(game: GlyphChess, text: str, player: str, state: State) -> Event:
+    return parse(game, text, player, state)
 
 
 def notate(game: GlyphChess, decision: Event) -> str:
@@ -64,6 +74,17 @@ def notate(game: GlyphChess, decision: Event) -> str:
     raise TypeError(f"not a Glyph Chess decision: {decision!r}")
 
 
+def outcome(game: GlyphChess, event: Event) -> str | None:
+    """A chance outcome as a table records it: ``draw S``, ``roll E``, ``shuffle S I E F N U``."""
+    if isinstance(event, Draw):
+        return f"draw {event.glyph}"
+    if isinstance(event, Roll):
+        return f"roll {event.face}"
+    if isinstance(event, Shuffle):
+        return " ".join(["shuffle", *event.order])
+    return None
+
+
 def sentence(game: GlyphChess, event: Event, visible: bool) -> str:
     """Any event as a short line, redacted when not ``visible``."""
     if isinstance(event, Roll):
@@ -78,7 +99,7 @@ def sentence(game: GlyphChess, event: Event, visible: bool) -> str:
         return f"{event.player} looks at {event.target}'s coins"
     if isinstance(event, Pass):
         return f"{event.player} passes (no legal action)"
-    return f"{event.player} {notate(game, event)}"
+    return f"{event.player} {game.notate(event)}"
 
 
 def parse(game: GlyphChess, text: str, player: str, state: State) -> Event:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import click
+
 from tabletop import Hidden
 
 from .pieces import COLOURS, GLYPHS, ILLUSIONIST, MINION, MINIONS, NAMES
@@ -18,8 +20,9 @@ from .state import ALIVE, State, coins_list
 if TYPE_CHECKING:
     from .game import GlyphChess
 
-_COLOURS = ("\x1b[1;33m", "\x1b[1;37m", "\x1b[1;31m")
-_RESET = "\x1b[0m"
+#: Terminal colours as (text, background): dark letters on a gold, silver or
+#: bronze ground read on light and dark terminals alike.
+_COLOURS = (("black", "yellow"), ("black", "white"), ("white", "red"))
 
 
 def board_text(game: GlyphChess, state: State, color: bool) -> str:
@@ -32,7 +35,8 @@ def board_text(game: GlyphChess, state: State, color: bool) -> str:
         else:
             token = f"{COLOURS[piece[0]][0]}{piece[1]}"
             if color:
-                token = f"{_COLOURS[piece[0]]}{token}{_RESET}"
+                fg, bg = _COLOURS[piece[0]]
+                token = click.style(token, fg=fg, bg=bg)
         rows.setdefault(r, []).append(token)
     width = 2 * geo.radius + 1
     lines = []
@@ -119,4 +123,6 @@ def facets(game: GlyphChess, state: State) -> dict[str, str]:
             found[f"eliminated {player}"] = "yes"
     found["turn"] = game.players[state.turn]
     found["step"] = state.phase
+    for name, value in state.memo:  # what variants remember (none under the official rules)
+        found[f"memo {name}"] = repr(value)
     return found

@@ -34,7 +34,22 @@ from . import actions, awakening, escape, position, setup
 from .events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
 from .pieces import GLYPHS, a_coin
 from .spells import blaze
-from .state import ACT, AWAKEN, DISCARD, DRAW, ESCAPE, GLIMPSE, OVER, ROLLING, SETUP, State, Work, coins_list
+from .state import (
+    ACT,
+    AWAKEN,
+    DISCARD,
+    DRAW,
+    ESCAPE,
+    GLIMPSE,
+    OVER,
+    ROLLING,
+    SETUP,
+    State,
+    Work,
+    coins_list,
+    freeze,
+    thaw,
+)
 
 if TYPE_CHECKING:
     from .game import GlyphChess
@@ -72,7 +87,7 @@ class TurnStep:
     follows: Callable[[Any, Work], str | None] = _wait
     check: Callable[[Any, Any, Event], str | None] = _not_now
     legal: Callable[[Any, Any, str], list[Event]] = _nothing
-    asks: Callable[[Any, Any], str] = lambda game, state: "decide"
+    asks: Callable[[Any, Any, str], str] = lambda game, state, player: "decide"
 
 
 def settle(game: GlyphChess, work: Work) -> None:
@@ -103,6 +118,12 @@ def _setup_check(game, state, decision):
     return NOT_NOW
 
 
+def _setup_asks(game, player):
+    # A player arranging by mail cannot see the board: name the spots.
+    edge = " ".join(game.geo.names[spot] for spot in game.edges[game.seats[player]])
+    return f"arrange the pieces on your edge ({edge}, left to right as you sit)"
+
+
 SETUP_STEP = TurnStep(
     SETUP,
     _setup_node,
@@ -110,7 +131,7 @@ SETUP_STEP = TurnStep(
     _setup_apply,
     check=_setup_check,
     legal=lambda game, state, player: [Arrange(player, order) for order in position.arrangements()],
-    asks=lambda game, state: "arrange the pieces on your edge",
+    asks=lambda game, state, player: _setup_asks(game, player),
 )
 
 
@@ -233,7 +254,7 @@ ACT_STEP = TurnStep(
     _act,
     check=_act_check,
     legal=lambda game, state, player: actions.legal(game, state, game.seats[player]),
-    asks=lambda game, state: _act_asks(game, state),
+    asks=lambda game, state, player: _act_asks(game, state),
 )
 
 
@@ -254,7 +275,7 @@ ESCAPE_STEP = TurnStep(
     lambda game, work, event: actions.answer_escape(game, work, event.coin),
     check=_escape_check,
     legal=lambda game, state, player: [Escape(player, c) for c in escape.options(game, state)] + [Escape(player, "")],
-    asks=lambda game, state: "decide whether your necromancer escapes",
+    asks=lambda game, state, player: "decide whether your necromancer escapes",
 )
 
 
@@ -306,7 +327,7 @@ DISCARD_STEP = TurnStep(
     _discard,
     check=_discard_check,
     legal=_discard_legal,
-    asks=lambda game, state: (
+    asks=lambda game, state, player: (
         f"pick up to 2 of {game.players[state.target] if state.target is not None else ''}'s coins to discard"
     ),
 )
@@ -336,8 +357,6 @@ def glyph_turn_steps(players: int) -> Mapping[str, TurnStep]:
 
 def apply(game: GlyphChess, state: State, event: Event) -> State:
     """The plain path: one Work for the event, frozen once."""
-    from .state import freeze, thaw
-
     work = thaw(state)
     game.steps[work.phase].apply(game, work, event)
     settle(game, work)

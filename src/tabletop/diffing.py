@@ -46,7 +46,16 @@ def facets(match: Match) -> dict[str, str]:
 
 
 def compare(a: dict[str, str], b: dict[str, str]) -> list[tuple[str, str, str]]:
-    keys = list(a) + [k for k in b if k not in a]
+    """The facets that differ, in the games' own order: a facet only in ``b``
+    comes where ``b`` has it (a square among the squares, not after the scores)."""
+    keys = list(a)
+    at = 0
+    for key in b:
+        if key in a:
+            at = keys.index(key) + 1
+        else:
+            keys.insert(at, key)
+            at += 1
     return [(k, a.get(k, "-"), b.get(k, "-")) for k in keys if a.get(k) != b.get(k)]
 
 
@@ -84,5 +93,11 @@ def _side(replay: Replay, item: tuple[int, int, Event] | None) -> Side:
 
 
 def _short(value: object) -> str:
-    text = str(value)
+    """A header value as a person writes it: ``seed selfplay-1``, ``a, b``, ``(none)``."""
+    if isinstance(value, dict):
+        text = ", ".join(f"{k} {_short(v)}" for k, v in value.items()) or "(none)"
+    elif isinstance(value, list):
+        text = ", ".join(_short(v) for v in value) or "(none)"
+    else:
+        text = str(value)
     return text if len(text) <= 60 else text[:57] + "..."

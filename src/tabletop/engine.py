@@ -14,7 +14,7 @@ from typing import IO, Any
 
 from . import chance
 from .errors import CheckFailed, IllegalEventError, LogFormatError, TabletopError
-from .events import CHANCE, DECISION, Event, Reveal, Seal, Unseal
+from .events import CHANCE, DECISION, Event, Resign, Reveal, Seal, Unseal
 from .game import Fast, Game
 from .header import Header
 from .logfile import parse_header, read_lines
@@ -123,6 +123,8 @@ class Match:
             return "the game is over; no event may follow"
         if isinstance(event, (Seal, Unseal)):
             return self._check_sealed(event, node)
+        if isinstance(event, Resign):
+            return self._check_resign(event)
         if self._foreign and type(event) in self._foreign:
             return (
                 f"'{event.kind}' belongs to the variant '{self._foreign[type(event)]}', which this game does not enable"
@@ -160,6 +162,15 @@ class Match:
             return "the seed is already revealed"
         if not chance.matches(event.seed, commit):
             return "the revealed seed does not match the commitment in the header"
+        return None
+
+    def _check_resign(self, event: Resign) -> str | None:
+        if event.player not in self.game.players:
+            return f"'{event.player}' is not a player of this game"
+        try:
+            self.game.resign(self.state, event.player)
+        except TabletopError as exc:
+            return exc.message
         return None
 
     def _check_sealed(self, event: Seal | Unseal, node: Node) -> str | None:
@@ -219,6 +230,17 @@ class Match:
         elif isinstance(event, Seal):
             self.seals[event.player] = event.commitment
             self._node = None
+        elif isinstance(event, Resign):
+            # A sealed decision of theirs not yet revealed goes with them.
+            self.seals.pop(event.player, None)
+            resigned = self.game.resign(self.state, event.player)
+            if self._fast is None:
+                self._state = resigned
+            else:
+                self._live = self._fast.thaw(resigned)
+                self._stale = False
+                self._state = resigned
+            self._node = None
         elif isinstance(event, Unseal):
             inner = self.unsealed(event)
             del self.seals[event.player]
@@ -233,6 +255,8 @@ class Match:
             return f"the seed is revealed: {event.seed}"
         if isinstance(event, Seal):
             return f"{event.player} seals a secret decision"
+        if isinstance(event, Resign):
+            return f"{event.player} resigns"
         try:
             if isinstance(event, Unseal):
                 return f"{event.player} reveals: {self.game.format(self.unsealed(event), viewer)}"
@@ -317,8 +341,15 @@ class Replay:
         try:
             for lineno, text in self._lines:  # noqa: B007 - lineno names the line at fault
                 seq, event = decode(game, text)
-                if match._node is not None or match.seals or seq != match.seq + 1 or type(event) in foreign:
+                if (
+                    match._node is not None
+                    or match.seals
+                    or seq != match.seq + 1
+                    or type(event) in foreign
+                    or type(event) is Resign
+                ):
                     match.accept(event, seq)
+                    live = match._live  # a resignation thaws a new one
                     continue
                 node = fast.next(live)
                 origin = event.origin

@@ -62,5 +62,15 @@ class Unseal(Event):
     choice: dict[str, Any] = attrs.field(hash=False)
 
 
+@attrs.frozen
+class Resign(Event):
+    """A player gives up. Any player still in the game may resign at any time
+    before the end, in turn or not; the game decides what it means
+    (:meth:`tabletop.Game.resign`)."""
+
+    kind: ClassVar[str] = "resign"
+    player: str
+
+
 #: Event kinds every game understands; a game may not reuse these names.
-CORE_EVENTS: tuple[type[Event], ...] = (Reveal, Seal, Unseal)
+CORE_EVENTS: tuple[type[Event], ...] = (Reveal, Seal, Unseal, Resign)

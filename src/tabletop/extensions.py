@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -58,10 +60,30 @@ class Renderer:
     """A picture of one game's board in one format (``svg``, ...).
 
     ``render(game, state, viewer)`` returns the picture as text, showing only
-    what ``viewer`` may know (None: everything).
+    what ``viewer`` may know (None: everything). A renderer may also take the
+    keyword argument ``history``: the events so far, oldest first (the whole
+    log, hidden draws included: what the picture shows of them is up to it,
+    as for the state), so that it can number the picture and mark what the
+    latest events changed. Call it through :meth:`draw`, which passes
+    ``history`` only to a renderer that takes it.
     """
 
     game: str
     format: str
     media_type: str
-    render: Callable[[Any, Any, str | None], str]
+    render: Callable[..., str]
+
+    def draw(self, game: Any, state: Any, viewer: str | None = None, history: Sequence[Event] | None = None) -> str:
+        """The picture of ``state`` for ``viewer``, marked by ``history`` when given."""
+        if history is not None and _takes_history(self.render):
+            return self.render(game, state, viewer, history=history)
+        return self.render(game, state, viewer)
+
+
+@functools.lru_cache(maxsize=64)
+def _takes_history(render: Callable[..., str]) -> bool:
+    try:
+        parameters = inspect.signature(render).parameters
+    except (TypeError, ValueError):  # a builtin or a callable without a signature
+        return False
+    return "history" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())

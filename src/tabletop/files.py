@@ -105,7 +105,7 @@ def write_new(path: Path, data: bytes, *, mode: int = 0o644) -> None:
                     os.close(folder)
             else:
                 os.link(tmp, path)
-            _sync_folder(directory)
+            sync_folder(directory)
         finally:
             os.close(fd)
             if tmp is not None:
@@ -139,7 +139,7 @@ def replace(path: Path, data: bytes, *, mode: int = 0o644, stale: float = STALE)
             os.close(fd)
         os.replace(tmp, path)
         tmp = None
-        _sync_folder(directory)
+        sync_folder(directory)
     except OSError as exc:
         raise UsageError(f"cannot write: {reason(exc)}", where=str(path)) from None
     finally:
@@ -184,7 +184,7 @@ def _write_all(fd: int, data: bytes) -> None:
     os.fsync(fd)
 
 
-def _sync_folder(directory: Path) -> None:
+def sync_folder(directory: Path) -> None:
     """Make a new name durable (where a folder can be synced)."""
     if os.name != "posix":
         return

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Protocol
 
 import attrs
 
+from .errors import IllegalEventError
 from .events import Event
 from .nodes import Node, Outcome
 
@@ -155,6 +156,12 @@ class Game:
         """Scores and winners of a finished game (standings when not finished)."""
         raise NotImplementedError
 
+    def resign(self, state: Any, player: str) -> Any:
+        """The state after ``player`` resigns (any time before the end, in turn
+        or not). Raise :class:`~tabletop.errors.IllegalEventError` when they
+        may not resign now; a game without resignation keeps this default."""
+        raise IllegalEventError(f"{self.title or self.name} has no resignation")
+
     def fast(self) -> Fast | None:
         """The game's fast path for this header, or None (the default: the
         engine then folds logs with the plain methods above)."""
@@ -188,6 +195,12 @@ class Game:
         """A decision as its player writes it (no player name): what
         :meth:`parse` reads back. ``moves`` lists decisions this way."""
         raise NotImplementedError
+
+    def notate_outcome(self, outcome: Event) -> str | None:
+        """A chance outcome as the players at a real table write it (e.g.
+        ``draw 2/5``), or None to use :meth:`format`. ``play`` reads either
+        in a log whose outcomes are entered by hand (``"randomness": {}``)."""
+        return None
 
     def parse(self, text: str, player: str, state: Any) -> Event:
         """A decision of ``player`` written in the game's notation.

@@ -4,24 +4,48 @@ run from the seed until someone must decide."""
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import chance
+from . import chance, logfile
 from .engine import Match
-from .errors import IllegalEventError, UsageError
+from .errors import IllegalEventError, TabletopError, UsageError, shown
 from .events import Event, Reveal, Seal, Unseal
 from .extensions import Bot
 from .header import Header, Randomness
 from .nodes import Chance, Decide, Forced, Over
 from .registry import Registry
+from .table import at_the_table
 
 
 def seed_file(log: Path) -> Path:
     """Where ``tabletop new --sealed`` keeps the secret seed of a log."""
     return log.with_name(log.name + ".seed")
+
+
+def create_log(path: Path, lines: list[str], seed: str | None = None) -> None:
+    """Write a new log; with ``seed``, a sealed game's, whose seed goes first
+    to ``FILE.seed`` (readable by its owner only). Both or neither are written."""
+    if os.path.lexists(path):
+        raise UsageError("file exists; choose another name", where=str(path))
+    if seed is None:
+        logfile.create(path, lines)
+        return
+    secret = seed_file(path)
+    if os.path.lexists(secret):
+        raise UsageError(
+            f"{shown(secret)} exists without its log (left by a 'new' that failed?): remove it or choose another name",
+            where=str(path),
+        )
+    logfile.create(secret, [seed], mode=0o600)
+    try:
+        logfile.create(path, lines)
+    except TabletopError:
+        os.unlink(secret)
+        raise
 
 
 def make_header(
@@ -76,6 +100,8 @@ def settle(match: Match, seed: str | None, secrets: Secrets | None = None) -> li
             continue
         if isinstance(node, Chance):
             if seed is None:
+                if at_the_table(match.header):
+                    return events  # a game at a real table: the outcome is entered by hand
                 raise UsageError("a chance outcome is due but the seed is not known")
             event = node.pick(chance.number(seed, match.seq + 1))
         elif isinstance(node, Forced):

@@ -388,3 +388,24 @@ def test_glux_notate_and_glux_parse_a_redraw(registry):
     assert variant.parse("redraw", "ann", state) == Redraw("ann")
     assert variant.format(Redraw("ann")) == "ann redraw"
     assert variant.parse("4@a3", "ann", state) == Place("ann", "a3", 4)
+
+
+def test_glux_start_squares_off_the_board_is_one_clear_error():
+    from tabletop import PluginError
+
+    class OffTheBoard:
+        @rulehook
+        def glux_start_squares(self, players):
+            return ["a1", "z99"]
+
+    class Plugin:
+        @hookimpl
+        def register_variants(self):
+            return [Variant("off-board", "glux", "start squares off the board", OffTheBoard())]
+
+    pm = get_plugin_manager(environment=False)
+    pm.register(Plugin())
+    with pytest.raises(
+        PluginError, match="glux_start_squares gave a1, z99: 2 different squares of board 'two-players'"
+    ):
+        Registry(pm).game(Header("glux", ("ann", "ben"), ("off-board",)))

@@ -44,7 +44,8 @@ def test_the_board_shows_stacks_owners_covers_rooms_and_starts(registry):
 def test_colour_only_when_asked(registry):
     game = make_game(registry)
     state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]})
-    assert "\x1b[1;31mw2\x1b[0m" in game.render(state, color=True)
+    assert "\x1b[31m\x1b[1mw2\x1b[0m" in game.render(state, color=True)
+    assert "\x1b[" not in game.render(state)
 
 
 def test_describe_names_every_part_that_diff_compares(registry):

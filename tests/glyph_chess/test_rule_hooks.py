@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import attrs
 import pytest
 
-from tabletop import Decide, NotationError, Outcome, Registry, Variant, get_plugin_manager, hookimpl, rulehook
+from tabletop import Decide, Event, NotationError, Outcome, Registry, Variant, get_plugin_manager, hookimpl, rulehook
 from tabletop.engine import Match
 from tabletop.header import Header, Randomness
 from tabletop.live import settle
 from tabletop_glyph_chess import Cast, recall, remember
+from tabletop_glyph_chess.actions import finish
 
+from ..fastpath import compare
 from .helpers import act, game_at, position, spot, to_action, why_not
 
 
@@ -135,6 +139,44 @@ class LoudOutcome:
         return Outcome(outcome.scores, outcome.winners, outcome.note.upper())
 
 
+@attrs.frozen
+class Rest(Event):
+    """A variant's own decision: the player rests instead of acting."""
+
+    kind: ClassVar[str] = "rest"
+    player: str
+
+
+class Resting:
+    @rulehook
+    def glyph_parse(self, game, text, player, state):
+        return Rest(player) if text.strip() == "rest" else None
+
+    @rulehook
+    def glyph_notate(self, game, decision):
+        return "rest" if isinstance(decision, Rest) else None
+
+    @rulehook(wrapper=True)
+    def glyph_turn_steps(self, players):
+        table = dict((yield))
+        act = table["act"]
+
+        def check(game, state, decision):
+            return None if isinstance(decision, Rest) else act.check(game, state, decision)
+
+        def apply(game, work, event):
+            if isinstance(event, Rest):
+                finish(work)  # the action step ends, as after an action
+            else:
+                act.apply(game, work, event)
+
+        def legal(game, state, player):
+            return [*act.legal(game, state, player), Rest(player)]
+
+        table["act"] = attrs.evolve(act, accepts=(*act.accepts, Rest), check=check, apply=apply, legal=legal)
+        return table
+
+
 VARIANTS = {
     "close": CloseQuarters,
     "silver-starts": SilverStarts,
@@ -160,7 +202,9 @@ VARIANTS = {
 class Plugin:
     @hookimpl
     def register_variants(self):
-        return [Variant(name, "glyph-chess", name, cls()) for name, cls in VARIANTS.items()]
+        return [Variant(name, "glyph-chess", name, cls()) for name, cls in VARIANTS.items()] + [
+            Variant("resting", "glyph-chess", "a player may rest instead of acting", Resting(), events=(Rest,))
+        ]
 
 
 @pytest.fixture(scope="module")
@@ -275,6 +319,7 @@ def test_glyph_strike_a_variant_counts_the_pieces_taken_in_its_memo(house):
     game, state = game_at(house, data, ["trophies"])
     state = act(game, to_action(game, state), "ann", "g3-g5 / F F")
     assert recall(state, "trophies") == 1 and state.memo == (("trophies", 1),)
+    assert game.describe(state)["memo trophies"] == "1"  # diff shows it
     assert state.fates[1][2] == "killed"  # the official rule went on
 
 
@@ -306,3 +351,29 @@ def test_glyph_outcome_a_variant_rewrites_the_result(house):
     game, state = game_at(house, position({"ann": {"g7": "K"}}), ["loud"])
     outcome = game.outcome(state)
     assert outcome.winners == ("ann",) and outcome.note == outcome.note.upper() != ""
+
+
+@pytest.mark.parametrize(
+    "variants", [("trophies",), ("jumpers", "blind-seeress"), ("east-only", "no-wild"), ("no-escape", "near-centre")]
+)
+def test_rule_hooks_changed_on_the_fast_path_too(house, variants):
+    # A variant that changes a rule the fast path writes in sends it the long way.
+    assert compare(house, "glyph-chess", ["ann", "ben"], "hooked", variants, max_events=150, strangers=3) > 0
+
+
+def test_glyph_parse_and_glyph_notate_a_variants_own_decision_is_written_listed_and_replayed(house, tmp_path):
+    match = started(house, ["resting"], seed="rest")
+    game = match.game
+    while match.node.players != ("ann",) or match.state.phase != "act":
+        match.accept(game.parse("skip", match.node.players[0], match.state))
+        settle(match, "rest", {})
+    assert "rest" in [game.notate(e) for e in match.legal("ann")]
+    rest = game.parse("rest", "ann", match.state)
+    assert rest == Rest("ann") and game.format(rest) == "ann rest"
+    match.accept(rest)
+    events = settle(match, "rest", {})
+    assert match.state.turn == 1 and not any(e.kind == "roll" for e in events)  # nothing spent, nothing re-rolled
+    assert compare(house, "glyph-chess", ["ann", "ben"], "resting", ("resting",), max_events=60, strangers=3) > 0
+    official = started(house, [], seed="rest").game
+    with pytest.raises(NotationError):
+        official.parse("rest", "ann", official.initial())

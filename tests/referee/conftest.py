@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import atexit
 import email
 import email.policy
+import json
+import mailbox
 import re
+import shutil
 import socket
-import time
+import tempfile
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -14,6 +18,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
+from tabletop.referee import referee as referee_module
 from tabletop.referee.referee import Referee
 
 
@@ -96,16 +101,15 @@ def raw_mail(
 
 
 class Maildir:
+    """A Maildir a mail server delivers into (the standard library's)."""
+
     def __init__(self, path: Path) -> None:
         self.path = path
-        for sub in ("new", "cur", "tmp"):
-            (path / sub).mkdir(parents=True, exist_ok=True)
+        self.box = mailbox.Maildir(path, create=True)
 
     def deliver(self, raw: bytes) -> Path:
-        name = f"{time.time_ns()}.test"
-        (self.path / "tmp" / name).write_bytes(raw)
-        (self.path / "tmp" / name).rename(self.path / "new" / name)
-        return self.path / "new" / name
+        key = self.box.add(raw)
+        return self.path / self.box._lookup(key)  # noqa: SLF001 - where it lies, for the tests
 
 
 @pytest.fixture
@@ -140,3 +144,121 @@ def init_glux(cli, smtp_address: str, *extra: str) -> None:
         plugins=False,
     )
     assert result.exit_code == 0, result.output
+
+
+MASTER = "gm@example.org"
+
+
+def plain_registry():
+    from tabletop import Registry, get_plugin_manager
+
+    return Registry(get_plugin_manager([], environment=False))
+
+
+class Game:
+    """A game by mail in a folder, driven in-process: receive, send, look."""
+
+    def __init__(self, path: Path, secrets: dict[str, str], registry, smtp: SmtpServer | None) -> None:
+        self.path = path
+        self.secrets = secrets
+        self.registry = registry
+        self.smtp = smtp
+        if smtp is not None:
+            data = json.loads((path / "referee.json").read_text())
+            data["smtp"] = smtp.address
+            (path / "referee.json").write_text(json.dumps(data))
+
+    def referee(self) -> Referee:
+        return Referee.open(self.registry, self.path)
+
+    def receive(self, raw: bytes, now: float | None = None) -> str:
+        return self.referee().receive(raw, now)
+
+    def send(self):
+        from tabletop.referee import delivery
+        from tabletop.referee.gamedir import GameDir
+
+        return delivery.send(GameDir(self.path), self.smtp.address)
+
+    def log(self) -> bytes:
+        return (self.path / "game.jsonl").read_bytes()
+
+    def events(self) -> int:
+        return len(self.log().splitlines()) - 1
+
+    def outbox(self) -> list[bytes]:
+        """The mails waiting, oldest first."""
+        from tabletop.referee.gamedir import GameDir
+
+        return [p.read_bytes() for p in GameDir(self.path).waiting()]
+
+    def queued_since(self, names: set[str]) -> list[bytes]:
+        from tabletop.referee.gamedir import GameDir
+
+        return [p.read_bytes() for p in GameDir(self.path).waiting() if p.name not in names]
+
+    def names(self) -> set[str]:
+        folder = self.path / "outbox"
+        return {p.name for p in folder.glob("*.eml")} if folder.is_dir() else set()
+
+    def settings(self) -> dict:
+        return json.loads((self.path / "referee.json").read_text())
+
+    def mail(self, player: str, *lines: str, secret: bool = True, **kw) -> bytes:
+        address = {"ann": ANN, "ben": BEN, "cat": CAT}[player]
+        head = ["game: g"] + ([f"secret: {self.secrets[player]}"] if secret else [])
+        return raw_mail(address, head + list(lines), **kw)
+
+    def legal(self, player: str) -> list[str]:
+        """``player``'s legal decisions now, in notation (from the log)."""
+        from tabletop.engine import Replay
+
+        match = Replay(self.registry, self.path / "game.jsonl").run()
+        return [match.game.notate(d) for d in match.game.legal(match.state, player)]
+
+    def asked(self, player: str) -> list[str]:
+        """The legal decisions listed in the last view mailed to ``player``."""
+        mails = self.smtp.inbox.to({"ann": ANN, "ben": BEN, "cat": CAT}[player])
+        texts = [body(m) for m in mails if "Your legal decisions:\n" in body(m)]
+        if not texts:
+            return []
+        text = texts[-1]
+        found = []
+        for line in text.split("Your legal decisions:\n", 1)[1].splitlines():
+            if not line.startswith("  ") or line.startswith("  ..."):
+                break
+            found.append(line.strip())
+        return found
+
+
+CAT = "cat@example.org"
+_TEMPLATES: dict[tuple, tuple[Path, dict[str, str]]] = {}
+
+
+def game_copy(tmp_path: Path, registry, smtp, game: str = "glux", players=("ann", "ben"), **kw) -> Game:
+    """A fresh copy of a game made once per session (init costs a few scrypt hashes)."""
+    key = (game, players, tuple(sorted(kw.items())))
+    if key not in _TEMPLATES:
+        base = Path(tempfile.mkdtemp(prefix="tabletop-referee-"))
+        addresses = {"ann": ANN, "ben": BEN, "cat": CAT}
+        kw = {"referee": REF, "game_id": "g", "master": MASTER, **kw}
+        secrets = referee_module.init(registry, base / "g", game, [(p, addresses[p]) for p in players], **kw)
+        atexit.register(shutil.rmtree, base, True)
+        _TEMPLATES[key] = (base / "g", secrets)
+    source, secrets = _TEMPLATES[key]
+    shutil.copytree(source, tmp_path / "g")
+    return Game(tmp_path / "g", dict(secrets), registry, smtp)
+
+
+@pytest.fixture
+def glux(tmp_path, smtp):
+    return game_copy(tmp_path, plain_registry_cached(), smtp)
+
+
+_REGISTRY = []
+
+
+def plain_registry_cached():
+    if not _REGISTRY:
+        _REGISTRY.append(plain_registry())
+    return _REGISTRY[0]

@@ -68,7 +68,9 @@ def test_a_whole_two_player_glux_game_by_mail(cli, tmp_path, smtp, maildir):
         text = body(mail)
         assert "Final scores:" in text and "The seed was:" in text and "tabletop verify" in text
         attachments = {a.get_filename(): a for a in mail.iter_attachments()}
-        assert set(attachments) == {"board.svg", "game.jsonl"}
+        assert set(attachments) == {"board.svg", "game.jsonl", "game.html"}
+        page = _attachment(mail, "game.html").decode()
+        assert page.startswith("<!DOCTYPE html>") and "game.html steps through it" in text
     log = tmp_path / "final.jsonl"
     log.write_bytes(_attachment(finals["ann"], "game.jsonl"))
     rows = [json.loads(line) for line in log.read_text().splitlines()]
@@ -147,6 +149,13 @@ def test_status_names_whose_move_and_the_chain_head(cli, tmp_path, smtp):
 def test_secret_choices_by_mail_stay_sealed_until_all_are_in(cli, tmp_path, smtp, maildir):
     secrets = start(cli, smtp, "glyph-chess", ["ann", "ben"], "--variant", "glyph-advanced-setup")
     assert "This decision is secret" in body(smtp.inbox.last(ADDRESS["ann"]))
+    # Each player is told where their own edge is: they cannot see the board.
+    assert "arrange the pieces on your edge (a1 a2 a3 a4 a5 a6 a7, left to right" in body(
+        smtp.inbox.last(ADDRESS["ann"])
+    )
+    assert "arrange the pieces on your edge (m7 m6 m5 m4 m3 m2 m1, left to right" in body(
+        smtp.inbox.last(ADDRESS["ben"])
+    )
     maildir.deliver(raw_mail(ADDRESS["ann"], ["game: g", f"secret: {secrets['ann']}", "move: arrange F N U K S I E"]))
     cli("pbem", "poll", "g", "--maildir", maildir.path, plugins=False)
     cli("pbem", "send", "g", plugins=False)

@@ -132,7 +132,17 @@ def main(ctx: click.Context, plugins: tuple[Path, ...]) -> None:
 
 
 def _register() -> None:
-    from . import analysis, info, logs, pictures, selfplaying, simulating, study  # noqa: F401  (each adds its commands)
+    from . import (  # noqa: F401  (each adds its commands)
+        analysis,
+        cutting,
+        info,
+        logs,
+        pictures,
+        selfplaying,
+        simulating,
+        study,
+        viewing,
+    )
 
     # The email referee locks its folder with POSIX calls; where they do not
     # exist, every other command still works.

@@ -2,21 +2,39 @@
 
 from __future__ import annotations
 
+import attrs
 import click
 
 from . import main
 from .common import pass_env
+from .shapes import emit
 
 
 @main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the games as one JSON array.")
 @pass_env
-def games(env) -> None:
+def games(env, as_json: bool) -> None:
     """List the installed games.
 
     \b
     Example:
       tabletop games
+      tabletop games --json
     """
+    if as_json:
+        emit(
+            [
+                {
+                    "name": name,
+                    "title": cls.title or name,
+                    "players": [cls.min_players, cls.max_players],
+                    "description": cls.description,
+                    "options": dict(cls.options),
+                }
+                for name, cls in sorted(env.registry.games.items())
+            ]
+        )
+        return
     for name, cls in sorted(env.registry.games.items()):
         players = f"{cls.min_players}-{cls.max_players} players"
         click.echo(f"{name:<14} {players:<12} {cls.description}")
@@ -24,8 +42,9 @@ def games(env) -> None:
 
 @main.command()
 @click.argument("game", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the variants as one JSON array.")
 @pass_env
-def variants(env, game: str | None) -> None:
+def variants(env, game: str | None, as_json: bool) -> None:
     """List the installed variants (of GAME, or of every game), each with its
     parameters, their types and defaults.
 
@@ -36,6 +55,28 @@ def variants(env, game: str | None) -> None:
     """
     registry = env.registry
     names = [registry.game_class(game).name] if game else sorted(registry.games)
+    if as_json:
+        emit(
+            [
+                {
+                    "name": v.name,
+                    "game": name,
+                    "description": v.description,
+                    "parameters": [
+                        {
+                            "name": p.name,
+                            "type": p.type.__name__,
+                            "default": None if p.default is attrs.NOTHING else p.default,
+                            "help": p.help,
+                        }
+                        for p in registry.parameters[v.name]
+                    ],
+                }
+                for name in names
+                for v in registry.variants_of(name)
+            ]
+        )
+        return
     for name in names:
         for variant in registry.variants_of(name):
             click.echo(f"{variant.name:<24} {name:<12} {variant.description}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import mailbox
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -39,7 +41,18 @@ def moment(text: str | None) -> float | None:
     return when.timestamp()
 
 
-@main.group()
+class _Group(click.Group):
+    """Every pbem command: a folder it cannot write is one line, not a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise UsageError(f"{where}{exc.strerror or exc}; is the game folder writable?") from None
+
+
+@main.group(cls=_Group)
 def pbem() -> None:
     """Run a game by email: the referee reads moves from mail, checks them,
     keeps the log and mails every player their own view.
@@ -74,9 +87,23 @@ def pbem() -> None:
     "--smtp", default="localhost:25", show_default=True, help="HOST:PORT of the SMTP server that sends the mail."
 )
 @click.option("--id", "game_id", help="The game's name in mails (default: the folder's name).")
+@click.option("--master", help="The game master's address (gets a secret of their own and the reports).")
 @pass_env
 def init(
-    env, directory, game, players, variants, options, deadline, remind, late_bot, grace, referee_address, smtp, game_id
+    env,
+    directory,
+    game,
+    players,
+    variants,
+    options,
+    deadline,
+    remind,
+    late_bot,
+    grace,
+    referee_address,
+    smtp,
+    game_id,
+    master,
 ):
     """Create a game directory: a sealed log, players with secrets, settings;
     queue a welcome mail to each player (their secret, the syntax, their view).
@@ -106,10 +133,11 @@ def init(
         referee=referee_address,
         smtp=smtp,
         game_id=game_id,
+        master=master,
     )
     click.echo(
         f"{directory}: new {game} game by mail for {', '.join(n for n, _ in pairs)}; "
-        f"{len(pairs)} welcome mails in the outbox (send them with 'tabletop pbem send {directory}')."
+        f"{len(pairs) + bool(master)} welcome mails in the outbox (send them with 'tabletop pbem send {directory}')."
     )
 
 
@@ -135,25 +163,36 @@ def receive(env, directory, file):
 @pass_env
 def poll(env, directory, maildir):
     """Handle every new message in a Maildir, moving each to cur/ once handled.
+    One poll of a game runs at a time; a message that cannot be handled is
+    quarantined in the game folder and never blocks the others.
 
     \b
     Example:
       tabletop pbem poll duel --maildir ~/Maildir/.duel
     """
-    new = maildir / "new"
-    if not new.is_dir():
+    if not (maildir / "new").is_dir():
         raise UsageError(f"{maildir}: not a Maildir (no new/ folder)")
-    cur = maildir / "cur"
-    cur.mkdir(exist_ok=True)
     ref = referee.Referee.open(env.registry, directory)
+    box = mailbox.Maildir(maildir, factory=None, create=False)
     count = 0
-    for path in sorted(new.iterdir()):
-        if path.name.startswith("."):
-            continue
-        click.echo(f"{path.name}: {ref.receive(path.read_bytes())}")
-        path.rename(cur / f"{path.name}:2,S")
-        count += 1
+    with ref.dir.locked("poll.lock"):
+        for key in sorted(_new_keys(box)):
+            try:
+                message = box.get_message(key)
+                raw = box.get_bytes(key)
+            except (KeyError, FileNotFoundError):
+                continue  # taken by another reader
+            click.echo(f"{key}: {ref.receive(raw)}")
+            message.set_subdir("cur")
+            message.add_flag("S")
+            with contextlib.suppress(KeyError, FileNotFoundError):
+                box[key] = message
+            count += 1
     click.echo(f"{count} message(s) handled.")
+
+
+def _new_keys(box: mailbox.Maildir) -> list[str]:
+    return [key for key in box.iterkeys() if box._toc[key].startswith("new")]  # noqa: SLF001 - the subfolder is only in the table
 
 
 @pbem.command()
@@ -172,11 +211,20 @@ def send(env, directory):
 
 def _send(directory: GameDir, env) -> None:
     settings = directory.load()
-    sent, waiting, problem = delivery.send(directory, settings["smtp"])
-    click.echo(f"{sent} mail(s) sent, {waiting} waiting.")
-    if problem:
+    outcome = delivery.send(directory, settings["smtp"])
+    for name, rcpts, reason in outcome.refused:
+        click.echo(f"{name}: refused for good ({rcpts}: {reason}); moved to undeliverable/")
+    for name, reason in outcome.deferred:
+        click.echo(f"{name}: refused for now ({reason}); tried again later")
+    if outcome.refused and settings.get("master"):
+        referee.Referee.open(env.registry, directory.path).report_refused(outcome.refused)
+        more = delivery.send(directory, settings["smtp"])
+        outcome.sent += more.sent
+        outcome.waiting = more.waiting
+    click.echo(f"{outcome.sent} mail(s) sent, {outcome.waiting} waiting.")
+    if outcome.problem:
         raise CheckFailed(
-            f"{waiting} mail(s) kept in the outbox: {problem}; the next send or tick tries again",
+            f"{outcome.waiting} mail(s) kept in the outbox: {outcome.problem}; the next send or tick tries again",
             where=str(directory.path),
         )
 
@@ -209,4 +257,131 @@ def status(env, directory):
       tabletop pbem status duel
     """
     for line in referee.Referee.open(env.registry, directory).status():
+        click.echo(line)
+
+
+def _master(env, directory: Path, command: str, **kwargs) -> None:
+    ref = referee.Referee.open(env.registry, directory)
+    click.echo(ref.locked_master(command, **kwargs))
+
+
+@pbem.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@pass_env
+def pause(env, directory):
+    """Game master: stop the game and its deadlines (players are told).
+
+    \b
+    Example:
+      tabletop pbem pause duel
+    """
+    _master(env, directory, "pause")
+
+
+@pbem.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@pass_env
+def resume(env, directory):
+    """Game master: restart a paused game; deadlines move on by the pause.
+
+    \b
+    Example:
+      tabletop pbem resume duel
+    """
+    _master(env, directory, "resume")
+
+
+@pbem.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@pass_env
+def end(env, directory):
+    """Game master: end the game; no more decisions are played.
+
+    \b
+    Example:
+      tabletop pbem end duel
+    """
+    _master(env, directory, "end")
+
+
+@pbem.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("player")
+@click.argument("length")
+@pass_env
+def extend(env, directory, player, length):
+    """Game master: move PLAYER's deadline LENGTH later (like 24h).
+
+    \b
+    Example:
+      tabletop pbem extend duel ann 24h
+    """
+    _master(env, directory, "extend", player=player, seconds=duration(length, "LENGTH"))
+
+
+@pbem.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("player")
+@click.argument("address")
+@pass_env
+def replace(env, directory, player, address):
+    """Game master: hand PLAYER to a new ADDRESS, with a new secret mailed there.
+
+    \b
+    Example:
+      tabletop pbem replace duel ann anne@example.org
+    """
+    _master(env, directory, "replace", player=player, address=address)
+
+
+@pbem.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("player")
+@pass_env
+def reissue(env, directory, player):
+    """Game master: mail PLAYER a new secret (the old one stops working).
+
+    \b
+    Example:
+      tabletop pbem reissue duel ann
+    """
+    _master(env, directory, "reissue", player=player)
+
+
+_SETTABLE = {
+    "smtp": str,
+    "referee": str,
+    "master": str,
+    "late_bot": str,
+    "deadline": "duration",
+    "remind": "duration",
+    "grace": "duration",
+}
+
+
+@pbem.command(name="set")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("settings", nargs=-1, required=True)
+@pass_env
+def set_(env, directory, settings):
+    """Change settings after init: smtp, referee, master, deadline, remind,
+    grace, late_bot (KEY=VALUE; an empty VALUE clears an optional one).
+
+    \b
+    Example:
+      tabletop pbem set duel smtp=mail.example.org:587 deadline=72h
+    """
+    changes = {}
+    for item in settings:
+        key, sep, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or key not in _SETTABLE:
+            raise UsageError(f"'{item}': write KEY=VALUE with KEY one of {', '.join(_SETTABLE)}")
+        if _SETTABLE[key] == "duration":
+            changes[key] = duration(value, key) if value else (0 if key == "grace" else None)
+        else:
+            changes[key] = value or None
+    if changes.get("smtp", "") is None or changes.get("referee", "") is None:
+        raise UsageError("smtp and referee cannot be cleared")
+    for line in referee.Referee.open(env.registry, directory).set(changes):
         click.echo(line)

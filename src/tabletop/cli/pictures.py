@@ -7,41 +7,53 @@ from pathlib import Path
 import click
 
 from .. import files
-from ..engine import Replay
-from ..errors import shown
+from ..errors import UsageError, shown
 from . import main
 from .common import check_viewer, pass_env
+from .history import open_replay, run_until
+from .terminal import color_option, use_color
 
 
 @main.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--as", "viewer", help="Show only what this player may know.")
 @click.option("--until", type=click.IntRange(min=0), help="The board after event SEQ.")
-@click.option("--format", "fmt", help="svg or text (default: from the output's suffix, else text).")
+@click.option("--format", "fmt", help="svg, png or text (default: from the output's suffix, else text).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: stdout).")
+@color_option
 @pass_env
-def render(env, file: Path, viewer, until, fmt, output) -> None:
-    """Draw the board of a log, as an SVG picture or as text.
+def render(env, file: Path, viewer, until, fmt, output, color) -> None:
+    """Draw the board of a log, as an SVG or PNG picture or as text.
 
-    \\b
+    \b
     Example:
       tabletop render game.jsonl --as ann -o board.svg
+      tabletop render game.jsonl -o board.png
       tabletop render game.jsonl --until 40
     """
     if fmt is None:
         fmt = output.suffix.lstrip(".").lower() if output is not None and output.suffix else "text"
     if fmt == "txt":
         fmt = "text"
-    match = Replay(env.registry, file).run(until)
+    match, events = run_until(open_replay(env.registry, file), until)
     check_viewer(match, viewer)
+    picture: str | bytes
+    color = use_color(color, output)
     if fmt == "text":
-        picture = match.game.render(match.state, viewer) + "\n"
+        picture = match.game.render(match.state, viewer, color) + "\n"
+    elif fmt == "png":
+        from ..pictures import png
+
+        renderer = env.registry.renderer(match.header.game, "svg")
+        picture = png(renderer.draw(match.game, match.state, viewer, events))
     else:
-        picture = env.registry.renderer(match.header.game, fmt).render(match.game, match.state, viewer)
+        picture = env.registry.renderer(match.header.game, fmt).draw(match.game, match.state, viewer, events)
     if output is None:
-        click.echo(picture, nl=False)
+        if isinstance(picture, bytes):
+            raise UsageError("a PNG picture goes to a file: add -o board.png")
+        click.echo(picture, nl=False, color=color)
         return
     # Written beside the old picture and renamed over it: a failure leaves the
     # old one whole.
-    files.replace(output, picture.encode("utf-8"))
+    files.replace(output, picture if isinstance(picture, bytes) else picture.encode("utf-8"))
     click.echo(f"{shown(output)}: {fmt} picture of {shown(file)} after {match.seq} events.")

@@ -17,6 +17,7 @@ from ..header import check_seed
 from ..live import selfplay as play_out
 from . import main
 from .common import parse_options, pass_env, result
+from .shapes import emit
 
 
 @main.command()
@@ -36,14 +37,16 @@ from .common import parse_options, pass_env, result
 @click.option(
     "-o", "--output", type=click.Path(file_okay=False, path_type=Path), help="Write each game's log into this folder."
 )
+@click.option("--json", "as_json", is_flag=True, help="Print the totals as one JSON object.")
 @pass_env
-def selfplay(env, game, count, bots, games, seed, variants, options, output) -> None:
+def selfplay(env, game, count, bots, games, seed, variants, options, output, as_json) -> None:
     """Play complete games between bots, optionally keeping their logs.
 
     \b
     Example:
       tabletop selfplay glux --players 4 --games 100 -o games/
       tabletop selfplay glux --players 2 --bot greedy --bot random
+      tabletop selfplay glux --players 3 --games 10 --json
     """
     registry = env.registry
     cls = registry.game_class(game)
@@ -60,7 +63,7 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output) -> 
     written: list[Path] = []
     made = _folder(output) if output is not None else []
     try:
-        _play(registry, game, players, seats, seed, variants, opts, games, output, written)
+        events, wins = _play(registry, game, players, seats, seed, variants, opts, games, output, written, as_json)
     except BaseException:
         # All or nothing: the games written so far, and folders made, go.
         for path in written:
@@ -70,7 +73,19 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output) -> 
             with contextlib.suppress(OSError):
                 folder.rmdir()
         raise
-    if output is not None:
+    if as_json:
+        emit(
+            {
+                "game": game,
+                "games": games,
+                "events": events,
+                "seeds": f"{seed}-1" if games == 1 else f"{seed}-1..{seed}-{games}",
+                "bots": {p: b.name for p, b in zip(players, seats)},
+                "wins": {p: wins[p] for p in players},
+                "logs": str(output) if output is not None else None,
+            }
+        )
+    elif output is not None:
         click.echo(f"Logs written to {shown(output)}/.")
 
 
@@ -93,7 +108,10 @@ def _folder(output: Path) -> list[Path]:
     return list(reversed(missing))
 
 
-def _play(registry, game, players, seats, seed, variants, opts, games, output, written) -> None:
+def _play(
+    registry, game, players, seats, seed, variants, opts, games, output, written, quiet_totals=False
+) -> tuple[int, Counter[str]]:
+    """Play the games (writing their logs into ``output``): the events played and each seat's wins."""
     if output is not None:
         # Checked first: a name already taken stops the run before any game.
         for i in range(1, games + 1):
@@ -116,8 +134,9 @@ def _play(registry, game, players, seats, seed, variants, opts, games, output, w
                 path = output / f"{game}-{i:05d}.jsonl"
                 logfile.create(path, registry.codec.log(header, played))
                 written.append(path)
-            if games == 1:
+            if games == 1 and not quiet_totals:
                 click.echo(f"{len(played)} events. {result(match)}")
-    if games > 1:
+    if games > 1 and not quiet_totals:
         table = ", ".join(f"{p} ({b.name}) {wins[p]}" for p, b in zip(players, seats))
         click.echo(f"{games} games, {events} events. Wins (shared wins count for each): {table}.")
+    return events, wins

@@ -1,42 +1,177 @@
-"""Sending the outbox over SMTP. A mail leaves the outbox only once the server
-has accepted it; with the server down nothing is lost, and the next send
-tries again."""
+"""Sending the outbox over SMTP, each mail on its own.
+
+A mail leaves the outbox only once the server has accepted it. A temporary
+refusal (4xx) keeps it for a later try, with a growing wait between tries; a
+permanent one (5xx) moves it to ``undeliverable/`` and tells the game master.
+One refused mail never holds back the others. With the server down nothing is
+lost: every mail waits for the next send. An address with letters beyond
+ASCII is sent with SMTPUTF8 where the server offers it; where it does not,
+the mail is set aside as undeliverable, with that reason.
+
+A crash after the server accepted a mail and before it was moved to
+``sent/`` sends it again on the next run, with the same Message-ID (SMTP
+gives no way to make acceptance and the move one step).
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import smtplib
-import socket
+import time
 from email import message_from_bytes, policy
 from email.utils import getaddresses
 
-from .gamedir import GameDir
+import attrs
+
+from . import faults
+from .gamedir import GameDir, one_line, redact, write_private
+
+#: Waits between tries of a temporarily refused mail (seconds), then the last one repeats.
+BACKOFF = (60, 300, 900, 3600, 4 * 3600)
 
 
-def send(directory: GameDir, smtp: str) -> tuple[int, int, str | None]:
-    """Deliver what waits in the outbox: (sent, still waiting, why not all)."""
-    waiting = directory.waiting()
-    if not waiting:
-        return 0, 0, None
-    host, _, port = smtp.rpartition(":")
-    sent = 0
+@attrs.define
+class Outcome:
+    sent: int = 0
+    waiting: int = 0
+    #: Why the server could not be reached at all, if so.
+    problem: str | None = None
+    #: (file name, recipients, reason) of mails set aside for good.
+    refused: list[tuple[str, str, str]] = attrs.Factory(list)
+    #: (file name, reason) of mails kept for a later try.
+    deferred: list[tuple[str, str]] = attrs.Factory(list)
+
+
+def send(directory: GameDir, smtp: str, now: float | None = None) -> Outcome:
+    """Deliver what waits in the outbox and is due (under ``send.lock``)."""
+    now = time.time() if now is None else now
+    with directory.locked("send.lock"):
+        return _send(directory, smtp, now)
+
+
+def _tries_file(directory: GameDir):
+    return directory.path / "delivery.json"
+
+
+def _load_tries(directory: GameDir) -> dict:
     try:
-        with smtplib.SMTP(host or "localhost", int(port or 25), timeout=30) as server:
-            if os.environ.get("TABLETOP_SMTP_STARTTLS") == "1":
-                server.starttls()
-            user = os.environ.get("TABLETOP_SMTP_USER")
-            if user:
-                server.login(user, os.environ.get("TABLETOP_SMTP_PASSWORD", ""))
-            directory.sent.mkdir(exist_ok=True)
-            for path in waiting:
-                raw = path.read_bytes()
-                mail = message_from_bytes(raw, policy=policy.default)
-                sender = [a for _, a in getaddresses([str(mail["From"])])][0]
-                rcpts = [a for _, a in getaddresses([str(mail["To"])])]
-                server.sendmail(sender, rcpts, raw)
-                os.replace(path, directory.sent / path.name)
-                sent += 1
-    except (OSError, smtplib.SMTPException, socket.timeout) as exc:
-        reason = f"cannot deliver through {smtp} ({type(exc).__name__}: {exc})"
-        return sent, len(waiting) - sent, reason
-    return sent, 0, None
+        return json.loads(_tries_file(directory).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _send(directory: GameDir, smtp: str, now: float) -> Outcome:
+    outcome = Outcome()
+    tries = _load_tries(directory)
+    before = json.dumps(tries, sort_keys=True)
+    waiting = [p for p in directory.waiting() if tries.get(p.name, {}).get("next", 0) <= now]
+    outcome.waiting = len(directory.waiting())
+    if not waiting:
+        return outcome
+    host, _, port = smtp.rpartition(":")
+    try:
+        server = smtplib.SMTP(host or "localhost", int(port or 25), timeout=30)
+    except (OSError, smtplib.SMTPException, ValueError) as exc:
+        outcome.problem = f"cannot deliver through {smtp} ({type(exc).__name__}: {one_line(str(exc))})"
+        return outcome
+    try:
+        server.ehlo_or_helo_if_needed()
+        if os.environ.get("TABLETOP_SMTP_STARTTLS") == "1":
+            server.starttls()
+            server.ehlo()
+        user = os.environ.get("TABLETOP_SMTP_USER")
+        if user:
+            server.login(user, os.environ.get("TABLETOP_SMTP_PASSWORD", ""))
+        utf8 = server.has_extn("smtputf8")
+        for path in waiting:
+            _one(directory, server, path, utf8, tries, now, outcome)
+    except (OSError, smtplib.SMTPException) as exc:
+        outcome.problem = f"cannot deliver through {smtp} ({type(exc).__name__}: {one_line(str(exc))})"
+    finally:
+        try:
+            server.quit()
+        except (OSError, smtplib.SMTPException):
+            pass
+        if json.dumps(tries, sort_keys=True) != before:
+            write_private(_tries_file(directory), json.dumps(tries, sort_keys=True))
+    outcome.waiting = len(directory.waiting())
+    return outcome
+
+
+def _one(directory: GameDir, server: smtplib.SMTP, path, utf8: bool, tries: dict, now: float, outcome: Outcome) -> None:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return  # another run took it
+    try:
+        mail = message_from_bytes(raw, policy=policy.default)
+        sender = [a for _, a in getaddresses([str(mail["From"])])][0]
+        rcpts = [a for _, a in getaddresses([str(mail["To"])]) if a]
+        if not rcpts:
+            raise ValueError("no recipient")
+    except Exception as exc:  # a mail we wrote and cannot read back: set aside, never retried
+        _aside(directory, path, raw, "?", f"unreadable mail ({type(exc).__name__})", outcome)
+        return
+    needs_utf8 = not (sender.isascii() and all(r.isascii() for r in rcpts))
+    if needs_utf8 and not utf8:
+        _aside(directory, path, raw, ", ".join(rcpts), "the server does not offer SMTPUTF8 for this address", outcome)
+        return
+    try:
+        refused = server.sendmail(sender, rcpts, raw, mail_options=["SMTPUTF8"] if needs_utf8 else [])
+    except smtplib.SMTPRecipientsRefused as exc:
+        codes = [code for code, _ in exc.recipients.values()]
+        reason = "; ".join(f"{r}: {c} {_text(m)}" for r, (c, m) in exc.recipients.items())
+        if all(code >= 500 for code in codes):
+            _aside(directory, path, raw, ", ".join(rcpts), reason, outcome)
+        else:
+            _defer(path, reason, tries, now, outcome)
+        _reset(server)
+        return
+    except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
+        reason = f"{exc.smtp_code} {_text(exc.smtp_error)}"
+        if exc.smtp_code >= 500:
+            _aside(directory, path, raw, ", ".join(rcpts), reason, outcome)
+        else:
+            _defer(path, reason, tries, now, outcome)
+        _reset(server)
+        return
+    except smtplib.SMTPNotSupportedError as exc:
+        _aside(directory, path, raw, ", ".join(rcpts), one_line(str(exc)), outcome)
+        return
+    del refused  # some recipients may have refused, the others accepted: the mail went out
+    faults.point("accepted")
+    directory.sent.mkdir(exist_ok=True)
+    # The copy is for the record (and tells a mail queued again after a crash
+    # that it went): written in full before the outbox's copy goes.
+    write_private(directory.sent / path.name, redact(raw), durable=False)
+    path.unlink(missing_ok=True)
+    tries.pop(path.name, None)
+    outcome.sent += 1
+
+
+def _text(message: bytes | str) -> str:
+    return one_line(message.decode("utf-8", "replace") if isinstance(message, bytes) else message)
+
+
+def _reset(server: smtplib.SMTP) -> None:
+    try:
+        server.rset()
+    except (OSError, smtplib.SMTPException):
+        pass
+
+
+def _defer(path, reason: str, tries: dict, now: float, outcome: Outcome) -> None:
+    entry = tries.setdefault(path.name, {"tries": 0})
+    entry["tries"] += 1
+    entry["next"] = now + BACKOFF[min(entry["tries"], len(BACKOFF)) - 1]
+    entry["last"] = reason
+    outcome.deferred.append((path.name, reason))
+
+
+def _aside(directory: GameDir, path, raw: bytes, rcpts: str, reason: str, outcome: Outcome) -> None:
+    directory.undeliverable.mkdir(exist_ok=True)
+    write_private(directory.undeliverable / path.name, redact(raw))
+    write_private(directory.undeliverable / (path.name + ".why"), f"{rcpts}: {one_line(reason)}\n")
+    path.unlink(missing_ok=True)
+    outcome.refused.append((path.name, rcpts, reason))

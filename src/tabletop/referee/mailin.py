@@ -1,29 +1,55 @@
-"""Reading a player's mail: the standard library's parser, a short syntax,
-and guards against answering machines.
+"""Reading a player's mail: the standard library's parser, a short syntax read
+out of whatever else the mail program wrote, and guards against answering
+machines.
 
-The body (the first text/plain part) holds lines like::
+The body (the text/plain part; else the HTML part, as text) holds lines like::
 
     game: duel
     secret: kq7m-x2pd-w9tb-4hcn
     move: 6@f7
 
-``player: NAME`` may say who writes (otherwise the sender's address does);
-several ``move:`` lines are played in order, all or none. Blank lines and
-quoted lines (``>``) are skipped; reading stops at a signature (``--``).
+Only lines that start with a key the syntax knows are read; greetings,
+comments and other prose are passed over. Reading stops where a mail program
+starts quoting or signing: a ``>`` line after the keys, "On ... wrote:",
+Outlook's ``____`` line or ``From:`` block, "-----Original Message-----",
+``-- `` and "Sent from my ...".
 """
 
 from __future__ import annotations
 
 import email
 import email.policy
+import html
+import re
 from email.message import EmailMessage
-from email.utils import parseaddr
+from email.utils import getaddresses
 
 import attrs
 
-KEYS = ("game", "player", "secret", "move")
+#: Keys written ``key: value``.
+KEYS = ("game", "player", "secret", "move", "press", "extend", "replace", "reissue")
+#: Commands written alone on a line (a colon after them is allowed).
+COMMANDS = ("help", "history", "resign", "legal", "pause", "resume", "end")
 #: Larger mails are refused: a move is a few lines.
 MAX_BYTES = 256 * 1024
+#: More key lines than this is not a mail a player wrote.
+MAX_LINES = 200
+
+_KEY = re.compile(r"^\s*[*_]?\s*([A-Za-z]+)\s*[*_]?\s*:\s*(.*?)\s*$")
+_BARE = re.compile(r"^\s*([A-Za-z]+)\s*:?\s*[.!]?\s*$")
+_ATTRIBUTIONS = (
+    re.compile(r"^\s*>?\s*On\b.*(wrote|écrit|schrieb)\s*:?\s*$", re.I),
+    re.compile(r"^\s*(Le|Am|El|Il)\b.*(a écrit|schrieb|escribió|scritto)\s*:?\s*$", re.I),
+)
+_STOPS = (
+    re.compile(r"^\s*-{2,}\s*(Original Message|Forwarded message|Message d'origine)\s*-{2,}\s*$", re.I),
+    re.compile(r"^\s*_{8,}\s*$"),
+    re.compile(r"^\s*Sent from my\b", re.I),
+    re.compile(r"^\s*Get Outlook for\b", re.I),
+    re.compile(r"^--\s?$"),
+)
+_WROTE_TAIL = re.compile(r"(wrote|écrit|schrieb)\s*:\s*$", re.I)
+_HEADER_BLOCK = re.compile(r"^\s*(From|De|Von|Sent|Date|To|Subject)\s*:", re.I)
 
 
 @attrs.frozen
@@ -32,29 +58,70 @@ class Letter:
 
     sender: str
     message_id: str
-    subject: str
     #: Why the mail is not answered at all (an auto-reply, a bounce, ...).
     ignored: str | None = None
     #: Why the mail cannot be read (answered, changes nothing).
     problem: str | None = None
     #: (line number in the body, key, value), in order.
     lines: tuple[tuple[int, str, str], ...] = ()
+    #: A delivery report: the text, to find whose address bounced.
+    report: str = ""
 
     def values(self, key: str) -> list[tuple[int, str]]:
         return [(n, v) for n, k, v in self.lines if k == key]
+
+    def has(self, key: str) -> bool:
+        return any(k == key for _, k, _ in self.lines)
+
+
+def clean_header(value: object) -> str:
+    """A header's text on one line, control characters out (an encoded word
+    may hide CR or LF)."""
+    return " ".join("".join(c if c.isprintable() else " " for c in str(value)).split())
+
+
+def message_id_of(message: EmailMessage) -> str:
+    text = clean_header(message.get("Message-ID", ""))
+    found = re.search(r"<[^<>\s]{1,250}>", text)
+    return found.group(0) if found else ""
+
+
+def sender_of(message: EmailMessage) -> str:
+    """The From address, lower case, or "" when there is not exactly one good one."""
+    try:
+        pairs = getaddresses([clean_header(message.get("From", ""))])
+    except Exception:  # a header the parser cannot split: no sender
+        return ""
+    addresses = [a for _, a in pairs if a]
+    if len(addresses) != 1 or not valid_address(addresses[0]):
+        return ""
+    return addresses[0].lower()
+
+
+_LOCAL = re.compile(r"^[^\s@<>()\[\],;:\"\\]{1,64}$")
+_DOMAIN = re.compile(r"^(?=.{1,253}$)([^\W_]([\w-]{0,61}[^\W_])?\.)*[^\W_]([\w-]{0,61}[^\W_])?$")
+
+
+def valid_address(address: str) -> bool:
+    """A single plain address ``local@domain`` (letters beyond ASCII allowed)."""
+    local, sep, domain = address.rpartition("@")
+    if not sep or not _LOCAL.match(local) or not _DOMAIN.match(domain):
+        return False
+    return all(c.isprintable() and not c.isspace() for c in address)
 
 
 def read(raw: bytes, referee: str) -> Letter:
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(message, EmailMessage)
-    sender = parseaddr(str(message.get("From", "")))[1].lower()
-    message_id = str(message.get("Message-ID", "")).strip()
-    subject = str(message.get("Subject", ""))
-    letter = Letter(sender, message_id, subject)
+    sender = sender_of(message)
+    letter = Letter(sender, message_id_of(message))
     if reason := _machine(message, sender, referee):
-        return attrs.evolve(letter, ignored=reason)
+        report = ""
+        if "bounce" in reason or "report" in reason or "sent by" in reason:
+            report = _report_text(message)
+        return attrs.evolve(letter, ignored=reason, report=report)
     if not sender:
-        return attrs.evolve(letter, ignored="no sender address to answer")
+        return attrs.evolve(letter, ignored="no single valid sender address to answer")
     if len(raw) > MAX_BYTES:
         return attrs.evolve(
             letter,
@@ -63,20 +130,22 @@ def read(raw: bytes, referee: str) -> Letter:
     body, problem = _body(message)
     if problem:
         return attrs.evolve(letter, problem=problem)
-    lines, problem = _lines(body)
-    if problem:
-        return attrs.evolve(letter, problem=problem)
+    lines = read_lines(body)
     if not lines:
-        return attrs.evolve(letter, problem="the mail is empty: write game:, secret: and move: lines in the body")
+        return attrs.evolve(
+            letter, problem="the mail has no line the referee reads: write game:, secret: and move: lines in the body"
+        )
+    if len(lines) > MAX_LINES:
+        return attrs.evolve(letter, problem=f"the mail has {len(lines)} lines with keys; at most {MAX_LINES}")
     return attrs.evolve(letter, lines=tuple(lines))
 
 
 def _machine(message: EmailMessage, sender: str, referee: str) -> str | None:
     """Why the mail comes from a machine that must not be answered, or None."""
-    auto = str(message.get("Auto-Submitted", "no")).strip().lower()
+    auto = clean_header(message.get("Auto-Submitted", "no")).lower()
     if auto and auto != "no":
-        return f"Auto-Submitted: {auto}"
-    precedence = str(message.get("Precedence", "")).strip().lower()
+        return f"Auto-Submitted: {auto[:40]}"
+    precedence = clean_header(message.get("Precedence", "")).lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {precedence}"
     for header in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id"):
@@ -85,7 +154,7 @@ def _machine(message: EmailMessage, sender: str, referee: str) -> str | None:
     local = sender.split("@", 1)[0]
     if local in ("mailer-daemon", "postmaster", "noreply", "no-reply"):
         return f"sent by {sender}"
-    if str(message.get("Return-Path", "")).strip() == "<>":
+    if clean_header(message.get("Return-Path", "")) == "<>":
         return "a bounce (empty Return-Path)"
     if message.get_content_type() == "multipart/report":
         return "a delivery report"
@@ -94,38 +163,85 @@ def _machine(message: EmailMessage, sender: str, referee: str) -> str | None:
     return None
 
 
+def _report_text(message: EmailMessage) -> str:
+    found = []
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        try:
+            content = part.get_content()
+        except Exception:  # an undecodable part of a bounce: skip it
+            continue
+        if isinstance(content, bytes):
+            content = content.decode("utf-8", "replace")
+        elif not isinstance(content, str):
+            content = str(content)
+        found.append(content)
+    return "\n".join(found)[:200_000]
+
+
 def _body(message: EmailMessage) -> tuple[str, str | None]:
-    part = message.get_body(preferencelist=("plain",))
+    try:
+        part = message.get_body(preferencelist=("plain", "html"))
+    except Exception:  # a structure the parser cannot walk
+        part = None
     if part is None:
-        if message.get_body(preferencelist=("html",)) is not None:
-            return (
-                "",
-                "the mail has only HTML: please send it as plain text (most mail programs have a plain-text mode)",
-            )
         return "", "the mail has no text: write game:, secret: and move: lines in the body"
     try:
         content = part.get_content()
-    except (LookupError, UnicodeDecodeError, ValueError) as exc:
+    except (LookupError, UnicodeDecodeError, ValueError, AssertionError) as exc:
         return "", f"the text cannot be decoded ({type(exc).__name__}): please send it as UTF-8 plain text"
     if not isinstance(content, str):
         return "", "the text cannot be decoded: please send it as UTF-8 plain text"
+    if part.get_content_subtype() == "html":
+        content = html_text(content)
     return content, None
 
 
-def _lines(body: str) -> tuple[list[tuple[int, str, str]], str | None]:
-    found = []
-    for number, raw in enumerate(body.splitlines(), start=1):
-        line = raw.strip()
-        if line in ("--", "-- ") or raw.startswith("-- "):
-            break  # a signature follows
-        if not line or line.startswith(">"):
+def html_text(markup: str) -> str:
+    """The lines of an HTML body as text: tags out, block ends as line ends,
+    quoted blocks (``blockquote``, Gmail's ``gmail_quote``) cut."""
+    markup = re.split(r"(?is)<blockquote|<div[^>]*class=\"?[^\">]*(gmail_quote|moz-cite-prefix)", markup)[0]
+    markup = re.sub(r"(?is)<(script|style|head)\b.*?</\1\s*>", "", markup)
+    markup = re.sub(r"(?i)<br\s*/?>|</(p|div|li|tr|h\d)\s*>", "\n", markup)
+    return html.unescape(re.sub(r"(?s)<[^>]*>", "", markup))
+
+
+def read_lines(body: str) -> list[tuple[int, str, str]]:
+    """The key lines of a body, up to where quoting or a signature starts."""
+    found: list[tuple[int, str, str]] = []
+    lines = body.splitlines()
+    for number, raw in enumerate(lines, start=1):
+        line = raw.replace("\u00a0", " ").strip()
+        if _attribution(line, lines, number):
+            if found:
+                break  # the quoted mail follows the answer
+            continue  # an answer written below the quote follows it
+        if any(p.match(line) for p in _STOPS):
+            break
+        if line.startswith(">"):
+            if found:
+                break  # the quoted mail follows the answer
+            continue  # an answer written below the quote
+        if _HEADER_BLOCK.match(line) and found and _header_block(lines, number):
+            break  # Outlook's From:/Sent:/To: block before the quoted mail
+        key_match = _KEY.match(line)
+        if key_match and key_match.group(1).lower() in KEYS:
+            found.append((number, key_match.group(1).lower(), key_match.group(2)))
             continue
-        key, sep, value = line.partition(":")
-        key = key.strip().lower()
-        if not sep or key not in KEYS:
-            return (
-                [],
-                f"line {number}: cannot read {line!r}: each line is 'game:', 'player:', 'secret:' or 'move:' and a value",
-            )
-        found.append((number, key, value.strip()))
-    return found, None
+        bare = _BARE.match(line)
+        if bare and bare.group(1).lower() in COMMANDS:
+            found.append((number, bare.group(1).lower(), ""))
+    return found
+
+
+def _attribution(line: str, lines: list[str], number: int) -> bool:
+    """An "On ... wrote:" line (Gmail wraps a long one over two lines)."""
+    if any(p.match(line) for p in _ATTRIBUTIONS):
+        return True
+    return line.startswith("On ") and number < len(lines) and bool(_WROTE_TAIL.search(lines[number].strip()))
+
+
+def _header_block(lines: list[str], number: int) -> bool:
+    following = [line.strip() for line in lines[number - 1 : number + 3]]
+    return sum(bool(_HEADER_BLOCK.match(line)) for line in following) >= 2

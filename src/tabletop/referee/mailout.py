@@ -44,6 +44,41 @@ def syntax(settings: dict[str, Any], example_move: str) -> str:
         f"    game: {settings['game_id']}\n"
         "    secret: (your secret)\n"
         f"    move: {example_move}\n\n"
-        "Several move: lines are played in order, all or none. A mail with no\n"
-        "move: line gets your view of the game back."
+        "Several move: lines are played in order, each for good, until one cannot\n"
+        "be played or brings a draw, a roll or anything hidden out. A mail with no\n"
+        "move: line gets your view of the game back; write 'help' for the commands."
+    )
+
+
+def player_help(settings: dict[str, Any]) -> str:
+    """What a player can write to the referee."""
+    return (
+        f"Game '{settings['game_id']}': every mail needs the lines\n\n"
+        f"    game: {settings['game_id']}\n"
+        "    secret: (your secret)\n\n"
+        "and then any of:\n\n"
+        "    move: DECISION    play a decision (several lines: in order)\n"
+        "    resign            give up the game (what it means is the game's rule)\n"
+        "    press: TEXT       a message to the other players (not in the game log)\n"
+        "    history           the whole game so far, as you may see it\n"
+        "    legal             every one of your legal decisions now\n"
+        "    help              this text\n\n"
+        "Other lines (greetings, comments, the quoted mail) are passed over."
+    )
+
+
+def master_help(settings: dict[str, Any]) -> str:
+    """What the game master can write to the referee."""
+    return (
+        f"Game master's commands for game '{settings['game_id']}': a mail from your address with\n\n"
+        f"    game: {settings['game_id']}\n"
+        "    secret: (the master's secret)\n\n"
+        "and any of:\n\n"
+        "    pause / resume               stop and restart the game and its deadlines\n"
+        "    extend: PLAYER 48h           move a player's deadline later\n"
+        "    replace: PLAYER ADDRESS      hand a player to a new address, with a new secret\n"
+        "    reissue: PLAYER              mail a player a new secret (the old one stops working)\n"
+        "    end                          end the game\n\n"
+        "The same on the command line: tabletop pbem pause|resume|extend|replace|reissue|end DIR ...;\n"
+        "settings (SMTP server, deadlines) with tabletop pbem set DIR KEY=VALUE."
     )

@@ -1,0 +1,257 @@
+"""``tabletop view``: the step-through page, driven in a real headless Chromium,
+and per-player pages that hold nothing the player may not see."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tabletop.engine import Replay
+from tabletop.viewer import page
+from tabletop.viewer.page import encode_pictures
+
+from .conftest import REPLAYS
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+GLUX = REPLAYS / "glux" / "four-players.jsonl"
+GLYPH = REPLAYS / "glyph_chess" / "three-players-random.jsonl"
+GLYPH_SHORT = REPLAYS / "glyph_chess" / "three-players-centre.jsonl"
+
+
+def decode(pictures: dict) -> list[str]:
+    """The pictures back from the page's data, as the page's script does it."""
+    frames = [list(pictures["first"])]
+    for edits in pictures["edits"]:
+        frame = list(frames[-1])
+        for i1, i2, ids in reversed(edits):
+            frame[i1:i2] = ids
+        frames.append(frame)
+    return ["\n".join(pictures["lines"][i] for i in frame) for frame in frames]
+
+
+@given(st.lists(st.lists(st.sampled_from(["<a/>", "<b/>", "<c x='1'/>", "", "d"]), max_size=12), min_size=1))
+def test_pictures_stored_as_edits_come_back_whole(pictures):
+    texts = ["\n".join(lines) for lines in pictures]
+    assert decode(json.loads(json.dumps(encode_pictures(texts)))) == texts
+
+
+def page_data(html: str) -> dict:
+    raw = re.search(r'<script type="application/json" id="game-data">(.*?)</script>', html, re.S).group(1)
+    return json.loads(raw)
+
+
+def test_view_writes_one_self_contained_page(cli, tmp_path):
+    result = cli("view", GLUX, "-o", "game.html")
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "game.html").read_text()
+    # Nothing is fetched: no URL but the SVG namespace, and a policy that forbids any.
+    assert set(re.findall(r"https?://[\w./-]+", html)) == {"http://www.w3.org/2000/svg"}
+    assert "default-src 'none'" in html
+    data = page_data(html)
+    events = len(GLUX.read_text().splitlines()) - 1
+    assert len(data["texts"]) == len(data["status"]) == events + 1
+    pictures = decode(data["pictures"])
+    assert len(pictures) == events + 1 and all(p.startswith("<svg") for p in pictures)
+    assert "event 57" in pictures[57]
+    assert html.count('<li id="e') == events + 1
+
+
+def test_view_default_output_and_a_game_without_pictures(cli, tmp_path):
+    assert cli("new", "pile", "--players", "ann,bob", "--seed", "s", "-o", "g.jsonl").exit_code == 0
+    result = cli("view", "g.jsonl", "--as", "bob")
+    assert result.exit_code == 0 and "g-bob.html: a viewer of g.jsonl as bob sees it." in result.stdout
+    pictures = decode(page_data((tmp_path / "g-bob.html").read_text())["pictures"])
+    assert pictures[-1].startswith('<pre class="board">')  # Pile draws no SVG: the text board stands in
+
+
+def test_view_as_someone_not_playing(cli):
+    result = cli("view", GLUX, "--as", "zed")
+    assert result.exit_code == 2 and "--as 'zed': not a player of this game" in result.stderr
+
+
+#: What a player may not see of another, ``{p}`` standing for that other player.
+HIDDEN = {
+    GLUX: [r"{p} draws [1-6]/[1-6]", r"{p}: \d+ VP; hand [1-6]/[1-6]"],
+    GLYPH_SHORT: [r"{p} draws an? [SIEFNU] coin", r"{p}: coins [SIEFNU ]*;"],
+}
+
+
+@pytest.mark.parametrize("log", [GLUX, GLYPH_SHORT], ids=["glux", "glyph-chess"])
+def test_each_players_page_holds_nothing_hidden_from_them(registry, log):
+    players = Replay(registry, log).header.players
+    everything = page(registry, log)
+    for player in players:
+        mine = page(registry, log, player)
+        for other in players:
+            for pattern in HIDDEN[log]:
+                hidden = re.compile(pattern.format(p=re.escape(other)))
+                # The all-seeing page shows it: the check below looks for something real.
+                assert hidden.search(everything), pattern
+                found = hidden.search(mine)
+                if other == player:
+                    assert found, f"{player} should see their own: {pattern}"
+                else:
+                    assert not found, f"{player}'s page shows {found.group(0)!r}"
+
+
+# -- in a real browser ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        pytest.skip("no Chromium: apt-get install chromium chromium-driver")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the viewer extra)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    options.add_argument("--window-size=1300,1100")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=str(CHROMEDRIVER)))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _open(browser, path: Path):
+    browser.get(path.resolve().as_uri())
+    return browser
+
+
+def _text(browser, css: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    return browser.find_element(By.CSS_SELECTOR, css).text
+
+
+def _errors(browser) -> list[str]:
+    return [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def test_browser_steps_with_the_arrow_keys(browser, cli, registry, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    cli("view", GLUX, "--as", "ann", "-o", "ann.html")
+    _open(browser, tmp_path / "ann.html")
+    assert _text(browser, "#position") == "Start"
+    body = browser.find_element(By.TAG_NAME, "body")
+    for _ in range(57):
+        body.send_keys(Keys.ARROW_RIGHT)
+    run = Replay(registry, GLUX)
+    events = [e for _, _, e in run]
+    last = len(events)
+    match = Replay(registry, GLUX).run(57)
+    assert _text(browser, "#position") == f"Event 57 of {last}"
+    assert _text(browser, "#event") == match.describe(events[56], "ann")
+    assert browser.find_element(By.CSS_SELECTOR, "#e57").get_attribute("class") == "current"
+    title = browser.find_element(By.CSS_SELECTOR, "#board svg title").get_attribute("textContent")
+    assert title.startswith("Glüx: event 57, ")
+    # The board shown is the picture of the position after event 57, as ann sees it.
+    legend = [t.text for t in browser.find_elements(By.CSS_SELECTOR, "#board svg text") if t.text.startswith("w ann:")]
+    expected = match.game.render(match.state, "ann").split("\nann: ")[1].split(" [")[0]
+    assert legend and expected in legend[0]
+    # Back one, then to the end and to the start.
+    body.send_keys(Keys.ARROW_LEFT)
+    assert _text(browser, "#position") == f"Event 56 of {last}"
+    body.send_keys(Keys.END)
+    assert _text(browser, "#position") == f"Event {last} of {last}"
+    assert "Game over" in _text(browser, "#status")
+    body.send_keys(Keys.HOME)
+    assert _text(browser, "#position") == "Start"
+    assert browser.get_screenshot_as_file(str(tmp_path / "glux.png"))
+    assert not _errors(browser)
+
+
+def test_browser_buttons_slider_and_event_list(browser, cli, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    cli("view", GLYPH, "-o", "glyph.html")
+    _open(browser, tmp_path / "glyph.html")
+    next_button = browser.find_element(By.ID, "next")
+    for _ in range(5):
+        next_button.click()
+    assert _text(browser, "#position").startswith("Event 5 of ")
+    browser.find_element(By.ID, "prev").click()
+    assert _text(browser, "#position").startswith("Event 4 of ")
+    browser.find_element(By.ID, "last").click()
+    last = int(browser.find_element(By.ID, "slider").get_attribute("max"))
+    assert _text(browser, "#position") == f"Event {last} of {last}"
+    browser.find_element(By.ID, "first").click()
+    assert _text(browser, "#position") == "Start"
+    # A click on an event in the list jumps there.
+    rows = [json.loads(line) for line in GLYPH.read_text().splitlines()[1:]]
+    move = next(r for r in rows if r["kind"] == "move" and r["seq"] > 100)
+    item = browser.find_element(By.ID, f"e{move['seq']}")
+    browser.execute_script("arguments[0].scrollIntoView()", item)
+    item.click()
+    assert _text(browser, "#position") == f"Event {move['seq']} of {last}"
+    p = move["payload"]
+    assert _text(browser, "#event") == f"{move['player']} {p['source']}-{p['target']}" + (
+        " / " + " ".join([f"D{d}" for d in p["dice"]] + p["coins"]) if p["dice"] or p["coins"] else ""
+    )
+    # The move is drawn on the board: one arrow, its two ends ringed.
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board svg line[marker-end]")) == 1
+    # The slider, from the keyboard.
+    slider = browser.find_element(By.ID, "slider")
+    slider.send_keys(Keys.ARROW_RIGHT)
+    assert _text(browser, "#position") == f"Event {move['seq'] + 1} of {last}"
+    # The scores table has a column per player.
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#scores th")) == 3
+    assert browser.get_screenshot_as_file(str(tmp_path / "glyph.png"))
+    assert not _errors(browser)
+
+
+def test_browser_opens_at_the_event_in_the_address(browser, cli, tmp_path):
+    cli("view", GLUX, "-o", "game.html")
+    browser.get((tmp_path / "game.html").resolve().as_uri() + "#40")
+    assert _text(browser, "#position").startswith("Event 40 of ")
+    assert not _errors(browser)
+
+
+def test_renderers_written_without_history_keep_working():
+    from tabletop import Renderer
+
+    def old(game, state, viewer):
+        return f"<svg>{viewer}</svg>"
+
+    def new(game, state, viewer, history=None):
+        return f"<svg>{viewer} {len(history) if history is not None else '-'}</svg>"
+
+    assert Renderer("g", "svg", "image/svg+xml", old).draw(None, None, "ann", ["e1", "e2"]) == "<svg>ann</svg>"
+    assert Renderer("g", "svg", "image/svg+xml", new).draw(None, None, "ann", ["e1", "e2"]) == "<svg>ann 2</svg>"
+    assert Renderer("g", "svg", "image/svg+xml", new).draw(None, None, None) == "<svg>None -</svg>"
+
+
+def test_the_viewer_is_callable_from_python(registry, tmp_path):
+    import subprocess
+    import sys
+
+    # Imported first, before the command line, as the referee imports it.
+    code = "from tabletop.viewer import write_html; print(write_html.__name__)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "write_html", done.stderr
+    from tabletop.viewer import write_html
+
+    out = write_html(registry, GLUX, tmp_path / "v.html", viewer="ben")
+    assert out == tmp_path / "v.html" and "as ben sees it" in out.read_text()
+
+
+def test_player_names_cannot_inject_markup(cli, tmp_path):
+    assert cli("new", "pile", "--players", "<i>,b&'</script>", "--seed", "s", "-o", "g.jsonl").exit_code == 0
+    result = cli("view", "g.jsonl", "-o", "g.html")
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "g.html").read_text()
+    assert "<i>" not in html and "</script>'" not in html and html.count("</script>") == 2
+    assert "&lt;i&gt;" in html  # shown, as text
+    data = page_data(html)
+    assert data["players"] == ["<i>", "b&'</script>"]
