@@ -190,7 +190,7 @@ AWAKEN_STEP = TurnStep(
     _awaken_follows,
     _awaken_check,
     lambda game, state, player: [Reroll(player, True), Reroll(player, False)],
-    lambda game, state: "re-roll the dice showing your dead pieces' types, or skip",
+    lambda game, state, player: "re-roll the dice showing your dead pieces' types, or skip",
 )
 
 
