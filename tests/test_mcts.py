@@ -182,3 +182,17 @@ def test_mcts_beats_greedy_at_glux_at_its_default_budget():
     interval of its win rate lies above one half (29 of 40 when measured)."""
     won = mcts_wins_against_greedy(40)
     assert wilson(won, 40)[0] > 0.5, won
+
+
+def test_mcts_playouts_follow_the_policy_given():
+    """``policy`` chooses the playouts' decisions (here: always the first), instead of chance."""
+    asked = []
+
+    def first(game, state, player, legal, rng):
+        asked.append(player)
+        return legal[0]
+
+    table = tabletop.start("glux", ["ann", "ben"], seed="p")
+    player = table.deciding[0]
+    MCTS(iterations=10, playout=6, policy=first)(table.game, table.state, player, table.legal(player), random.Random(1))
+    assert asked and set(asked) <= {"ann", "ben"}
