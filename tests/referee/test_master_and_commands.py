@@ -264,3 +264,35 @@ def test_lateness_is_told_to_the_others_and_the_master(tmp_path, smtp):
     assert to(smtp, BEN, "ann is late") and to(smtp, MASTER, "ann is late")
     assert to(smtp, ANN, "Late: your decision was due")
     assert game.referee().tick(start + 3800) == []  # once
+
+
+@pytest.mark.parametrize(
+    "record, said",
+    [
+        ("referee.json", "not a game directory"),
+        ("game.jsonl.seed", "seed file: cannot read: not a regular file"),
+        ("journal.json", "the referee's journal: cannot read: not a regular file"),
+    ],
+)
+def test_a_fifo_in_place_of_a_referee_record_is_refused_not_waited_on(tmp_path, record, said):
+    game = game_copy(tmp_path, plain_registry_cached(), None)
+    target = game.path / record
+    target.unlink(missing_ok=True)
+    os.mkfifo(target)
+    # A move from ann: the referee reads its journal first, then the seed to play it.
+    (tmp_path / "in.eml").write_bytes(raw_mail(ANN, ["game: g", f"secret: {game.secrets['ann']}", "move: 2@a1"]))
+    result = subprocess.run(
+        [sys.executable, "-m", "tabletop", "pbem", "receive", "g", "in.eml"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    output = result.stdout + result.stderr
+    assert "Traceback" not in output and len(output.splitlines()) == 1
+    assert said in output
+    if record == "game.jsonl.seed":
+        # Met while handling the mail: the mail is quarantined, the next ones go on.
+        assert result.returncode == 0 and output.startswith("quarantined: UsageError: ")
+    else:
+        assert result.returncode == 2

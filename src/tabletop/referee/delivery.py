@@ -24,8 +24,10 @@ from email.utils import getaddresses
 
 import attrs
 
+from .. import files
+from ..errors import TabletopError
 from . import faults
-from .gamedir import GameDir, one_line, redact, write_private
+from .gamedir import MAX_RECORD, GameDir, one_line, redact, write_private
 
 #: Waits between tries of a temporarily refused mail (seconds), then the last one repeats.
 BACKOFF = (60, 300, 900, 3600, 4 * 3600)
@@ -56,8 +58,8 @@ def _tries_file(directory: GameDir):
 
 def _load_tries(directory: GameDir) -> dict:
     try:
-        return json.loads(_tries_file(directory).read_text())
-    except (OSError, ValueError):
+        return json.loads(files.read_text(_tries_file(directory), MAX_RECORD, "delivery state"))
+    except (OSError, ValueError, TabletopError):
         return {}
 
 

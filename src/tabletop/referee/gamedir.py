@@ -35,8 +35,13 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+from .. import files
 from ..errors import UsageError
 from ..files import sync_folder
+
+#: The referee's own records (settings, journal, delivery state) are small; a
+#: larger file, or one that is not a regular file, is refused rather than read.
+MAX_RECORD = 4 * 1024 * 1024
 
 
 class GameDir:
@@ -62,7 +67,7 @@ class GameDir:
     def load(self) -> dict[str, Any]:
         self.check()
         try:
-            return json.loads(self.settings_file.read_text())
+            return json.loads(files.read_text(self.settings_file, MAX_RECORD, "the referee's settings"))
         except (OSError, ValueError) as exc:
             raise UsageError(f"{self.settings_file}: cannot read ({exc})") from None
 

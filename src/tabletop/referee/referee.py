@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .. import chain, logfile
+from .. import chain, files, logfile
 from ..engine import Match, Replay
 from ..errors import TabletopError, UsageError
 from ..events import CHANCE, Event, Resign, Reveal, Unseal
@@ -33,7 +33,10 @@ from ..nodes import Decide, Over
 from ..registry import Registry
 from ..secretfile import SecretKeeper
 from . import faults, mailin, mailout, passwords
-from .gamedir import GameDir, one_line, write_private
+from .gamedir import MAX_RECORD, GameDir, one_line, write_private
+
+#: A seed is at most 256 characters (the header's bound): 4 KiB is plenty.
+MAX_SEED = 4096
 
 #: How many legal decisions a mail lists before it says how many more there are.
 LISTED = 40
@@ -189,7 +192,7 @@ class Referee:
         return self.players[player]["address"]
 
     def seed(self) -> str:
-        return seed_file(self.dir.log).read_text().strip()
+        return files.read_text(seed_file(self.dir.log), MAX_SEED, "seed file").strip()
 
     def head(self) -> str:
         return chain.head_of(line for _, line in logfile.read_lines(self.dir.log))
@@ -215,7 +218,7 @@ class Referee:
 
     def recover(self, now: float) -> str:
         """Finish the change the journal names if its events are in the log, else undo it."""
-        journal = json.loads(self.dir.journal.read_text())
+        journal = json.loads(files.read_text(self.dir.journal, MAX_RECORD, "the referee's journal"))
         with logfile.locked(self.dir.log) as handle:
             seq = self.replay(handle).seq
         if seq >= journal["last"]:
