@@ -215,3 +215,36 @@ def test_a_real_process_exit_at_a_step_then_the_next_receive_completes_it(tmp_pa
     for player in ("ann", "ben"):
         assert len(mails_named(game, f"e{last}-{player}")) == 1
     assert not (game.path / "journal.json").exists()
+
+
+@pytest.mark.parametrize("point", ["master-secret-saved", "master-secret-mailed", "master-secrets-forgotten"])
+@pytest.mark.parametrize("command", ["reissue", "replace"])
+def test_a_kill_in_a_game_masters_new_secret_never_loses_it(tmp_path, point, command):
+    """The new secret's hash and the secret still to mail are saved before any
+    mail: whatever the kill, the next run mails it once, and it works."""
+    import re
+    from email import message_from_bytes, policy
+
+    from tabletop.referee import passwords
+    from tabletop.referee.referee import Referee
+
+    registry = plain_registry_cached()
+    game = game_copy(tmp_path, registry, None)
+    extra = {"address": "bennett@example.org"} if command == "replace" else {}
+    player = "ben"
+    kill_at(point, lambda: Referee.open(registry, game.path).locked_master(command, player=player, **extra))
+    Referee.open(registry, game.path).set({})  # the next run, whatever it is
+    settings = game.settings()
+    assert not settings.get("pending_secrets")
+    mailed = []
+    for folder in ("outbox", "sent"):
+        for path in sorted((game.path / folder).glob("*.eml")) if (game.path / folder).is_dir() else []:
+            mail = message_from_bytes(path.read_bytes(), policy=policy.default)
+            text = mail.get_body(("plain",)).get_content()
+            if "Your secret:" in text:
+                mailed.append((mail["To"], re.search(r"Your secret: (\S+)", text).group(1)))
+    welcome = [m for m in mailed if m[1] != game.secrets[player] and m[0] == settings["players"][player]["address"]]
+    assert len(welcome) == 1, mailed  # mailed once, to the address now on record
+    assert passwords.matches(welcome[0][1], settings["players"][player]["secret"])
+    if command == "replace":
+        assert settings["players"][player]["address"] == "bennett@example.org"

@@ -215,6 +215,8 @@ class Referee:
             self.settings.setdefault(key, empty)
         if self.dir.journal.exists():
             self.recover(now)
+        if self.settings.get("pending_secrets"):
+            self._mail_secrets()
 
     def recover(self, now: float) -> str:
         """Finish the change the journal names if its events are in the log, else undo it."""
@@ -630,20 +632,44 @@ class Referee:
                 self.players[player]["address"] = address
             secret = passwords.new_secret()
             self.players[player]["secret"] = passwords.store(secret)
-            match = self.replay()
-            self.queue_view(match, player, welcome=secret, resend=True, key=stamp)
+            # The new hash and the secret still to mail are saved together, before
+            # any mail: a crash then leaves a mail for the next run to queue, never
+            # a secret that works for nobody, nor one mailed that does not work.
+            self.settings.setdefault("pending_secrets", []).append(
+                {"player": player, "secret": secret, "key": stamp, "replaced": address if command == "replace" else ""}
+            )
+            self.dir.save(self.settings)
+            faults.point("master-secret-saved")
+            self._mail_secrets()
             if command == "replace":
+                return f"{player} is now played from {address} (was {old}); a new secret was mailed"
+            return f"a new secret was mailed to {player}; the old one no longer works"
+        raise UsageError(f"unknown game master command '{command}'")
+
+    def _mail_secrets(self) -> None:
+        """Queue the mails of new secrets the settings say are still to go (each
+        queued under its own key, so a mail queued before a crash is not queued
+        again), then forget the secrets."""
+        pending = self.settings.get("pending_secrets") or []
+        if not pending:
+            return
+        match = self.replay()
+        for item in pending:
+            player = item["player"]
+            self.queue_view(match, player, welcome=item["secret"], resend=True, key=item["key"])
+            faults.point("master-secret-mailed")
+            if item["replaced"]:
                 for other in self.players:
                     if other != player:
                         self._to(
                             other,
                             f"{player} is now played from another address",
-                            f"The game master handed {player} to a new player ({address}).\n",
-                            stamp + "-" + other,
+                            f"The game master handed {player} to a new player ({item['replaced']}).\n",
+                            item["key"] + "-" + other,
                         )
-                return f"{player} is now played from {address} (was {old}); a new secret was mailed"
-            return f"a new secret was mailed to {player}; the old one no longer works"
-        raise UsageError(f"unknown game master command '{command}'")
+        self.settings["pending_secrets"] = []
+        self.dir.save(self.settings)
+        faults.point("master-secrets-forgotten")
 
     def _all(self, subject: str, body: str, stamp: str) -> None:
         for player in self.players:
