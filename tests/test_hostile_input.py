@@ -413,7 +413,8 @@ def test_a_folder_985_levels_deep(cli, tmp_path):
             sys.setrecursionlimit(limit)
 
 
-def test_an_unreadable_subfolder_is_reported(cli, tmp_path, monkeypatch):
+def _unreadable_b(tmp_path, monkeypatch) -> None:
+    """Folders a (holding one game) and b, which cannot be read."""
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     (tmp_path / "a" / "g.jsonl").write_text(GLUX.read_text())
@@ -425,6 +426,10 @@ def test_an_unreadable_subfolder_is_reported(cli, tmp_path, monkeypatch):
         return real(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
+
+
+def test_an_unreadable_subfolder_is_reported(cli, tmp_path, monkeypatch):
+    _unreadable_b(tmp_path, monkeypatch)
     result = cli("replay", tmp_path)
     assert result.exit_code == 2
     assert f"UNREADABLE {tmp_path / 'b'}: cannot read the folder: Permission denied" in result.stdout
@@ -476,17 +481,7 @@ def test_replay_of_a_folder_streams_its_paths(tmp_path, monkeypatch):
 
 
 def test_stats_reports_an_unreadable_subfolder_and_counts_the_rest(cli, tmp_path, monkeypatch):
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    (tmp_path / "a" / "g.jsonl").write_text(GLUX.read_text())
-    real = os.scandir
-
-    def scandir(path):
-        if Path(path) == tmp_path / "b":
-            raise PermissionError(13, "Permission denied")
-        return real(path)
-
-    monkeypatch.setattr(os, "scandir", scandir)
+    _unreadable_b(tmp_path, monkeypatch)
     result = cli("stats", tmp_path)
     assert result.exit_code == 2
     assert f"{tmp_path / 'b'}: cannot read the folder: Permission denied" in result.output

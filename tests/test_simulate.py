@@ -61,22 +61,11 @@ def test_simulate_command_prints_the_table_and_writes_logs(cli, tmp_path: Path):
     assert cli("replay", "out").exit_code == 0
 
 
+COMPARE = ("simulate", "glux", "--players", "2", "--bot", "greedy", "--games", "10", "--workers", "1")
+
+
 def test_simulate_compare_reports_the_difference_with_intervals(cli, tmp_path: Path):
-    result = cli(
-        "simulate",
-        "glux",
-        "--players",
-        "2",
-        "--bot",
-        "greedy",
-        "--games",
-        "10",
-        "--workers",
-        "1",
-        "--compare",
-        "glux-second-place-2p",
-        "--json",
-    )
+    result = cli(*COMPARE, "--compare", "glux-second-place-2p", "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     without, with_ = data["summaries"]
@@ -85,20 +74,7 @@ def test_simulate_compare_reports_the_difference_with_intervals(cli, tmp_path: P
     for entry, a, b in zip(data["compare"], without["groups"][0]["seats"], with_["groups"][0]["seats"]):
         assert entry["difference"] == pytest.approx(b["win_rate"] - a["win_rate"])
         assert entry["ci95"][0] <= entry["difference"] <= entry["ci95"][1]
-    text = cli(
-        "simulate",
-        "glux",
-        "--players",
-        "2",
-        "--bot",
-        "greedy",
-        "--games",
-        "10",
-        "--workers",
-        "1",
-        "--compare",
-        "glux-second-place-2p",
-    )
+    text = cli(*COMPARE, "--compare", "glux-second-place-2p")
     assert "Seat win rates with and without glux-second-place-2p" in text.stdout
 
 

@@ -24,7 +24,7 @@ from tabletop import rulehook
 
 from .board import ORTHOGONAL
 from .events import Place
-from .state import State, evolve, next_seat, put
+from .state import State, next_seat, put
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -238,8 +238,9 @@ def apply_place(game: Glux, state: State, event: Place) -> State:
     hands = put(state.hands, seat, None)
     option_used = put(state.option_used, seat, True) if event.start else state.option_used
     stacks = put(state.stacks, square, stack + ((seat, event.face),))
-    if game.hooked_turns:
-        placed = State(
+
+    def after(turn: int | None, drawing: bool) -> State:
+        return State(
             stacks,
             tops,
             state.bags,
@@ -248,28 +249,19 @@ def apply_place(game: Glux, state: State, event: Place) -> State:
             option_used,
             state.excluded,
             state.began,
-            seat,
-            True,
+            turn,
+            drawing,
             state.memo,
         )
+
+    if game.hooked_turns:
+        placed = after(seat, True)
         if game.rules.glux_draw_after_placing(game=game, state=placed, seat=seat):
             return placed
-        return evolve(placed, turn=game.next_turn(placed, seat), drawing=False)
+        return after(game.next_turn(placed, seat), False)
     # With chips left in the bag the player draws next; else the turn passes.
     drawing = state.bag_size(seat) > 0
-    return State(
-        stacks,
-        tops,
-        state.bags,
-        hands,
-        state.started,
-        option_used,
-        state.excluded,
-        state.began,
-        seat if drawing else next_seat(hands, state.excluded, seat),
-        drawing,
-        state.memo,
-    )
+    return after(seat if drawing else next_seat(hands, state.excluded, seat), drawing)
 
 
 class Placements(Sequence[Place]):
