@@ -4,14 +4,15 @@ seed, and finds what a search should find."""
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
+import attrs
 import pytest
 
 import tabletop
-from tabletop import MCTS, UsageError
+from tabletop import MCTS, Decide, Event, Outcome, Over, UsageError
 from tabletop.api import bot_named
 from tabletop.intervals import wilson
-from tabletop.nodes import Decide
 
 from .conftest import PILE
 
@@ -196,3 +197,111 @@ def test_mcts_playouts_follow_the_policy_given():
     player = table.deciding[0]
     MCTS(iterations=10, playout=6, policy=first)(table.game, table.state, player, table.legal(player), random.Random(1))
     assert asked and set(asked) <= {"ann", "ben"}
+
+
+@attrs.frozen
+class Say(Event):
+    kind: ClassVar[str] = "say"
+    player: str
+    word: str
+
+
+class Trap(tabletop.Game):
+    """ann says ``safe`` (the victory is shared) or takes one of nine baits;
+    after a bait, ben has ten replies and one of them, ``refute``, wins for
+    him, while any other loses. A position is judged even (0.5 each)."""
+
+    name = "trap"
+
+    def initial(self):
+        return ()
+
+    def next(self, state):
+        if state == ("safe",) or len(state) == 2:
+            return Over()
+        return Decide(("ann",) if not state else ("ben",))
+
+    def legal(self, state, player):
+        if not state:
+            return [Say("ann", "safe"), *(Say("ann", f"bait{i}") for i in range(9))]
+        return [*(Say("ben", f"reply{i}") for i in range(9)), Say("ben", "refute")]
+
+    def check(self, state, decision):
+        return None if decision in self.legal(state, decision.player) else "not now"
+
+    def apply(self, state, event):
+        return (*state, event.word)
+
+    def outcome(self, state):
+        if state == ("safe",):
+            return Outcome({"ann": 1, "ben": 1}, ("ann", "ben"))
+        winner = "ben" if state[-1] == "refute" else "ann"
+        return Outcome({"ann": 0, "ben": 0} | {winner: 1}, (winner,))
+
+    def evaluate(self, state):
+        return {"ann": 0.5, "ben": 0.5}
+
+
+class SeenTrap(Trap):
+    """The same, with ben's refutation the reply the game prefers."""
+
+    def prefer(self, state, player, options, rng):
+        return next((d for d in options if d.word == "refute"), None)
+
+
+def test_mcts_widening_tries_the_preferred_reply_first():
+    """Against nine of ten replies a bait wins, so a search that tries replies
+    at random takes the bait; a game that prefers the refutation has it
+    searched first, and the bait is seen to lose."""
+    blind = Trap(["ann", "ben"], {}, None)
+    seen = SeenTrap(["ann", "ben"], {}, None)
+    bot = MCTS(iterations=200)
+    blind_choices = [bot(blind, (), "ann", blind.legal((), "ann"), random.Random(s)).word for s in range(5)]
+    seen_choices = [bot(seen, (), "ann", seen.legal((), "ann"), random.Random(s)).word for s in range(5)]
+    assert all(word.startswith("bait") for word in blind_choices), blind_choices
+    assert seen_choices == ["safe"] * 5
+
+
+class Fork(tabletop.Game):
+    """ann goes ``left`` or ``right``; then the players say ``on`` in turn for
+    forty events and the victory is shared. Only the game's judgement tells
+    the two ways apart: ``good`` is the way it judges ann likely to win."""
+
+    name = "fork"
+    good = "left"
+
+    def initial(self):
+        return ()
+
+    def next(self, state):
+        if len(state) > 40:
+            return Over()
+        return Decide(("ann",) if len(state) % 2 == 0 else ("ben",))
+
+    def legal(self, state, player):
+        if not state:
+            return [Say("ann", "left"), Say("ann", "right")]
+        return [Say(player, "on"), Say(player, "on and on")]
+
+    def check(self, state, decision):
+        return None
+
+    def apply(self, state, event):
+        return (*state, event.word)
+
+    def outcome(self, state):
+        return Outcome({"ann": 0, "ben": 0}, ("ann", "ben") if len(state) > 40 else ())
+
+    def evaluate(self, state):
+        ann = 0.8 if state[0] == self.good else 0.2
+        return {"ann": ann, "ben": 1 - ann}
+
+
+@pytest.mark.parametrize("good", ["left", "right"])
+def test_mcts_values_leaves_by_the_games_judgement(good):
+    """Playouts and standings cannot tell left from right; the judgement can,
+    and the bot follows it either way."""
+    game = type("Judged", (Fork,), {"good": good})(["ann", "ben"], {}, None)
+    for seed in range(3):
+        choice = MCTS(iterations=60)(game, (), "ann", game.legal((), "ann"), random.Random(seed))
+        assert choice.word == good

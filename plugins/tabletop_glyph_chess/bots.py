@@ -110,18 +110,25 @@ def greedy(game: GlyphChess, state: State, player: str, legal: list[Event], rng:
     scepter out of reach, taking the most; else the one that brings the
     scepter closest to the centre; ties at random."""
     seat = game.seats[player]
+    return best(game, state, player, [*legal, *_long_blazes(game, state, seat, rng)], rng)
+
+
+def best(game: GlyphChess, state: State, player: str, options: list[Event], rng: random.Random) -> Event:
+    """The greedy bot's choice among ``options`` alone (the search bot's
+    first try, :meth:`~tabletop.Game.prefer`)."""
+    seat = game.seats[player]
     danger = threatened(game, state, seat)
     mine = (seat, SCEPTER)
     home = state.board.index(mine) if mine in state.board else None
-    best: list[Event] = []
-    best_value = None
-    for decision in [*legal, *_long_blazes(game, state, seat, rng)]:
+    chosen: list[Event] = []
+    chosen_value = None
+    for decision in options:
         value = _value(game, state, seat, decision, danger, home)
-        if best_value is None or value > best_value:
-            best, best_value = [decision], value
-        elif value == best_value:
-            best.append(decision)
-    return best[rng.randrange(len(best))]
+        if chosen_value is None or value > chosen_value:
+            chosen, chosen_value = [decision], value
+        elif value == chosen_value:
+            chosen.append(decision)
+    return chosen[rng.randrange(len(chosen))]
 
 
 BOTS = [

@@ -11,12 +11,12 @@ from typing import Any
 
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
 
-from . import hookspecs, notation, official, position, render, resignation, steps
+from . import bots, evaluation, hookspecs, notation, official, position, render, resignation, steps
 from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
 from .hexes import board
 from .pieces import DICE, GLYPHS
-from .state import SETUP, State, evolve, freeze, thaw
+from .state import ACT, SETUP, State, evolve, freeze, thaw
 
 #: The rule hooks whose official rule is the inlined fast path, by group.
 MOVEMENT_HOOKS = ("glyph_move_range", "glyph_move_cost", "glyph_move_directions", "glyph_may_pass", "glyph_may_land")
@@ -175,6 +175,17 @@ class GlyphChess(Game):
         from .determinize import determinize
 
         return determinize(self, view, player, rng)
+
+    def evaluate(self, state: State) -> dict[str, float] | None:
+        """Chances of winning as the search bot judges them
+        (see :mod:`~tabletop_glyph_chess.evaluation`)."""
+        return evaluation.evaluate(self, state)
+
+    def prefer(self, state: State, player: str, options: Sequence[Event], rng: Any) -> Event | None:
+        """The greedy bot's choice, for a search bot to try first."""
+        if state.phase != ACT:
+            return None
+        return bots.best(self, state, player, list(options), rng)
 
     def format(self, event: Event, viewer: str | None = None) -> str:
         return notation.sentence(self, event, self.sees(event, viewer))

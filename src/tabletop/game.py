@@ -186,6 +186,29 @@ class Game:
         """
         return view
 
+    def evaluate(self, state: Any) -> Mapping[str, float] | None:
+        """Each player's chances of winning from the unfinished ``state``, as
+        the game judges them (numbers from 0 to 1; a share of the victory), or
+        None (the default): no judgement, and search bots value a position by
+        random playouts and the standings of :meth:`outcome`.
+
+        Search bots call it on worlds they made up with :meth:`determinize`,
+        so it may read the whole state. It is a heuristic: nothing checks a
+        game or a log with it.
+        """
+        return None
+
+    def prefer(self, state: Any, player: str, options: Sequence[Event], rng: Any) -> Event | None:
+        """Of ``options`` (decisions legal for ``player`` in ``state``), the
+        one a quick player would take, or None (the default): no preference.
+
+        A search bot that widens its tree step by step (see
+        :class:`~tabletop.MCTS`) tries it before the others, so a reply that
+        refutes a line is found at once instead of among dozens. Like
+        :meth:`evaluate`, it is only ever called on worlds a bot made up.
+        """
+        return None
+
     # -- text ------------------------------------------------------------
     def format(self, event: Event, viewer: str | None = None) -> str:
         """``event`` in the game's notation, redacted for ``viewer``."""

@@ -7,9 +7,21 @@ decisions in that world: chance outcomes are drawn by their weights, rule
 events follow, and every player chooses among the decisions legal in that
 world by UCB1 with availability counts (Cowling, Powley and Whitehouse's
 single-observer ISMCTS, as OpenSpiel's ``ismcts.py``). The tree is keyed by
-the decisions taken, so one tree collects every world. A leaf is valued by a
-short random playout and then by the game's standings
-(:meth:`~tabletop.Game.outcome`), or by the winners when the game ends.
+the decisions taken, so one tree collects every world. A leaf is valued by the
+winners when the game ends there. Otherwise, when the game judges positions
+(:meth:`~tabletop.Game.evaluate`), by that judgement at the next decision
+anyone makes (chance drawn and rule events followed up to it); when it does
+not, by a short random playout and then the game's standings
+(:meth:`~tabletop.Game.outcome`).
+
+With a judgement, the tree below the root also widens step by step
+(progressive widening, Coulom 2007; Chaslot et al. 2008): a decision node
+seen ``n`` times offers at most ``1 + sqrt(n)`` of its decisions, adding first
+the one the game prefers (:meth:`~tabletop.Game.prefer`), then others at
+random. Where one reply among fifty refutes a line (a scepter struck), it is
+then the first reply searched, instead of one the search may never reach;
+without widening, every reply of a node is tried once before any is tried
+twice. The root's decisions are all tried.
 
 Everything random comes from the ``rng`` the engine gives the bot, so a
 seeded game repeats exactly with an iteration budget. A time budget
@@ -28,6 +40,7 @@ import attrs
 
 from .errors import UsageError
 from .events import Event
+from .game import Game
 from .nodes import Chance, Decide, Forced, Over
 
 
@@ -48,14 +61,18 @@ class MCTS:
     """The bot's settings; calling it chooses a decision (the ``Bot.choose`` contract).
 
     ``iterations`` worlds are searched per decision, or as many as fit in
-    ``seconds`` when that is given. ``playout`` is how many events a random
-    playout goes past a new leaf before the standings value it.
-    ``exploration`` is UCB1's constant.
+    ``seconds`` when that is given; None (the default) is 400 for a game
+    that judges positions and 200 for one that does not (a judged leaf costs
+    a fraction of a playout, so a decision takes about as long). ``playout`` is how many events a random
+    playout goes past a new leaf before the position is valued; None (the
+    default) is 0 for a game that judges positions (a random playout only
+    blurs the judgement) and 8 for one that does not. ``exploration`` is
+    UCB1's constant.
     """
 
-    iterations: int = 200
+    iterations: int | None = None
     seconds: float | None = None
-    playout: int = 8
+    playout: int | None = None
     exploration: float = 0.7
     #: How playouts choose decisions (a ``Bot.choose``); None: uniformly at random.
     policy: Any = None
@@ -92,17 +109,20 @@ class MCTS:
         choices = list(legal)
         allowed = set(choices)
         root = _Node()
+        judges = _judges(game)
+        playout = self.playout if self.playout is not None else (0 if judges else 8)
+        iterations = self.iterations if self.iterations is not None else (400 if judges else 200)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
             if deadline is None:
-                if done >= self.iterations:
+                if done >= iterations:
                     break
             elif time.perf_counter() >= deadline and done:
                 break
             done += 1
             world = game.determinize(view, player, rng)
-            self._iterate(game, world, root, player, allowed, rng)
+            self._iterate(game, world, root, player, allowed, rng, playout, judges)
         # The most visited decision; ties in the order the game lists them.
         best, best_visits = choices[0], -1
         for decision in choices:
@@ -113,7 +133,15 @@ class MCTS:
         return best
 
     def _iterate(
-        self, game: Any, world: Any, root: _Node, player: str, allowed: set[Event], rng: random.Random
+        self,
+        game: Any,
+        world: Any,
+        root: _Node,
+        player: str,
+        allowed: set[Event],
+        rng: random.Random,
+        playout: int,
+        judges: bool,
     ) -> None:
         path: list[tuple[_Node, str]] = []
         node: _Node | None = root
@@ -146,11 +174,13 @@ class MCTS:
                 values = _values(game, world, finished=False)
                 break
             if expanded or node is None:
-                # Below the tree: a random playout, then the standings.
-                world = self._playout(game, world, rng)
-                values = _values(game, world, finished=isinstance(game.next(world), Over))
+                # Below the tree: a random playout, then the game's judgement or the standings.
+                values = self._leaf(game, world, rng, playout, judges)
                 break
-            decision = self._select(node, options, rng)
+            if judges and node is not root:
+                decision = self._widen(game, world, node, mover, options, rng)
+            else:
+                decision = self._select(node, options, rng)
             child = node.children.get(decision)
             if child is None:
                 child = node.children[decision] = _Node()
@@ -184,8 +214,49 @@ class MCTS:
                 best, best_score = decision, score
         return best
 
-    def _playout(self, game: Any, world: Any, rng: random.Random) -> Any:
-        for _ in range(self.playout):
+    def _widen(
+        self, game: Any, world: Any, node: _Node, mover: str, options: Sequence[Event], rng: random.Random
+    ) -> Event:
+        """UCB1 among the children open here, after adding one when the node
+        has been seen often enough for another."""
+        children = node.children
+        known = [d for d in options if d in children]
+        for decision in known:
+            children[decision].available += 1
+        if len(known) < min(len(options), 1 + int(math.sqrt(node.visits))):
+            untried = [d for d in options if d not in children]
+            choice = game.prefer(world, mover, untried, rng)
+            if choice not in untried:
+                choice = untried[rng.randrange(len(untried))]
+            return choice
+        c = self.exploration
+        best, best_score = known[0], -math.inf
+        for decision in known:
+            child = children[decision]
+            score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if score > best_score:
+                best, best_score = decision, score
+        return best
+
+    def _leaf(self, game: Any, world: Any, rng: random.Random, playout: int, judges: bool) -> dict[str, float]:
+        """The value of a new leaf for each player."""
+        if playout:
+            world = self._playout(game, world, rng, playout)
+        step = game.next(world)
+        if judges:
+            # Judged where someone decides next: the dice rolled and the rule
+            # events done that a position before them would leave open.
+            while isinstance(step, (Chance, Forced)):
+                world = game.apply(world, _draw(step, rng) if isinstance(step, Chance) else step.event)
+                step = game.next(world)
+            if not isinstance(step, Over):
+                judged = game.evaluate(world)
+                if judged is not None:
+                    return {p: float(judged.get(p, 0.0)) for p in game.players}
+        return _values(game, world, finished=isinstance(step, Over))
+
+    def _playout(self, game: Any, world: Any, rng: random.Random, events: int) -> Any:
+        for _ in range(events):
             step = game.next(world)
             if isinstance(step, Over):
                 break
@@ -204,6 +275,12 @@ class MCTS:
                     event = self.policy(game, world, mover, options, rng)
             world = game.apply(world, event)
         return world
+
+
+def _judges(game: Any) -> bool:
+    """Whether ``game`` judges positions (overrides :meth:`Game.evaluate`)."""
+    method = getattr(type(game), "evaluate", None)
+    return method is not None and method is not Game.evaluate
 
 
 def _draw(node: Chance, rng: random.Random) -> Event:
