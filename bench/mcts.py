@@ -66,18 +66,26 @@ def main() -> None:
             by_seat[seat][1] += 1
             events += played
             seconds += spent
-            print(f"  game {i}: {'won' if won else 'lost'} in seat {seat + 1}, {played} events, {spent:.1f} s"
-                  f"  [{done}/{args.games}: {wins} won]", file=sys.stderr, flush=True)
+            print(
+                f"  game {i}: {'won' if won else 'lost'} in seat {seat + 1}, {played} events, {spent:.1f} s"
+                f"  [{done}/{args.games}: {wins} won]",
+                file=sys.stderr,
+                flush=True,
+            )
     elapsed = time.perf_counter() - started
     low, high = wilson(wins, args.games)
-    print(f"{args.game}, {args.players} players: {args.bot} vs {args.against}, {args.games} games"
-          f" (seeds mcts-bench-{args.first}..{args.first + args.games - 1})")
+    print(
+        f"{args.game}, {args.players} players: {args.bot} vs {args.against}, {args.games} games"
+        f" (seeds mcts-bench-{args.first}..{args.first + args.games - 1})"
+    )
     print(f"  {args.bot} wins {wins} ({wins / args.games:.1%}, 95% CI {low:.1%}-{high:.1%}); alone {full}")
     for seat, (w, n) in enumerate(by_seat, start=1):
         lo, hi = wilson(w, n)
         print(f"  in seat {seat}: {w}/{n} ({w / n:.1%}, {lo:.1%}-{hi:.1%})")
-    print(f"  {seconds / args.games:.2f} s per game in a worker, {elapsed:.0f} s in all with {args.workers}"
-          f" worker(s), {events / args.games:.0f} events per game")
+    print(
+        f"  {seconds / args.games:.2f} s per game in a worker, {elapsed:.0f} s in all with {args.workers}"
+        f" worker(s), {events / args.games:.0f} events per game"
+    )
 
 
 if __name__ == "__main__":

@@ -161,12 +161,12 @@ def test_views_mark_what_a_player_may_not_see_as_hidden(game, players):
     assert found > 5
 
 
-def mcts_wins_against_greedy(games: int, bot: str = "mcts") -> int:
-    """Games of two-player Glüx that MCTS wins (alone or shared) against greedy, seats alternating."""
+def mcts_wins_against_greedy(games: int, bot: str = "mcts", game: str = "glux") -> int:
+    """Two-player games that MCTS wins (alone or shared) against greedy, seats alternating."""
     won = 0
     for i in range(games):
         bots = [bot, "greedy"] if i % 2 == 0 else ["greedy", bot]
-        table = tabletop.start("glux", ["ann", "ben"], seed=f"strength-{i}")
+        table = tabletop.start(game, ["ann", "ben"], seed=f"strength-{i}")
         outcome = table.run(bots)
         won += table.players[i % 2] in outcome.winners
     return won
@@ -182,6 +182,20 @@ def test_mcts_beats_greedy_at_glux_at_its_default_budget():
     of 40 holds the bot to being clearly better than greedy: the whole 95%
     interval of its win rate lies above one half (29 of 40 when measured)."""
     won = mcts_wins_against_greedy(40)
+    assert wilson(won, 40)[0] > 0.5, won
+
+
+def test_mcts_beats_greedy_at_glyph_chess_in_a_few_games():
+    """At its default budget (400 iterations, judged leaves): greedy against
+    greedy wins about half of such games in either seat."""
+    assert mcts_wins_against_greedy(4, game="glyph-chess") >= 3
+
+
+@pytest.mark.slow
+def test_mcts_beats_greedy_at_glyph_chess_at_its_default_budget():
+    """As the Glüx test above: the 95% interval of the win rate over 40 games
+    lies above one half."""
+    won = mcts_wins_against_greedy(40, game="glyph-chess")
     assert wilson(won, 40)[0] > 0.5, won
 
 

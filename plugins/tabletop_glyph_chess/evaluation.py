@@ -53,9 +53,7 @@ DECIDED = 4.0
 @functools.lru_cache(maxsize=8)
 def _distances(geo: HexBoard) -> tuple[tuple[int, ...], ...]:
     coords = geo.coords
-    return tuple(
-        tuple(max(abs(q - q2), abs(r - r2), abs(q - q2 + r - r2)) for q2, r2 in coords) for q, r in coords
-    )
+    return tuple(tuple(max(abs(q - q2), abs(r - r2), abs(q - q2 + r - r2)) for q2, r2 in coords) for q, r in coords)
 
 
 def reach(game: GlyphChess, state: State, seat: int) -> set[int]:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from tabletop.engine import Replay
 
 from .conftest import ANN, BEN, SmtpServer, body, free_port, init_glux, raw_mail, secret_in
@@ -86,17 +88,18 @@ def test_deadline_reminder_then_late_notice(cli, tmp_path, smtp):
     assert late["Subject"] == "[g] Late: your decision was due" and "The game waits for you." in body(late)
 
 
-def test_the_late_bot_decides_after_the_grace_period(cli, tmp_path, smtp):
-    init_glux(cli, smtp.address, "--deadline", "1h", "--late-bot", "random", "--grace", "30m")
+@pytest.mark.parametrize("bot", ["random", "mcts"])
+def test_the_late_bot_decides_after_the_grace_period(cli, tmp_path, smtp, bot):
+    init_glux(cli, smtp.address, "--deadline", "1h", "--late-bot", bot, "--grace", "30m")
     cli("pbem", "send", "g", plugins=False)
     out = cli("pbem", "tick", "g", "--now", at(1.2), plugins=False).stdout
     assert "late notice to ann" in out and "was late: the bot" not in out
     late = next(m for m in reversed(smtp.inbox.to(ANN)) if "Late:" in m["Subject"])
-    assert "The bot 'random' decides for you after" in body(late)
+    assert f"The bot '{bot}' decides for you after" in body(late)
     assert "ann is late" in body(next(m for m in reversed(smtp.inbox.to(BEN)) if m["Subject"] == "[g] ann is late"))
     out = cli("pbem", "tick", "g", "--now", at(1.6), plugins=False).stdout
-    assert "ann was late: the bot 'random' played" in out and "ben was late: the bot 'random' played" in out
-    assert any("ann was late: the bot 'random' played" in body(m) for m in smtp.inbox.to(BEN))
+    assert f"ann was late: the bot '{bot}' played" in out and f"ben was late: the bot '{bot}' played" in out
+    assert any(f"ann was late: the bot '{bot}' played" in body(m) for m in smtp.inbox.to(BEN))
     starts = [json.loads(line) for line in (tmp_path / "g" / "game.jsonl").read_text().splitlines()[1:]]
     assert sum(1 for e in starts if e["kind"] == "start") == 2
 
