@@ -264,6 +264,17 @@ def test_selfplay_bot_per_seat_must_match_the_players(cli):
     assert result.exit_code == 2 and "one per seat (3)" in result.stderr
 
 
+def test_selfplay_bot_with_settings(cli):
+    """``NAME:key=value`` as in ``simulate``: the bot goes by its whole name in the totals."""
+    result = cli("selfplay", "pile", "--players", "2", "--games", "2", "--bot", "mcts:iterations=5", "--bot", "random")
+    assert result.exit_code == 0 and "p1 (mcts:iterations=5)" in result.stdout
+    result = cli("selfplay", "pile", "--players", "2", "--bot", "mcts:iterations=few")
+    assert result.exit_code == 2
+    assert "bot 'mcts:iterations=few': iterations=few: expected a whole number" in result.stderr
+    result = cli("selfplay", "pile", "--players", "2", "--bot", "random:speed=2")
+    assert result.exit_code == 2 and "bot 'random' has no settings" in result.stderr
+
+
 def test_selfplay_unknown_bot(cli):
     result = cli("selfplay", "pile", "--players", "2", "--bot", "deep-blue")
     assert result.exit_code == 2 and "unknown bot 'deep-blue' for pile (bots: mcts, random)" in result.stderr

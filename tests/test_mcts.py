@@ -121,12 +121,13 @@ def test_mcts_settings():
     registry = tabletop.api.registry()
     bot = bot_named(registry, "mcts:iterations=12,playout=0,exploration=1.5", "glux")
     assert bot.choose == MCTS(iterations=12, playout=0, exploration=1.5)
-    with pytest.raises(UsageError, match="mcts has no setting 'depth'"):
+    with pytest.raises(UsageError, match="bot 'mcts:depth=3': no setting 'depth'"):
         bot_named(registry, "mcts:depth=3", "glux")
-    with pytest.raises(UsageError, match="expected int"):
+    with pytest.raises(UsageError, match="bot 'mcts:iterations=many': iterations=many: expected a whole number"):
         bot_named(registry, "mcts:iterations=many", "glux")
-    with pytest.raises(UsageError, match="out of range"):
-        bot_named(registry, "mcts:iterations=0", "glux")
+    for bad in ("iterations=0", "seconds=-1", "seconds=nan", "seconds=inf", "exploration=-0.5"):
+        with pytest.raises(UsageError, match=f"bot 'mcts:{bad}': {bad}: out of range"):
+            bot_named(registry, f"mcts:{bad}", "glux")
     with pytest.raises(UsageError, match="bot 'greedy' has no settings"):
         bot_named(registry, "greedy:depth=3", "glux")
 

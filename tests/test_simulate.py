@@ -83,7 +83,7 @@ def test_simulate_compare_reports_the_difference_with_intervals(cli, tmp_path: P
     [
         (["--bot", "greedy", "--bot", "greedy", "--bot", "greedy"], "one bot for all seats or one per seat (2)"),
         (["--bot", "deep-blue"], "unknown bot 'deep-blue'"),
-        (["--bot", "mcts:depth=2"], "mcts has no setting 'depth'"),
+        (["--bot", "mcts:depth=2"], "bot 'mcts:depth=2': no setting 'depth'"),
         (["--variant", "nope"], "unknown variant 'nope'"),
         (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers and --scheduler exclude each other"),
     ],

@@ -334,7 +334,10 @@ def bot_named(registry: Registry, spec: str, game: str) -> Bot:
     configure = getattr(bot.choose, "configured", None)
     if configure is None:
         raise UsageError(f"bot '{name}' has no settings")
-    return attrs.evolve(bot, choose=configure(params))
+    try:
+        return attrs.evolve(bot, choose=configure(params))
+    except UsageError as error:
+        raise UsageError(f"bot '{spec}': {error}") from None
 
 
 def open(path: PathLike, *, plugins: Sequence[PathLike] = (), registry: Registry | None = None) -> Record:  # noqa: A001

@@ -86,13 +86,13 @@ class MCTS:
         for key, text in params.items():
             kind = self.PARAMETERS.get(key)
             if kind is None:
-                raise UsageError(f"mcts has no setting '{key}' (settings: {', '.join(self.PARAMETERS)})")
+                raise UsageError(f"no setting '{key}' (settings: {', '.join(self.PARAMETERS)})")
             try:
                 value = kind(text)
             except ValueError:
-                raise UsageError(f"mcts setting {key}={text!r}: expected {kind.__name__}") from None
-            if value < 0 or (key == "iterations" and value < 1):
-                raise UsageError(f"mcts setting {key}={text!r}: out of range")
+                raise UsageError(f"{key}={text}: expected {'a whole number' if kind is int else 'a number'}") from None
+            if not math.isfinite(value) or value < 0 or (key == "iterations" and value < 1):
+                raise UsageError(f"{key}={text}: out of range")
             changes[key] = value
         return attrs.evolve(self, **changes)
 

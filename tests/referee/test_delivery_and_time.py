@@ -88,7 +88,7 @@ def test_deadline_reminder_then_late_notice(cli, tmp_path, smtp):
     assert late["Subject"] == "[g] Late: your decision was due" and "The game waits for you." in body(late)
 
 
-@pytest.mark.parametrize("bot", ["random", "mcts"])
+@pytest.mark.parametrize("bot", ["random", "mcts:iterations=50"])
 def test_the_late_bot_decides_after_the_grace_period(cli, tmp_path, smtp, bot):
     init_glux(cli, smtp.address, "--deadline", "1h", "--late-bot", bot, "--grace", "30m")
     cli("pbem", "send", "g", plugins=False)

@@ -214,6 +214,10 @@ def test_an_escape_question_says_which_piece_attacks_from_where(tmp_path):
         (["--remind", "2h"], "--remind needs --deadline"),
         (["--deadline", "1h", "--grace", "1h"], "--grace needs --late-bot"),
         (["--late-bot", "random"], "--late-bot needs --deadline"),
+        (
+            ["--deadline", "1h", "--late-bot", "mcts:iterations=0"],
+            "bot 'mcts:iterations=0': iterations=0: out of range",
+        ),
         (["--master", "gm@example.org, x@example.net"], "--master"),
         (["--smtp", "mail.example.org"], "write HOST:PORT"),
     ],

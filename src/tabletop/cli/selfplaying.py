@@ -8,9 +8,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import attrs
 import click
 
 from .. import logfile
+from ..api import bot_named
 from ..errors import UsageError, shown
 from ..files import reason
 from ..header import check_seed
@@ -58,7 +60,9 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output, as_
     names = list(bots) or ["random"]
     if len(names) not in (1, count):
         raise UsageError(f"--bot: give one bot for all seats or one per seat ({count})")
-    seats = [registry.bot(n, game) for n in (names * count if len(names) == 1 else names)]
+    # A bot with settings goes by its whole spec (``mcts:iterations=50``) in the totals.
+    specs = names * count if len(names) == 1 else names
+    seats = [attrs.evolve(bot_named(registry, spec, game), name=spec) for spec in specs]
     opts = parse_options(options)
     written: list[Path] = []
     made = _folder(output) if output is not None else []

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import chain, files, logfile
+from ..api import bot_named
 from ..engine import Match, Replay
 from ..errors import TabletopError, UsageError
 from ..events import CHANCE, Event, Resign, Reveal, Unseal
@@ -68,7 +69,7 @@ def check_settings(settings: dict[str, Any], registry: Registry | None = None) -
     if grace < 0:
         raise UsageError("--grace: must not be negative")
     if registry is not None and bot is not None:
-        registry.bot(bot, settings["game"])
+        bot_named(registry, bot, settings["game"])
     smtp = settings.get("smtp", "")
     host, sep, port = smtp.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536 or not smtp.isprintable():
@@ -1042,7 +1043,7 @@ class Referee:
         return False
 
     def _bot_decides(self, match: Match, player: str, bot_name: str, now: float, done: list[str]) -> bool:
-        bot = self.registry.bot(bot_name, match.header.game)
+        bot = bot_named(self.registry, bot_name, match.header.game)
         with logfile.locked(self.dir.log) as handle:
             match = self.replay(handle)
             legal = list(match.game.legal(match.state, player))
