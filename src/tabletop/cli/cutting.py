@@ -11,6 +11,7 @@ from ..errors import TabletopError, UsageError
 from ..live import create_log, seed_file, settle
 from ..table import at_the_table
 from . import main
+from .adding import sealed_seed
 from .common import pass_env, status
 from .history import run_until
 
@@ -71,10 +72,8 @@ def cut(env, file: Path, until: int, output: Path, seed_path: Path | None) -> No
 
 def _sealed_seed(registry, match, file: Path, given: Path | None) -> str | None:
     """A sealed game's seed: from its seed file, or revealed at the end of the log."""
-    from .logs import _seed
-
     try:
-        return _seed(match, file, given)
+        return sealed_seed(match, file, given)
     except UsageError:
         if given is not None:
             raise

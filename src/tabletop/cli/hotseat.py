@@ -22,6 +22,7 @@ from ..events import CHANCE, DECISION, Event, Reveal, Seal, Unseal
 from ..nodes import Chance, Decide
 from ..registry import Registry
 from ..table import at_the_table, notation, possible
+from .adding import add
 from .common import status
 
 #: How many decisions are numbered on screen; the rest are played in notation.
@@ -34,8 +35,6 @@ HELP = (
 
 def hot_seat(registry: Registry, file: Path, seed_path: Path | None, color: bool) -> None:
     """Play the log at ``file`` at this screen until the game ends or input does."""
-    from .logs import add
-
     click.echo(f"{file}: hot-seat play. {HELP}")
     show_all = False
     while True:

@@ -7,17 +7,17 @@ from pathlib import Path
 import attrs
 import click
 
-from .. import chance, files, logfile, table
+from .. import table
 from ..engine import Match, Replay
-from ..errors import TabletopError, UsageError, quote, shown
-from ..events import Event, Resign
+from ..errors import UsageError, quote, shown
 from ..header import Randomness
-from ..live import create_log, decide, make_header, seed_file, settle
+from ..live import create_log, make_header, seed_file, settle
 from ..nodes import Chance, Decide
-from ..secretfile import SecretKeeper
 from ..table import at_the_table
 from . import main
+from .adding import add
 from .common import check_viewer, next_actor, parse_options, pass_env, report, status
+from .hotseat import hot_seat
 from .shapes import emit
 from .terminal import color_option, use_color
 
@@ -77,18 +77,6 @@ def new(env, game, players, variants, options, seed, sealed, table, output) -> N
             "For a live game between people, use --sealed."
         )
     report([*lines, status(match)], f"{shown(output)} was written")
-
-
-def _decider(match: Match, player: str | None) -> str:
-    node = match.node
-    if not isinstance(node, Decide):
-        raise UsageError("no decision is open: " + status(match))
-    if player is None:
-        if len(node.players) > 1:
-            raise UsageError(f"several players may decide now ({', '.join(node.players)}); name one with --player")
-        return node.players[0]
-    check_viewer(match, player, "--player")
-    return player
 
 
 @main.command()
@@ -167,8 +155,6 @@ def play(env, file: Path, move: str | None, player: str | None, seed_path: Path 
       tabletop play game.jsonl
     """
     if move is None:
-        from .hotseat import hot_seat
-
         hot_seat(env.registry, file, seed_path, use_color(color))
         return
     match, events, who = add(env.registry, file, move, player, seed_path)
@@ -176,67 +162,3 @@ def play(env, file: Path, move: str | None, player: str | None, seed_path: Path 
     # stderr that it was made, and do not fail.
     lines = [match.describe(event, who) for event in events] + [status(match, who)]
     report(lines, f"{shown(file)}: {quote(move)} was played and logged (event {match.seq - len(events) + 1})")
-
-
-#: The largest seed file read, in bytes.
-MAX_SEED_FILE = 4096
-
-
-def add(
-    registry, file: Path, move: str, player: str | None, seed_path: Path | None
-) -> tuple[Match, list[Event], str | None]:
-    """Append ``move`` (a decision, or at a real table a chance outcome) and what
-    follows it to the log: the match after it, the events added, and whose
-    view to show them in."""
-    with logfile.locked(file) as handle:
-        replay = Replay(registry, file, handle)
-        match = replay.run()
-        keeper = SecretKeeper(file)
-        if isinstance(match.node, Chance) and at_the_table(match.header):
-            try:
-                if player is not None:
-                    check_viewer(match, player, "--player")
-                outcome = table.parse_outcome(match, move, player)
-                first = match.seq + 1
-                match.accept(outcome)
-                events = [outcome, *settle(match, None, keeper.secrets)]
-            except TabletopError as exc:
-                raise exc.at(f"{file}: {quote(move)}") from None
-            who = player or getattr(outcome, "player", None)
-        else:
-            resigning = move.strip().lower() == "resign"
-            try:
-                # A player resigns in turn or not: --player says who.
-                who = player if resigning and player else _decider(match, player)
-            except TabletopError as exc:
-                raise exc.at(str(file)) from None
-            seed = _seed(match, file, seed_path)
-            try:
-                first = match.seq + 1
-                if resigning:
-                    match.accept(Resign(who))
-                    keeper.secrets.pop(who, None)
-                    events = [Resign(who), *settle(match, seed, keeper.secrets)]
-                else:
-                    decision = match.game.parse(move, who, match.state)
-                    events = decide(match, decision, seed, keeper.secrets)
-            except TabletopError as exc:
-                raise exc.at(f"{file}: {quote(move)}") from None
-        lines = [registry.codec.encode(first + i, e) for i, e in enumerate(events)]
-        with keeper.saving():
-            logfile.append(handle, lines)
-    return match, events, who
-
-
-def _seed(match: Match, file: Path, given: Path | None) -> str | None:
-    randomness = match.header.randomness
-    if randomness.seed is not None or not randomness.sealed:
-        return randomness.seed
-    path = given or seed_file(file)
-    try:
-        seed = files.read_text(path, MAX_SEED_FILE, "seed file").strip()
-    except UsageError as exc:
-        raise UsageError(f"the game is sealed and its seed file {shown(path)} cannot be read ({exc.message})") from None
-    if not chance.matches(seed, randomness.commitment or ""):
-        raise UsageError(f"{path}: this seed does not match the commitment in {file}")
-    return seed
