@@ -11,7 +11,7 @@ import click
 from ..errors import TabletopError, UsageError
 from ..stats import GROUPINGS, Summary, rows_from_logs, write_csv
 from . import main
-from .common import pass_env
+from .common import pass_env, plot_option
 
 
 @main.command()
@@ -21,12 +21,7 @@ from .common import pass_env
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print one CSV row per game instead of the summary.")
-@click.option(
-    "--plot",
-    "plot_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Draw win rates and scores (.svg, .png).",
-)
+@plot_option
 @pass_env
 def stats(env, paths: tuple[Path, ...], by: str, as_json: bool, as_csv: bool, plot_path: Path | None) -> None:
     """Summarise logs: wins per seat, player and bot with 95% intervals,

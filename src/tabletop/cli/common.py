@@ -1,4 +1,5 @@
-"""What several commands print: who acts next, the result, a game's summary."""
+"""What several commands share: their options for variants, game options and
+pictures, and what they print (who acts next, the result, a game's summary)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 import click
@@ -16,6 +18,24 @@ from ..files import reason
 from ..nodes import Chance, Decide, Forced, Over
 
 pass_env = click.pass_obj
+
+#: ``--variant``, as every command that starts games takes it.
+variant_option = click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="NAME[:KEY=VALUE,...]",
+    help="A variant to enable, with its parameters if it has any (repeatable).",
+)
+#: ``--option``, a game option.
+game_option = click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
+#: ``--plot``, a picture of a summary.
+plot_option = click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Draw win rates and scores (.svg, .png).",
+)
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:

@@ -16,7 +16,7 @@ from ..nodes import Chance, Decide
 from ..table import at_the_table
 from . import main
 from .adding import add
-from .common import check_viewer, next_actor, parse_options, pass_env, report, status
+from .common import check_viewer, game_option, next_actor, parse_options, pass_env, report, status, variant_option
 from .hotseat import hot_seat
 from .shapes import emit
 from .terminal import color_option, use_color
@@ -25,14 +25,8 @@ from .terminal import color_option, use_color
 @main.command()
 @click.argument("game")
 @click.option("--players", required=True, help="Player names in seat order, comma-separated.")
-@click.option(
-    "--variant",
-    "variants",
-    multiple=True,
-    metavar="NAME[:KEY=VALUE,...]",
-    help="A variant to enable, with its parameters if it has any (repeatable).",
-)
-@click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
+@variant_option
+@game_option
 @click.option("--seed", help="The seed every chance outcome comes from (default: a fresh random one).")
 @click.option("--sealed", is_flag=True, help="Write only a hash of the seed; keep the seed in FILE.seed.")
 @click.option(

@@ -14,7 +14,7 @@ from ..errors import CheckFailed, UsageError
 from ..referee import delivery, referee
 from ..referee.gamedir import GameDir
 from . import main
-from .common import parse_options, pass_env
+from .common import game_option, parse_options, pass_env, variant_option
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -68,14 +68,8 @@ def pbem() -> None:
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--game", required=True, help="The game to play (tabletop games).")
 @click.option("--player", "players", multiple=True, required=True, help="NAME=ADDRESS, in seat order (repeatable).")
-@click.option(
-    "--variant",
-    "variants",
-    multiple=True,
-    metavar="NAME[:KEY=VALUE,...]",
-    help="A variant to enable, with its parameters if it has any (repeatable).",
-)
-@click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
+@variant_option
+@game_option
 @click.option("--deadline", help="Time for each decision, like 48h or 3d (default: none).")
 @click.option("--remind", help="Send a reminder this long before the deadline, like 12h.")
 @click.option("--late-bot", help="A bot that decides for a player this long after the deadline (--grace).")

@@ -18,7 +18,7 @@ from ..files import reason
 from ..header import check_seed
 from ..live import selfplay as play_out
 from . import main
-from .common import parse_options, pass_env, report, result
+from .common import game_option, parse_options, pass_env, report, result, variant_option
 from .shapes import emit
 
 
@@ -28,14 +28,8 @@ from .shapes import emit
 @click.option("--bot", "bots", multiple=True, help="A bot per seat, in seat order (repeatable; default random).")
 @click.option("--games", "games", type=click.IntRange(min=1), default=1, show_default=True, help="How many games.")
 @click.option("--seed", default="selfplay", show_default=True, help="Game i uses the seed SEED-i.")
-@click.option(
-    "--variant",
-    "variants",
-    multiple=True,
-    metavar="NAME[:KEY=VALUE,...]",
-    help="A variant to enable, with its parameters if it has any (repeatable).",
-)
-@click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
+@variant_option
+@game_option
 @click.option(
     "-o", "--output", type=click.Path(file_okay=False, path_type=Path), help="Write each game's log into this folder."
 )

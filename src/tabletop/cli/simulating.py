@@ -16,7 +16,7 @@ from ..intervals import difference
 from ..simulation import Plan, Played, log_name, run
 from ..stats import Group, Summary
 from . import main
-from .common import parse_options, pass_env
+from .common import game_option, parse_options, pass_env, plot_option, variant_option
 
 
 @main.command()
@@ -24,8 +24,8 @@ from .common import parse_options, pass_env
 @click.option(
     "--players", "count", type=click.IntRange(min=1), required=True, help="How many players (seats p1, p2, ...)."
 )
-@click.option("--variant", "variants", multiple=True, help="A variant to enable (repeatable).")
-@click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
+@variant_option
+@game_option
 @click.option(
     "--bot",
     "bots",
@@ -44,12 +44,7 @@ from .common import parse_options, pass_env
 )
 @click.option("--compare", help="Also play the same seeds with this variant toggled, and compare seat win rates.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.option(
-    "--plot",
-    "plot_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Draw win rates and scores (.svg, .png).",
-)
+@plot_option
 @pass_env
 def simulate(
     env,
