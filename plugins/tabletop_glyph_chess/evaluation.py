@@ -131,7 +131,7 @@ def evaluate(game: GlyphChess, state: State) -> dict[str, float] | None:
     distance = _distances(geo)[centre]
     reaches = {s: reach(game, state, s) for s in alive}
     mover = state.turn
-    # Who acts before whom: the seats after the mover, in turn order.
+    # Who acts before whom: the seats left in turn order, the mover first.
     order = [s for s in [(mover + k) % n for k in range(n)] if s in reaches]
 
     standing = {}
