@@ -70,3 +70,91 @@ def test_shuffles_are_looked_up_by_dict(house):
     assert isinstance(node, IndexedChance) and len(node.outcomes) == 720
     assert node.allows(node.outcomes[500]) and not node.allows(game.shuffles[1].outcomes[0])
     assert node == __import__("tabletop").Chance(node.outcomes)
+
+
+# -- the fast path's own structures, against the plain computation ----------------
+def _scrambled(game, rng, players):
+    """A random position of ``game``: pieces of every seat (the minions near
+    their summoner, the illusionist sometimes twice), dice, spent dice,
+    hands and fates, none of them checked for being reachable in play."""
+    from tabletop_glyph_chess.pieces import GLYPHS, ILLUSIONIST, MINION, SCEPTER, SUMMONER
+    from tabletop_glyph_chess.state import ALIVE, BURNT, KILLED, thaw
+
+    live = thaw(game.initial())
+    geo = game.geo
+    board = [None] * geo.size
+    for seat in range(players):
+        kinds = [SCEPTER, *(g for g in GLYPHS if rng.random() < 0.8)]
+        if rng.random() < 0.3:
+            kinds.append(ILLUSIONIST)
+        for kind in kinds:
+            board[rng.choice([s for s in range(geo.size) if board[s] is None])] = (seat, kind)
+        summoner = next((s for s, p in enumerate(board) if p == (seat, SUMMONER)), None)
+        if summoner is not None:
+            near = [summoner]
+            for _ in range(rng.randrange(4)):
+                around = [t for s in near for t in geo.neighbours[s] if board[t] is None]
+                if around:
+                    spot = rng.choice(around)
+                    board[spot] = (seat, MINION)
+                    near.append(spot)
+    live.board = board
+    live.dice = [rng.choice(GLYPHS) for _ in live.dice]
+    live.spent = rng.sample(range(len(live.dice)), rng.randrange(len(live.dice) + 1))
+    live.hands = [[rng.choice((0, 0, 1, 2, 3)) for _ in GLYPHS] for _ in range(players)]
+    live.fates = [[rng.choice((ALIVE, ALIVE, ALIVE, KILLED, BURNT)) for _ in GLYPHS] for _ in range(players)]
+    return live
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_march_orders_are_the_checked_permutations(seed):
+    import random
+    from itertools import permutations
+
+    from tabletop import Header
+    from tabletop_glyph_chess.hexes import DIRECTIONS
+    from tabletop_glyph_chess.pieces import MINION
+    from tabletop_glyph_chess.spells import march, pieces_of
+
+    rng = random.Random(seed)
+    game = Registry(get_plugin_manager(environment=False)).game(Header("glyph-chess", ("ann", "ben")))
+    live = _scrambled(game, rng, 2)
+    for seat in (0, 1):
+        minions = pieces_of(live, seat, MINION)
+        for budget in range(5):
+            plain = [
+                (order, direction, count)
+                for direction in DIRECTIONS
+                for count in range(1, min(len(minions), budget) + 1)
+                for order in permutations(minions, count)
+                if march.check(game, live, seat, 0, order, direction)[0] is None
+            ]
+            assert list(march.options(game, live, seat, 0, budget)) == plain
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_blaze_paths_are_every_path_depth_first(seed):
+    import random
+
+    from tabletop import Header
+    from tabletop_glyph_chess.spells import blaze
+
+    def grow(game, board, seat, path, seen, longest):
+        if path:
+            yield tuple(path)
+        if len(path) == longest:
+            return
+        for spot in game.geo.neighbours[path[-1]]:
+            if spot not in seen and (board[spot] is None or board[spot][0] != seat):
+                yield from grow(game, board, seat, [*path, spot], seen | {spot}, longest)
+
+    rng = random.Random(seed)
+    game = Registry(get_plugin_manager(environment=False)).game(Header("glyph-chess", ("ann", "ben")))
+    live = _scrambled(game, rng, 2)
+    for source in rng.sample(range(game.geo.size), 6):
+        seat = rng.randrange(2)
+        for longest in range(5):
+            plain = [p[1:] for p in grow(game, live.board, seat, [source], {source}, longest + 1)][1:]
+            assert list(blaze.paths(game, live, seat, source, longest)) == plain

@@ -6,8 +6,6 @@ attack (FAQ Q16). Minions move no other way."""
 
 from __future__ import annotations
 
-from itertools import permutations
-
 from ..hexes import DIRECTIONS
 from ..pieces import MINION, SUMMONER
 from ..state import Step
@@ -45,13 +43,45 @@ def effect(game, work, seat, source, spots, target):
     work.steps = [Step(s, step(s, target)) for s in spots]
 
 
+def orders(game, board, seat, minions, direction, most):
+    """The orders of up to ``most`` of ``minions`` (their spots) that ``check``
+    allows in ``direction``: by count, then as ``permutations`` gives them.
+
+    A minion's march depends only on the minions named before it, so an order
+    is allowed exactly when every one of its beginnings is: each allowed
+    order of ``count`` minions is extended by every minion not named yet."""
+    rays = game.geo.rays
+    minion = (seat, MINION)
+    steps = []
+    for spot in minions:
+        ray = rays[spot][direction]
+        steps.append(ray[0] if ray else None)
+    picks = tuple(zip(minions, steps))
+    level = [((), {})]  # allowed orders, with the spots each one changed
+    for _ in range(min(len(minions), most)):
+        longer = []
+        for order, moved in level:
+            for spot, to in picks:
+                if to is None or spot in order:
+                    continue
+                there = moved[to] if to in moved else board[to]
+                if there is not None and there[0] == seat:
+                    continue
+                changed = dict(moved)
+                changed[spot], changed[to] = None, minion
+                longer.append(((*order, spot), changed))
+        if not longer:
+            return
+        for order, _ in longer:
+            yield order
+        level = longer
+
+
 def options(game, state, seat, source, budget):
     minions = pieces_of(state, seat, MINION)
     for direction in DIRECTIONS:
-        for count in range(1, min(len(minions), budget) + 1):
-            for order in permutations(minions, count):
-                if check(game, state, seat, source, order, direction)[0] is None:
-                    yield order, direction, count
+        for order in orders(game, state.board, seat, minions, direction, budget):
+            yield order, direction, len(order)
 
 
 def victims(game, state, seat, source, spots, target):
