@@ -15,17 +15,27 @@ What the fast path adds:
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from itertools import accumulate, combinations, compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Chance, Decide, Event
 
 from . import actions, payment, scepter, steps
 from .events import Cast, Move
+from .hexes import DIRECTIONS, HexBoard
 from .payment import official_wild
-from .pieces import FORCE_MAGE, GLYPHS, MINION, SCEPTER, SEERESS, SUMMONER
-from .sight import in_sight
+from .pieces import FORCE_MAGE, GLYPHS, ILLUSIONIST, MINION, MINIONS, SCEPTER, SEERESS, SUMMONER
+from .spells import blaze, march
+from .spells.blast import BLAST
+from .spells.blaze import BLAZE
+from .spells.march import MARCH
+from .spells.replica import REPLICA
+from .spells.summon import SUMMON
+from .spells.swap import SWAP
 from .state import ACT, State, Work, freeze, thaw
 
 if TYPE_CHECKING:
@@ -57,6 +67,9 @@ class IndexedChance(Chance):
     __hash__ = Chance.__hash__
 
 
+_WAYS_OF = itemgetter(2)
+
+
 class Actions(Sequence):
     """Every action of a player, in the order of the plain list, built one at
     a time: each family is (event class, its fields but the payment, the ways
@@ -66,11 +79,7 @@ class Actions(Sequence):
 
     def __init__(self, families: list[tuple[type, tuple, list]]) -> None:
         self._families = families
-        ends, total = [], 0
-        for _, _, ways in families:
-            total += len(ways)
-            ends.append(total)
-        self._ends = ends
+        self._ends = list(accumulate(map(len, map(_WAYS_OF, families))))
 
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
@@ -100,28 +109,98 @@ KNOWN_WAYS = 50_000
 _WAYS: dict = {}
 
 
-def official_families(fast: Fast, live: Work, seat: int) -> Iterator[tuple[type, tuple, list]]:
-    """:func:`~tabletop_glyph_chess.actions.families` with the official rules
-    of movement, sight and wild coins written in, and the ways to pay
-    remembered across calls (they depend only on the dice free, the hand,
-    the wild types and whether coins may be used)."""
+@functools.lru_cache(maxsize=64)
+def move_lines(geo: HexBoard, player: str) -> tuple[tuple[tuple[tuple[int, int, tuple], ...], ...], ...]:
+    """For each spot, its six rays (``geo.ray_lists``), each spot of a ray as
+    (distance, spot, the fields of ``player``'s Move there but the payment).
+    Made once per board and player name in a process."""
+    names = geo.names
+    return tuple(
+        tuple(
+            tuple((distance, target, (player, names[source], names[target])) for distance, target in enumerate(ray, 1))
+            for ray in rays
+        )
+        for source, rays in enumerate(geo.ray_lists)
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def spot_names(geo: HexBoard) -> tuple[tuple[str], ...]:
+    """For each spot, the tuple of its name alone (a spell's one spot)."""
+    return tuple((name,) for name in geo.names)
+
+
+def ways_alike(cost: str, amount: int, free: tuple, showing: tuple, pool: tuple) -> tuple:
+    """A key shared by every payment situation with the same ways to pay
+    ``cost`` (for X = ``amount``), as :func:`~tabletop_glyph_chess.payment.options`
+    finds them: ``showing`` is the faces of the ``free`` dice for "any-die",
+    else the free dice showing the type; ``pool`` the coins that may pay, by
+    type (0 for a type that may not; empty when no coin may be used).
+
+    "any-die" ways depend on which free dice show the same face, not on the
+    faces; the others on at most as many dice and coins of a type as are paid
+    in all, and one die for "die"."""
+    if cost == "any-die":
+        return ("alike", cost, amount, free, tuple(map(showing.index, showing)))
+    if cost == "die":
+        return ("alike", cost, 0, showing[:1])
+    total = 1 if cost == "item" else amount + 1 if cost == "die+x" else amount
+    return ("alike", cost, total, showing[:total], tuple(n if n < total else total for n in pool))
+
+
+def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tuple, list]]:
+    """:func:`~tabletop_glyph_chess.actions.families`, as a list, with the
+    official rules of movement, sight and wild coins written in, the official
+    spells' options found from the seat's pieces (looked for once), and the
+    ways to pay remembered across calls (they depend only on the dice free,
+    the hand, the wild types and whether coins may be used)."""
     game = fast.game
     board = live.board
     geo = game.geo
     names, rays, neighbours = geo.names, geo.ray_lists, geo.neighbours
     player = game.players[seat]
+    lines = move_lines(geo, player)
+    singles = spot_names(geo)
+    dice = live.dice
     spent = live.spent
-    free = tuple(n for n in range(1, len(live.dice) + 1) if n - 1 not in spent)
-    faces = tuple(live.dice[n - 1] for n in free)
-    hand = tuple(live.hands[seat])
+    free = tuple(n for n in range(1, len(dice) + 1) if n - 1 not in spent)
+    hand = live.hands[seat]
     wild = official_wild(live, seat)
     known = fast.ways
     local: dict = {}  # this call's ways, by (glyph, cost, amount, may_coin)
-    dice = live.dice
+    shown: dict = {}  # by glyph: the free dice showing it, the coins that may pay for it
     spells, costs = game.by_caster, game.costs
     minion = (seat, MINION)
-    # Without an enemy seeress on the board, every piece may use coins.
-    seeress = any(p is not None and p[1] == SEERESS and p[0] != seat for p in board)
+    out: list = []
+    append = out.append
+
+    # The seat's pieces, in board order, and the enemy seeresses.
+    mine, seers = [], []
+    for spot, piece in compress(enumerate(board), board):
+        if piece[0] == seat:
+            mine.append(spot)
+        elif piece[1] == SEERESS:
+            seers.append(spot)
+    # Sight goes both ways: a piece is in sight of an enemy seeress exactly
+    # when it is the first piece in one of her six directions.
+    seen: set | tuple = ()
+    if seers:
+        seen = set()
+        for spot in seers:
+            for ray in rays[spot]:
+                for other in ray:
+                    if board[other] is not None:
+                        seen.add(other)
+                        break
+
+    def showing(glyph):
+        found = shown.get(glyph)
+        if found is None:
+            found = shown[glyph] = (
+                tuple(n for n in free if dice[n - 1] == glyph),
+                tuple(n if g == glyph or g in wild else 0 for g, n in zip(GLYPHS, hand)),
+            )
+        return found
 
     def pays(glyph, cost, amount, may_coin):
         here = (glyph, cost, amount, may_coin)
@@ -131,37 +210,45 @@ def official_families(fast: Fast, live: Work, seat: int) -> Iterator[tuple[type,
         # The ways depend on the free dice showing the type (any face, for
         # "any-die") and the coins that may pay for it: the key across calls.
         if cost == "any-die":
-            key = (free, faces, cost, amount)
+            dice_showing, pool = tuple(dice[n - 1] for n in free), ()
+            key = (free, dice_showing, cost, amount)
         else:
-            showing = tuple(n for n in free if dice[n - 1] == glyph)
-            pool = tuple(n if g == glyph or g in wild else 0 for g, n in zip(GLYPHS, hand)) if may_coin else ()
-            key = (showing, pool, glyph, cost, amount)
+            dice_showing, pool = showing(glyph)
+            if not may_coin:
+                pool = ()
+            key = (dice_showing, pool, glyph, cost, amount)
         ways = known.get(key)
         if ways is None:
-            if len(known) >= KNOWN_WAYS:
-                known.clear()
-            ways = known[key] = list(payment.options(live, seat, glyph, cost, amount, may_coin, wild))
+            alike = ways_alike(cost, amount, free, dice_showing, pool)
+            ways = known.get(alike)
+            if ways is None:
+                if len(known) >= KNOWN_WAYS:
+                    known.clear()
+                ways = known[alike] = list(payment.options(live, seat, glyph, cost, amount, may_coin, wild))
+            known[key] = ways
         local[here] = ways
         return ways
 
-    for source, piece in enumerate(board):
-        if piece is None or piece[0] != seat:
-            continue
-        kind = piece[1]
+    minions = None
+    for source in mine:
+        kind = board[source][1]
         if kind == MINION:
             continue
-        may_coin = not seeress or not in_sight(geo, live, source)
         here = names[source]
         if kind == SCEPTER:
-            for target in neighbours[source]:
-                landing = board[target]
-                if landing is None or landing[0] != seat:
-                    ways = pays(SCEPTER, scepter.COST, 1, False)
-                    if ways:
-                        yield Move, (player, here, names[target]), ways
+            ways = pays(SCEPTER, scepter.COST, 1, False)
+            if ways:
+                for ray in lines[source]:
+                    if ray:
+                        target, fields = ray[0][1:]
+                        landing = board[target]
+                        if landing is None or landing[0] != seat:
+                            append((Move, fields, ways))
             continue
-        summoner, passes = kind == SUMMONER, kind == FORCE_MAGE
-        most = actions.budget(game, live, seat, kind, may_coin)
+        may_coin = source not in seen
+        dice_showing, pool = showing(kind)
+        # How many items of its type the seat could spend at most.
+        most = len(dice_showing) + sum(pool) if may_coin else len(dice_showing)
         # The ways to pay for 1, 2, ... spots (X items: never more than ``most``).
         by_distance = [None]
         for distance in range(1, most + 1):
@@ -170,22 +257,72 @@ def official_families(fast: Fast, live: Work, seat: int) -> Iterator[tuple[type,
                 break
             by_distance.append(ways)
         reach = len(by_distance) - 1
-        for ray in rays[source]:
-            for distance, target in enumerate(ray[:reach], start=1):
-                landing = board[target]
-                clear = landing is None or (summoner and landing == minion)
-                if clear or landing[0] != seat:
-                    yield Move, (player, here, names[target]), by_distance[distance]
-                if not clear and not passes:
-                    break
+        if reach:
+            summoner, passes = kind == SUMMONER, kind == FORCE_MAGE
+            for ray in lines[source]:
+                for distance, target, fields in ray[:reach]:
+                    landing = board[target]
+                    if landing is None or (summoner and landing == minion):
+                        append((Move, fields, by_distance[distance]))
+                        continue
+                    if landing[0] != seat:
+                        append((Move, fields, by_distance[distance]))
+                    if not passes:
+                        break
         if kind not in spells:
             continue
         for spell in spells[kind]:
-            cost = costs[spell.name]
-            for spots, target, amount in spell.options(game, live, seat, source, most):
-                ways = pays(kind, cost, amount, may_coin)
+            name = spell.name
+            cost = costs[name]
+            if spell is SWAP:
+                ways = pays(kind, cost, 1, may_coin)
                 if ways:
-                    yield Cast, (player, spell.name, here, tuple(names[s] for s in spots), target), ways
+                    for spot in mine:
+                        if spot != source:
+                            append((Cast, (player, name, here, singles[spot], ""), ways))
+            elif spell is MARCH:
+                if minions is None:
+                    minions = [spot for spot in mine if board[spot] == minion]
+                for direction in DIRECTIONS:
+                    for order in march.orders(game, board, seat, minions, direction, most):
+                        ways = pays(kind, cost, len(order), may_coin)
+                        if ways:
+                            append((Cast, (player, name, here, tuple(names[s] for s in order), direction), ways))
+            elif spell is SUMMON:
+                if minions is None:
+                    minions = [spot for spot in mine if board[spot] == minion]
+                spare = MINIONS - len(minions)
+                if spare:
+                    empty = [s for s in neighbours[source] if board[s] is None]
+                    if empty and (ways := pays(kind, cost, 0, may_coin)):
+                        for count in range(1, min(spare, 3) + 1):
+                            for spots in combinations(empty, count):
+                                append((Cast, (player, name, here, tuple(names[s] for s in spots), ""), ways))
+            elif spell is REPLICA:
+                if sum(1 for spot in mine if board[spot][1] == ILLUSIONIST) == 1:
+                    ways = pays(kind, cost, 0, may_coin)
+                    if ways:
+                        for spot in neighbours[source]:
+                            if board[spot] is None:
+                                append((Cast, (player, name, here, singles[spot], ""), ways))
+            elif spell is BLAST:
+                for ray in lines[source]:
+                    for distance, target, _ in ray[: most - 1]:
+                        if board[target] is None:
+                            ways = pays(kind, cost, distance, may_coin)
+                            if ways:
+                                append((Cast, (player, name, here, singles[target], ""), ways))
+            elif spell is BLAZE:
+                for path in blaze.paths(game, live, seat, source, min(most - 1, blaze.LISTED)):
+                    ways = pays(kind, cost, len(path), may_coin)
+                    if ways:
+                        append((Cast, (player, name, here, tuple(names[s] for s in path), ""), ways))
+            else:
+                for spots, target, amount in spell.options(game, live, seat, source, most):
+                    ways = pays(kind, cost, amount, may_coin)
+                    if ways:
+                        append((Cast, (player, name, here, tuple(names[s] for s in spots), target), ways))
+    return out
 
 
 class Fast:
@@ -196,7 +333,9 @@ class Fast:
         self.table = game.steps
         self.ways = _WAYS
         inlined = game.plain_moves and not game.overridden & {"glyph_may_use_coins", "glyph_wild_coins"}
-        self.families = official_families if inlined else (lambda fast, live, seat: actions.families(game, live, seat))
+        self.families = (
+            official_families if inlined else (lambda fast, live, seat: list(actions.families(game, live, seat)))
+        )
 
     thaw = staticmethod(thaw)
     freeze = staticmethod(freeze)
@@ -218,7 +357,7 @@ class Fast:
         if type(node) is not Decide or player not in node.players:
             return []
         if live.phase == ACT and self.table[ACT] is steps.ACT_STEP:
-            return Actions(list(self.families(self, live, game.seats[player])))
+            return Actions(self.families(self, live, game.seats[player]))
         return self.table[live.phase].legal(game, live, player)
 
     def state(self, live: Work) -> State:

@@ -106,6 +106,30 @@ def _scrambled(game, rng, players):
     return live
 
 
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("variants", [(), ("glyph-push",), ("glyph-long-scepter",)])
+def test_official_listing_is_the_plain_listing_in_random_positions(house, players, variants):
+    import random
+
+    from tabletop import Header
+    from tabletop_glyph_chess import actions
+    from tabletop_glyph_chess.fast import official_families
+    from tabletop_glyph_chess.game import GlyphChess
+
+    entries = tuple(house.variant_entry(v, "glyph-chess") for v in variants)
+    game = house.game(Header("glyph-chess", ("ann", "ben", "cat")[:players], entries))
+    assert isinstance(game, GlyphChess)
+    fast = game.fast()
+    for n in range(150):
+        rng = random.Random(f"scramble-{players}-{n}")
+        live = _scrambled(game, rng, players)
+        for seat in range(players):
+            plain = list(actions.families(game, live, seat))
+            assert list(fast.families(fast, live, seat)) == plain, (n, seat)
+            if fast.families is official_families:
+                assert official_families(fast, live, seat) == plain, (n, seat)
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**9))
 def test_march_orders_are_the_checked_permutations(seed):
@@ -158,3 +182,54 @@ def test_blaze_paths_are_every_path_depth_first(seed):
         for longest in range(5):
             plain = [p[1:] for p in grow(game, live.board, seat, [source], {source}, longest + 1)][1:]
             assert list(blaze.paths(game, live, seat, source, longest)) == plain
+
+
+def test_ways_alike_have_the_same_ways_to_pay():
+    import random
+
+    from tabletop_glyph_chess import payment
+    from tabletop_glyph_chess.fast import ways_alike
+    from tabletop_glyph_chess.pieces import GLYPHS
+
+    class Position:
+        pass
+
+    found: dict = {}
+    shared = 0
+    for n in range(20_000):
+        rng = random.Random(f"ways-{n}")
+        state = Position()
+        state.dice = [rng.choice(GLYPHS[:3]) for _ in range(5)]
+        state.spent = rng.sample(range(5), rng.randrange(6))
+        state.hands = [[rng.choice((0, 0, 1, 2, 3, 4)) for _ in GLYPHS]]
+        glyph = rng.choice(GLYPHS[:3])
+        wild = frozenset(rng.sample(GLYPHS, rng.randrange(3)))
+        cost = rng.choice(("x", "item", "die", "die+x", "any-die"))
+        amount, may_coin = rng.randrange(5), rng.random() < 0.7
+        free = tuple(i + 1 for i in range(5) if i not in state.spent)
+        if cost == "any-die":
+            showing, pool = tuple(state.dice[i - 1] for i in free), ()
+        else:
+            showing = tuple(i for i in free if state.dice[i - 1] == glyph)
+            pool = (
+                tuple(c if g == glyph or g in wild else 0 for g, c in zip(GLYPHS, state.hands[0])) if may_coin else ()
+            )
+        ways = list(payment.options(state, 0, glyph, cost, amount, may_coin, wild))
+        key = ways_alike(cost, amount, free, showing, pool)
+        shared += key in found
+        assert found.setdefault(key, ways) == ways, (key, n)
+    assert shared > 10_000  # the keys are shared often: the test compares something
+
+
+def test_move_lines_are_the_rays_with_their_moves():
+    from tabletop_glyph_chess.fast import move_lines
+    from tabletop_glyph_chess.hexes import board
+
+    geo = board(6)
+    lines = move_lines(geo, "ann")
+    for source, rays in enumerate(geo.ray_lists):
+        assert [[spot for _, spot, _ in line] for line in lines[source]] == [list(ray) for ray in rays]
+        for line in lines[source]:
+            for distance, spot, fields in line:
+                assert fields == ("ann", geo.names[source], geo.names[spot])
+                assert geo.ray_lists[source][lines[source].index(line)][distance - 1] == spot
