@@ -68,6 +68,7 @@ class IndexedChance(Chance):
 
 
 _WAYS_OF = itemgetter(2)
+GLYPH_INDEX = {glyph: i for i, glyph in enumerate(GLYPHS)}
 
 
 class Actions(Sequence):
@@ -158,85 +159,69 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
     board = live.board
     geo = game.geo
     names, rays, neighbours = geo.names, geo.ray_lists, geo.neighbours
+    name_of = names.__getitem__
     player = game.players[seat]
     lines = move_lines(geo, player)
     singles = spot_names(geo)
     dice = live.dice
     spent = live.spent
-    free = tuple(n for n in range(1, len(dice) + 1) if n - 1 not in spent)
+    free = tuple([n for n in range(1, len(dice) + 1) if n - 1 not in spent])
     hand = live.hands[seat]
     wild = official_wild(live, seat)
     known = fast.ways
-    local: dict = {}  # this call's ways, by (glyph, cost, amount, may_coin)
-    shown: dict = {}  # by glyph: the free dice showing it, the coins that may pay for it
     spells, costs = game.by_caster, game.costs
     minion = (seat, MINION)
     out: list = []
     append = out.append
 
-    # The seat's pieces, in board order, and the enemy seeresses.
-    mine, seers = [], []
-    for spot, piece in compress(enumerate(board), board):
-        if piece[0] == seat:
-            mine.append(spot)
-        elif piece[1] == SEERESS:
-            seers.append(spot)
+    # The seat's pieces, in board order.
+    mine = [spot for spot, piece in compress(enumerate(board), board) if piece[0] == seat]
     # Sight goes both ways: a piece is in sight of an enemy seeress exactly
     # when it is the first piece in one of her six directions.
     seen: set | tuple = ()
-    if seers:
-        seen = set()
-        for spot in seers:
-            for ray in rays[spot]:
-                for other in ray:
-                    if board[other] is not None:
-                        seen.add(other)
-                        break
-
-    def showing(glyph):
-        found = shown.get(glyph)
-        if found is None:
-            found = shown[glyph] = (
-                tuple(n for n in free if dice[n - 1] == glyph),
-                tuple(n if g == glyph or g in wild else 0 for g, n in zip(GLYPHS, hand)),
-            )
-        return found
+    for seeress in fast.enemy_seeresses[seat]:
+        if seeress in board:
+            if not seen:
+                seen = set()
+            spot = -1
+            while True:
+                try:
+                    spot = board.index(seeress, spot + 1)
+                except ValueError:
+                    break
+                for ray in rays[spot]:
+                    for other in ray:
+                        if board[other] is not None:
+                            seen.add(other)
+                            break
 
     def pays(glyph, cost, amount, may_coin):
-        here = (glyph, cost, amount, may_coin)
-        ways = local.get(here)
-        if ways is not None:
-            return ways
-        # The ways depend on the free dice showing the type (any face, for
-        # "any-die") and the coins that may pay for it: the key across calls.
+        """The ways to pay (asked for the first time in this situation)."""
         if cost == "any-die":
-            dice_showing, pool = tuple(dice[n - 1] for n in free), ()
-            key = (free, dice_showing, cost, amount)
+            dice_showing, pool = tuple([dice[n - 1] for n in free]), ()
         else:
-            dice_showing, pool = showing(glyph)
-            if not may_coin:
-                pool = ()
-            key = (dice_showing, pool, glyph, cost, amount)
-        ways = known.get(key)
+            dice_showing = tuple([n for n in free if dice[n - 1] == glyph])
+            pool = tuple([n if g == glyph or g in wild else 0 for g, n in zip(GLYPHS, hand)]) if may_coin else ()
+        alike = ways_alike(cost, amount, free, dice_showing, pool)
+        ways = known.get(alike)
         if ways is None:
-            alike = ways_alike(cost, amount, free, dice_showing, pool)
-            ways = known.get(alike)
-            if ways is None:
-                if len(known) >= KNOWN_WAYS:
-                    known.clear()
-                ways = known[alike] = list(payment.options(live, seat, glyph, cost, amount, may_coin, wild))
-            known[key] = ways
-        local[here] = ways
+            if len(known) >= KNOWN_WAYS:
+                known.clear()
+            ways = known[alike] = list(payment.options(live, seat, glyph, cost, amount, may_coin, wild))
         return ways
 
-    minions = None
+    minions = illusionists = None
     for source in mine:
         kind = board[source][1]
         if kind == MINION:
             continue
-        here = names[source]
         if kind == SCEPTER:
-            ways = pays(SCEPTER, scepter.COST, 1, False)
+            cost = scepter.COST
+            key = (cost, free, tuple([dice[n - 1] for n in free]))
+            ways = known.get(key)
+            if ways is None:
+                ways = pays(SCEPTER, cost, 1, False)
+                known[key] = ways
             if ways:
                 for ray in lines[source]:
                     if ray:
@@ -245,17 +230,37 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
                         if landing is None or landing[0] != seat:
                             append((Move, fields, ways))
             continue
+        here = names[source]
         may_coin = source not in seen
-        dice_showing, pool = showing(kind)
+        # The ways to pay depend on the free dice showing the type and the
+        # coins that may pay for it (with no wild coin, its own coins alone):
+        # the key of the tables of ways, by cost and amount, kept across calls.
+        dice_showing = tuple([n for n in free if dice[n - 1] == kind])
+        if not may_coin:
+            pool, coins = (), 0
+        elif wild:
+            pool = tuple([n if g == kind or g in wild else 0 for g, n in zip(GLYPHS, hand)])
+            coins = sum(pool)
+        else:
+            pool = coins = hand[GLYPH_INDEX[kind]]
         # How many items of its type the seat could spend at most.
-        most = len(dice_showing) + sum(pool) if may_coin else len(dice_showing)
+        most = len(dice_showing) + coins
+        base = (kind, dice_showing, pool)
+        tables = known.get(base)
+        if tables is None:
+            if len(known) >= KNOWN_WAYS:
+                known.clear()
+            tables = known[base] = {}
         # The ways to pay for 1, 2, ... spots (X items: never more than ``most``).
-        by_distance = [None]
-        for distance in range(1, most + 1):
-            ways = pays(kind, "x", distance, may_coin)
-            if not ways:
-                break
-            by_distance.append(ways)
+        by_distance = tables.get(None)
+        if by_distance is None:
+            by_distance = [None]
+            for distance in range(1, most + 1):
+                ways = pays(kind, "x", distance, may_coin)
+                if not ways:
+                    break
+                by_distance.append(ways)
+            tables[None] = by_distance
         reach = len(by_distance) - 1
         if reach:
             summoner, passes = kind == SUMMONER, kind == FORCE_MAGE
@@ -274,8 +279,13 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
         for spell in spells[kind]:
             name = spell.name
             cost = costs[name]
+            table = tables.get(cost)
+            if table is None:
+                table = tables[cost] = {}
             if spell is SWAP:
-                ways = pays(kind, cost, 1, may_coin)
+                ways = table.get(1)
+                if ways is None:
+                    ways = table[1] = pays(kind, cost, 1, may_coin)
                 if ways:
                     for spot in mine:
                         if spot != source:
@@ -283,24 +293,36 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
             elif spell is MARCH:
                 if minions is None:
                     minions = [spot for spot in mine if board[spot] == minion]
-                for direction in DIRECTIONS:
-                    for order in march.orders(game, board, seat, minions, direction, most):
-                        ways = pays(kind, cost, len(order), may_coin)
-                        if ways:
-                            append((Cast, (player, name, here, tuple(names[s] for s in order), direction), ways))
+                if minions:
+                    for direction in DIRECTIONS:
+                        for order in march.orders(game, board, seat, minions, direction, most):
+                            count = len(order)
+                            ways = table.get(count)
+                            if ways is None:
+                                ways = table[count] = pays(kind, cost, count, may_coin)
+                            if ways:
+                                append((Cast, (player, name, here, tuple(map(name_of, order)), direction), ways))
             elif spell is SUMMON:
                 if minions is None:
                     minions = [spot for spot in mine if board[spot] == minion]
                 spare = MINIONS - len(minions)
                 if spare:
                     empty = [s for s in neighbours[source] if board[s] is None]
-                    if empty and (ways := pays(kind, cost, 0, may_coin)):
-                        for count in range(1, min(spare, 3) + 1):
-                            for spots in combinations(empty, count):
-                                append((Cast, (player, name, here, tuple(names[s] for s in spots), ""), ways))
+                    if empty:
+                        ways = table.get(0)
+                        if ways is None:
+                            ways = table[0] = pays(kind, cost, 0, may_coin)
+                        if ways:
+                            for count in range(1, min(spare, 3) + 1):
+                                for spots in combinations(empty, count):
+                                    append((Cast, (player, name, here, tuple(map(name_of, spots)), ""), ways))
             elif spell is REPLICA:
-                if sum(1 for spot in mine if board[spot][1] == ILLUSIONIST) == 1:
-                    ways = pays(kind, cost, 0, may_coin)
+                if illusionists is None:
+                    illusionists = [board[spot][1] for spot in mine].count(ILLUSIONIST)
+                if illusionists == 1:
+                    ways = table.get(0)
+                    if ways is None:
+                        ways = table[0] = pays(kind, cost, 0, may_coin)
                     if ways:
                         for spot in neighbours[source]:
                             if board[spot] is None:
@@ -309,19 +331,26 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
                 for ray in lines[source]:
                     for distance, target, _ in ray[: most - 1]:
                         if board[target] is None:
-                            ways = pays(kind, cost, distance, may_coin)
+                            ways = table.get(distance)
+                            if ways is None:
+                                ways = table[distance] = pays(kind, cost, distance, may_coin)
                             if ways:
                                 append((Cast, (player, name, here, singles[target], ""), ways))
             elif spell is BLAZE:
                 for path in blaze.paths(game, live, seat, source, min(most - 1, blaze.LISTED)):
-                    ways = pays(kind, cost, len(path), may_coin)
+                    count = len(path)
+                    ways = table.get(count)
+                    if ways is None:
+                        ways = table[count] = pays(kind, cost, count, may_coin)
                     if ways:
-                        append((Cast, (player, name, here, tuple(names[s] for s in path), ""), ways))
+                        append((Cast, (player, name, here, tuple(map(name_of, path)), ""), ways))
             else:
                 for spots, target, amount in spell.options(game, live, seat, source, most):
-                    ways = pays(kind, cost, amount, may_coin)
+                    ways = table.get(amount)
+                    if ways is None:
+                        ways = table[amount] = pays(kind, cost, amount, may_coin)
                     if ways:
-                        append((Cast, (player, name, here, tuple(names[s] for s in spots), target), ways))
+                        append((Cast, (player, name, here, tuple(map(name_of, spots)), target), ways))
     return out
 
 
@@ -332,6 +361,11 @@ class Fast:
         self.game = game
         self.table = game.steps
         self.ways = _WAYS
+        #: For each seat, the other seats' seeresses (as pieces on the board).
+        self.enemy_seeresses = tuple(
+            tuple((other, SEERESS) for other in range(len(game.players)) if other != seat)
+            for seat in range(len(game.players))
+        )
         inlined = game.plain_moves and not game.overridden & {"glyph_may_use_coins", "glyph_wild_coins"}
         self.families = (
             official_families if inlined else (lambda fast, live, seat: list(actions.families(game, live, seat)))
