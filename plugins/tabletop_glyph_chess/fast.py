@@ -26,7 +26,7 @@ from tabletop import Chance, Decide, Event
 
 from . import actions, payment, scepter, steps
 from .events import Cast, Move
-from .hexes import DIRECTIONS, HexBoard
+from .hexes import HexBoard
 from .payment import official_wild
 from .pieces import FORCE_MAGE, GLYPHS, ILLUSIONIST, MINION, MINIONS, SCEPTER, SEERESS, SUMMONER
 from .spells import blaze, march
@@ -165,10 +165,20 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
     singles = spot_names(geo)
     dice = live.dice
     spent = live.spent
+    known = fast.ways
     free = tuple([n for n in range(1, len(dice) + 1) if n - 1 not in spent])
+    # The free dice by the face they show (kept across calls).
+    faces = tuple(dice)
+    shown = known.get((free, faces))
+    if shown is None:
+        shown = {}
+        for n in free:
+            shown[dice[n - 1]] = (*shown.get(dice[n - 1], ()), n)
+        if len(known) >= KNOWN_WAYS:
+            known.clear()
+        known[free, faces] = shown
     hand = live.hands[seat]
     wild = official_wild(live, seat)
-    known = fast.ways
     spells, costs = game.by_caster, game.costs
     minion = (seat, MINION)
     out: list = []
@@ -217,7 +227,7 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
             continue
         if kind == SCEPTER:
             cost = scepter.COST
-            key = (cost, free, tuple([dice[n - 1] for n in free]))
+            key = (cost, free, faces)
             ways = known.get(key)
             if ways is None:
                 ways = pays(SCEPTER, cost, 1, False)
@@ -235,7 +245,7 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
         # The ways to pay depend on the free dice showing the type and the
         # coins that may pay for it (with no wild coin, its own coins alone):
         # the key of the tables of ways, by cost and amount, kept across calls.
-        dice_showing = tuple([n for n in free if dice[n - 1] == kind])
+        dice_showing = shown.get(kind, ())
         if not may_coin:
             pool, coins = (), 0
         elif wild:
@@ -293,15 +303,13 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
             elif spell is MARCH:
                 if minions is None:
                     minions = [spot for spot in mine if board[spot] == minion]
-                if minions:
-                    for direction in DIRECTIONS:
-                        for order in march.orders(game, board, seat, minions, direction, most):
-                            count = len(order)
-                            ways = table.get(count)
-                            if ways is None:
-                                ways = table[count] = pays(kind, cost, count, may_coin)
-                            if ways:
-                                append((Cast, (player, name, here, tuple(map(name_of, order)), direction), ways))
+                for direction, order in march.orders(game, board, seat, minions, most):
+                    count = len(order)
+                    ways = table.get(count)
+                    if ways is None:
+                        ways = table[count] = pays(kind, cost, count, may_coin)
+                    if ways:
+                        append((Cast, (player, name, here, tuple(map(name_of, order)), direction), ways))
             elif spell is SUMMON:
                 if minions is None:
                     minions = [spot for spot in mine if board[spot] == minion]

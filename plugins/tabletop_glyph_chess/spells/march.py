@@ -43,45 +43,50 @@ def effect(game, work, seat, source, spots, target):
     work.steps = [Step(s, step(s, target)) for s in spots]
 
 
-def orders(game, board, seat, minions, direction, most):
-    """The orders of up to ``most`` of ``minions`` (their spots) that ``check``
-    allows in ``direction``: by count, then as ``permutations`` gives them.
+def orders(game, board, seat, minions, most) -> list[tuple[str, tuple[int, ...]]]:
+    """(direction, order) for every order of up to ``most`` of ``minions``
+    (their spots) that ``check`` allows: by direction, then by count, then as
+    ``permutations`` gives them.
 
     A minion's march depends only on the minions named before it, so an order
     is allowed exactly when every one of its beginnings is: each allowed
     order of ``count`` minions is extended by every minion not named yet."""
+    found: list = []
+    if most < 1 or not minions:
+        return found
     rays = game.geo.rays
     minion = (seat, MINION)
-    steps = []
-    for spot in minions:
-        ray = rays[spot][direction]
-        steps.append(ray[0] if ray else None)
-    picks = tuple(zip(minions, steps))
-    level = [((), {})]  # allowed orders, with the spots each one changed
-    for _ in range(min(len(minions), most)):
-        longer = []
-        for order, moved in level:
-            for spot, to in picks:
-                if to is None or spot in order:
-                    continue
-                there = moved[to] if to in moved else board[to]
-                if there is not None and there[0] == seat:
-                    continue
-                changed = dict(moved)
-                changed[spot], changed[to] = None, minion
-                longer.append(((*order, spot), changed))
-        if not longer:
-            return
-        for order, _ in longer:
-            yield order
-        level = longer
+    for direction in DIRECTIONS:
+        # A minion that would leave the board is never named.
+        picks = [(spot, ray[0]) for spot in minions if (ray := rays[spot][direction])]
+        level = []  # the allowed orders of one count, with the spots each one changed
+        for spot, to in picks:
+            there = board[to]
+            if there is None or there[0] != seat:
+                level.append(((spot,), {spot: None, to: minion}))
+                found.append((direction, (spot,)))
+        for _ in range(1, min(len(picks), most)):
+            longer = []
+            for order, moved in level:
+                for spot, to in picks:
+                    if spot in order:
+                        continue
+                    there = moved[to] if to in moved else board[to]
+                    if there is not None and there[0] == seat:
+                        continue
+                    changed = dict(moved)
+                    changed[spot], changed[to] = None, minion
+                    longer.append(((*order, spot), changed))
+                    found.append((direction, (*order, spot)))
+            if not longer:
+                break
+            level = longer
+    return found
 
 
 def options(game, state, seat, source, budget):
-    minions = pieces_of(state, seat, MINION)
-    for direction in DIRECTIONS:
-        for order in orders(game, state.board, seat, minions, direction, budget):
-            yield order, direction, len(order)
+    for direction, order in orders(game, state.board, seat, pieces_of(state, seat, MINION), budget):
+        yield order, direction, len(order)
 
 
 def victims(game, state, seat, source, spots, target):
