@@ -167,7 +167,8 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
     spent = live.spent
     known = fast.ways
     free = tuple([n for n in range(1, len(dice) + 1) if n - 1 not in spent])
-    # The free dice by the face they show (kept across calls).
+    # The free dice by the face they show (kept across calls, with the
+    # scepter's ways to pay).
     faces = tuple(dice)
     shown = known.get((free, faces))
     if shown is None:
@@ -226,12 +227,9 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
         if kind == MINION:
             continue
         if kind == SCEPTER:
-            cost = scepter.COST
-            key = (cost, free, faces)
-            ways = known.get(key)
+            ways = shown.get(SCEPTER)  # kept with the dice: they depend on them alone
             if ways is None:
-                ways = pays(SCEPTER, cost, 1, False)
-                known[key] = ways
+                ways = shown[SCEPTER] = pays(SCEPTER, scepter.COST, 1, False)
             if ways:
                 for ray in lines[source]:
                     if ray:
