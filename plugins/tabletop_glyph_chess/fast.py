@@ -186,7 +186,8 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
     append = out.append
 
     # The seat's pieces, in board order.
-    mine = [spot for spot, piece in compress(enumerate(board), board) if piece[0] == seat]
+    pieces = list(compress(enumerate(board), board))
+    mine = [spot for spot, piece in pieces if piece[0] == seat]
     # Sight goes both ways: a piece is in sight of an enemy seeress exactly
     # when it is the first piece in one of her six directions.
     seen: set | tuple = ()
@@ -194,12 +195,7 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
         if seeress in board:
             if not seen:
                 seen = set()
-            spot = -1
-            while True:
-                try:
-                    spot = board.index(seeress, spot + 1)
-                except ValueError:
-                    break
+            for spot in [spot for spot, piece in pieces if piece == seeress]:
                 for ray in rays[spot]:
                     for other in ray:
                         if board[other] is not None:

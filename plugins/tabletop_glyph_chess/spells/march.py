@@ -48,39 +48,34 @@ def orders(game, board, seat, minions, most) -> list[tuple[str, tuple[int, ...]]
     (their spots) that ``check`` allows: by direction, then by count, then as
     ``permutations`` gives them.
 
-    A minion's march depends only on the minions named before it, so an order
-    is allowed exactly when every one of its beginnings is: each allowed
-    order of ``count`` minions is extended by every minion not named yet."""
+    All step the same way, so no two land on one spot: a minion may follow
+    the ones named before it exactly when it stays on the board and the spot
+    ahead is empty, holds an enemy, or held one of those minions. An order is
+    allowed when each of its beginnings is, so each allowed order of
+    ``count`` minions is extended by every minion not named yet."""
     found: list = []
     if most < 1 or not minions:
         return found
     rays = game.geo.rays
-    minion = (seat, MINION)
     for direction in DIRECTIONS:
-        # A minion that would leave the board is never named.
-        picks = [(spot, ray[0]) for spot in minions if (ray := rays[spot][direction])]
-        level = []  # the allowed orders of one count, with the spots each one changed
-        for spot, to in picks:
-            there = board[to]
-            if there is None or there[0] != seat:
-                level.append(((spot,), {spot: None, to: minion}))
-                found.append((direction, (spot,)))
+        picks = []  # (spot, the spot ahead, whether that spot is open now)
+        for spot in minions:
+            ray = rays[spot][direction]
+            if ray:  # a minion that would leave the board is never named
+                there = board[ray[0]]
+                picks.append((spot, ray[0], there is None or there[0] != seat))
+        level = [(spot,) for spot, _, open_ in picks if open_]
+        found += [(direction, order) for order in level]
         for _ in range(1, min(len(picks), most)):
-            longer = []
-            for order, moved in level:
-                for spot, to in picks:
-                    if spot in order:
-                        continue
-                    there = moved[to] if to in moved else board[to]
-                    if there is not None and there[0] == seat:
-                        continue
-                    changed = dict(moved)
-                    changed[spot], changed[to] = None, minion
-                    longer.append(((*order, spot), changed))
-                    found.append((direction, (*order, spot)))
-            if not longer:
+            level = [
+                (*order, spot)
+                for order in level
+                for spot, ahead, open_ in picks
+                if spot not in order and (open_ or ahead in order)
+            ]
+            if not level:
                 break
-            level = longer
+            found += [(direction, order) for order in level]
     return found
 
 
