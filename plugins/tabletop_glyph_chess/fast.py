@@ -32,11 +32,13 @@ from .pieces import FORCE_MAGE, GLYPHS, ILLUSIONIST, MINION, MINIONS, SCEPTER, S
 from .spells import blaze, march
 from .spells.blast import BLAST
 from .spells.blaze import BLAZE
+from .spells.foresee import FORESEE
 from .spells.march import MARCH
 from .spells.replica import REPLICA
+from .spells.revive import REVIVE
 from .spells.summon import SUMMON
 from .spells.swap import SWAP
-from .state import ACT, State, Work, freeze, thaw
+from .state import ACT, KILLED, State, Work, freeze, thaw
 
 if TYPE_CHECKING:
     from .game import GlyphChess
@@ -152,9 +154,9 @@ def ways_alike(cost: str, amount: int, free: tuple, showing: tuple, pool: tuple)
 def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tuple, list]]:
     """:func:`~tabletop_glyph_chess.actions.families`, as a list, with the
     official rules of movement, sight and wild coins written in, the official
-    spells' options found from the seat's pieces (looked for once), and the
-    ways to pay remembered across calls (they depend only on the dice free,
-    the hand, the wild types and whether coins may be used)."""
+    spells' options written in too (from the seat's pieces, looked for once),
+    and the ways to pay remembered across calls (they depend only on the dice
+    free, the hand, the wild types and whether coins may be used)."""
     game = fast.game
     board = live.board
     geo = game.geo
@@ -346,6 +348,28 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
                         ways = table[count] = pays(kind, cost, count, may_coin)
                     if ways:
                         append((Cast, (player, name, here, tuple(map(name_of, path)), ""), ways))
+            elif spell is REVIVE:
+                fates = live.fates[seat]
+                if KILLED in fates:
+                    empty = [s for s in neighbours[source] if board[s] is None]
+                    if empty:
+                        ways = table.get(0)
+                        if ways is None:
+                            ways = table[0] = pays(kind, cost, 0, may_coin)
+                        if ways:
+                            for glyph, fate in zip(GLYPHS, fates):
+                                if fate == KILLED and glyph != ILLUSIONIST:
+                                    for spot in empty:
+                                        append((Cast, (player, name, here, singles[spot], glyph), ways))
+            elif spell is FORESEE:
+                ways = table.get(0)
+                if ways is None:
+                    ways = table[0] = pays(kind, cost, 0, may_coin)
+                if ways:
+                    eliminated = live.eliminated
+                    for other, target in enumerate(game.players):
+                        if other != seat and not eliminated[other]:
+                            append((Cast, (player, name, here, (), target), ways))
             else:
                 for spots, target, amount in spell.options(game, live, seat, source, most):
                     ways = table.get(amount)

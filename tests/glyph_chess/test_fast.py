@@ -103,6 +103,8 @@ def _scrambled(game, rng, players):
     live.spent = rng.sample(range(len(live.dice)), rng.randrange(len(live.dice) + 1))
     live.hands = [[rng.choice((0, 0, 1, 2, 3)) for _ in GLYPHS] for _ in range(players)]
     live.fates = [[rng.choice((ALIVE, ALIVE, ALIVE, KILLED, BURNT)) for _ in GLYPHS] for _ in range(players)]
+    if players > 2 and rng.random() < 0.3:
+        live.eliminated[rng.randrange(players)] = True
     return live
 
 
