@@ -9,6 +9,9 @@ What the fast path adds:
 - the legal actions as a lazy sequence (:class:`Actions`): the actions are
   found and each one's ways to pay are counted, but an event is built only
   when it is asked for, so a bot's uniform choice builds one;
+- the listing with the official rules written in (:func:`official_families`)
+  when no variant changes movement, sight or wild coins, with the ways to
+  pay remembered across calls and games by what they depend on;
 - (for both paths) the 720 orders of a player's glyph cards looked up by
   dict (:class:`IndexedChance`) instead of compared one by one.
 """
