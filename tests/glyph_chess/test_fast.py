@@ -70,3 +70,168 @@ def test_shuffles_are_looked_up_by_dict(house):
     assert isinstance(node, IndexedChance) and len(node.outcomes) == 720
     assert node.allows(node.outcomes[500]) and not node.allows(game.shuffles[1].outcomes[0])
     assert node == __import__("tabletop").Chance(node.outcomes)
+
+
+# -- the fast path's own structures, against the plain computation ----------------
+def _scrambled(game, rng, players):
+    """A random position of ``game``: pieces of every seat (the minions near
+    their summoner, the illusionist sometimes twice), dice, spent dice,
+    hands and fates, none of them checked for being reachable in play."""
+    from tabletop_glyph_chess.pieces import GLYPHS, ILLUSIONIST, MINION, SCEPTER, SUMMONER
+    from tabletop_glyph_chess.state import ALIVE, BURNT, KILLED, thaw
+
+    live = thaw(game.initial())
+    geo = game.geo
+    board = [None] * geo.size
+    for seat in range(players):
+        kinds = [SCEPTER, *(g for g in GLYPHS if rng.random() < 0.8)]
+        if rng.random() < 0.3:
+            kinds.append(ILLUSIONIST)
+        for kind in kinds:
+            board[rng.choice([s for s in range(geo.size) if board[s] is None])] = (seat, kind)
+        summoner = next((s for s, p in enumerate(board) if p == (seat, SUMMONER)), None)
+        if summoner is not None:
+            near = [summoner]
+            for _ in range(rng.randrange(4)):
+                around = [t for s in near for t in geo.neighbours[s] if board[t] is None]
+                if around:
+                    spot = rng.choice(around)
+                    board[spot] = (seat, MINION)
+                    near.append(spot)
+    live.board = board
+    live.dice = [rng.choice(GLYPHS) for _ in live.dice]
+    live.spent = rng.sample(range(len(live.dice)), rng.randrange(len(live.dice) + 1))
+    live.hands = [[rng.choice((0, 0, 1, 2, 3)) for _ in GLYPHS] for _ in range(players)]
+    live.fates = [[rng.choice((ALIVE, ALIVE, ALIVE, KILLED, BURNT)) for _ in GLYPHS] for _ in range(players)]
+    if players > 2 and rng.random() < 0.3:
+        live.eliminated[rng.randrange(players)] = True
+    return live
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("variants", [(), ("glyph-push",), ("glyph-long-scepter",)])
+def test_official_listing_is_the_plain_listing_in_random_positions(house, players, variants):
+    import random
+
+    from tabletop import Header
+    from tabletop_glyph_chess import actions
+    from tabletop_glyph_chess.fast import official_families
+    from tabletop_glyph_chess.game import GlyphChess
+
+    entries = tuple(house.variant_entry(v, "glyph-chess") for v in variants)
+    game = house.game(Header("glyph-chess", ("ann", "ben", "cat")[:players], entries))
+    assert isinstance(game, GlyphChess)
+    fast = game.fast()
+    for n in range(150):
+        rng = random.Random(f"scramble-{players}-{n}")
+        live = _scrambled(game, rng, players)
+        for seat in range(players):
+            plain = list(actions.families(game, live, seat))
+            assert list(fast.families(fast, live, seat)) == plain, (n, seat)
+            if fast.families is official_families:
+                assert official_families(fast, live, seat) == plain, (n, seat)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_march_orders_are_the_checked_permutations(seed):
+    import random
+    from itertools import permutations
+
+    from tabletop import Header
+    from tabletop_glyph_chess.hexes import DIRECTIONS
+    from tabletop_glyph_chess.pieces import MINION
+    from tabletop_glyph_chess.spells import march, pieces_of
+
+    rng = random.Random(seed)
+    game = Registry(get_plugin_manager(environment=False)).game(Header("glyph-chess", ("ann", "ben")))
+    live = _scrambled(game, rng, 2)
+    for seat in (0, 1):
+        minions = pieces_of(live, seat, MINION)
+        for budget in range(5):
+            plain = [
+                (order, direction, count)
+                for direction in DIRECTIONS
+                for count in range(1, min(len(minions), budget) + 1)
+                for order in permutations(minions, count)
+                if march.check(game, live, seat, 0, order, direction)[0] is None
+            ]
+            assert list(march.options(game, live, seat, 0, budget)) == plain
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_blaze_paths_are_every_path_depth_first(seed):
+    import random
+
+    from tabletop import Header
+    from tabletop_glyph_chess.spells import blaze
+
+    def grow(game, board, seat, path, seen, longest):
+        if path:
+            yield tuple(path)
+        if len(path) == longest:
+            return
+        for spot in game.geo.neighbours[path[-1]]:
+            if spot not in seen and (board[spot] is None or board[spot][0] != seat):
+                yield from grow(game, board, seat, [*path, spot], seen | {spot}, longest)
+
+    rng = random.Random(seed)
+    game = Registry(get_plugin_manager(environment=False)).game(Header("glyph-chess", ("ann", "ben")))
+    live = _scrambled(game, rng, 2)
+    for source in rng.sample(range(game.geo.size), 6):
+        seat = rng.randrange(2)
+        for longest in range(5):
+            plain = [p[1:] for p in grow(game, live.board, seat, [source], {source}, longest + 1)][1:]
+            assert list(blaze.paths(game, live, seat, source, longest)) == plain
+
+
+def test_ways_alike_have_the_same_ways_to_pay():
+    import random
+
+    from tabletop_glyph_chess import payment
+    from tabletop_glyph_chess.fast import ways_alike
+    from tabletop_glyph_chess.pieces import GLYPHS
+
+    class Position:
+        pass
+
+    found: dict = {}
+    shared = 0
+    for n in range(20_000):
+        rng = random.Random(f"ways-{n}")
+        state = Position()
+        state.dice = [rng.choice(GLYPHS[:3]) for _ in range(5)]
+        state.spent = rng.sample(range(5), rng.randrange(6))
+        state.hands = [[rng.choice((0, 0, 1, 2, 3, 4)) for _ in GLYPHS]]
+        glyph = rng.choice(GLYPHS[:3])
+        wild = frozenset(rng.sample(GLYPHS, rng.randrange(3)))
+        cost = rng.choice(("x", "item", "die", "die+x", "any-die"))
+        amount, may_coin = rng.randrange(5), rng.random() < 0.7
+        free = tuple(i + 1 for i in range(5) if i not in state.spent)
+        if cost == "any-die":
+            showing, pool = tuple(state.dice[i - 1] for i in free), ()
+        else:
+            showing = tuple(i for i in free if state.dice[i - 1] == glyph)
+            pool = (
+                tuple(c if g == glyph or g in wild else 0 for g, c in zip(GLYPHS, state.hands[0])) if may_coin else ()
+            )
+        ways = list(payment.options(state, 0, glyph, cost, amount, may_coin, wild))
+        key = ways_alike(cost, amount, free, showing, pool)
+        shared += key in found
+        assert found.setdefault(key, ways) == ways, (key, n)
+    assert shared > 10_000  # the keys are shared often: the test compares something
+
+
+def test_move_lines_are_the_rays_with_their_moves():
+    from tabletop_glyph_chess.fast import move_lines
+    from tabletop_glyph_chess.hexes import board
+
+    geo = board(6)
+    lines = move_lines(geo, "ann")
+    for source, rays in enumerate(geo.ray_lists):
+        assert [[spot for _, spot, _ in line] for line in lines[source]] == [list(ray) for ray in rays]
+        for line in lines[source]:
+            for distance, spot, fields in line:
+                assert fields == ("ann", geo.names[source], geo.names[spot])
+                assert geo.ray_lists[source][lines[source].index(line)][distance - 1] == spot

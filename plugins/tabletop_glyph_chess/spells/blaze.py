@@ -51,26 +51,28 @@ def effect(game, work, seat, source, spots, target):
 
 def paths(game, state, seat, source, longest) -> Iterator[tuple[int, ...]]:
     """Every path of 1 to ``longest`` steps, depth first."""
+    if longest < 1:
+        return
     neighbours = game.geo.neighbours
     board = state.board
-
-    def grow(path, seen):
-        if path:
-            yield tuple(path)
-        if len(path) == longest:
-            return
-        here = path[-1] if path else source
-        for spot in neighbours[here]:
+    path: list[int] = []
+    seen = {source}
+    ahead = [iter(neighbours[source])]  # for each spot of the path, the spots next to it not tried yet
+    while ahead:
+        for spot in ahead[-1]:
             piece = board[spot]
             if spot not in seen and (piece is None or piece[0] != seat):
-                seen.add(spot)
                 path.append(spot)
-                yield from grow(path, seen)
+                yield tuple(path)
+                if len(path) < longest:
+                    seen.add(spot)
+                    ahead.append(iter(neighbours[spot]))
+                    break
                 path.pop()
-                seen.discard(spot)
-
-    if longest >= 1:
-        yield from grow([], {source})
+        else:
+            del ahead[-1]
+            if path:
+                seen.discard(path.pop())
 
 
 def longest(game, state, seat, source) -> int:

@@ -6,8 +6,6 @@ attack (FAQ Q16). Minions move no other way."""
 
 from __future__ import annotations
 
-from itertools import permutations
-
 from ..hexes import DIRECTIONS
 from ..pieces import MINION, SUMMONER
 from ..state import Step
@@ -45,13 +43,45 @@ def effect(game, work, seat, source, spots, target):
     work.steps = [Step(s, step(s, target)) for s in spots]
 
 
-def options(game, state, seat, source, budget):
-    minions = pieces_of(state, seat, MINION)
+def orders(game, board, seat, minions, most) -> list[tuple[str, tuple[int, ...]]]:
+    """(direction, order) for every order of up to ``most`` of ``minions``
+    (their spots) that ``check`` allows: by direction, then by count, then as
+    ``permutations`` gives them.
+
+    All step the same way, so no two land on one spot: a minion may follow
+    the ones named before it exactly when it stays on the board and the spot
+    ahead is empty, holds an enemy, or held one of those minions. An order is
+    allowed when each of its beginnings is, so each allowed order of
+    ``count`` minions is extended by every minion not named yet."""
+    found: list = []
+    if most < 1 or not minions:
+        return found
+    rays = game.geo.rays
     for direction in DIRECTIONS:
-        for count in range(1, min(len(minions), budget) + 1):
-            for order in permutations(minions, count):
-                if check(game, state, seat, source, order, direction)[0] is None:
-                    yield order, direction, count
+        picks = []  # (spot, the spot ahead, whether that spot is open now)
+        for spot in minions:
+            ray = rays[spot][direction]
+            if ray:  # a minion that would leave the board is never named
+                there = board[ray[0]]
+                picks.append((spot, ray[0], there is None or there[0] != seat))
+        level = [(spot,) for spot, _, open_ in picks if open_]
+        found += [(direction, order) for order in level]
+        for _ in range(1, min(len(picks), most)):
+            level = [
+                (*order, spot)
+                for order in level
+                for spot, ahead, open_ in picks
+                if spot not in order and (open_ or ahead in order)
+            ]
+            if not level:
+                break
+            found += [(direction, order) for order in level]
+    return found
+
+
+def options(game, state, seat, source, budget):
+    for direction, order in orders(game, state.board, seat, pieces_of(state, seat, MINION), budget):
+        yield order, direction, len(order)
 
 
 def victims(game, state, seat, source, spots, target):
