@@ -108,3 +108,13 @@ def _values(kind):
         )
         return st.dictionaries(st.text(max_size=8), json_values, max_size=4)
     return st.from_type(kind)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40), seq=st.integers(1, 10**9))
+def test_the_numbers_of_one_seed_are_the_numbers_of_the_seed(seed, seq):
+    """Self-play draws with ``chance.numbers`` (the seed's key encoded once);
+    replay checks with ``chance.number``: the two agree on every seed and event."""
+    from tabletop import chance
+
+    assert chance.numbers(seed)(seq) == chance.number(seed, seq)

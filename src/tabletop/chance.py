@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import json
 import secrets
+from collections.abc import Callable
 
 _COMMIT_PREFIX = b"tabletop seed\x00"
 
@@ -36,6 +37,18 @@ def number(seed: str, seq: int) -> int:
     # hmac.digest: the same HMAC-SHA256 in one C call, several times faster than hmac.new().
     digest = hmac.digest(seed.encode(), b"event %d" % seq, "sha256")
     return int.from_bytes(digest, "big")
+
+
+def numbers(seed: str) -> Callable[[int], int]:
+    """:func:`number` for one seed, its key encoded once: for loops that draw
+    every chance event of a game (self-play)."""
+    key = seed.encode()
+    digest, from_bytes = hmac.digest, int.from_bytes
+
+    def number_of(seq: int) -> int:
+        return from_bytes(digest(key, b"event %d" % seq, "sha256"), "big")
+
+    return number_of
 
 
 def seal(salt: str, choice: dict) -> str:

@@ -215,28 +215,33 @@ def _race(
     fast, live = match._fast, match._live
     assert fast is not None
     game = match.game
-    number = chance.number
+    number = chance.numbers(seed)
     seq = match.seq
+    # Looked up once: this loop runs for every event of every self-played game.
+    next_node, legal_of, apply, append = fast.next, fast.legal, fast.apply, events.append
+    limit = max_events - len(events)
+    done = 0
     try:
         while True:
-            node = fast.next(live)
+            node = next_node(live)
             kind = type(node)
             if kind is Chance:
-                event = node.pick(number(seed, seq + 1))
+                event = node.pick(number(seq + 1))
             elif kind is Forced:
                 event = node.event
             elif kind is Decide and not node.sealed:
                 player = node.players[0]
-                legal = fast.legal(live, player)
+                legal = legal_of(live, player)
                 if not legal:
                     raise IllegalEventError(f"{game.name}: {player} must decide but has no legal decision")
                 event = bots[player].choose(game, None, player, legal, rngs[player])
             else:
                 return
-            fast.apply(live, event)
-            events.append(event)
+            apply(live, event)
+            append(event)
             seq += 1
-            if len(events) > max_events:
+            done += 1
+            if done > limit:
                 raise IllegalEventError(f"{game.name}: self-play did not end within {max_events} events")
     finally:
         match.seq = seq
