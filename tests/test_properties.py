@@ -118,3 +118,28 @@ def test_the_numbers_of_one_seed_are_the_numbers_of_the_seed(seed, seq):
     from tabletop import chance
 
     assert chance.numbers(seed)(seq) == chance.number(seed, seq)
+
+
+def _picked_one_by_one(outcomes, weights, number):
+    """A chance outcome as the rules define the pick: the number (modulo the
+    total weight) counted off outcome by outcome."""
+    n = number % sum(weights)
+    for outcome, weight in zip(outcomes, weights):
+        if n < weight:
+            return outcome
+        n -= weight
+    raise AssertionError
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    weights=st.lists(st.integers(0, 6), min_size=1, max_size=10).filter(any),
+    number=st.integers(0, 2**256 - 1),
+)
+def test_a_weighted_chance_picks_as_counting_off_the_weights(weights, number):
+    """``Chance.pick`` finds the outcome by its running totals; the same
+    outcome as counting the weights off one by one, zero weights included."""
+    from tabletop.nodes import Chance
+
+    outcomes = tuple(f"o{i}" for i in range(len(weights)))
+    assert Chance(outcomes, tuple(weights)).pick(number) == _picked_one_by_one(outcomes, weights, number)

@@ -7,7 +7,9 @@ rules nodes itself.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from itertools import accumulate
 
 import attrs
 
@@ -40,17 +42,23 @@ class Chance:
 
     outcomes: tuple[Event, ...]
     weights: tuple[int, ...] | None = None
+    #: The running totals of ``weights``: outcome i is picked by the numbers
+    #: (modulo the total) from ends[i - 1] up to ends[i].
+    _ends: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_ends", tuple(accumulate(self.weights)) if self.weights is not None else ())
 
     def pick(self, number: int) -> Event:
         """The outcome that ``number`` (a large uniform integer) selects."""
         if self.weights is None:
             return self.outcomes[number % len(self.outcomes)]
-        n = number % sum(self.weights)
-        for outcome, weight in zip(self.outcomes, self.weights):
-            if n < weight:
-                return outcome
-            n -= weight
-        raise AssertionError("weights do not cover the number drawn")
+        ends = self._ends
+        if not ends or ends[-1] <= 0:
+            raise AssertionError("weights do not cover the number drawn")
+        # The first outcome whose running total passes the number: outcomes of
+        # weight 0 are never picked.
+        return self.outcomes[bisect_right(ends, number % ends[-1])]
 
     def allows(self, event: Event) -> bool:
         """Whether ``event`` is a possible outcome of this node."""
