@@ -27,7 +27,7 @@ from .events import Event
 from .extensions import Bot
 from .game import Game
 from .header import Header
-from .live import Secrets, bot_rng, decide, make_header, seal, settle
+from .live import Secrets, bot_rng, decide, header_and_game, seal, settle
 from .nodes import Decide, Outcome, Over
 from .plugins import get_plugin_manager
 from .registry import Registry
@@ -366,5 +366,5 @@ def start(
     ``"NAME:key=value"``); ``options`` are the game's options (``board``...).
     """
     reg = _registry_of(registry, plugins)
-    header, seed = make_header(reg, game, players, variants, options, seed)
-    return Table(Match(reg, header), seed)
+    header, seed, made = header_and_game(reg, game, players, variants, options, seed)
+    return Table(Match(reg, header, made), seed)

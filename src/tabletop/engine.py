@@ -32,10 +32,12 @@ class Match:
     one); :attr:`state` is the immutable state either way.
     """
 
-    def __init__(self, registry: Registry, header: Header) -> None:
+    def __init__(self, registry: Registry, header: Header, game: Game | None = None) -> None:
         self.registry = registry
         self.header = header
-        self.game: Game = registry.game(header)
+        #: ``game``, when given, is the game just made from ``header`` (see
+        #: ``live.header_and_game``) and used by this match alone.
+        self.game: Game = game if game is not None else registry.game(header)
         self._state: Any = self.game.initial()
         self.seq = 0
         self.revealed: str | None = None

@@ -15,6 +15,7 @@ from .engine import Match
 from .errors import IllegalEventError, TabletopError, UsageError, shown
 from .events import Event, Reveal, Seal, Unseal
 from .extensions import Bot
+from .game import Game
 from .header import Header, Randomness
 from .nodes import Chance, Decide, Forced, Over
 from .registry import Registry
@@ -58,6 +59,22 @@ def make_header(
     sealed: bool = False,
 ) -> tuple[Header, str]:
     """A checked header for a new game and the seed it uses."""
+    header, seed, _ = header_and_game(registry, game, players, variants, options, seed, sealed)
+    return header, seed
+
+
+def header_and_game(
+    registry: Registry,
+    game: str,
+    players: Sequence[str],
+    variants: Sequence[str] = (),
+    options: Mapping[str, str] | None = None,
+    seed: str | None = None,
+    sealed: bool = False,
+) -> tuple[Header, str, Game]:
+    """:func:`make_header`, and the game made from the header to check it: a
+    new match may start from it (``Match(registry, header, game)``) instead of
+    making it a second time (self-play makes thousands of games)."""
     from .header import check_players, check_seed
 
     cls = registry.game_class(game)
@@ -73,8 +90,8 @@ def make_header(
     randomness = Randomness(commitment=chance.commitment(seed)) if sealed else Randomness(seed=seed)
     entries = tuple(registry.variant_entry(v, cls.name) for v in variants)
     header = Header(game, tuple(players), entries, normalized, randomness)
-    registry.game(header)  # fails now, with a clear error, on a bad player count or variant
-    return header, seed
+    made = registry.game(header)  # fails now, with a clear error, on a bad player count or variant
+    return header, seed, made
 
 
 #: Sealed decisions kept until they are revealed: player -> {"salt", "choice"}.
@@ -163,8 +180,8 @@ def selfplay(
     max_events: int = 100_000,
 ) -> tuple[Header, Match, list[Event]]:
     """A complete game between bots (one per seat); the same seed gives the same log."""
-    header, seed = make_header(registry, game, players, variants, options, seed)
-    match = Match(registry, header)
+    header, seed, made = header_and_game(registry, game, players, variants, options, seed)
+    match = Match(registry, header, made)
     # Bots that choose from the legal list alone let the game run on its fast
     # path: no immutable state is built for them.
     looks = any(bot.reads_state for bot in bots)
