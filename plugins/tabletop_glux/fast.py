@@ -348,11 +348,11 @@ class Fast:
                         owner, count = stacks[sq][-1]
                         path = table[sq][count]
                         if path is not None:
-                            between, dest = path
+                            beyond, dest = path
                             reach = reaches[owner]
                             left = reach.get(dest)
                             if left is not None:
-                                for far in between:  # the square itself is still empty here
+                                for far in beyond:  # those before it are empty: sq is the first chip
                                     if stacks[far]:
                                         break
                                 else:
@@ -387,7 +387,10 @@ class Fast:
 def crossings(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
     """For each square, in each direction: the squares behind it in order, and
     for each of them the count of each length (0-6) from there that passes over
-    the square: (squares between, destination), or None. Made once per board."""
+    the square: (the squares between it and the destination, beyond the
+    square, destination), or None. Only those squares need looking at when a
+    chip lands on the empty square: the squares between the first chip behind
+    and the square are empty. Made once per board."""
     rays = board.rays(directions)
     back = board.rays(tuple((-dc, -dr) for dc, dr in directions))
     found = []
@@ -400,8 +403,11 @@ def crossings(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
             table = {}
             for distance, sq in enumerate(line, start=1):
                 ray = rays[sq][k]
-                table[sq] = tuple((ray[: n - 1], ray[n - 1]) if distance < n <= len(ray) else None for n in range(7))
-            lines.append((line, table))
+                table[sq] = tuple(
+                    (ray[distance : n - 1], ray[n - 1]) if distance < n <= len(ray) else None for n in range(7)
+                )
+            if line:  # nothing behind the square: nothing counts over it this way
+                lines.append((line, table))
         found.append(tuple(lines))
     return tuple(found)
 
