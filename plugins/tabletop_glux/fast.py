@@ -55,6 +55,9 @@ PLAIN_ONLY = (
 
 _KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 _DRAW_NODES: dict[tuple[Draw, ...], dict[tuple[int, ...], Chance]] = {}
+#: For the players of a game and the squares of its board, each seat's
+#: placements made so far (see ``Placements.made``).
+_PLACES: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[dict[int, Place], ...]] = {}
 
 
 class Live:
@@ -113,6 +116,20 @@ class Fast:
         self.draw_nodes = tuple(_DRAW_NODES.setdefault(draws, {}) for draws in self.draws)
         #: For each seat, whether it may land on each square under rule 6.
         self.landable = landable(game.start_owner, len(self.players))
+        # A placement is the same event in every game of these players on this
+        # board, so one made for a bot is kept for the next game's (a random
+        # bot looks at one placement a turn, and making it is a fair part of
+        # a self-played turn).
+        if len(_PLACES) > 32:
+            _PLACES.clear()
+        self.made = _PLACES.get((self.players, self.names))
+        if self.made is None:
+            self.made = _PLACES[self.players, self.names] = tuple({} for _ in self.players)
+        #: For each seat, the seats after it in turn order, itself last.
+        self.after = tuple(
+            tuple((seat + step) % len(self.players) for step in range(1, len(self.players) + 1))
+            for seat in range(len(self.players))
+        )
         self.decides = game._decides
         self.excludes = tuple(Forced(Exclude(p)) for p in self.players)
         self.over = Over()
@@ -267,7 +284,7 @@ class Fast:
         option = not live.option_used[seat] and len(live.stacks[start]) == 1  # rule 7
         if option:
             squares.append(start)
-        return Placements(player, squares, self.names, option, FACES[kind])
+        return Placements(player, squares, self.names, option, FACES[kind], self.made[seat])
 
     # -- the rules on the live state ------------------------------------------
     def targets(self, live: Live, seat: int):
@@ -290,9 +307,7 @@ class Fast:
     def next_seat(self, live: Live, after: int) -> int | None:
         hands = live.hands
         excluded = live.excluded
-        n = len(hands)
-        for step in range(1, n + 1):
-            seat = (after + step) % n
+        for seat in self.after[after]:
             if hands[seat] is not None and not excluded[seat]:
                 return seat
         return None

@@ -17,6 +17,7 @@ Rule 7 and "Important" are in ``start_option.py`` and ``exclusion.py``.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -268,12 +269,20 @@ class Placements(Sequence[Place]):
     """The legal placements of one turn: every (square, face) pair, in order.
 
     Events are made only when looked at: a random bot looks at one of some
-    fifty, and self-play speed depends on it."""
+    fifty, and self-play speed depends on it. With ``made`` (the fast path's),
+    an event made once for the player is kept there and given again when the
+    same placement is looked at (events are immutable)."""
 
-    __slots__ = ("player", "squares", "names", "option", "faces")
+    __slots__ = ("player", "squares", "names", "option", "faces", "made")
 
     def __init__(
-        self, player: str, squares: list[int], names: tuple[str, ...], option: bool, faces: tuple[int, int]
+        self,
+        player: str,
+        squares: list[int],
+        names: tuple[str, ...],
+        option: bool,
+        faces: tuple[int, int],
+        made: dict[int, Place] | None = None,
     ) -> None:
         #: The squares counted to (indices, sorted), then, when ``option``, the
         #: start square (the start-square option: placed there without counting).
@@ -282,18 +291,34 @@ class Placements(Sequence[Place]):
         self.names = names
         self.option = option
         self.faces = faces
+        #: The events already made for ``player`` on this board, by square,
+        #: face and start option (``square << 4 | face << 1 | start``: faces
+        #: are 1 to 6), or None to make each one afresh.
+        self.made = made
 
     def __len__(self) -> int:
         return 2 * len(self.squares)
 
     def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
+        if type(index) is not int:
+            if isinstance(index, slice):
+                return [self[i] for i in range(*index.indices(len(self)))]
+            index = operator.index(index)
+        squares = self.squares
         if index < 0:
-            index += len(self)
+            index += 2 * len(squares)
         j = index >> 1
-        square = self.names[self.squares[j]]  # IndexError past the end, as a list would
-        return Place(self.player, square, self.faces[index & 1], self.option and j == len(self.squares) - 1)
+        square = squares[j]  # IndexError past the end, as a list would
+        face = self.faces[index & 1]
+        start = self.option and j == len(squares) - 1
+        made = self.made
+        if made is None:
+            return Place(self.player, self.names[square], face, start)
+        key = (square << 4) | (face << 1) | start
+        event = made.get(key)
+        if event is None:
+            event = made[key] = Place(self.player, self.names[square], face, start)
+        return event
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from tabletop import Decide, Match, Registry, get_plugin_manager
 from tabletop.live import selfplay
+from tabletop_glux.chips import FACES
+from tabletop_glux.placement import Placements
 
 from ..conftest import ROOT
 from ..fastpath import compare
@@ -95,3 +97,61 @@ def test_fast_path_agrees_while_replaying_then_listing(registry, seed, players, 
         state = game.apply(state, event)
         fast.apply(live, event)
         assert fast.freeze(live) == state, i
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    picks=st.lists(
+        st.tuples(
+            st.sampled_from(["ann", "ben"]),
+            st.lists(st.integers(0, 168), min_size=1, max_size=12, unique=True).map(sorted),
+            st.booleans(),
+            st.sampled_from(sorted(FACES)),
+            st.lists(st.integers(-30, 30), max_size=6),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_placements_with_made_events_are_the_placements_made_afresh(picks):
+    # The fast path's Placements keep each event made for a player (on a board)
+    # and give it again: element for element, the events made afresh.
+    names = tuple(f"s{i}" for i in range(169))
+    made = {"ann": {}, "ben": {}}
+    for player, squares, option, kind, indices in picks:
+        kept = Placements(player, list(squares), names, option, FACES[kind], made[player])
+        fresh = Placements(player, list(squares), names, option, FACES[kind])
+        assert len(kept) == len(fresh)
+        for index in [*indices, *range(len(fresh))]:
+            try:
+                expected = fresh[index]
+            except IndexError:
+                with pytest.raises(IndexError):
+                    kept[index]
+            else:
+                assert kept[index] == expected, index
+        assert list(kept) == list(fresh) and kept[1:-1:2] == fresh[1:-1:2]
+        assert [e.start for e in kept] == [option and i >= len(kept) - 2 for i in range(len(kept))]
+
+
+@pytest.mark.parametrize("variants", FAST_VARIANTS)
+def test_self_play_gives_the_placements_of_the_plain_rules(registry, variants):
+    # Self-play with events kept from game to game (the fast path's Placements
+    # and its shared tables): each game's log is the plain rules' own game
+    # (every decision legal there) and every list of placements the plain one.
+    names = ["ann", "ben", "cat", "dan"]
+    bot = registry.bot("random", "glux")
+    for i in range(12):
+        players = names[: 2 + i % 3]
+        header, played, events = selfplay(registry, "glux", players, [bot] * len(players), f"kept-{i}", variants)
+        game = registry.game(header)
+        fast = game.fast()
+        state, live = game.initial(), fast.thaw(game.initial())
+        for event in events:
+            node = game.next(state)
+            if isinstance(node, Decide):
+                assert list(fast.legal(live, event.player)) == list(game.legal(state, event.player))
+                assert event in game.legal(state, event.player)
+            state = game.apply(state, event)
+            fast.apply(live, event)
+        assert fast.freeze(live) == state and played.state == state
