@@ -55,9 +55,9 @@ PLAIN_ONLY = (
 
 _KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 _DRAW_NODES: dict[tuple[Draw, ...], dict[tuple[int, ...], Chance]] = {}
-#: For the players of a game and the squares of its board, each seat's
-#: placements made so far (see ``Placements.made``).
-_PLACES: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[dict[int, Place], ...]] = {}
+#: For the players of a game and its board (boards are made once and compared
+#: by identity), each seat's placements made so far (see ``Placements.made``).
+_PLACES: dict[tuple[tuple[str, ...], Any], tuple[dict[int, Place], ...]] = {}
 
 
 class Live:
@@ -122,14 +122,11 @@ class Fast:
         # a self-played turn).
         if len(_PLACES) > 32:
             _PLACES.clear()
-        self.made = _PLACES.get((self.players, self.names))
+        self.made = _PLACES.get((self.players, game.board))
         if self.made is None:
-            self.made = _PLACES[self.players, self.names] = tuple({} for _ in self.players)
+            self.made = _PLACES[self.players, game.board] = tuple({} for _ in self.players)
         #: For each seat, the seats after it in turn order, itself last.
-        self.after = tuple(
-            tuple((seat + step) % len(self.players) for step in range(1, len(self.players) + 1))
-            for seat in range(len(self.players))
-        )
+        self.after = seats_after(len(self.players))
         self.decides = game._decides
         self.excludes = tuple(Forced(Exclude(p)) for p in self.players)
         self.over = Over()
@@ -431,3 +428,9 @@ def crossings(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
 def landable(start_owner: tuple[int, ...], players: int) -> tuple[tuple[bool, ...], ...]:
     """For each seat and square: not another player's start square (rule 6)."""
     return tuple(tuple(owner in (-1, seat) for owner in start_owner) for seat in range(players))
+
+
+@functools.lru_cache(maxsize=8)
+def seats_after(players: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the seats after it in turn order (clockwise), itself last."""
+    return tuple(tuple((seat + step) % players for step in range(1, players + 1)) for seat in range(players))
