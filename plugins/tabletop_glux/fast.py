@@ -54,7 +54,8 @@ PLAIN_ONLY = (
 )
 
 _KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
-_DRAW_NODES: dict[tuple[Draw, ...], dict[tuple[int, ...], Chance]] = {}
+#: For the players of a game, each seat's draw nodes by the bag's contents.
+_DRAW_NODES: dict[tuple[str, ...], tuple[dict[tuple[int, ...], Chance], ...]] = {}
 #: For the players of a game and its board (boards are made once and compared
 #: by identity), each seat's placements made so far (see ``Placements.made``).
 _PLACES: dict[tuple[tuple[str, ...], Any], tuple[dict[int, Place], ...]] = {}
@@ -110,10 +111,14 @@ class Fast:
         self.crossings = crossings(game.board, placement.directions)
         self.draws = game._draws
         # A bag's contents only shrink during a game, so the draw nodes are
-        # shared by every game of these players (the chance tables).
+        # shared by every game of these players (the chance tables). A seat's
+        # draws are its player's (``turn.draw_outcomes``), so the players are
+        # the key: cheaper to hash than the draws.
         if len(_DRAW_NODES) > 256:
             _DRAW_NODES.clear()
-        self.draw_nodes = tuple(_DRAW_NODES.setdefault(draws, {}) for draws in self.draws)
+        self.draw_nodes = _DRAW_NODES.get(self.players)
+        if self.draw_nodes is None:
+            self.draw_nodes = _DRAW_NODES[self.players] = tuple({} for _ in self.players)
         #: For each seat, whether it may land on each square under rule 6.
         self.landable = landable(game.start_owner, len(self.players))
         # A placement is the same event in every game of these players on this
@@ -128,7 +133,7 @@ class Fast:
         #: For each seat, the seats after it in turn order, itself last.
         self.after = seats_after(len(self.players))
         self.decides = game._decides
-        self.excludes = tuple(Forced(Exclude(p)) for p in self.players)
+        self.excludes = exclusions(self.players)
         self.over = Over()
 
     # -- between the two paths ---------------------------------------------
@@ -434,3 +439,9 @@ def landable(start_owner: tuple[int, ...], players: int) -> tuple[tuple[bool, ..
 def seats_after(players: int) -> tuple[tuple[int, ...], ...]:
     """For each seat, the seats after it in turn order (clockwise), itself last."""
     return tuple(tuple((seat + step) % players for step in range(1, players + 1)) for seat in range(players))
+
+
+@functools.lru_cache(maxsize=256)
+def exclusions(players: tuple[str, ...]) -> tuple[Forced, ...]:
+    """Each seat's forced exclusion ("Important"), made once per set of players."""
+    return tuple(Forced(Exclude(p)) for p in players)
