@@ -9,10 +9,14 @@ Three things make it fast, none of which changes a rule:
   *reach* is kept up to date as chips are placed: for every square, how many
   of the seat's top chips count to it along a clear line (rules 1-3).
   Placing a chip changes only the lines through its square, so listing a
-  turn's placements is a look-up, not a recount. A replay, which only checks
-  the square it is given (looking back from it), never pays for it;
+  turn's placements is a look-up, not a recount. Meanwhile the squares
+  holding a chip are kept as the bits of one integer: a line is clear when
+  it shares no bit with them, and the first chip behind a square is the
+  nearest set bit. A replay, which only checks the square it is given
+  (looking back from it), never pays for any of it;
 - chance nodes (a seat's draw, for each bag's contents) are made once per
-  game and looked up.
+  set of players and looked up, and so are the placement events a bot looks
+  at (``Placements.made``).
 
 Whatever a variant changes among the counting rules (rules 1, 3, 4 and 6),
 the fast path asks the predicates in force (``placement.Placement``) with the
@@ -78,12 +82,16 @@ class Live:
         "drawing",
         "memo",
         "reach",
+        "filled",
     )
 
     #: Each seat's reach (square -> how many clear counts end there, for
     #: squares the seat may land on), or None while nobody asked for a whole
     #: list of placements (a replay asks only whether one square is reached).
     reach: list[dict[int, int]] | None
+    #: While the reach is kept: the squares holding a chip, one bit each
+    #: (bit ``square``), so that a line is clear when no bit of it is set.
+    filled: int
 
     def bag_size(self, seat: int) -> int:
         return sum(self.bags[seat])
@@ -109,6 +117,8 @@ class Fast:
         self.back_rays = placement.back_rays
         self.paths = placement.paths
         self.crossings = crossings(game.board, placement.directions)
+        #: ``paths`` with the squares between as a mask of bits (see ``Live.filled``).
+        self.counts = masked_paths(game.board, placement.directions)
         self.draws = game._draws
         # A bag's contents only shrink during a game, so the draw nodes are
         # shared by every game of these players (the chance tables). A seat's
@@ -169,6 +179,7 @@ class Fast:
                     if landable[dest] and len(stacks[dest]) < height and not any(stacks[sq] for sq in between):
                         reach[dest] = reach.get(dest, 0) + 1
             live.reach.append(reach)
+        live.filled = sum(1 << square for square, stack in enumerate(stacks) if stack)
         return live.reach
 
     def freeze(self, live: Live) -> State:
@@ -340,43 +351,40 @@ class Fast:
         old = stacks[square]
         reaches = live.reach
         if reaches is not None:
+            filled = live.filled
             if old:
                 # The covered chip counts no more (rule 4).
                 covered, was = old[-1]
                 reach = reaches[covered]
-                for between, dest in self.paths[square][was]:
-                    left = reach.get(dest)
-                    if left is not None:  # else the seat may not land there anyway
-                        for sq in between:
-                            if stacks[sq]:
-                                break
-                        else:
+                for between, dest in self.counts[square][was]:
+                    if not filled & between:
+                        left = reach.get(dest)
+                        if left is not None:  # else the seat may not land there, or it is full
                             if left > 1:
                                 reach[dest] = left - 1
                             else:
                                 del reach[dest]
             else:
                 # The square now blocks every count that passed over it (rule 3):
-                # in each direction only the first chip met can count over it.
-                occupied = stacks.__getitem__
-                for walk, table in self.crossings[square]:
-                    sq = next(filter(occupied, walk), None)  # the first chip behind, found in C
-                    if sq is not None:
+                # in each direction only the first chip met can count over it,
+                # the nearest set bit of the squares behind.
+                for behind, below, table in self.crossings[square]:
+                    chips = filled & behind
+                    if chips:
+                        sq = chips.bit_length() - 1 if below else (chips & -chips).bit_length() - 1
                         owner, count = stacks[sq][-1]
                         path = table[sq][count]
                         if path is not None:
                             beyond, dest = path
-                            reach = reaches[owner]
-                            left = reach.get(dest)
-                            if left is not None:
-                                for far in beyond:  # those before it are empty: sq is the first chip
-                                    if stacks[far]:
-                                        break
-                                else:
+                            if not filled & beyond:  # those before the square are empty: sq is the first chip
+                                reach = reaches[owner]
+                                left = reach.get(dest)
+                                if left is not None:
                                     if left > 1:
                                         reach[dest] = left - 1
                                     else:
                                         del reach[dest]
+                live.filled = filled = filled | (1 << square)
             stacks[square] = stack = old + ((seat, face),)
             if len(stack) >= self.height:
                 # Full for good (rule 5; stacks only grow): nobody counts to it.
@@ -386,13 +394,9 @@ class Fast:
             reach = reaches[seat]
             landable = self.landable[seat]
             height = self.height
-            for between, dest in self.paths[square][face]:
-                if landable[dest] and len(stacks[dest]) < height:
-                    for sq in between:
-                        if stacks[sq]:
-                            break
-                    else:
-                        reach[dest] = reach.get(dest, 0) + 1
+            for between, dest in self.counts[square][face]:
+                if not filled & between and landable[dest] and len(stacks[dest]) < height:
+                    reach[dest] = reach.get(dest, 0) + 1
         else:
             stacks[square] = old + ((seat, face),)
         if old:
@@ -402,12 +406,13 @@ class Fast:
 
 @functools.lru_cache(maxsize=32)
 def crossings(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
-    """For each square, in each direction: the squares behind it in order, and
-    for each of them the count of each length (0-6) from there that passes over
-    the square: (the squares between it and the destination, beyond the
-    square, destination), or None. Only those squares need looking at when a
-    chip lands on the empty square: the squares between the first chip behind
-    and the square are empty. Made once per board."""
+    """For each square, in each direction: the squares behind it (up to 5, as
+    a mask of bits), whether their numbers are below the square's, and for
+    each of them the count of each length (0-6) from there that passes over
+    the square: (the squares between the square and the destination, as a
+    mask of bits; destination), or None. Only those squares need looking at
+    when a chip lands on the empty square: the squares between the first chip
+    behind and the square are empty. Made once per board."""
     rays = board.rays(directions)
     back = board.rays(tuple((-dc, -dr) for dc, dr in directions))
     found = []
@@ -421,10 +426,13 @@ def crossings(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
             for distance, sq in enumerate(line, start=1):
                 ray = rays[sq][k]
                 table[sq] = tuple(
-                    (ray[distance : n - 1], ray[n - 1]) if distance < n <= len(ray) else None for n in range(7)
+                    (bits(ray[distance : n - 1]), ray[n - 1]) if distance < n <= len(ray) else None for n in range(7)
                 )
             if line:  # nothing behind the square: nothing counts over it this way
-                lines.append((line, table))
+                # Along a line the squares' numbers rise or fall: the nearest
+                # chip behind is the highest set bit below the square, or the
+                # lowest above it.
+                lines.append((bits(line), line[0] < square, table))
         found.append(tuple(lines))
     return tuple(found)
 
@@ -445,3 +453,18 @@ def seats_after(players: int) -> tuple[tuple[int, ...], ...]:
 def exclusions(players: tuple[str, ...]) -> tuple[Forced, ...]:
     """Each seat's forced exclusion ("Important"), made once per set of players."""
     return tuple(Forced(Exclude(p)) for p in players)
+
+
+def bits(squares: Any) -> int:
+    """The squares as a mask of bits (bit ``square`` for each)."""
+    return sum(1 << square for square in squares)
+
+
+@functools.lru_cache(maxsize=32)
+def masked_paths(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
+    """``board.paths``, with the squares between as a mask of bits: for each
+    square and count 0-6, (mask of the squares between, destination)."""
+    return tuple(
+        tuple(tuple((bits(between), dest) for between, dest in counts) for counts in square)
+        for square in board.paths(directions)
+    )

@@ -155,3 +155,27 @@ def test_self_play_gives_the_placements_of_the_plain_rules(registry, variants):
             state = game.apply(state, event)
             fast.apply(live, event)
         assert fast.freeze(live) == state and played.state == state
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=SEEDS, players=st.integers(2, 4), variants=st.sampled_from(FAST_VARIANTS))
+def test_reach_and_filled_squares_kept_are_those_counted_afresh(registry, seed, players, variants):
+    # Self-play keeps each seat's reach and the mask of squares holding a chip
+    # up to date chip by chip; after every event they are what counting
+    # afresh on the same position gives.
+    names = ["ann", "ben", "cat", "dan"][:players]
+    bot = registry.bot("random", "glux")
+    header, _, events = selfplay(registry, "glux", names, [bot] * players, seed, variants)
+    game = registry.game(header)
+    fast = game.fast()
+    if not fast.incremental:
+        return  # a variant changes the counting rules: no reach is kept
+    state = game.initial()
+    live = fast.thaw(state)
+    fast.count_reach(live)
+    for i, event in enumerate(events):
+        state = game.apply(state, event)
+        fast.apply(live, event)
+        afresh = fast.thaw(state)
+        assert fast.count_reach(afresh) == live.reach, i
+        assert live.filled == afresh.filled == sum(1 << sq for sq, stack in enumerate(state.stacks) if stack), i
