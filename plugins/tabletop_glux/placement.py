@@ -307,6 +307,8 @@ class Placements(Sequence[Place]):
         squares = self.squares
         if index < 0:
             index += 2 * len(squares)
+            if index < 0:
+                raise IndexError("placement index out of range")
         j = index >> 1
         square = squares[j]  # IndexError past the end, as a list would
         face = self.faces[index & 1]

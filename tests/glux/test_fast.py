@@ -132,6 +132,14 @@ def test_placements_with_made_events_are_the_placements_made_afresh(picks):
                 assert kept[index] == expected, index
         assert list(kept) == list(fresh) and kept[1:-1:2] == fresh[1:-1:2]
         assert [e.start for e in kept] == [option and i >= len(kept) - 2 for i in range(len(kept))]
+        # Indexed as the list of the same events is, out of range included.
+        as_list = list(fresh)
+        for index in indices:
+            if -len(as_list) <= index < len(as_list):
+                assert kept[index] == fresh[index] == as_list[index]
+            else:
+                with pytest.raises(IndexError):
+                    fresh[index]
 
 
 @pytest.mark.parametrize("variants", FAST_VARIANTS)
