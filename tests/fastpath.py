@@ -29,7 +29,7 @@ def compare(
 ) -> int:
     """Play one random game, checking the fast path against the plain one at
     every step; return the number of events played."""
-    header, seed = make_header(registry, game, players, variants, options, seed)
+    header, seed, _ = make_header(registry, game, players, variants, options, seed)
     match = Match(registry, header)
     fast = match.game.fast()
     assert fast is not None, f"{game} has no fast path"

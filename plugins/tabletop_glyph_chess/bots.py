@@ -8,6 +8,7 @@ What a spell attacks is each spell's own ``victims`` (see
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tabletop import Bot, Event
@@ -113,7 +114,7 @@ def greedy(game: GlyphChess, state: State, player: str, legal: list[Event], rng:
     return best(game, state, player, [*legal, *_long_blazes(game, state, seat, rng)], rng)
 
 
-def best(game: GlyphChess, state: State, player: str, options: list[Event], rng: random.Random) -> Event:
+def best(game: GlyphChess, state: State, player: str, options: Sequence[Event], rng: random.Random) -> Event:
     """The greedy bot's choice among ``options`` alone (the search bot's
     first try, :meth:`~tabletop.Game.prefer`)."""
     seat = game.seats[player]

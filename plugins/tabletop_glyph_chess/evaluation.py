@@ -122,9 +122,12 @@ def evaluate(game: GlyphChess, state: State) -> dict[str, float] | None:
     n = len(game.players)
     alive = [s for s in range(n) if not state.eliminated[s]]
     scepters: dict[int, int] = {}
+    worth = [0.0] * n
     for spot, piece in enumerate(board):
-        if piece is not None and piece[1] == SCEPTER:
-            scepters[piece[0]] = spot
+        if piece is not None:
+            worth[piece[0]] += WORTH.get(piece[1], 1.0)
+            if piece[1] == SCEPTER:
+                scepters[piece[0]] = spot
     if any(s not in scepters for s in alive):
         return None  # a position the judgement does not know (a variant's)
     centre = geo.center
@@ -136,9 +139,8 @@ def evaluate(game: GlyphChess, state: State) -> dict[str, float] | None:
 
     standing = {}
     for s in alive:
-        pieces = sum(WORTH.get(p[1], 1.0) for p in board if p is not None and p[0] == s)
         steps = geo.radius - distance[scepters[s]]
-        standing[s] = PIECES * pieces + STEP * steps + (CENTRE if centre in reaches[s] else 0.0)
+        standing[s] = PIECES * worth[s] + STEP * steps + (CENTRE if centre in reaches[s] else 0.0)
     for position, s in enumerate(order):
         # The enemies acting between now and s's next action.
         before = order[:position] if position else order[1:]

@@ -222,6 +222,14 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
             ways = known[alike] = list(payment.options(live, seat, glyph, cost, amount, may_coin, wild))
         return ways
 
+    def priced(table, glyph, cost, amount, may_coin):
+        """The ways to pay, from ``table`` (this cost's, kept across calls) or
+        worked out and put there."""
+        ways = table.get(amount)
+        if ways is None:
+            ways = table[amount] = pays(glyph, cost, amount, may_coin)
+        return ways
+
     minions = illusionists = None
     for source in mine:
         kind = board[source][1]
@@ -292,9 +300,7 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
             if table is None:
                 table = tables[cost] = {}
             if spell is SWAP:
-                ways = table.get(1)
-                if ways is None:
-                    ways = table[1] = pays(kind, cost, 1, may_coin)
+                ways = priced(table, kind, cost, 1, may_coin)
                 if ways:
                     for spot in mine:
                         if spot != source:
@@ -304,9 +310,7 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
                     minions = [spot for spot in mine if board[spot] == minion]
                 for direction, order in march.orders(game, board, seat, minions, most):
                     count = len(order)
-                    ways = table.get(count)
-                    if ways is None:
-                        ways = table[count] = pays(kind, cost, count, may_coin)
+                    ways = priced(table, kind, cost, count, may_coin)
                     if ways:
                         append((Cast, (player, name, here, tuple(map(name_of, order)), direction), ways))
             elif spell is SUMMON:
@@ -316,9 +320,7 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
                 if spare:
                     empty = [s for s in neighbours[source] if board[s] is None]
                     if empty:
-                        ways = table.get(0)
-                        if ways is None:
-                            ways = table[0] = pays(kind, cost, 0, may_coin)
+                        ways = priced(table, kind, cost, 0, may_coin)
                         if ways:
                             for count in range(1, min(spare, 3) + 1):
                                 for spots in combinations(empty, count):
@@ -327,9 +329,7 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
                 if illusionists is None:
                     illusionists = [board[spot][1] for spot in mine].count(ILLUSIONIST)
                 if illusionists == 1:
-                    ways = table.get(0)
-                    if ways is None:
-                        ways = table[0] = pays(kind, cost, 0, may_coin)
+                    ways = priced(table, kind, cost, 0, may_coin)
                     if ways:
                         for spot in neighbours[source]:
                             if board[spot] is None:
@@ -338,17 +338,13 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
                 for ray in lines[source]:
                     for distance, target, _ in ray[: most - 1]:
                         if board[target] is None:
-                            ways = table.get(distance)
-                            if ways is None:
-                                ways = table[distance] = pays(kind, cost, distance, may_coin)
+                            ways = priced(table, kind, cost, distance, may_coin)
                             if ways:
                                 append((Cast, (player, name, here, singles[target], ""), ways))
             elif spell is BLAZE:
                 for path in blaze.paths(game, live, seat, source, min(most - 1, blaze.LISTED)):
                     count = len(path)
-                    ways = table.get(count)
-                    if ways is None:
-                        ways = table[count] = pays(kind, cost, count, may_coin)
+                    ways = priced(table, kind, cost, count, may_coin)
                     if ways:
                         append((Cast, (player, name, here, tuple(map(name_of, path)), ""), ways))
             elif spell is REVIVE:
@@ -356,18 +352,14 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
                 if KILLED in fates:
                     empty = [s for s in neighbours[source] if board[s] is None]
                     if empty:
-                        ways = table.get(0)
-                        if ways is None:
-                            ways = table[0] = pays(kind, cost, 0, may_coin)
+                        ways = priced(table, kind, cost, 0, may_coin)
                         if ways:
                             for glyph, fate in zip(GLYPHS, fates):
                                 if fate == KILLED and glyph != ILLUSIONIST:
                                     for spot in empty:
                                         append((Cast, (player, name, here, singles[spot], glyph), ways))
             elif spell is FORESEE:
-                ways = table.get(0)
-                if ways is None:
-                    ways = table[0] = pays(kind, cost, 0, may_coin)
+                ways = priced(table, kind, cost, 0, may_coin)
                 if ways:
                     eliminated = live.eliminated
                     for other, target in enumerate(game.players):
@@ -375,9 +367,7 @@ def official_families(fast: Fast, live: Work, seat: int) -> list[tuple[type, tup
                             append((Cast, (player, name, here, (), target), ways))
             else:
                 for spots, target, amount in spell.options(game, live, seat, source, most):
-                    ways = table.get(amount)
-                    if ways is None:
-                        ways = table[amount] = pays(kind, cost, amount, may_coin)
+                    ways = priced(table, kind, cost, amount, may_coin)
                     if ways:
                         append((Cast, (player, name, here, tuple(map(name_of, spots)), target), ways))
     return out

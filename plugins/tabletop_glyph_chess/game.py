@@ -185,7 +185,7 @@ class GlyphChess(Game):
         """The greedy bot's choice, for a search bot to try first."""
         if state.phase != ACT:
             return None
-        return bots.best(self, state, player, list(options), rng)
+        return bots.best(self, state, player, options, rng)
 
     def format(self, event: Event, viewer: str | None = None) -> str:
         return notation.sentence(self, event, self.sees(event, viewer))

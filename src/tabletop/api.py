@@ -27,7 +27,7 @@ from .events import Event
 from .extensions import Bot
 from .game import Game
 from .header import Header
-from .live import Secrets, bot_rng, decide, header_and_game, seal, settle
+from .live import Secrets, bot_rng, decide, make_header, seal, settle
 from .nodes import Decide, Outcome, Over
 from .plugins import get_plugin_manager
 from .registry import Registry
@@ -320,7 +320,8 @@ def _check_player(game: Game, player: str | None) -> None:
 
 def bot_named(registry: Registry, spec: str, game: str) -> Bot:
     """The bot ``spec`` names for ``game``: ``NAME`` or ``NAME:key=value,...``
-    for a bot with settings (``mcts:iterations=400``)."""
+    for a bot with settings (``mcts:iterations=400``), which goes by the
+    whole spec."""
     name, _, settings = spec.partition(":")
     bot = registry.bot(name, game)
     if not settings:
@@ -335,7 +336,8 @@ def bot_named(registry: Registry, spec: str, game: str) -> Bot:
     if configure is None:
         raise UsageError(f"bot '{name}' has no settings")
     try:
-        return attrs.evolve(bot, choose=configure(params))
+        # Named by the whole spec: totals and tables tell its settings apart.
+        return attrs.evolve(bot, name=spec, choose=configure(params))
     except UsageError as error:
         raise UsageError(f"bot '{spec}': {error}") from None
 
@@ -366,5 +368,5 @@ def start(
     ``"NAME:key=value"``); ``options`` are the game's options (``board``...).
     """
     reg = _registry_of(registry, plugins)
-    header, seed, made = header_and_game(reg, game, players, variants, options, seed)
+    header, seed, made = make_header(reg, game, players, variants, options, seed)
     return Table(Match(reg, header, made), seed)

@@ -36,7 +36,7 @@ class Match:
         self.registry = registry
         self.header = header
         #: ``game``, when given, is the game just made from ``header`` (see
-        #: ``live.header_and_game``) and used by this match alone.
+        #: ``live.make_header``) and used by this match alone.
         self.game: Game = game if game is not None else registry.game(header)
         self._state: Any = self.game.initial()
         self.seq = 0

@@ -57,24 +57,11 @@ def make_header(
     options: Mapping[str, str] | None = None,
     seed: str | None = None,
     sealed: bool = False,
-) -> tuple[Header, str]:
-    """A checked header for a new game and the seed it uses."""
-    header, seed, _ = header_and_game(registry, game, players, variants, options, seed, sealed)
-    return header, seed
-
-
-def header_and_game(
-    registry: Registry,
-    game: str,
-    players: Sequence[str],
-    variants: Sequence[str] = (),
-    options: Mapping[str, str] | None = None,
-    seed: str | None = None,
-    sealed: bool = False,
 ) -> tuple[Header, str, Game]:
-    """:func:`make_header`, and the game made from the header to check it: a
-    new match may start from it (``Match(registry, header, game)``) instead of
-    making it a second time (self-play makes thousands of games)."""
+    """A checked header for a new game, the seed it uses, and the game made
+    from the header to check it: a new match may start from that game
+    (``Match(registry, header, game)``) instead of making it again (self-play
+    makes thousands)."""
     from .header import check_players, check_seed
 
     cls = registry.game_class(game)
@@ -180,7 +167,7 @@ def selfplay(
     max_events: int = 100_000,
 ) -> tuple[Header, Match, list[Event]]:
     """A complete game between bots (one per seat); the same seed gives the same log."""
-    header, seed, made = header_and_game(registry, game, players, variants, options, seed)
+    header, seed, made = make_header(registry, game, players, variants, options, seed)
     match = Match(registry, header, made)
     # Bots that choose from the legal list alone let the game run on its fast
     # path: no immutable state is built for them.

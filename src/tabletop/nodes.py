@@ -98,3 +98,14 @@ class Outcome:
     def ranked(self) -> Sequence[tuple[str, int]]:
         """Players and scores, best first (seat order among equals)."""
         return sorted(self.scores.items(), key=lambda item: -item[1])
+
+    def verdict(self) -> str:
+        """Who won, in a few words: ``ann wins``, ``shared victory: ann, ben``
+        or ``no winner``, with the note in brackets when there is one."""
+        if len(self.winners) == 1:
+            won = f"{self.winners[0]} wins"
+        elif self.winners:
+            won = "shared victory: " + ", ".join(self.winners)
+        else:
+            won = "no winner"
+        return f"{won} ({self.note})" if self.note else won

@@ -65,14 +65,7 @@ def whose_turn(game: Any, state: Any, viewer: str | None) -> str:
     """
     node = game.next(state)
     if isinstance(node, Over):
-        outcome = game.outcome(state)
-        if len(outcome.winners) == 1:
-            won = f"{outcome.winners[0]} wins"
-        elif outcome.winners:
-            won = "shared victory: " + ", ".join(outcome.winners)
-        else:
-            won = "no winner"
-        return f"game over, {won}" + (f" ({outcome.note})" if outcome.note else "")
+        return "game over, " + game.outcome(state).verdict()
     if isinstance(node, Decide):
         return "; ".join(f"{p} to {game.asks(state, p) if viewer in (None, p) else 'decide'}" for p in node.players)
     if isinstance(node, Chance):

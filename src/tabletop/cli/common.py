@@ -99,14 +99,7 @@ def status(match: Match, viewer: str | None = None) -> str:
 def result(match: Match) -> str:
     outcome = match.game.outcome(match.state)
     scores = ", ".join(f"{p} {s}" for p, s in outcome.ranked())
-    if len(outcome.winners) == 1:
-        won = f"{outcome.winners[0]} wins"
-    elif outcome.winners:
-        won = "shared victory: " + ", ".join(outcome.winners)
-    else:
-        won = "no winner"
-    note = f" ({outcome.note})" if outcome.note else ""
-    return f"{scores}; {won}{note}."
+    return f"{scores}; {outcome.verdict()}."
 
 
 def next_actor(match: Match) -> dict[str, Any] | None:

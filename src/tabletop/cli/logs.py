@@ -54,7 +54,7 @@ def new(env, game, players, variants, options, seed, sealed, table, output) -> N
         count = players.count(",") + 1
         raise UsageError(f"--players: {cls.name} is for {cls.min_players} to {cls.max_players} players, not {count}")
     names = [p.strip() for p in players.split(",")]
-    header, seed = make_header(registry, game, names, variants, parse_options(options), seed, sealed)
+    header, seed, _ = make_header(registry, game, names, variants, parse_options(options), seed, sealed)
     if table:
         header, seed = attrs.evolve(header, randomness=Randomness()), None
     match = Match(registry, header)

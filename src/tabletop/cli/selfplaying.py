@@ -8,7 +8,6 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import attrs
 import click
 
 from .. import logfile
@@ -54,9 +53,7 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output, as_
     names = list(bots) or ["random"]
     if len(names) not in (1, count):
         raise UsageError(f"--bot: give one bot for all seats or one per seat ({count})")
-    # A bot with settings goes by its whole spec (``mcts:iterations=50``) in the totals.
-    specs = names * count if len(names) == 1 else names
-    seats = [attrs.evolve(bot_named(registry, spec, game), name=spec) for spec in specs]
+    seats = [bot_named(registry, spec, game) for spec in (names * count if len(names) == 1 else names)]
     opts = parse_options(options)
     written: list[Path] = []
     made = _folder(output) if output is not None else []

@@ -50,13 +50,17 @@ def syntax(settings: dict[str, Any], example_move: str) -> str:
     )
 
 
+def _game_and_secret(settings: dict[str, Any], whose: str) -> str:
+    """The two lines every mail to the referee starts with."""
+    return f"    game: {settings['game_id']}\n    secret: ({whose})\n\n"
+
+
 def player_help(settings: dict[str, Any]) -> str:
     """What a player can write to the referee."""
     return (
         f"Game '{settings['game_id']}': every mail needs the lines\n\n"
-        f"    game: {settings['game_id']}\n"
-        "    secret: (your secret)\n\n"
-        "and then any of:\n\n"
+        + _game_and_secret(settings, "your secret")
+        + "and then any of:\n\n"
         "    move: DECISION    play a decision (several lines: in order)\n"
         "    resign            give up the game (what it means is the game's rule)\n"
         "    press: TEXT       a message to the other players (not in the game log)\n"
@@ -71,9 +75,8 @@ def master_help(settings: dict[str, Any]) -> str:
     """What the game master can write to the referee."""
     return (
         f"Game master's commands for game '{settings['game_id']}': a mail from your address with\n\n"
-        f"    game: {settings['game_id']}\n"
-        "    secret: (the master's secret)\n\n"
-        "and any of:\n\n"
+        + _game_and_secret(settings, "the master's secret")
+        + "and any of:\n\n"
         "    pause / resume               stop and restart the game and its deadlines\n"
         "    extend: PLAYER 48h           move a player's deadline later\n"
         "    replace: PLAYER ADDRESS      hand a player to a new address, with a new secret\n"

@@ -127,7 +127,7 @@ def init(
         "master": master,
     }
     check_settings(settings, registry)
-    header, seed = make_header(registry, game, names, variants, options or {}, sealed=True)
+    header, seed, _ = make_header(registry, game, names, variants, options or {}, sealed=True)
     match = Match(registry, header)
     events = settle(match, seed)
     try:
@@ -944,7 +944,8 @@ class Referee:
     def _subject(self, match: Match, player: str, welcome: bool) -> str:
         node = match.node
         if isinstance(node, Over):
-            return "Game over: " + (", ".join(match.game.outcome(match.state).winners) or "no winner") + " won"
+            winners = match.game.outcome(match.state).winners
+            return "Game over: " + (", ".join(winners) + " won" if winners else "no winner")
         prefix = "Welcome. " if welcome else ""
         if isinstance(node, Decide) and player in node.players:
             return prefix + f"Your turn: {match.game.asks(match.state, player)}"
