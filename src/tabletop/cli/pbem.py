@@ -72,7 +72,10 @@ def pbem() -> None:
 @game_option
 @click.option("--deadline", help="Time for each decision, like 48h or 3d (default: none).")
 @click.option("--remind", help="Send a reminder this long before the deadline, like 12h.")
-@click.option("--late-bot", help="A bot that decides for a player this long after the deadline (--grace).")
+@click.option(
+    "--late-bot",
+    help="A bot (NAME or NAME:key=value,...) that decides for a player this long after the deadline (--grace).",
+)
 @click.option("--grace", default="0s", show_default=True, help="How long after the deadline the late bot waits.")
 @click.option(
     "--referee", "referee_address", default="referee@localhost", show_default=True, help="The referee's own address."

@@ -24,7 +24,12 @@ from .shapes import emit
 @main.command()
 @click.argument("game")
 @click.option("--players", "count", type=int, required=True, help="How many players (named p1, p2, ...).")
-@click.option("--bot", "bots", multiple=True, help="A bot per seat, in seat order (repeatable; default random).")
+@click.option(
+    "--bot",
+    "bots",
+    multiple=True,
+    help="A bot for all seats, or one per seat in seat order (NAME or NAME:key=value,...; default random).",
+)
 @click.option("--games", "games", type=click.IntRange(min=1), default=1, show_default=True, help="How many games.")
 @click.option("--seed", default="selfplay", show_default=True, help="Game i uses the seed SEED-i.")
 @variant_option
@@ -41,6 +46,7 @@ def selfplay(env, game, count, bots, games, seed, variants, options, output, as_
     Example:
       tabletop selfplay glux --players 4 --games 100 -o games/
       tabletop selfplay glux --players 2 --bot greedy --bot random
+      tabletop selfplay glyph-chess --players 2 --bot mcts:iterations=100 --bot greedy
       tabletop selfplay glux --players 3 --games 10 --json
     """
     registry = env.registry
