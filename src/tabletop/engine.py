@@ -8,7 +8,7 @@ what the rules force) before it is applied.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -266,6 +266,107 @@ class Match:
         except Exception:  # an event that breaks the rules may not format; its kind still names it
             return event.kind
 
+    # -- the fast loops: folding a log, and playing on -----------------------------
+    def follow(self, events: Iterable[tuple[int, Event]]) -> None:
+        """Validate and apply each ``(seq, event)`` in turn, as :meth:`accept`
+        does, on the fast path when the match has one (see :meth:`hurry`).
+
+        The common events (a decision of a player the node names, a possible
+        chance outcome, the event the rules force) are checked and applied
+        here directly; anything else (sealed decisions, the seed's reveal, a
+        resignation, an illegal event and its message) goes through
+        :meth:`accept`."""
+        fast = self._fast
+        if fast is None:
+            for seq, event in events:
+                self.accept(event, seq)
+            return
+        foreign = self._foreign
+        next_node, check, fold = fast.next, fast.check, fast.apply
+        for seq, event in events:
+            if (
+                self._node is not None
+                or self.seals
+                or seq != self.seq + 1
+                or type(event) in foreign
+                or type(event) is Resign
+            ):
+                self.accept(event, seq)
+                continue
+            live = self._live
+            node = next_node(live)
+            origin = event.origin
+            kind = type(node)
+            if kind is Decide:
+                ok = (
+                    origin == DECISION
+                    and not node.sealed
+                    and event.player in node.players  # type: ignore[attr-defined]
+                    and check(live, event) is None
+                )
+            elif kind is Chance:
+                ok = origin == CHANCE and node.allows(event)
+            elif kind is Forced:
+                ok = origin != DECISION and origin != CHANCE and event == node.event
+            else:
+                ok = False
+            if not ok:
+                self._node = node
+                self.accept(event, seq)  # says why, or handles what is not common
+                continue
+            fold(live, event)
+            self.seq = seq
+            self._stale = True
+
+    def race(
+        self,
+        choose: Callable[[str, Sequence[Event]], Event],
+        number: Callable[[int], float],
+        events: list[Event],
+        max_events: int,
+    ) -> None:
+        """Play on, on the fast path, as far as the game goes without the
+        engine's help: chance outcomes from ``number(seq)``, the events the
+        rules force, and decisions of one player at a time by ``choose(player,
+        legal)`` (which picks from the legal list, so every choice is legal).
+        Each event is appended to ``events``; more than ``max_events`` in all
+        is an error. A sealed decision or the end leaves the rest to the caller."""
+        if not self.hurry():
+            return
+        fast, live, name = self._fast, self._live, self.game.name
+        assert fast is not None
+        # Looked up once: this loop runs for every event of every self-played game.
+        next_node, legal_of, fold, append = fast.next, fast.legal, fast.apply, events.append
+        seq = self.seq
+        limit = max_events - len(events)
+        done = 0
+        try:
+            while True:
+                node = next_node(live)
+                kind = type(node)
+                if kind is Chance:
+                    event = node.pick(number(seq + 1))
+                elif kind is Forced:
+                    event = node.event
+                elif kind is Decide and not node.sealed:
+                    player = node.players[0]
+                    legal = legal_of(live, player)
+                    if not legal:
+                        raise IllegalEventError(f"{name}: {player} must decide but has no legal decision")
+                    event = choose(player, legal)
+                else:
+                    return
+                fold(live, event)
+                append(event)
+                seq += 1
+                done += 1
+                if done > limit:
+                    raise IllegalEventError(f"{name}: self-play did not end within {max_events} events")
+        finally:
+            self.seq = seq
+            self._stale = True
+            self._node = None
+
 
 def _names(players: tuple[str, ...]) -> str:
     return " or ".join(players)
@@ -329,56 +430,21 @@ class Replay:
         return self.match
 
     def _run_fast(self) -> Match:
-        # The fold of Match.accept, written out for the common events: a
-        # decision of a player the node names, a possible chance outcome, the
-        # event the rules force. Anything else (sealed decisions, the seed's
-        # reveal, an illegal event and its message) goes through accept().
-        match = self.match
-        fast, live = match._fast, match._live
-        assert fast is not None
         decode = self.registry.codec.decode_line
         game = self.header.game
-        foreign = match._foreign
         lineno = self.lines
-        try:
+
+        def numbered() -> Iterator[tuple[int, Event]]:
+            nonlocal lineno
             for lineno, text in self._lines:  # noqa: B007 - lineno names the line at fault
-                seq, event = decode(game, text)
-                if (
-                    match._node is not None
-                    or match.seals
-                    or seq != match.seq + 1
-                    or type(event) in foreign
-                    or type(event) is Resign
-                ):
-                    match.accept(event, seq)
-                    live = match._live  # a resignation thaws a new one
-                    continue
-                node = fast.next(live)
-                origin = event.origin
-                if type(node) is Decide:
-                    ok = (
-                        origin == DECISION
-                        and not node.sealed
-                        and event.player in node.players  # type: ignore[attr-defined]
-                        and fast.check(live, event) is None
-                    )
-                elif type(node) is Chance:
-                    ok = origin == CHANCE and node.allows(event)
-                elif type(node) is Forced:
-                    ok = origin != DECISION and origin != CHANCE and event == node.event
-                else:
-                    ok = False
-                if not ok:
-                    match._node = node
-                    match.accept(event, seq)  # says why, or handles what is not common
-                    continue
-                fast.apply(live, event)
-                match.seq = seq
-                match._stale = True
+                yield decode(game, text)
+
+        try:
+            self.match.follow(numbered())
         except TabletopError as exc:
             raise exc.at(f"{self.path}:{lineno}") from None
         self.lines = lineno
-        return match
+        return self.match
 
 
 def verify(registry: Registry, path: Path, require_seed: bool = True) -> tuple[Match, int | None]:

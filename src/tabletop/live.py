@@ -177,10 +177,15 @@ def selfplay(
     by_player = dict(zip(players, bots))
     rngs = {p: bot_rng(seed, p) for p in players}
     events: list[Event] = []
-    if racing:
-        _race(match, seed, by_player, rngs, events, max_events)
-    events += settle(match, seed, secrets)
     the_game = match.game
+    if racing:
+        match.race(
+            lambda player, legal: by_player[player].choose(the_game, None, player, legal, rngs[player]),
+            chance.numbers(seed),
+            events,
+            max_events,
+        )
+    events += settle(match, seed, secrets)
     while not match.over:
         node = match.node
         if not isinstance(node, Decide):  # pragma: no cover - settle() leaves only decisions
@@ -201,56 +206,6 @@ def selfplay(
         if len(events) > max_events:
             raise IllegalEventError(f"{game}: self-play did not end within {max_events} events")
     return header, match, events
-
-
-def _race(
-    match: Match,
-    seed: str,
-    bots: Mapping[str, Bot],
-    rngs: Mapping[str, random.Random],
-    events: list[Event],
-    max_events: int,
-) -> None:
-    """Self-play on the game's fast path, as far as it goes without the
-    engine's help: chance from the seed, the rules' forced events, and
-    decisions of one player at a time by bots that choose from the legal list
-    (so every choice is legal). A sealed decision or the end leaves the rest to
-    the general loop, with ``match`` brought up to date."""
-    fast, live = match._fast, match._live
-    assert fast is not None
-    game = match.game
-    number = chance.numbers(seed)
-    seq = match.seq
-    # Looked up once: this loop runs for every event of every self-played game.
-    next_node, legal_of, apply, append = fast.next, fast.legal, fast.apply, events.append
-    limit = max_events - len(events)
-    done = 0
-    try:
-        while True:
-            node = next_node(live)
-            kind = type(node)
-            if kind is Chance:
-                event = node.pick(number(seq + 1))
-            elif kind is Forced:
-                event = node.event
-            elif kind is Decide and not node.sealed:
-                player = node.players[0]
-                legal = legal_of(live, player)
-                if not legal:
-                    raise IllegalEventError(f"{game.name}: {player} must decide but has no legal decision")
-                event = bots[player].choose(game, None, player, legal, rngs[player])
-            else:
-                return
-            apply(live, event)
-            append(event)
-            seq += 1
-            done += 1
-            if done > limit:
-                raise IllegalEventError(f"{game.name}: self-play did not end within {max_events} events")
-    finally:
-        match.seq = seq
-        match._stale = True
-        match._node = None
 
 
 def random_choice(game: Any, state: Any, player: str, legal: list[Event], rng: random.Random) -> Event:
