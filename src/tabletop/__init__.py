@@ -24,10 +24,13 @@ from .extensions import Bot, Renderer, Variant
 from .game import Fast, Game, Hidden
 from .header import Header, Randomness
 from .mcts import MCTS
+from .memo import Memo
 from .nodes import Chance, Decide, Forced, Outcome, Over
 from .plugins import get_plugin_manager, hookimpl
 from .registry import Registry
-from .rules import Parameter, Rules, rulehook, rulespec
+from .rules import Parameter, Rules, gathering_rule, header_rule, move_rule, rulehook, rulespec
+from .shapes import One, Order, Subset, YesNo
+from .steps import Steps, TurnStep
 
 __version__ = "0.1.0"
 
@@ -49,8 +52,11 @@ __all__ = [
     "LogFormatError",
     "MCTS",
     "Match",
+    "Memo",
     "Moment",
     "NotationError",
+    "One",
+    "Order",
     "Outcome",
     "Over",
     "Parameter",
@@ -62,12 +68,19 @@ __all__ = [
     "Replay",
     "Reveal",
     "Rules",
+    "Steps",
+    "Subset",
     "Table",
     "TabletopError",
+    "TurnStep",
     "UsageError",
     "Variant",
+    "YesNo",
+    "gathering_rule",
     "get_plugin_manager",
+    "header_rule",
     "hookimpl",
+    "move_rule",
     "open",
     "rulehook",
     "rulespec",

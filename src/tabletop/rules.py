@@ -27,6 +27,46 @@ from .errors import PluginError, UsageError
 rulespec = pluggy.HookspecMarker("tabletop.rules")
 rulehook = pluggy.HookimplMarker("tabletop.rules")
 
+# -- the three families of rule hooks ------------------------------------------
+#: A rule the header fixes (directions, a stack height, the turn's steps, the
+#: costs): asked once per game, when the game is made, and compiled into its
+#: tables; its arguments never include a state.
+HEADER = "header-time parameter"
+#: A rule asked during play (may this chip cover that one? what does this move
+#: cost?): the first answer that is not None decides; a game asks it only where
+#: it can matter.
+MOVE = "per-move rule"
+#: A rule every variant in force contributes to (several variants may each add
+#: decisions, spells, figures): not firstresult, the answers are gathered into
+#: a list.
+GATHERING = "gathering hook"
+_FAMILY = "tabletop_family"
+
+
+def _family(family: str, firstresult: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def mark(function: Callable[..., Any]) -> Callable[..., Any]:
+        setattr(function, _FAMILY, family)
+        return rulespec(firstresult=firstresult)(function)
+
+    return mark
+
+
+#: Decorators for a game's rule hookspecs, one per family.
+header_rule = _family(HEADER, True)
+move_rule = _family(MOVE, True)
+gathering_rule = _family(GATHERING, False)
+
+
+def family_of(function: Any) -> str | None:
+    """The family of a rule hookspec (None for anything that is not one). A
+    spec declared with plain ``@rulespec`` is a per-move rule when firstresult,
+    else a gathering hook."""
+    opts = getattr(function, "tabletop.rules_spec", None)
+    if opts is None:
+        return None
+    return getattr(function, _FAMILY, None) or (MOVE if opts.get("firstresult") else GATHERING)
+
+
 #: Parameter values are short words on a command line; longer ones are refused
 #: before they are converted (int() of a long digit string is slow).
 MAX_VALUE_LENGTH = 64

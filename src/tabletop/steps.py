@@ -1,0 +1,141 @@
+"""A turn as data: a table of steps, each one place for what it offers,
+accepts, checks, applies, lists and asks, and for what follows it.
+
+A game keeps its current step's name in its state (``phase``) and a table
+``{name: TurnStep}`` (from a rule hook, so that a variant can add, replace or
+wrap a step). :class:`Steps` answers the engine's questions from the table:
+
+- ``next``: the node the current step offers;
+- ``check`` / ``legal`` / ``asks``: the current step's answers, for a
+  decision of a kind it accepts;
+- ``apply``: the event's effect, written once against the game's mutable
+  work state, then :meth:`Steps.settle` to pass over the steps that need no
+  event now.
+
+The plain fold (thaw, apply, freeze) and a fast fold (apply on a state kept
+mutable) both run the same ``apply``; there is no second copy of a step.
+A variant's new decision is a step whose events are one of the core's
+decision shapes (:mod:`tabletop.shapes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from .events import Event
+from .nodes import Node
+
+#: What a step's ``check`` says of a decision it does not take now.
+NOT_NOW = "it is not the time for that decision"
+
+
+def not_now(game: Any, state: Any, decision: Event) -> str | None:
+    """The default ``check``: no decision is taken in this step."""
+    return NOT_NOW
+
+
+def nothing(game: Any, state: Any, player: str) -> Sequence[Event]:
+    """The default ``legal``: the step lists no decision."""
+    return []
+
+
+def wait(game: Any, work: Any) -> str | None:
+    """The default ``follows``: stay in this step until an event comes."""
+    return None
+
+
+def decide(game: Any, state: Any, player: str) -> str:
+    """The default ``asks``."""
+    return "decide"
+
+
+@attrs.frozen
+class TurnStep:
+    """One step of a turn (or of setup).
+
+    - ``name``: the step's name, the value of the state's ``phase`` while in it.
+    - ``node(game, state)``: what the step offers (a :class:`~tabletop.Decide`,
+      :class:`~tabletop.Chance`, :class:`~tabletop.Forced` or
+      :class:`~tabletop.Over` node).
+    - ``accepts``: the event classes the step takes.
+    - ``apply(game, work, event)``: what one of them does, changing the mutable
+      ``work`` state in place (never a copy of it).
+    - ``follows(game, work)``: asked on entering the step and after each of its
+      events: the name of the step that follows when this one needs no event
+      now, or None to wait here.
+    - ``check(game, state, decision)``: why a decision is illegal here, or None.
+    - ``legal(game, state, player)``: every legal decision of ``player`` here.
+    - ``asks(game, state, player)``: what the step asks of ``player``, in words.
+    """
+
+    name: str
+    node: Callable[[Any, Any], Node]
+    accepts: tuple[type[Event], ...] = ()
+    apply: Callable[[Any, Any, Event], None] | None = None
+    follows: Callable[[Any, Any], str | None] = wait
+    check: Callable[[Any, Any, Event], str | None] = not_now
+    legal: Callable[[Any, Any, str], Sequence[Event]] = nothing
+    asks: Callable[[Any, Any, str], str] = decide
+
+
+class Steps:
+    """A game's table of steps in force, and the questions it answers.
+
+    ``phase(state)`` reads the current step's name from a state (frozen or
+    work); by default its ``phase`` attribute. Every step a step can lead to
+    must be in the table: :meth:`check_table` says which is missing.
+    """
+
+    def __init__(self, table: Mapping[str, TurnStep], phase: Callable[[Any], str] | None = None) -> None:
+        self.table = dict(table)
+        self.phase = phase if phase is not None else _phase
+
+    def step(self, state: Any) -> TurnStep:
+        """The step ``state`` is in."""
+        return self.table[self.phase(state)]
+
+    def next(self, game: Any, state: Any) -> Node:
+        return self.table[self.phase(state)].node(game, state)
+
+    def check(self, game: Any, state: Any, decision: Event) -> str | None:
+        step = self.table[self.phase(state)]
+        if type(decision) not in step.accepts and not isinstance(decision, step.accepts):
+            return NOT_NOW
+        return step.check(game, state, decision)
+
+    def legal(self, game: Any, state: Any, player: str) -> Sequence[Event]:
+        return self.table[self.phase(state)].legal(game, state, player)
+
+    def asks(self, game: Any, state: Any, player: str) -> str:
+        return self.table[self.phase(state)].asks(game, state, player)
+
+    def apply(self, game: Any, work: Any, event: Event) -> bool:
+        """Apply ``event`` with the current step's effect and settle; False
+        when the current step does not take events of its kind."""
+        step = self.table[self.phase(work)]
+        if step.apply is None or not isinstance(event, step.accepts):
+            return False
+        step.apply(game, work, event)
+        self.settle(game, work)
+        return True
+
+    def settle(self, game: Any, work: Any, set_phase: Callable[[Any, str], None] | None = None) -> None:
+        """Pass over the steps that need no event now, to the next one that does."""
+        table = self.table
+        while True:
+            after = table[self.phase(work)].follows(game, work)
+            if after is None:
+                return
+            if after not in table:
+                raise KeyError(f"no turn step named {after!r} (from {self.phase(work)!r})")
+            if set_phase is None:
+                work.phase = after
+            else:
+                set_phase(work, after)
+
+
+def _phase(state: Any) -> str:
+    return state.phase

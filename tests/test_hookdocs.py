@@ -1,0 +1,91 @@
+"""The hook reference is generated from the hookspecs: every hook appears with
+its family, signature and docstring, and a stale page is noticed."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import pytest
+
+from tabletop import hookdocs
+from tabletop.rules import GATHERING, HEADER, MOVE, family_of
+
+SPECS = '''
+"""Hooks of a test game."""
+from tabletop.rules import gathering_rule, header_rule, move_rule, rulespec
+
+# -- setup ------------------------------------------------------------
+
+
+@header_rule
+def toy_size(players: int) -> int | None:
+    """How big the board is.
+
+    Example::
+
+        @rulehook
+        def toy_size(self, players):
+            return 9
+    """
+
+
+# -- play ---------------------------------------------------------------
+
+
+@move_rule
+def toy_may_move(game, state, seat: int) -> bool | None:
+    """Whether ``seat`` may move now (see :class:`~toy.State`)."""
+
+
+@gathering_rule
+def toy_extras(game, state) -> list | None:
+    """Extra decisions, from every variant."""
+
+
+@rulespec
+def toy_plain(game):
+    """Declared the old way: a gathering hook."""
+'''
+
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    (tmp_path / "toy_specs.py").write_text(textwrap.dedent(SPECS))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield "toy_specs"
+    sys.modules.pop("toy_specs", None)
+
+
+def test_each_hook_is_written_with_its_family_signature_and_docstring_under_its_section(toy):
+    text = hookdocs.reference(toy)
+    order = [text.index(s) for s in ("### Setup", "`toy_size`", "### Play", "`toy_may_move`", "`toy_extras`")]
+    assert order == sorted(order)
+    assert f"*{HEADER}*" in text and f"*{MOVE}*" in text and text.count(f"*{GATHERING}*") == 2
+    assert "toy_size(players) -> int | None" in text
+    assert "```python\n@rulehook\ndef toy_size(self, players):\n    return 9\n```" in text
+    assert "`seat` may move now (see `toy.State`)" in text
+
+
+def test_a_stale_page_is_found_and_rewritten(toy, tmp_path):
+    page = tmp_path / "hooks.md"
+    page.write_text(f"# Hooks\n\n<!-- hooks: {toy} -->\nold text\n<!-- /hooks -->\n\nMore prose.\n")
+    assert hookdocs.main(["--check", str(page)]) == 1
+    assert "old text" in page.read_text()
+    assert hookdocs.main([str(page)]) == 0
+    fresh = page.read_text()
+    assert "old text" not in fresh and "`toy_extras`" in fresh and fresh.endswith("More prose.\n")
+    assert hookdocs.main(["--check", str(page)]) == 0
+
+
+def test_families_are_told_apart(toy):
+    import importlib
+
+    module = importlib.import_module(toy)
+    assert [family_of(getattr(module, n)) for n in ("toy_size", "toy_may_move", "toy_extras", "toy_plain")] == [
+        HEADER,
+        MOVE,
+        GATHERING,
+        GATHERING,
+    ]
+    assert family_of(test_families_are_told_apart) is None

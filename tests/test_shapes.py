@@ -1,0 +1,228 @@
+"""The core's decision shapes, turn steps and variant memory, on their own:
+what each lists, accepts and refuses, how it is written, and that a log line
+holding one reads back as the same event."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import ClassVar
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tabletop import Decide, Forced, Over, Variant
+from tabletop.errors import NotationError
+from tabletop.events import RULES, Event
+from tabletop.memo import EMPTY, Memo, forget, recall, remember
+from tabletop.registry import Codec
+from tabletop.shapes import One, Order, Subset, YesNo
+from tabletop.steps import NOT_NOW, Steps, TurnStep
+
+
+@attrs.frozen
+class Reroll(Subset):
+    kind: ClassVar[str] = "reroll"
+
+
+@attrs.frozen
+class Pick(One):
+    kind: ClassVar[str] = "pick-one"
+
+
+@attrs.frozen
+class Agree(YesNo):
+    kind: ClassVar[str] = "agree"
+
+
+@attrs.frozen
+class Rank(Order):
+    kind: ClassVar[str] = "rank"
+
+
+DICE = ("1", "2", "3")
+
+
+# -- choose a subset ----------------------------------------------------------------
+def test_subset_lists_every_subset_once_in_the_items_order():
+    listed = Reroll.options("ann", DICE)
+    assert len(listed) == 2 ** len(DICE)
+    assert len(set(listed)) == len(listed)
+    assert Reroll("ann", ()) in listed and Reroll("ann", DICE) in listed
+    assert all(Reroll.error(decision, DICE) is None for decision in listed)
+
+
+def test_subset_bounds_limit_the_listing_and_the_check():
+    listed = Reroll.options("ann", DICE, least=1, most=2)
+    assert sorted(len(d.items) for d in listed) == [1, 1, 1, 2, 2, 2]
+    assert Reroll.error(Reroll("ann", ()), DICE, least=1) == "choose at least 1"
+    assert Reroll.error(Reroll("ann", DICE), DICE, most=2) == "choose at most 2"
+
+
+def test_subset_refuses_unknown_repeated_and_reordered_items():
+    assert "not one of" in Reroll.error(Reroll("ann", ("4",)), DICE)
+    assert Reroll.error(Reroll("ann", ("1", "1")), DICE) == "an item is chosen twice"
+    assert "in this order" in Reroll.error(Reroll("ann", ("3", "1")), DICE)
+
+
+@given(st.lists(st.sampled_from(DICE), unique=True))
+def test_subset_notation_round_trips(chosen):
+    decision = Reroll("ann", tuple(d for d in DICE if d in chosen))
+    assert Reroll.parse(decision.notation(), "ann") == decision
+
+
+def test_subset_parse_ignores_other_kinds():
+    assert Reroll.parse("move 1", "ann") is None
+    assert Reroll.parse("REROLL 1, 3", "ben") == Reroll("ben", ("1", "3"))
+    assert Reroll.parse("reroll -", "ben") == Reroll("ben", ())
+
+
+def test_subset_refuses_to_list_more_than_a_player_reads():
+    with pytest.raises(ValueError, match="too many items"):
+        Reroll.options("ann", tuple(str(i) for i in range(13)))
+
+
+# -- choose one, yes/no, an order ------------------------------------------------------
+def test_choose_one_lists_checks_and_writes_its_option():
+    assert Pick.options("ann", ("a", "b")) == [Pick("ann", "a"), Pick("ann", "b")]
+    assert Pick.error(Pick("ann", "c"), ("a", "b")) == "'c' is not one of: a, b"
+    assert Pick.parse(Pick("ann", "b").notation(), "ann") == Pick("ann", "b")
+    with pytest.raises(NotationError):
+        Pick.parse("pick-one a b", "ann")
+
+
+def test_yes_no_lists_both_answers_and_reads_them():
+    assert Agree.options("ben") == [Agree("ben", True), Agree("ben", False)]
+    assert Agree.parse("agree no", "ben") == Agree("ben", False)
+    with pytest.raises(NotationError):
+        Agree.parse("agree maybe", "ben")
+
+
+def test_order_lists_every_permutation_and_checks_it():
+    listed = Rank.options("ann", DICE)
+    assert len(listed) == 6 and len(set(listed)) == 6
+    assert Rank.error(Rank("ann", ("3", "1", "2")), DICE) is None
+    assert Rank.error(Rank("ann", ("3", "1")), DICE) is not None
+    assert Rank.error(Rank("ann", ("3", "3", "1")), DICE) is not None
+    assert Rank.parse("rank 2,3,1", "ann") == Rank("ann", ("2", "3", "1"))
+
+
+@pytest.mark.parametrize(
+    "event",
+    [Reroll("ann", ("1", "3")), Reroll("ann", ()), Pick("ben", "a"), Agree("ann", False), Rank("ben", ("2", "1"))],
+)
+def test_a_shaped_decision_reads_back_from_its_log_line(registry, event):
+    codec = Codec(
+        [registry.games["pile"]], [Variant("shapes", "pile", "shapes", object(), (Reroll, Pick, Agree, Rank))]
+    )
+    line = codec.encode(4, event)
+    assert codec.decode_line("pile", line) == (4, event)
+
+
+# -- memory with a public and a per-player part ----------------------------------------------
+def test_memo_public_entries_are_seen_by_everyone_and_secrets_by_their_owner_only():
+    memo = remember(EMPTY, "count", 2)
+    memo = remember(memo, "spare", "2/5", player="ann")
+    memo = remember(memo, "spare", "1/6", player="ben")
+    assert recall(memo, "count") == 2
+    assert recall(memo, "spare", player="ann") == "2/5"
+    ann = memo.seen_by("ann")
+    assert recall(ann, "count") == 2
+    assert recall(ann, "spare", player="ann") == "2/5"
+    assert recall(ann, "spare", "?", player="ben") == "?"
+    assert "1/6" not in repr(ann)
+    assert memo.seen_by(None) == memo
+
+
+def test_memo_is_a_value_whatever_the_order_things_were_remembered_in():
+    a = remember(remember(EMPTY, "x", 1), "y", 2)
+    b = remember(remember(EMPTY, "y", 2), "x", 1)
+    assert a == b and hash(a) == hash(b)
+    assert remember(a, "x", 5) == remember(b, "x", 5)
+    assert forget(a, "x") == remember(EMPTY, "y", 2)
+    assert not EMPTY and a
+    assert dict(remember(a, "s", 1, player="ann").items()) == {"x": 1, "y": 2, "s (ann)": 1}
+
+
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.sampled_from([None, "ann", "ben"]), st.integers())))
+def test_memo_recalls_the_last_value_remembered(writes):
+    memo: Memo = EMPTY
+    last = {}
+    for name, player, value in writes:
+        memo = remember(memo, name, value, player=player)
+        last[name, player] = value
+    for (name, player), value in last.items():
+        assert recall(memo, name, player=player) == value
+        seen = memo.seen_by(player) if player else memo.seen_by("nobody")
+        assert recall(seen, name, player=player) == value
+
+
+# -- a turn as a table of steps ---------------------------------------------------------------
+@attrs.frozen
+class Tick(Event):
+    kind: ClassVar[str] = "tick"
+    origin: ClassVar[str] = RULES
+
+
+@attrs.define
+class Work:
+    phase: str = "choose"
+    rerolled: tuple[str, ...] = ()
+    ticks: int = 0
+
+
+def _steps() -> Steps:
+    def choose_apply(game, work, event):
+        work.rerolled = event.items
+
+    return Steps(
+        {
+            "choose": TurnStep(
+                "choose",
+                lambda game, state: Decide(("ann",)),
+                (Reroll,),
+                choose_apply,
+                follows=lambda game, work: "tick" if work.rerolled else None,
+                check=lambda game, state, decision: Reroll.error(decision, DICE),
+                legal=lambda game, state, player: Reroll.options(player, DICE, least=1),
+                asks=lambda game, state, player: "choose dice to roll again",
+            ),
+            "tick": TurnStep(
+                "tick",
+                lambda game, state: Forced(Tick()),
+                (Tick,),
+                lambda game, work, event: setattr(work, "ticks", work.ticks + 1),
+                follows=lambda game, work: "over" if work.ticks else None,
+            ),
+            "over": TurnStep("over", lambda game, state: Over()),
+        }
+    )
+
+
+def test_steps_answer_from_the_current_step_and_settle_past_steps_that_need_no_event():
+    steps, work = _steps(), Work()
+    assert steps.next(None, work) == Decide(("ann",))
+    assert steps.asks(None, work, "ann") == "choose dice to roll again"
+    assert len(steps.legal(None, work, "ann")) == 7
+    assert steps.check(None, work, Tick()) == NOT_NOW
+    assert steps.check(None, work, Reroll("ann", ("9",))) is not None
+    assert steps.apply(None, work, Reroll("ann", ("2",)))
+    assert (work.phase, work.rerolled) == ("tick", ("2",))
+    assert steps.next(None, work) == Forced(Tick())
+    assert not steps.apply(None, work, Reroll("ann", ("1",)))  # not this step's kind
+    assert steps.apply(None, work, Tick())
+    assert isinstance(steps.next(None, work), Over)
+
+
+def test_a_step_leading_nowhere_is_an_error_naming_both_steps():
+    steps = Steps({"a": TurnStep("a", lambda g, s: Over(), follows=lambda g, w: "b")})
+    with pytest.raises(KeyError, match="'b'.*'a'"):
+        steps.settle(None, Work(phase="a"))
+
+
+def test_every_subset_is_legal_exactly_when_checked_legal():
+    for size in range(len(DICE) + 1):
+        for chosen in combinations(DICE, size):
+            decision = Reroll("ann", chosen)
+            assert (Reroll.error(decision, DICE, least=1) is None) == (decision in Reroll.options("ann", DICE, least=1))
