@@ -85,7 +85,7 @@ class Record:
         self.path = Path(path)
         self.registry = registry
         first = Replay(registry, self.path)
-        first._lines.close()  # only the header is read here; iterating reads the log again
+        first.close()  # only the header is read here; iterating reads the log again
         #: The log's first line: game, players, variants, options, randomness.
         self.header: Header = first.header
         #: The rules in force for this log.

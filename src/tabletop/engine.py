@@ -403,6 +403,10 @@ class Replay:
         #: Called with (match, seq, event) before each event is applied.
         self.before: Callable[[Match, int, Event], None] | None = None
 
+    def close(self) -> None:
+        """Stop reading the log (the file is closed; nothing more is folded)."""
+        self._lines.close()
+
     def __iter__(self) -> Iterator[tuple[int, int, Event]]:
         codec = self.registry.codec
         game = self.header.game
