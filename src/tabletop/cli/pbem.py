@@ -47,6 +47,8 @@ class _Group(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            raise  # `pbem status g | head -1`: the reader had enough, nothing failed
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise UsageError(f"{where}{exc.strerror or exc}; is the game folder writable?") from None
