@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import mailbox
+import os
 import re
 from datetime import datetime, timezone
 from pathlib import Path
 
 import click
 
-from ..errors import CheckFailed, UsageError
-from ..referee import delivery, referee
-from ..referee.gamedir import GameDir
+from ..errors import CheckFailed, TabletopError, UsageError
+from ..referee import delivery, mailin, referee
+from ..referee.gamedir import GameDir, one_line
 from . import main
 from .common import game_option, parse_options, pass_env, variant_option
 
@@ -152,8 +153,8 @@ def receive(env, directory, file):
     Example:
       tabletop pbem receive duel < message.eml
     """
-    raw = file.read()
-    click.echo(referee.Referee.open(env.registry, directory).receive(raw))
+    raw, size = mailin.bounded(file)
+    click.echo(referee.Referee.open(env.registry, directory).receive(raw, size=size))
 
 
 @pbem.command()
@@ -173,21 +174,30 @@ def poll(env, directory, maildir):
         raise UsageError(f"{maildir}: not a Maildir (no new/ folder)")
     ref = referee.Referee.open(env.registry, directory)
     box = mailbox.Maildir(maildir, factory=None, create=False)
-    count = 0
+    count, failed = 0, 0
     with ref.dir.locked("poll.lock"):
         for key in sorted(_new_keys(box)):
+            where = maildir / box._toc[key]  # noqa: SLF001 - where it lies
             try:
-                message = box.get_message(key)
-                raw = box.get_bytes(key)
+                # Only the start of a huge mail is read (never the whole file).
+                with open(where, "rb") as file:
+                    raw, size = mailin.bounded(file)
             except (KeyError, FileNotFoundError):
                 continue  # taken by another reader
-            click.echo(f"{key}: {ref.receive(raw)}")
-            message.set_subdir("cur")
-            message.add_flag("S")
-            with contextlib.suppress(KeyError, FileNotFoundError):
-                box[key] = message
+            try:
+                click.echo(f"{key}: {ref.receive(raw, size=size)}")
+            except Exception as exc:  # noqa: BLE001 - one mail never stops the others
+                failed += 1
+                why = exc.message if isinstance(exc, TabletopError) else f"{type(exc).__name__}: {exc}"
+                click.echo(f"{key}: not handled, left for the next poll: {one_line(why)}")
+                continue
+            # Read: moved to cur/ and flagged seen, as a mail program would.
+            with contextlib.suppress(FileNotFoundError):
+                os.rename(where, maildir / "cur" / f"{where.name.split(':', 1)[0]}:2,S")
             count += 1
     click.echo(f"{count} message(s) handled.")
+    if failed:
+        raise CheckFailed(f"{failed} message(s) could not be handled; they wait in new/", where=str(maildir))
 
 
 def _new_keys(box: mailbox.Maildir) -> list[str]:

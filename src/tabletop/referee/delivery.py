@@ -143,7 +143,7 @@ def _one(directory: GameDir, server: smtplib.SMTP, path, utf8: bool, tries: dict
         return
     del refused  # some recipients may have refused, the others accepted: the mail went out
     faults.point("accepted")
-    directory.sent.mkdir(exist_ok=True)
+    directory.folder(directory.sent)
     # The copy is for the record (and tells a mail queued again after a crash
     # that it went): written in full before the outbox's copy goes.
     write_private(directory.sent / path.name, redact(raw), durable=False)
@@ -172,7 +172,7 @@ def _defer(path, reason: str, tries: dict, now: float, outcome: Outcome) -> None
 
 
 def _aside(directory: GameDir, path, raw: bytes, rcpts: str, reason: str, outcome: Outcome) -> None:
-    directory.undeliverable.mkdir(exist_ok=True)
+    directory.folder(directory.undeliverable)
     write_private(directory.undeliverable / path.name, redact(raw))
     write_private(directory.undeliverable / (path.name + ".why"), f"{rcpts}: {one_line(reason)}\n")
     path.unlink(missing_ok=True)

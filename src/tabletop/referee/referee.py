@@ -33,8 +33,8 @@ from ..live import decide, make_header, seed_file, settle
 from ..nodes import Decide, Over
 from ..registry import Registry
 from ..secretfile import SecretKeeper
-from . import faults, mailin, mailout, passwords
-from .gamedir import MAX_RECORD, GameDir, one_line, write_private
+from . import blackout, faults, mailin, mailout, passwords
+from .gamedir import MAX_RECORD, GameDir, append_private, check_owned, one_line, printable, write_private
 
 #: A seed is at most 256 characters (the header's bound): 4 KiB is plenty.
 MAX_SEED = 4096
@@ -46,6 +46,14 @@ LISTED_ALL = 10000
 DAY = 86400
 #: Answers a day to a known player's address for mails without a good secret.
 ANSWERS_A_DAY = 5
+#: Ids of mails from anyone kept to answer each once; of mails with a good secret, kept apart.
+SEEN_KEPT = 5000
+ACCEPTED_KEPT = 20000
+#: Wrong secrets checked (each check costs a deliberately slow hash) from one
+#: sender an hour, and for one player a day; past these, no secret is checked.
+GUESSES_AN_HOUR = 5
+GUESSES_A_DAY = 30
+HOUR = 3600
 _GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$")
 
 
@@ -103,6 +111,8 @@ def init(
     path = Path(path)
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise UsageError(f"{path}: the folder exists and is not empty")
+    if path.exists():
+        check_owned(path)
     names = [name for name, _ in players]
     check_players(names)
     addresses = set()
@@ -131,7 +141,7 @@ def init(
     match = Match(registry, header)
     events = settle(match, seed)
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
         directory = GameDir(path)
         write_private(seed_file(directory.log), seed + "\n")
         lines = registry.codec.log(header, events)
@@ -146,6 +156,8 @@ def init(
             for name, address in players
         },
         seen=[],
+        accepted=[],
+        guesses={},
         played={},
         due=None,
         paused=None,
@@ -212,7 +224,15 @@ class Referee:
     def _begin(self, now: float) -> None:
         """Under the lock: read the settings, finish or undo a change a crash left."""
         self.settings = self.dir.load()
-        for key, empty in (("played", {}), ("answered", {}), ("alerted", {}), ("seen", [])):
+        self.dir.tidy()
+        for key, empty in (
+            ("played", {}),
+            ("answered", {}),
+            ("alerted", {}),
+            ("seen", []),
+            ("accepted", []),
+            ("guesses", {}),
+        ):
             self.settings.setdefault(key, empty)
         if self.dir.journal.exists():
             self.recover(now)
@@ -271,6 +291,7 @@ class Referee:
         last = journal["last"]
         if journal["message_id"]:
             self._seen(journal["message_id"])
+            self._accepted(journal["message_id"])
             self.settings["played"][journal["message_id"]] = last
             played = self.settings["played"]
             for old in list(played)[:-2000]:
@@ -291,16 +312,36 @@ class Referee:
         faults.point("journal-removed")
 
     def _seen(self, message_id: str) -> None:
+        """Remember a mail's id, to answer it once. Anyone can fill this list
+        (it keeps the last :data:`SEEN_KEPT`), so a mail whose sender proved
+        who they are is remembered apart (:meth:`_accepted`)."""
         seen = self.settings["seen"]
         if message_id not in seen:
             seen.append(message_id)
-            del seen[:-5000]
+            del seen[:-SEEN_KEPT]
+
+    def _accepted(self, message_id: str) -> None:
+        """Remember the id of a mail with a good secret: only players and the
+        master add to this list, so strangers' mails never push an accepted
+        mail out of it (which would make it playable again)."""
+        accepted = self.settings["accepted"]
+        if message_id not in accepted:
+            accepted.append(message_id)
+            del accepted[:-ACCEPTED_KEPT]
 
     # -- mail in ---------------------------------------------------------------
-    def receive(self, raw: bytes, now: float | None = None) -> str:
+    def receive(self, raw: bytes, now: float | None = None, size: int | None = None) -> str:
         """Handle one raw message; a one-line report of what was done. A message
-        that cannot be handled is quarantined with its reason, never raised."""
+        that cannot be handled is quarantined with its reason, never raised.
+
+        ``size``: the whole mail's size when ``raw`` is only its start (a
+        mail larger than :data:`mailin.MAX_BYTES` is read no further). A mail
+        over that size is kept and read as its headers alone: it is answered
+        (it is too large), never parsed whole nor archived whole."""
         now = time.time() if now is None else now
+        size = len(raw) if size is None else max(size, len(raw))
+        if size > mailin.MAX_BYTES:
+            raw = blackout.headers_only(raw)
         try:
             _, before = self.dir.keep(raw)
         except OSError as exc:
@@ -308,7 +349,7 @@ class Referee:
         with self.dir.locked():
             self._begin(now)
             try:
-                report = self._receive(raw, now, before)
+                report = self._receive(raw, now, before, size)
             except Exception as exc:  # noqa: BLE001 - a message must never stop the others
                 self.settings = self.dir.load()
                 reason = f"{type(exc).__name__}: {one_line(str(exc))}"
@@ -323,14 +364,14 @@ class Referee:
             faults.point("saved")
         return report
 
-    def _receive(self, raw: bytes, now: float, archived_before: bool) -> str:
-        letter = mailin.read(raw, self.settings["referee"])
+    def _receive(self, raw: bytes, now: float, archived_before: bool, size: int) -> str:
+        letter = mailin.read(raw, self.settings["referee"], size)
         if letter.ignored:
             self._bounce(letter, now)
             return f"ignored a mail from {letter.sender or 'nobody'}: {letter.ignored}"
-        mid = letter.message_id or "<sha-" + hashlib.sha256(raw).hexdigest()[:32] + ">"
+        mid = letter.message_id or mailin.fallback_id(raw)
         key = "re-" + hashlib.sha256(mid.encode()).hexdigest()[:20]
-        if mid in self.settings["seen"]:
+        if mid in self.settings["seen"] or mid in self.settings["accepted"]:
             if archived_before:
                 return f"this very message ({mid}) was handled before; nothing to do"
             played = self.settings["played"].get(mid)
@@ -358,25 +399,66 @@ class Referee:
             )
         master = self.settings.get("master")
         if master and letter.sender == master.lower() and not letter.values("player"):
-            return self._master_mail(letter, letter_key, now)
+            return self._master_mail(letter, mid, letter_key, now)
         player, problem = self._who(letter)
         if problem:
             return self.reply(letter, problem, key=letter_key, now=now)
         secrets = letter.values("secret")
-        if not secrets or not passwords.matches(secrets[0][1], self.players[player]["secret"]):
-            self.alert(player, letter, now)
-            why = (
-                "no secret: add a line 'secret: ...' with the secret you were sent"
-                if not secrets
-                else f"line {secrets[0][0]}: wrong secret for {player}; nothing was played"
+        own = letter.sender == self.address(player).lower()
+        if not secrets:
+            if not own:
+                self.alert(player, letter, now)
+            return self.reply(
+                letter, "no secret: add a line 'secret: ...' with the secret you were sent", key=letter_key, now=now
             )
-            if letter.sender == self.address(player).lower():
-                why += (
-                    "\n\n  If you did not write this mail, someone used your address: keep your secret to"
-                    " yourself; the game master has been told."
-                )
+        if self._guessed_enough(letter.sender, player, now):
+            return self.reply(
+                letter,
+                f"too many wrong secrets for {player} lately; this mail's secret was not checked and nothing "
+                "was played: try again later, with the secret from your first mail",
+                key=letter_key,
+                now=now,
+            )
+        if not passwords.matches(secrets[0][1], self.players[player]["secret"]):
+            self._wrong_guess(letter.sender, player, now)
+            if not own:
+                self.alert(player, letter, now)
+            why = f"line {secrets[0][0]}: wrong secret for {player}; nothing was played"
+            if own:
+                why += "\n\n  Use the secret from your first mail (a mistyped one is refused like this)."
             return self.reply(letter, why, key=letter_key, now=now)
+        self._accepted(mid)
         return self._player_mail(letter, player, mid, letter_key, now)
+
+    def _guessed_enough(self, sender: str, player: str, now: float) -> bool:
+        """Whether ``sender`` or guesses for ``player`` used up their wrong secrets."""
+        guesses = self.settings["guesses"]
+        hour, day = int(now // HOUR), int(now // DAY)
+        by_sender = guesses.get("from:" + sender)
+        by_player = guesses.get("for:" + player)
+        return bool(
+            (by_sender and by_sender[0] == hour and by_sender[1] >= GUESSES_AN_HOUR)
+            or (by_player and by_player[0] == day and by_player[1] >= GUESSES_A_DAY)
+        )
+
+    def _wrong_guess(self, sender: str, player: str, now: float) -> None:
+        """Count a wrong secret. The game master hears once a day when a
+        player's wrong secrets reach the day's limit: someone may be guessing
+        (a player's own mistyped secret is not reported)."""
+        guesses = self.settings["guesses"]
+        for key, window in (("from:" + sender, int(now // HOUR)), ("for:" + player, int(now // DAY))):
+            entry = guesses.get(key)
+            guesses[key] = [window, entry[1] + 1 if entry and entry[0] == window else 1]
+        if len(guesses) > 5000:  # forget the windows gone by
+            guesses.clear()
+        if guesses["for:" + player][1] == GUESSES_A_DAY:
+            self.mail_master(
+                f"Wrong secrets for {player}",
+                f"{GUESSES_A_DAY} mails today gave a wrong secret for {player} (the last from {sender}). "
+                "Someone may be guessing: secrets for them are not checked again until tomorrow. "
+                "'reissue: PLAYER' mails them a new secret.\n",
+                key=f"guesses-{player}-{int(now // DAY)}",
+            )
 
     def _who(self, letter: mailin.Letter) -> tuple[str, str | None]:
         by_address = [p for p, data in self.players.items() if data["address"].lower() == letter.sender]
@@ -497,9 +579,9 @@ class Referee:
 
     # -- press, history, lists ----------------------------------------------------------
     def _press(self, player: str, texts: list[str], key: str, now: float) -> str:
-        text = "\n".join(one_line(t) for t in texts)[:4000]
-        with open(self.dir.press, "a", encoding="utf-8") as out:
-            out.write(json.dumps({"time": int(now), "from": player, "text": text}, ensure_ascii=False) + "\n")
+        text = "\n".join(printable(t) for t in texts)[:4000]
+        record = json.dumps({"time": int(now), "from": player, "text": text}, ensure_ascii=False) + "\n"
+        append_private(self.dir.press, record.encode("utf-8"))
         for other in self.players:
             if other != player:
                 self._to(
@@ -540,13 +622,19 @@ class Referee:
         if master:
             self.dir.queue(mailout.message(self.settings, master, subject, body), key=key)
 
-    def _master_mail(self, letter: mailin.Letter, key: str, now: float) -> str:
+    def _master_mail(self, letter: mailin.Letter, mid: str, key: str, now: float) -> str:
         secrets = letter.values("secret")
         stored = self.settings.get("master_secret")
-        if not secrets or not stored or not passwords.matches(secrets[0][1], stored):
+        if not secrets or not stored or self._guessed_enough(letter.sender, "(master)", now):
             return self.reply(
                 letter, "the game master's mail needs the master's secret: a line 'secret: ...'", key=key, now=now
             )
+        if not passwords.matches(secrets[0][1], stored):
+            self._wrong_guess(letter.sender, "(master)", now)
+            return self.reply(
+                letter, "the game master's mail needs the master's secret: a line 'secret: ...'", key=key, now=now
+            )
+        self._accepted(mid)
         done = []
         try:
             for _, name, value in letter.lines:
@@ -708,18 +796,10 @@ class Referee:
         return False
 
     def alert(self, player: str, letter: mailin.Letter, now: float) -> None:
-        """A mail without the right secret: the registered player hears of it
-        (once a day), and so does the game master when it came from the
-        player's own address (a forged From)."""
-        own = letter.sender == self.address(player).lower()
-        if own:
-            if self.settings.get("master") and not self._limited("alerted", "master:" + player, now):
-                self.mail_master(
-                    f"A mail from {player}'s address without the secret",
-                    f"A mail from {letter.sender}, {player}'s own address, came without {player}'s secret. "
-                    "If it was not them, someone forges their address.\n",
-                )
-            return
+        """A mail from another address without the right secret for
+        ``player``: the player hears of it (once a day). A wrong secret from
+        the player's own address is only answered (a mistyped secret is no
+        forgery); many of them reach the game master (:meth:`_wrong_guess`)."""
         if self._limited("alerted", player, now):
             return
         body = (
