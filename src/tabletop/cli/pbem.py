@@ -86,6 +86,18 @@ def pbem() -> None:
 @click.option(
     "--smtp", default="localhost:25", show_default=True, help="HOST:PORT of the SMTP server that sends the mail."
 )
+@click.option(
+    "--smtp-security",
+    type=click.Choice(delivery.SECURITY),
+    default="auto",
+    show_default=True,
+    help="TLS to the SMTP server: tls (port 465), starttls (587), none; auto picks by the port.",
+)
+@click.option(
+    "--ca-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="CA certificates (PEM) to trust for the mail servers instead of the system's (a private server).",
+)
 @click.option("--id", "game_id", help="The game's name in mails (default: the folder's name).")
 @click.option("--master", help="The game master's address (gets a secret of their own and the reports).")
 @pass_env
@@ -102,6 +114,8 @@ def init(
     grace,
     referee_address,
     smtp,
+    smtp_security,
+    ca_file,
     game_id,
     master,
 ):
@@ -132,6 +146,8 @@ def init(
         grace=duration(grace, "--grace") or 0,
         referee=referee_address,
         smtp=smtp,
+        smtp_security=smtp_security,
+        ca_file=str(ca_file.resolve()) if ca_file else None,
         game_id=game_id,
         master=master,
     )
@@ -218,16 +234,20 @@ def send(env, directory):
     _send(GameDir(directory), env)
 
 
+def _security(settings: dict) -> dict:
+    return {"security": settings.get("smtp_security") or "auto", "ca_file": settings.get("ca_file")}
+
+
 def _send(directory: GameDir, env) -> None:
     settings = directory.load()
-    outcome = delivery.send(directory, settings["smtp"])
+    outcome = delivery.send(directory, settings["smtp"], **_security(settings))
     for name, rcpts, reason in outcome.refused:
         click.echo(f"{name}: refused for good ({rcpts}: {reason}); moved to undeliverable/")
     for name, reason in outcome.deferred:
         click.echo(f"{name}: refused for now ({reason}); tried again later")
     if outcome.refused and settings.get("master"):
         referee.Referee.open(env.registry, directory.path).report_refused(outcome.refused)
-        more = delivery.send(directory, settings["smtp"])
+        more = delivery.send(directory, settings["smtp"], **_security(settings))
         outcome.sent += more.sent
         outcome.waiting = more.waiting
     click.echo(f"{outcome.sent} mail(s) sent, {outcome.waiting} waiting.")
@@ -359,6 +379,8 @@ def reissue(env, directory, player):
 
 _SETTABLE = {
     "smtp": str,
+    "smtp_security": str,
+    "ca_file": str,
     "referee": str,
     "master": str,
     "late_bot": str,
@@ -373,8 +395,8 @@ _SETTABLE = {
 @click.argument("settings", nargs=-1, required=True)
 @pass_env
 def set_(env, directory, settings):
-    """Change settings after init: smtp, referee, master, deadline, remind,
-    grace, late_bot (KEY=VALUE; an empty VALUE clears an optional one).
+    """Change settings after init: smtp, smtp_security, ca_file, referee,
+    master, deadline, remind, grace, late_bot (KEY=VALUE; an empty VALUE clears an optional one).
 
     \b
     Example:

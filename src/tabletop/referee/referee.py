@@ -33,7 +33,7 @@ from ..live import decide, make_header, seed_file, settle
 from ..nodes import Decide, Over
 from ..registry import Registry
 from ..secretfile import SecretKeeper
-from . import blackout, faults, mailin, mailout, passwords
+from . import blackout, delivery, faults, mailin, mailout, passwords
 from .gamedir import MAX_RECORD, GameDir, append_private, check_owned, one_line, printable, write_private
 
 #: A seed is at most 256 characters (the header's bound): 4 KiB is plenty.
@@ -82,6 +82,12 @@ def check_settings(settings: dict[str, Any], registry: Registry | None = None) -
     host, sep, port = smtp.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536 or not smtp.isprintable():
         raise UsageError(f"--smtp '{one_line(smtp)}': write HOST:PORT, like mail.example.org:25")
+    security = settings.get("smtp_security") or "auto"
+    if security not in delivery.SECURITY:
+        raise UsageError(f"--smtp-security '{one_line(security)}': one of {', '.join(delivery.SECURITY)}")
+    ca_file = settings.get("ca_file")
+    if ca_file:
+        delivery.tls_context(ca_file)  # readable, and certificates
     for key in ("referee", "master"):
         address = settings.get(key)
         if address is not None and not mailin.valid_address(address):
@@ -102,6 +108,8 @@ def init(
     grace: int = 0,
     referee: str = "referee@localhost",
     smtp: str = "localhost:25",
+    smtp_security: str = "auto",
+    ca_file: str | None = None,
     game_id: str | None = None,
     master: str | None = None,
 ) -> dict[str, str]:
@@ -130,6 +138,8 @@ def init(
         "game": game,
         "referee": referee,
         "smtp": smtp,
+        "smtp_security": smtp_security,
+        "ca_file": ca_file,
         "deadline": deadline,
         "remind": remind,
         "late_bot": late_bot,
