@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import mailbox
 import os
+import signal
+import time
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -12,7 +14,7 @@ from pathlib import Path
 import click
 
 from ..errors import CheckFailed, TabletopError, UsageError
-from ..referee import delivery, mailin, referee
+from ..referee import delivery, imap, mailin, referee
 from ..referee.gamedir import GameDir, one_line
 from . import main
 from .common import game_option, parse_options, pass_env, variant_option
@@ -173,19 +175,60 @@ def receive(env, directory, file):
     click.echo(referee.Referee.open(env.registry, directory).receive(raw, size=size))
 
 
+def imap_options(command):
+    """--imap, --imap-password-file and --ca-file."""
+    command = click.option(
+        "--ca-file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="CA certificates (PEM) to trust for the IMAP server (default: the game's, else the system's).",
+    )(command)
+    command = click.option(
+        "--imap-password-file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="A file whose first line is the IMAP password (default: TABLETOP_IMAP_PASSWORD).",
+    )(command)
+    return click.option(
+        "--imap", "imap_url", help="The mailbox to read: imaps://USER@HOST[:PORT]/MAILBOX (imap:// only on this machine).",
+    )(command)
+
+
+def _imap_connection(ref, imap_url: str, password_file: Path | None, ca_file: Path | None):
+    box = imap.mailbox(imap_url)
+    secret = imap.password(password_file)
+    ca = str(ca_file) if ca_file else ref.settings.get("ca_file")
+    return imap.Connection(box, secret, ca)
+
+
 @pbem.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), required=True, help="The Maildir to read.")
+@click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), help="The Maildir to read.")
+@imap_options
 @pass_env
-def poll(env, directory, maildir):
-    """Handle every new message in a Maildir, moving each to cur/ once handled.
-    One poll of a game runs at a time; a message that cannot be handled is
+def poll(env, directory, maildir, imap_url, imap_password_file, ca_file):
+    """Handle every new message in a Maildir (moving each to cur/ once
+    handled) or an IMAP mailbox (flagging each seen once handled). One poll
+    of a game runs at a time; a message that cannot be handled is
     quarantined in the game folder and never blocks the others.
 
     \b
     Example:
       tabletop pbem poll duel --maildir ~/Maildir/.duel
+      TABLETOP_IMAP_PASSWORD=... tabletop pbem poll duel --imap imaps://ref%40example.org@imap.example.org/INBOX
     """
+    if (maildir is None) == (imap_url is None):
+        raise UsageError("poll: name the mail to read: --maildir DIR or --imap imaps://USER@HOST/MAILBOX")
+    if imap_url is not None:
+        ref = referee.Referee.open(env.registry, directory)
+        with ref.dir.locked("poll.lock"):
+            connection = _imap_connection(ref, imap_url, imap_password_file, ca_file)
+            try:
+                count, failed = imap.poll(ref, connection, click.echo)
+            finally:
+                connection.close()
+        click.echo(f"{count} message(s) handled.")
+        if failed:
+            raise CheckFailed(f"{failed} message(s) could not be handled; the next poll tries again", where=imap_url)
+        return
     if not (maildir / "new").is_dir():
         raise UsageError(f"{maildir}: not a Maildir (no new/ folder)")
     ref = referee.Referee.open(env.registry, directory)
@@ -214,6 +257,82 @@ def poll(env, directory, maildir):
     click.echo(f"{count} message(s) handled.")
     if failed:
         raise CheckFailed(f"{failed} message(s) could not be handled; they wait in new/", where=str(maildir))
+
+
+@pbem.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@imap_options
+@click.option(
+    "--every",
+    default="60s",
+    show_default=True,
+    help="How often deadlines are checked and the outbox is sent while no mail comes.",
+)
+@click.option("--max-time", help="Stop after this long, like 8h (default: run until stopped).")
+@pass_env
+def watch(env, directory, imap_url, imap_password_file, ca_file, every, max_time):
+    """Referee as the mail arrives: keep a connection to the IMAP mailbox
+    open (IDLE; NOOP every few seconds where the server has no IDLE), handle
+    each mail at once, send the answers, keep the deadlines. Stops on
+    SIGTERM or Ctrl-C (after the mail in hand), or after --max-time.
+
+    \b
+    Example:
+      TABLETOP_IMAP_PASSWORD=... tabletop pbem watch duel --imap imaps://ref%40example.org@imap.example.org/INBOX
+    """
+    if imap_url is None:
+        raise UsageError("watch: name the mailbox: --imap imaps://USER@HOST/MAILBOX")
+    step = duration(every, "--every") or 60
+    ends = time.monotonic() + duration(max_time, "--max-time") if max_time else None
+    stopped: list[int] = []
+    ref = referee.Referee.open(env.registry, directory)
+    imap.mailbox(imap_url)  # a bad address is refused before any wait
+    imap.password(imap_password_file)
+
+    def stop(signum, frame):  # noqa: ARG001 - the signal handler's signature
+        stopped.append(signum)
+
+    def over() -> bool:
+        return bool(stopped) or (ends is not None and time.monotonic() >= ends)
+
+    handlers = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        with ref.dir.locked("poll.lock"):
+            connection = None
+            while not over():
+                try:
+                    if connection is None:
+                        connection = _imap_connection(ref, imap_url, imap_password_file, ca_file)
+                    imap.poll(ref, connection, click.echo)
+                    for line in ref.tick():
+                        click.echo(line)
+                    try:
+                        _send(ref.dir, env)
+                    except CheckFailed as exc:
+                        click.echo(f"not sent now: {exc.message}")
+                    wait = step if ends is None else max(0.0, min(step, ends - time.monotonic()))
+                    if connection.can_idle():
+                        connection.idle(wait, over)
+                    else:
+                        waited = 0.0
+                        while waited < wait and not over() and not connection.noop():
+                            time.sleep(min(5.0, wait - waited))
+                            waited += 5.0
+                except CheckFailed as exc:
+                    # The server went away: say so, wait, connect again.
+                    click.echo(f"{exc.message}; trying again in {min(step, 30)} s")
+                    if connection is not None:
+                        connection.close()
+                    connection = None
+                    pause = time.monotonic() + min(step, 30)
+                    while time.monotonic() < pause and not over():
+                        time.sleep(0.5)
+            if connection is not None:
+                connection.close()
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    click.echo("stopped.")
 
 
 def _new_keys(box: mailbox.Maildir) -> list[str]:
