@@ -11,6 +11,7 @@ import shutil
 import signal
 import ssl
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -23,9 +24,16 @@ USER, PASSWORD = "ref@example.org", "imap-secret-1"
 
 
 class Dovecot:
-    def __init__(self, folder: Path, cert: tuple[Path, Path] | None) -> None:
-        self.folder = folder
-        self.cert = cert
+    def __init__(self, folder: Path | None, cert: tuple[Path, Path] | None) -> None:
+        # Its own folder, which dovecot's unprivileged processes can reach
+        # (a test's tmp_path is its owner's alone); removed by stop().
+        self.folder = Path(tempfile.mkdtemp(prefix="tabletop-dovecot-"))
+        self.folder.chmod(0o711)
+        self.cert = None
+        if cert:
+            self.cert = (self.folder / "server.pem", self.folder / "server.key")
+            shutil.copy(cert[0], self.cert[0])
+            shutil.copy(cert[1], self.cert[1])
         self.port = free_port()
         self.tls_port = free_port()
         self.process: subprocess.Popen | None = None
@@ -41,6 +49,7 @@ class Dovecot:
         for sub in ("run", "state", "mail", "home"):
             (f / sub).mkdir(parents=True, exist_ok=True)
         (f / "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}\n")
+        (f / "passwd").chmod(0o644)  # read by dovecot's auth process (a test password)
         owner = os.getuid(), os.getgid()
         if os.geteuid() == 0:
             owner = 65534, 65534  # mail is never handled as root
@@ -126,6 +135,7 @@ service imap-login {{
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     # -- as the mail server's other side: delivering and looking ---------------------
     def client(self) -> imaplib.IMAP4:
@@ -166,5 +176,3 @@ def ssl_context_for(ca: Path) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=str(ca))
 
 
-def tidy(folder: Path) -> None:
-    shutil.rmtree(folder, ignore_errors=True)

@@ -9,10 +9,12 @@ server.
 Each mail is handled exactly once, across crashes: it is fetched without
 marking it (``BODY.PEEK``), handed to the referee (which archives it first
 and knows a mail it handled by its Message-ID or, without one, its content),
-then the mailbox's UIDVALIDITY and the mail's UID are recorded in
-``DIR/imap.json`` (the last UID handled), and only then is the mail flagged
-``\\Seen``. A kill anywhere in between fetches the mail again on the next
-run, and the referee answers "handled before; nothing to do". A mail
+then the mail is flagged ``\\Seen``, then the mailbox's UIDVALIDITY and the
+mail's UID are recorded in ``DIR/imap.json`` (the last UID handled). The
+next run reads the mails after that UID, whatever their flags (a mail a
+person opened in the mailbox is still refereed). A kill anywhere before
+the record fetches the mail again on the next run, and the referee answers
+"handled before; nothing to do". A mail
 larger than the referee reads (256 KiB) is fetched as its headers alone.
 
 ``watch`` keeps the connection open in IMAP IDLE (RFC 2177) where the
@@ -332,15 +334,15 @@ def poll(
             failed += 1
             continue
         faults.point("imap-handled")
-        state["last"] = max(state["last"], uid)
-        state["retry"] = [u for u in retry if u != uid]
-        retry = state["retry"]
-        write_private(_state_file(directory), json.dumps(state))
-        faults.point("imap-recorded")
         try:
             connection.seen(uid)
         except (OSError, imaplib.IMAP4.error) as exc:
             echo(f"uid {uid}: handled, but not flagged seen: {_why(exc)}")
+        faults.point("imap-flagged")
+        state["last"] = max(state["last"], uid)
+        state["retry"] = [u for u in retry if u != uid]
+        retry = state["retry"]
+        write_private(_state_file(directory), json.dumps(state))
         echo(f"uid {uid}: {report}")
         handled += 1
     return handled, failed
