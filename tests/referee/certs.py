@@ -65,8 +65,3 @@ def make_certs(folder: Path) -> Certs:
         wrong_name=_signed(folder, "wrong", ca, "DNS:mail.other.example"),
         untrusted=_signed(folder, "stranger", other, "IP:127.0.0.1,DNS:localhost"),
     )
-
-
-@pytest.fixture(scope="session")
-def certs(tmp_path_factory) -> Certs:
-    return make_certs(tmp_path_factory.mktemp("certs"))

@@ -9,7 +9,6 @@ import imaplib
 import os
 import shutil
 import signal
-import ssl
 import subprocess
 import tempfile
 import time
@@ -163,16 +162,3 @@ def dovecot_server(folder: Path, cert=None) -> Dovecot:
     server = Dovecot(folder, cert)
     server.start()
     return server
-
-
-@pytest.fixture
-def dovecot(tmp_path):
-    server = dovecot_server(tmp_path / "dovecot")
-    yield server
-    server.stop()
-
-
-def ssl_context_for(ca: Path) -> ssl.SSLContext:
-    return ssl.create_default_context(cafile=str(ca))
-
-

@@ -23,7 +23,7 @@ import pytest
 from tabletop.referee import passwords
 from tabletop.referee import referee as referee_module
 
-from .conftest import ANN, BEN, MASTER, REF, game_copy, plain_registry_cached, raw_mail
+from .conftest import ANN, BEN, MASTER, REF, plain_registry_cached, raw_mail
 
 
 def test_players_whose_names_clean_alike_each_get_their_mails(tmp_path):
@@ -31,9 +31,7 @@ def test_players_whose_names_clean_alike_each_get_their_mails(tmp_path):
     registry = plain_registry_cached()
     for names in (("zoé", "zoè"), ("李明", "王芳")):
         path = tmp_path / names[0]
-        referee_module.init(
-            registry, path, "glux", [(names[0], ANN), (names[1], BEN)], referee=REF, game_id="g"
-        )
+        referee_module.init(registry, path, "glux", [(names[0], ANN), (names[1], BEN)], referee=REF, game_id="g")
         outbox = [p.read_bytes() for p in (path / "outbox").glob("*.eml")]
         to = sorted(email.message_from_bytes(m, policy=email.policy.default)["To"] for m in outbox)
         assert to == [ANN, BEN]
@@ -179,7 +177,7 @@ def test_temporary_files_a_kill_left_are_cleaned_up(glux):
         def killed(*a, **k):
             os.kill(os.getpid(), signal.SIGKILL)
         os.replace = killed
-        gamedir.write_private(Path({str(glux.path / 'referee.json')!r}), "{{}}")
+        gamedir.write_private(Path({str(glux.path / "referee.json")!r}), "{{}}")
         """
     )
     done = subprocess.run([sys.executable, "-c", script], env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})

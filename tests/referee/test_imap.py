@@ -15,9 +15,8 @@ import pytest
 
 from tabletop.engine import Replay
 
-from .certs import certs  # noqa: F401 - the fixture
 from .conftest import ANN, BEN, game_copy, plain_registry_cached, raw_mail
-from .dovecot import PASSWORD, dovecot, dovecot_server  # noqa: F401 - the fixture
+from .dovecot import PASSWORD, dovecot_server
 
 KILLED_RUN = textwrap.dedent(
     """
@@ -49,7 +48,7 @@ def game(tmp_path):
     return game_copy(tmp_path, plain_registry_cached(), None)
 
 
-def test_poll_reads_the_mailbox_once_and_flags_each_mail_seen(game, dovecot):  # noqa: F811
+def test_poll_reads_the_mailbox_once_and_flags_each_mail_seen(game, dovecot):
     dovecot.deliver(game.mail("ann", f"move: {game.legal('ann')[0]}"))
     dovecot.deliver(raw_mail("stranger@example.net", ["hello"]))
     done = tabletop("pbem", "poll", "g", "--imap", dovecot.url(), cwd=game.path.parent)
@@ -68,7 +67,7 @@ def test_poll_reads_the_mailbox_once_and_flags_each_mail_seen(game, dovecot):  #
     assert "played 1 decision(s) of ben" in third.stdout
 
 
-def test_bad_addresses_and_passwords_are_one_line(game, dovecot):  # noqa: F811
+def test_bad_addresses_and_passwords_are_one_line(game, dovecot):
     cases = [
         (("--imap", "imap://ref@mail.example.org/INBOX"), 2, "sends the password in the clear"),
         (("--imap", "pop3://ref@127.0.0.1/INBOX"), 2, "write imaps://USER@HOST[:PORT]/MAILBOX"),
@@ -91,9 +90,9 @@ def test_bad_addresses_and_passwords_are_one_line(game, dovecot):  # noqa: F811
 
 
 @pytest.mark.parametrize("which", ["good", "wrong_name", "untrusted"])
-def test_imaps_checks_the_certificate(game, tmp_path, certs, which):  # noqa: F811
+def test_imaps_checks_the_certificate(game, tmp_path, certs, which):
     """Finding 1 for IMAP: only a certificate for 127.0.0.1 from the named CA is trusted."""
-    server = dovecot_server(tmp_path / "dovecot", getattr(certs, which))
+    server = dovecot_server(None, getattr(certs, which))
     try:
         server.deliver(game.mail("ann", f"move: {game.legal('ann')[0]}"))
         args = ("pbem", "poll", "g", "--imap", server.url(secure=True), "--ca-file", str(certs.ca))
@@ -114,7 +113,7 @@ KILL_POINTS = ["journal", "log", "mail:", "view:ben", "settings", "saved", "imap
 
 
 @pytest.mark.parametrize("point", ["saved", "imap-handled", "imap-flagged"])
-def test_a_kill_between_fetch_and_flag_handles_the_mail_once(game, dovecot, point):  # noqa: F811
+def test_a_kill_between_fetch_and_flag_handles_the_mail_once(game, dovecot, point):
     dovecot.deliver(game.mail("ann", f"move: {game.legal('ann')[0]}"))
     killed = tabletop("pbem", "poll", "g", "--imap", dovecot.url(), cwd=game.path.parent, kill_at=point)
     assert killed.returncode == -signal.SIGKILL
@@ -168,12 +167,12 @@ def whole_game_with_kills(tmp_path, moves: int, seed: int, resign: bool) -> None
     rng = random.Random(seed)
     reference = game_copy(tmp_path / "reference", plain_registry_cached(), None, game="glyph-chess")
     killed = game_copy(tmp_path / "killed", plain_registry_cached(), None, game="glyph-chess")
-    server = dovecot_server(tmp_path / "dovecot-ref")
+    server = dovecot_server(None)
     try:
         play_by_imap(reference, server, moves, lambda step: None, resign)
     finally:
         server.stop()
-    server = dovecot_server(tmp_path / "dovecot-killed")
+    server = dovecot_server(None)
     try:
         points = [rng.choice(KILL_POINTS) if rng.random() < 0.8 else None for _ in range(moves + 1)]
         play_by_imap(killed, server, moves, lambda step: points[step], resign)
@@ -204,7 +203,7 @@ def test_longer_games_by_imap_with_kills(tmp_path, seed):
     whole_game_with_kills(tmp_path, moves=40, seed=seed, resign=True)
 
 
-def test_watch_referees_mail_as_it_arrives(game, dovecot, smtp):  # noqa: F811
+def test_watch_referees_mail_as_it_arrives(game, dovecot, smtp):
     """IDLE: a mail delivered while watch waits is played within seconds,
     and its answers are sent; SIGTERM stops it cleanly."""
     settings = game.settings()

@@ -12,7 +12,6 @@ from aiosmtpd.controller import Controller
 from tabletop.referee import delivery
 from tabletop.referee.gamedir import GameDir
 
-from .certs import certs  # noqa: F401 - the fixture
 from .conftest import Inbox, free_port, game_copy, plain_registry_cached
 
 
@@ -53,7 +52,7 @@ def server(certs, which: str, implicit: bool):
 
 @pytest.mark.parametrize("implicit", [False, True], ids=["starttls", "implicit-tls"])
 @pytest.mark.parametrize("which", ["good", "wrong_name", "untrusted"])
-def test_the_smtp_server_certificate_is_checked(tmp_path, certs, monkeypatch, implicit, which):  # noqa: F811
+def test_the_smtp_server_certificate_is_checked(tmp_path, certs, monkeypatch, implicit, which):
     game = game_copy(tmp_path, plain_registry_cached(), None)
     monkeypatch.setenv("TABLETOP_SMTP_USER", "referee")
     monkeypatch.setenv("TABLETOP_SMTP_PASSWORD", "hunter2")
@@ -77,7 +76,7 @@ def test_the_smtp_server_certificate_is_checked(tmp_path, certs, monkeypatch, im
         assert len(GameDir(game.path).waiting()) == waiting
 
 
-def test_without_a_ca_file_the_system_store_does_not_trust_a_private_ca(tmp_path, certs):  # noqa: F811
+def test_without_a_ca_file_the_system_store_does_not_trust_a_private_ca(tmp_path, certs):
     game = game_copy(tmp_path, plain_registry_cached(), None)
     controller, inbox, _, port = server(certs, "good", implicit=False)
     try:
@@ -94,11 +93,13 @@ def test_port_465_means_implicit_tls_and_587_starttls():
     assert delivery.security_of("localhost:25", "starttls") == "starttls"
 
 
-def test_init_and_set_take_the_security_and_the_ca_file(cli, tmp_path, certs):  # noqa: F811
+def test_init_and_set_take_the_security_and_the_ca_file(cli, tmp_path, certs):
     from .conftest import ANN, BEN, REF
 
     args = ("--game", "glux", "--player", f"ann={ANN}", "--player", f"ben={BEN}", "--referee", REF)
-    result = cli("pbem", "init", "g", *args, "--smtp", "mail.example.org:587", "--ca-file", str(certs.ca), plugins=False)
+    result = cli(
+        "pbem", "init", "g", *args, "--smtp", "mail.example.org:587", "--ca-file", str(certs.ca), plugins=False
+    )
     assert result.exit_code == 0, result.output
     result = cli("pbem", "set", "g", "smtp_security=tls", plugins=False)
     assert result.exit_code == 0, result.output

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import mailbox
 import os
 import signal
 import time
-import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -15,21 +15,17 @@ import click
 
 from ..errors import CheckFailed, TabletopError, UsageError
 from ..referee import delivery, imap, mailin, referee
+from ..referee.clock import duration
 from ..referee.gamedir import GameDir, one_line
 from . import main
 from .common import game_option, parse_options, pass_env, variant_option
 
-_DURATION = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
-
-def duration(text: str | None, option: str) -> int | None:
-    if text is None:
-        return None
-    m = _DURATION.match(text)
-    if not m:
-        raise UsageError(f"{option} '{text}': write a number and a unit, like 90m, 48h or 3d")
-    return int(m.group(1)) * _UNITS[m.group(2)]
+def _pair(item: str, option: str, form: str) -> tuple[str, str]:
+    name, sep, value = item.partition("=")
+    if not sep:
+        raise UsageError(f"{option} '{item}': write {form}")
+    return name.strip(), value.strip()
 
 
 def moment(text: str | None) -> float | None:
@@ -102,6 +98,19 @@ def pbem() -> None:
 )
 @click.option("--id", "game_id", help="The game's name in mails (default: the folder's name).")
 @click.option("--master", help="The game master's address (gets a secret of their own and the reports).")
+@click.option(
+    "--tz",
+    "zones",
+    multiple=True,
+    help="NAME=ZONE: show a player's deadlines in their time zone too, like ann=Europe/Berlin (repeatable).",
+)
+@click.option(
+    "--pictures",
+    type=click.Choice(referee.PICTURES),
+    default="png",
+    show_default=True,
+    help="The board in each mail: png (a PNG, and the SVG beside it; needs the png extra) or svg.",
+)
 @pass_env
 def init(
     env,
@@ -120,6 +129,8 @@ def init(
     ca_file,
     game_id,
     master,
+    zones,
+    pictures,
 ):
     """Create a game directory: a sealed log, players with secrets, settings;
     queue a welcome mail to each player (their secret, the syntax, their view).
@@ -129,12 +140,7 @@ def init(
       tabletop pbem init duel --game glux --player ann=ann@example.org \\
           --player ben=ben@example.org --deadline 48h --remind 12h --referee ref@example.org
     """
-    pairs = []
-    for item in players:
-        name, sep, address = item.partition("=")
-        if not sep:
-            raise UsageError(f"--player '{item}': write NAME=ADDRESS")
-        pairs.append((name.strip(), address.strip()))
+    pairs = [_pair(item, "--player", "NAME=ADDRESS") for item in players]
     referee.init(
         env.registry,
         directory,
@@ -152,6 +158,8 @@ def init(
         ca_file=str(ca_file.resolve()) if ca_file else None,
         game_id=game_id,
         master=master,
+        zones=dict(_pair(z, "--tz", "NAME=ZONE") for z in zones),
+        pictures=pictures,
     )
     click.echo(
         f"{directory}: new {game} game by mail for {', '.join(n for n, _ in pairs)}; "
@@ -188,7 +196,9 @@ def imap_options(command):
         help="A file whose first line is the IMAP password (default: TABLETOP_IMAP_PASSWORD).",
     )(command)
     return click.option(
-        "--imap", "imap_url", help="The mailbox to read: imaps://USER@HOST[:PORT]/MAILBOX (imap:// only on this machine).",
+        "--imap",
+        "imap_url",
+        help="The mailbox to read: imaps://USER@HOST[:PORT]/MAILBOX (imap:// only on this machine).",
     )(command)
 
 
@@ -396,15 +406,21 @@ def tick(env, directory, now):
 
 @pbem.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print it as one JSON object (for scripts and web pages).")
 @pass_env
-def status(env, directory):
+def status(env, directory, as_json):
     """Whose move it is, deadlines, the outbox, the chain head.
 
     \b
     Example:
       tabletop pbem status duel
+      tabletop pbem status duel --json
     """
-    for line in referee.Referee.open(env.registry, directory).status():
+    ref = referee.Referee.open(env.registry, directory)
+    if as_json:
+        click.echo(json.dumps(ref.status_data(), ensure_ascii=False, indent=2))
+        return
+    for line in ref.status():
         click.echo(line)
 
 
@@ -503,6 +519,8 @@ _SETTABLE = {
     "referee": str,
     "master": str,
     "late_bot": str,
+    "tz": "zone",
+    "pictures": str,
     "deadline": "duration",
     "remind": "duration",
     "grace": "duration",
@@ -515,7 +533,7 @@ _SETTABLE = {
 @pass_env
 def set_(env, directory, settings):
     """Change settings after init: smtp, smtp_security, ca_file, referee,
-    master, deadline, remind, grace, late_bot (KEY=VALUE; an empty VALUE clears an optional one).
+    master, deadline, remind, grace, late_bot, pictures, tz (tz=NAME=ZONE) (KEY=VALUE; an empty VALUE clears an optional one).
 
     \b
     Example:
@@ -527,7 +545,9 @@ def set_(env, directory, settings):
         key = key.strip().replace("-", "_")
         if not sep or key not in _SETTABLE:
             raise UsageError(f"'{item}': write KEY=VALUE with KEY one of {', '.join(_SETTABLE)}")
-        if _SETTABLE[key] == "duration":
+        if _SETTABLE[key] == "zone":
+            changes[key] = _pair(value, "tz", "tz=NAME=ZONE (an empty ZONE: UTC only)")
+        elif _SETTABLE[key] == "duration":
             changes[key] = duration(value, key) if value else (0 if key == "grace" else None)
         else:
             changes[key] = value or None

@@ -22,9 +22,7 @@ from email.message import EmailMessage
 #: The shape of every secret :func:`.passwords.new_secret` makes.
 SHAPE = re.compile(r"(?i)(?<![a-z0-9])[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}(?![a-z0-9])")
 #: "secret", markup or emphasis, a colon, then the value (up to the end of the line or a tag).
-KEYED = re.compile(
-    r"(?i)(secret(?:[\s*_]|<[^<>]{0,200}>){0,10}:(?:[ \t*_]|&nbsp;|<[^<>]{0,200}>){0,10})([^\r\n<]+)"
-)
+KEYED = re.compile(r"(?i)(secret(?:[\s*_]|<[^<>]{0,200}>){0,10}:(?:[ \t*_]|&nbsp;|<[^<>]{0,200}>){0,10})([^\r\n<]+)")
 BLACK = "(redacted)"
 #: At most this much of the headers of a message that cannot be decoded is kept.
 HEADERS_KEPT = 64 * 1024

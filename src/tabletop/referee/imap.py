@@ -181,7 +181,9 @@ class Connection:
         self.box = box
         try:
             if box.secure:
-                self.imap: imaplib.IMAP4 = _Secure(box.host, box.port, ssl_context=tls_context(ca_file), timeout=TIMEOUT)
+                self.imap: imaplib.IMAP4 = _Secure(
+                    box.host, box.port, ssl_context=tls_context(ca_file), timeout=TIMEOUT
+                )
             else:
                 self.imap = _Plain(box.host, box.port, timeout=TIMEOUT)
             self.imap.login(box.user, secret)

@@ -93,7 +93,9 @@ def fallback_id(raw: bytes) -> str:
         name = line.split(b":", 1)[0].strip().lower()
         if name in (b"from", b"to", b"cc", b"date", b"subject", b"in-reply-to", b"references"):
             kept.append(b" ".join(line.split()))
-    digest = hashlib.sha256(b"\n".join(sorted(kept)) + b"\n\n" + b"\n".join(l.rstrip() for l in body.split(b"\n")).strip())
+    digest = hashlib.sha256(
+        b"\n".join(sorted(kept)) + b"\n\n" + b"\n".join(row.rstrip() for row in body.split(b"\n")).strip()
+    )
     return f"<sha-{digest.hexdigest()[:32]}>"
 
 
@@ -163,6 +165,9 @@ def read(raw: bytes, referee: str, size: int | None = None) -> Letter:
     if problem:
         return attrs.evolve(letter, problem=problem)
     lines = read_lines(body)
+    hint = colon_hint(body, lines)
+    if hint:
+        return attrs.evolve(letter, problem=hint)
     if not lines:
         return attrs.evolve(
             letter, problem="the mail has no line the referee reads: write game:, secret: and move: lines in the body"
@@ -265,6 +270,30 @@ def read_lines(body: str) -> list[tuple[int, str, str]]:
         if bare and bare.group(1).lower() in COMMANDS:
             found.append((number, bare.group(1).lower(), ""))
     return found
+
+
+#: A key written without its colon ("Move 5@a1"): the word, then one to three words.
+_NO_COLON = re.compile(r"^\s*[*_]?(move|secret)[*_]?\s+(?!:)(\S+(\s+\S+){0,2})\s*$", re.I)
+
+
+def colon_hint(body: str, lines: list[tuple[int, str, str]]) -> str | None:
+    """When a key the mail has no line of is written without its colon
+    ("Move 5@a1"), a hint naming the line (its text is not quoted: the
+    sender may not be who the From says)."""
+    keys = {key for _, key, _ in lines}
+    for number, raw in enumerate(body.splitlines()[: MAX_LINES * 5], start=1):
+        found = _NO_COLON.match(raw.replace("\u00a0", " "))
+        if found and found.group(1).lower() not in keys:
+            key = found.group(1).lower()
+            return f"line {number}: did you mean '{key}:'? A key is followed by a colon, like '{key}: ...'"
+        if any(n == number for n, _, _ in lines) is False and _stops_here(raw):
+            break
+    return None
+
+
+def _stops_here(line: str) -> bool:
+    line = line.strip()
+    return line.startswith(">") or any(p.match(line) for p in _STOPS) or any(p.match(line) for p in _ATTRIBUTIONS)
 
 
 def _attribution(line: str, lines: list[str], number: int) -> bool:

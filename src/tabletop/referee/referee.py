@@ -19,6 +19,7 @@ import random
 import re
 import time
 from collections.abc import Sequence
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from ..nodes import Decide, Over
 from ..registry import Registry
 from ..secretfile import SecretKeeper
 from . import blackout, delivery, faults, mailin, mailout, passwords
+from .clock import check_zone, duration, when
 from .gamedir import MAX_RECORD, GameDir, append_private, check_owned, one_line, printable, write_private
 
 #: A seed is at most 256 characters (the header's bound): 4 KiB is plenty.
@@ -54,6 +56,9 @@ ACCEPTED_KEPT = 20000
 GUESSES_AN_HOUR = 5
 GUESSES_A_DAY = 30
 HOUR = 3600
+#: The board in each view: "png" (a PNG picture, and the SVG beside it; needs
+#: the png extra, else the SVG alone), or "svg" (the SVG alone).
+PICTURES = ("png", "svg")
 _GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$")
 
 
@@ -112,6 +117,8 @@ def init(
     ca_file: str | None = None,
     game_id: str | None = None,
     master: str | None = None,
+    zones: dict[str, str] | None = None,
+    pictures: str = "png",
 ) -> dict[str, str]:
     """Create a game directory; return each player's secret (also mailed to
     them), and the master's under the key ``"(master)"``. Everything is
@@ -130,6 +137,13 @@ def init(
         if address.lower() in addresses:
             raise UsageError(f"--player {name}={address}: the address is another player's too")
         addresses.add(address.lower())
+    zones = dict(zones or {})
+    for name, zone in zones.items():
+        if name not in names:
+            raise UsageError(f"--tz {one_line(name)}=...: not a player of this game ({', '.join(names)})")
+        check_zone(name, zone)
+    if pictures not in PICTURES:
+        raise UsageError(f"--pictures '{one_line(pictures)}': one of {', '.join(PICTURES)}")
     game_id = game_id if game_id is not None else path.name
     if not _GAME_ID.match(game_id):
         raise UsageError(f"--id '{one_line(game_id)}': a game's name is letters, digits, '.', '_' or '-' (at most 40)")
@@ -145,10 +159,12 @@ def init(
         "late_bot": late_bot,
         "grace": grace,
         "master": master,
+        "pictures": pictures,
     }
     check_settings(settings, registry)
     header, seed, _ = make_header(registry, game, names, variants, options or {}, sealed=True)
     match = Match(registry, header)
+    settings["thread"] = f"{match.game.title or match.game.name}: {', '.join(names)}"
     events = settle(match, seed)
     try:
         path.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -162,7 +178,7 @@ def init(
     secrets = {name: passwords.new_secret() for name in names}
     settings.update(
         players={
-            name: {"address": address, "secret": passwords.store(secrets[name]), "mailed": 0}
+            name: {"address": address, "secret": passwords.store(secrets[name]), "mailed": 0, "tz": zones.get(name)}
             for name, address in players
         },
         seen=[],
@@ -182,7 +198,7 @@ def init(
     ref.refresh_due(match, time.time())
     log = ref.read_log(game)
     for name in names:
-        ref.queue_view(match, name, welcome=secrets[name], log=log, key=f"welcome-{name}")
+        ref.queue_view(match, name, welcome=secrets[name], log=log, key=f"welcome-{name}", first=True)
     if master:
         ref.mail_master(
             "You are the game master",
@@ -191,6 +207,7 @@ def init(
             "Put it in every mail you send to the referee; it is stored only as a hash.\n\n"
             + mailout.master_help(ref.settings),
             key="welcome-master",
+            first=True,
         )
     directory.save(settings)
     return secrets
@@ -627,10 +644,10 @@ class Referee:
         return f"All {len(legal)} of your legal decisions ({match.game.asks(match.state, player)}):\n{shown}{more}\n"
 
     # -- the game master -------------------------------------------------------------
-    def mail_master(self, subject: str, body: str, key: str | None = None) -> None:
+    def mail_master(self, subject: str, body: str, key: str | None = None, first: bool = False) -> None:
         master = self.settings.get("master")
         if master:
-            self.dir.queue(mailout.message(self.settings, master, subject, body), key=key)
+            self.dir.queue(mailout.message(self.settings, master, subject, body, first=first), key=key)
 
     def _master_mail(self, letter: mailin.Letter, mid: str, key: str, now: float) -> str:
         secrets = letter.values("secret")
@@ -652,7 +669,14 @@ class Referee:
                     done.append(self.master(name, now=now))
                 elif name == "extend":
                     who, _, length = value.partition(" ")
-                    done.append(self.master("extend", player=who.strip(), seconds=_duration(length.strip()), now=now))
+                    done.append(
+                        self.master(
+                            "extend",
+                            player=who.strip(),
+                            seconds=duration(length.strip(), f"extend: {who.strip()}"),
+                            now=now,
+                        )
+                    )
                 elif name == "replace":
                     who, _, address = value.partition(" ")
                     done.append(self.master("replace", player=who.strip(), address=address.strip(), now=now))
@@ -715,7 +739,7 @@ class Referee:
             due["since"][player] += seconds
             due["reminded"] = [p for p in due["reminded"] if p != player]
             due["late"] = [p for p in due["late"] if p != player]
-            when = _when(self.deadline_of(player) or now)
+            when = self.when(self.deadline_of(player) or now, player)
             self._to(
                 player, "Your deadline was extended", f"The game master extended your deadline to {when}.\n", stamp
             )
@@ -786,8 +810,19 @@ class Referee:
         """Change settings after init (SMTP server, deadlines, ...), checked first."""
         with self.dir.locked():
             self._begin(time.time())
+            changes = dict(changes)
+            zone = changes.pop("tz", None)
             new = {**self.settings, **changes}
             check_settings(new, self.registry)
+            if zone is not None:
+                name, value = zone
+                if name not in self.players:
+                    raise UsageError(f"tz={one_line(name)}=...: not a player of this game ({', '.join(self.players)})")
+                self.players[name]["tz"] = check_zone(name, value) if value else None
+                new["players"] = self.players
+                changes["tz"] = f"{name}={value or 'UTC'}"
+            if new.get("pictures", "png") not in PICTURES:
+                raise UsageError(f"pictures '{one_line(str(new['pictures']))}': one of {', '.join(PICTURES)}")
             self.settings = new
             self.dir.save(self.settings)
         return [f"{k} = {v}" for k, v in changes.items()]
@@ -910,6 +945,11 @@ class Referee:
             "late": [p for p in old["late"] if p in deciding],
         }
 
+    def when(self, epoch: float, player: str | None = None) -> str:
+        """A moment as ``player`` reads it: in their time zone (``--tz``), and in UTC."""
+        zone = self.players[player].get("tz") if player in self.players else None
+        return when(epoch, zone)
+
     def deadline_of(self, player: str) -> float | None:
         due, deadline = self.settings.get("due"), self.settings.get("deadline")
         if not due or not deadline or player not in due["since"]:
@@ -926,6 +966,7 @@ class Referee:
         resend: bool = False,
         log: tuple[list[tuple[int, Event]], str] | None = None,
         key: str | None = None,
+        first: bool = False,
     ) -> None:
         """Mail ``player`` their own view: the events since their last mail, the
         board, what is asked of them, the chain head."""
@@ -948,14 +989,19 @@ class Referee:
             f"Log head after event {match.seq}: {head}\n"
             f"Keep it: 'tabletop verify game.jsonl --head {head}' proves later that the log still extends it."
         )
-        attachments = [("board.svg", *self._picture(match, player))] if self._has_picture(match) else []
+        attachments = self._pictures(match, player) if self._has_picture(match) else []
         if isinstance(match.node, Over):
             parts.append(self._final(match))
             attachments.append(("game.jsonl", "application/x-ndjson", self.dir.log.read_text(encoding="utf-8")))
             attachments.append(("game.html", "text/html", self._viewer_page(match)))
         subject = self._subject(match, player, welcome is not None)
         mail = mailout.message(
-            self.settings, data["address"], subject, "\n\n".join(parts) + "\n", attachments=tuple(attachments)
+            self.settings,
+            data["address"],
+            subject,
+            "\n\n".join(parts) + "\n",
+            attachments=tuple(attachments),
+            first=first,
         )
         self.dir.queue(mail, key=key)
         data["mailed"] = max(data["mailed"], match.seq)
@@ -1015,7 +1061,7 @@ class Referee:
                 else ""
             )
             deadline = self.deadline_of(player)
-            due = f"\nDeadline: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(deadline))}." if deadline else ""
+            due = f"\nDeadline: {self.when(deadline, player)}." if deadline else ""
             secret = (
                 "\nThis decision is secret: it is sealed until every player has made theirs." if node.sealed else ""
             )
@@ -1034,8 +1080,7 @@ class Referee:
     def _subject(self, match: Match, player: str, welcome: bool) -> str:
         node = match.node
         if isinstance(node, Over):
-            winners = match.game.outcome(match.state).winners
-            return "Game over: " + (", ".join(winners) + " won" if winners else "no winner")
+            return "Game over: " + match.game.outcome(match.state).verdict()
         prefix = "Welcome. " if welcome else ""
         if isinstance(node, Decide) and player in node.players:
             return prefix + f"Your turn: {match.game.asks(match.state, player)}"
@@ -1047,6 +1092,21 @@ class Referee:
     def _picture(self, match: Match, player: str) -> tuple[str, str]:
         renderer = self.registry.renderer(match.header.game, "svg")
         return renderer.media_type, renderer.render(match.game, match.state, player)
+
+    def _pictures(self, match: Match, player: str) -> list[tuple[str, str, str | bytes]]:
+        """The board as the mail programs show it (a PNG, where the png extra
+        is installed), and as SVG (sharp at any size) beside it."""
+        media_type, svg = self._picture(match, player)
+        found: list[tuple[str, str, str | bytes]] = []
+        if self.settings.get("pictures", "png") == "png":
+            from ..pictures import png
+
+            try:
+                found.append(("board.png", "image/png", png(svg, 1.0)))
+            except TabletopError:
+                pass  # no png extra: the SVG alone
+        found.append(("board.svg", media_type, svg))
+        return found
 
     def _viewer_page(self, match: Match) -> str:
         """The whole game in the step-through viewer: once the game is over the
@@ -1105,29 +1165,31 @@ class Referee:
             at = due["since"][player] + deadline
             if remind and at - remind <= now < at and player not in due["reminded"]:
                 due["reminded"].append(player)
-                body = f"A reminder: your decision in game '{self.settings['game_id']}' is due by {_when(at)}.\n\n{self._ask(match, player)}"
+                body = f"A reminder: your decision in game '{self.settings['game_id']}' is due by {self.when(at, player)}.\n\n{self._ask(match, player)}"
                 self._to(player, "Reminder: your decision is due", body, f"remind-{match.seq}-{player}")
                 done.append(f"reminded {player}")
             if now >= at and player not in due["late"]:
                 due["late"].append(player)
                 then = (
-                    f"The bot '{bot}' decides for you after {_when(at + grace)}." if bot else "The game waits for you."
+                    f"The bot '{bot}' decides for you after {self.when(at + grace, player)}."
+                    if bot
+                    else "The game waits for you."
                 )
-                body = f"Your decision in game '{self.settings['game_id']}' was due by {_when(at)}. {then}\n\n{self._ask(match, player)}"
+                body = f"Your decision in game '{self.settings['game_id']}' was due by {self.when(at, player)}. {then}\n\n{self._ask(match, player)}"
                 self._to(player, "Late: your decision was due", body, f"late-{match.seq}-{player}")
-                others = (
-                    f"{player} is late: their decision was due by {_when(at)}. "
-                    + (
-                        f"The bot '{bot}' decides for them after {_when(at + grace)}."
+
+                def notice(reader: str | None, at: float = at, player: str = player) -> str:
+                    then = (
+                        f"The bot '{bot}' decides for them after {self.when(at + grace, reader)}."
                         if bot
                         else "The game waits for them."
                     )
-                    + "\n"
-                )
+                    return f"{player} is late: their decision was due by {self.when(at, reader)}. {then}\n"
+
                 for other in self.players:
                     if other != player:
-                        self._to(other, f"{player} is late", others, f"late-{match.seq}-{player}-to-{other}")
-                self.mail_master(f"{player} is late", others, key=f"late-{match.seq}-{player}-to-master")
+                        self._to(other, f"{player} is late", notice(other), f"late-{match.seq}-{player}-to-{other}")
+                self.mail_master(f"{player} is late", notice(None), key=f"late-{match.seq}-{player}-to-master")
                 done.append(f"late notice to {player}")
             if bot and now >= at + grace:
                 return self._bot_decides(match, player, bot, now, done)
@@ -1161,6 +1223,38 @@ class Referee:
         return True
 
     # -- status --------------------------------------------------------------------
+    def status_data(self) -> dict[str, Any]:
+        """The status as data: ``pbem status --json``."""
+        match = self.replay()
+        node = match.node
+        data: dict[str, Any] = {
+            "game_id": self.settings["game_id"],
+            "game": match.header.game,
+            "players": list(match.header.players),
+            "events": match.seq,
+            "paused": bool(self.settings.get("paused")),
+            "ended": bool(self.settings.get("ended")),
+            "over": isinstance(node, Over),
+            "waiting": [],
+            "outbox": len(self.dir.waiting()),
+            "undeliverable": len(list(self.dir.undeliverable.glob("*.eml"))) if self.dir.undeliverable.is_dir() else 0,
+            "quarantined": len(list(self.dir.quarantine_dir.glob("*.eml"))) if self.dir.quarantine_dir.is_dir() else 0,
+            "chain_head": self.head(),
+        }
+        if isinstance(node, Over):
+            outcome = match.game.outcome(match.state)
+            data["result"] = {
+                "scores": {p: s for p, s in outcome.ranked()},
+                "winners": list(outcome.winners),
+                "verdict": outcome.verdict(),
+            }
+        elif isinstance(node, Decide):
+            for player in node.players:
+                deadline = self.deadline_of(player)
+                due = datetime.fromtimestamp(deadline, timezone.utc).isoformat() if deadline else None
+                data["waiting"].append({"player": player, "due": due})
+        return data
+
     def status(self) -> list[str]:
         match = self.replay()
         lines = [f"game '{self.settings['game_id']}' ({match.header.game}): {match.seq} events"]
@@ -1170,11 +1264,12 @@ class Referee:
             lines.append("paused by the game master")
         node = match.node
         if isinstance(node, Over):
-            lines.append("over: " + _result(match))
+            outcome = match.game.outcome(match.state)
+            lines.append("over: " + ", ".join(f"{p} {sc}" for p, sc in outcome.ranked()) + "; " + outcome.verdict())
         elif isinstance(node, Decide):
             for player in node.players:
                 deadline = self.deadline_of(player)
-                due = f", due {_when(deadline)}" if deadline else ""
+                due = f", due {when(deadline)}" if deadline else ""
                 lines.append(f"waiting for {player}{due}")
         lines.append(f"outbox: {len(self.dir.waiting())} mail(s) waiting")
         if self.dir.undeliverable.is_dir():
@@ -1253,21 +1348,3 @@ def _write_secrets(log: Path, secrets: dict) -> None:
     else:
         path.unlink(missing_ok=True)
         sync_folder(path.parent)
-
-
-def _duration(text: str) -> int:
-    m = re.match(r"^\s*(\d+)\s*([smhdw])\s*$", text)
-    if not m:
-        raise UsageError(f"'{one_line(text)}': write a number and a unit, like 90m, 48h or 3d")
-    return int(m.group(1)) * {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}[m.group(2)]
-
-
-def _when(epoch: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(epoch))
-
-
-def _result(match: Match) -> str:
-    outcome = match.game.outcome(match.state)
-    return (
-        ", ".join(f"{p} {s}" for p, s in outcome.ranked()) + "; winner " + (" and ".join(outcome.winners) or "nobody")
-    )
