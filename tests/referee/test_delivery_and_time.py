@@ -84,7 +84,7 @@ def test_deadline_reminder_then_late_notice(cli, tmp_path, smtp):
     assert "reminded" not in out  # once
     out = cli("pbem", "tick", "g", "--now", at(49), plugins=False).stdout
     assert "late notice to ann" in out
-    late = next(m for m in reversed(smtp.inbox.to(ANN)) if "Late:" in m["Subject"])
+    late = next(m for m in reversed(smtp.inbox.to(ANN)) if "Late:" in topic(m))
     assert topic(late) == "Late: your decision was due" and "The game waits for you." in body(late)
 
 
@@ -94,7 +94,7 @@ def test_the_late_bot_decides_after_the_grace_period(cli, tmp_path, smtp, bot):
     cli("pbem", "send", "g", plugins=False)
     out = cli("pbem", "tick", "g", "--now", at(1.2), plugins=False).stdout
     assert "late notice to ann" in out and "was late: the bot" not in out
-    late = next(m for m in reversed(smtp.inbox.to(ANN)) if "Late:" in m["Subject"])
+    late = next(m for m in reversed(smtp.inbox.to(ANN)) if "Late:" in topic(m))
     assert f"The bot '{bot}' decides for you after" in body(late)
     assert "ann is late" in body(next(m for m in reversed(smtp.inbox.to(BEN)) if topic(m) == "ann is late"))
     out = cli("pbem", "tick", "g", "--now", at(1.6), plugins=False).stdout
