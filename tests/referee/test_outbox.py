@@ -76,9 +76,7 @@ def test_a_permanent_refusal_is_reported_to_the_master(cli, tmp_path, picky):
     result = cli("pbem", "send", "g", plugins=False)
     assert result.exit_code == 0, result.output
     assert "refused for good" in result.stdout
-    report = [
-        m for m in server.inbox.mails if m["X-Envelope-To"] == MASTER and "could not be delivered" in topic(m)
-    ]
+    report = [m for m in server.inbox.mails if m["X-Envelope-To"] == MASTER and "could not be delivered" in topic(m)]
     assert len(report) == 1 and ANN in report[0].get_body().get_content()
 
 

@@ -242,10 +242,9 @@ class Letters:
     def _final(self, match: Match) -> str:
         outcome = match.game.outcome(match.state)
         scores = ", ".join(f"{p} {s}" for p, s in outcome.ranked())
-        winners = " and ".join(outcome.winners) or "nobody"
         seed = match.seed or self.seed()
         return (
-            f"Final scores: {scores}. Winner: {winners}{' (' + outcome.note + ')' if outcome.note else ''}.\n\n"
+            f"Final scores: {scores}; {outcome.verdict()}.\n\n"
             f"The seed was: {seed}\n"
             f"Its hash, sent to you at the start: {match.header.randomness.commitment}\n"
             "The whole log is attached, and game.html steps through it in a browser.\n"
