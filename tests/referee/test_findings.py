@@ -68,7 +68,7 @@ def secret_mails(secret: str) -> dict[str, bytes]:
     m.set_content(f"<p>game: g<br>secret:&nbsp;{secret}</p>", subtype="html")
     out["html-only"] = bytes(m)
     m = mail()
-    m.set_content(plain, cte="base64")
+    m.set_content(f"<div>game: g</div><div>secret: {secret}</div>", subtype="html", cte="base64")
     out["base64"] = bytes(m)
     m = mail()
     m.set_content(plain, charset="utf-16")
