@@ -225,6 +225,12 @@ class Connection:
 
     def idle(self, seconds: float, stop: Callable[[], bool]) -> bool:
         """Wait in IDLE up to ``seconds`` (or until ``stop()``): whether new mail came."""
+        try:
+            return self._idle(seconds, stop)
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise CheckFailed(f"lost the connection to {self.box}: {_why(exc)}") from None
+
+    def _idle(self, seconds: float, stop: Callable[[], bool]) -> bool:
         imap = self.imap
         reader: _Lines = imap.file  # type: ignore[assignment]
         tag = imap._new_tag()  # noqa: SLF001 - IDLE is a command imaplib does not know
@@ -261,8 +267,11 @@ class Connection:
 
     def noop(self) -> bool:
         """Ask the server for news: whether new mail came."""
-        kind, data = self.imap.noop()
-        self._ok(kind, data, "NOOP")
+        try:
+            kind, data = self.imap.noop()
+            self._ok(kind, data, "NOOP")
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise CheckFailed(f"lost the connection to {self.box}: {_why(exc)}") from None
         return bool(self.imap.untagged_responses.pop("EXISTS", None))
 
     def close(self) -> None:
@@ -319,7 +328,11 @@ def poll(
         state = {"mailbox": str(box), "uidvalidity": connection.validity, "last": 0, "retry": []}
     handled = failed = 0
     retry = [u for u in state.get("retry", []) if isinstance(u, int)]
-    for uid in sorted(set(retry)) + connection.uids(state["last"]):
+    try:
+        uids = sorted(set(retry)) + connection.uids(state["last"])
+    except (OSError, imaplib.IMAP4.error) as exc:
+        raise CheckFailed(f"cannot read the mail at {box}: {_why(exc)}") from None
+    for uid in uids:
         try:
             raw, size = connection.fetch(uid)
             report = referee.receive(raw, size=size)
