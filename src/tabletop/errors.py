@@ -27,8 +27,22 @@ class TabletopError(Exception):
     def at(self, where: str) -> TabletopError:
         """Return the same error, located at ``where`` (a file, ``FILE:LINE``, ...);
         a place it named already (a board file's line) stays in the message."""
+        if self.where and _same_file(self.where, where):
+            # Already a line of that very file (read ahead of the caller's
+            # count): the more exact place stands, named once.
+            return type(self)(self.message, where=self.where)
         message = f"{self.where}: {self.message}" if self.where and self.where != where else self.message
         return type(self)(message, where=where)
+
+
+def _same_file(known: str, where: str) -> bool:
+    """Whether ``known`` is ``where`` or another line of the file ``where`` names (``FILE:LINE``)."""
+    if known == where:
+        return True
+    path, sep, line = where.rpartition(":")
+    name = path if sep and line.isdigit() else where
+    rest = known[len(name) + 1 :] if known.startswith(name + ":") else ""
+    return rest.isdigit()
 
 
 #: The longest error message printed, and the longest value quoted in one.

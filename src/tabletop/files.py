@@ -6,7 +6,9 @@ would block a reader forever and ``/dev/zero`` never ends, so only regular
 files are opened, and never read past a cap. A file tabletop writes appears
 whole under its name or not at all: it is written to a file with no name (or a
 hidden temporary name where the system has no nameless files), synced, then
-linked or renamed into place; every failure is one :class:`UsageError`.
+linked or renamed into place; every failure is one :class:`UsageError`. A
+rename only ever puts a regular file where none was or where one was: a
+device or a FIFO named as the output (``-o /dev/null``) is written into.
 """
 
 from __future__ import annotations
@@ -127,6 +129,21 @@ def replace(path: Path, data: bytes, *, mode: int = 0o644, stale: float = STALE)
     directory = _folder(path)
     if path.is_dir():
         raise UsageError("cannot write: a folder", where=str(path))
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise UsageError(f"cannot write: {reason(exc)}", where=str(path)) from None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        # A device or a FIFO is written into, as a shell's '>' would: a
+        # rename would put a regular file where /dev/null was.
+        _write_into(path, info, data)
+        return
+    if os.path.islink(path):
+        # A link names where the file lives: the new text goes there, the link stays.
+        path = Path(os.path.realpath(path))
+        directory = path.parent
     tmp: str | None = None
     try:
         clean(directory, path.name, stale)
@@ -146,6 +163,31 @@ def replace(path: Path, data: bytes, *, mode: int = 0o644, stale: float = STALE)
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def _write_into(path: Path, info: os.stat_result, data: bytes) -> None:
+    """Write ``data`` into an existing character device or FIFO (never
+    blocking on a FIFO nobody reads); anything else that is not a regular
+    file is refused."""
+    if not (stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode)):
+        raise UsageError("cannot write: not a regular file, a device or a FIFO", where=str(path))
+    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise UsageError("cannot write: a FIFO that nobody reads", where=str(path)) from None
+        raise UsageError(f"cannot write: {reason(exc)}", where=str(path)) from None
+    try:
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as exc:
+        raise UsageError(f"cannot write: {reason(exc)}", where=str(path)) from None
+    finally:
+        os.close(fd)
 
 
 def _nameless(directory: Path, mode: int) -> tuple[int, str | None]:

@@ -4,9 +4,11 @@ on its Agg backend, which needs no display."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
+from . import files
 from .errors import UsageError
 from .intervals import wilson
 from .stats import Group
@@ -67,12 +69,15 @@ def plot(groups: Sequence[Group], path: Path, title: str = "") -> Path:
     if title:
         fig.suptitle(title)
     fig.tight_layout()
+    picture = io.BytesIO()
     try:
-        fig.savefig(path)
+        fig.savefig(picture, format=Path(path).suffix.lstrip(".").lower() or None)
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot write the plot: {exc}", where=str(path)) from None
     finally:
         plt.close(fig)
+    # Written whole, and into a device or FIFO rather than over it.
+    files.replace(Path(path), picture.getvalue())
     return path
 
 

@@ -51,6 +51,15 @@ def body(mail: EmailMessage) -> str:
     return mail.get_body(preferencelist=("plain",)).get_content().replace("\r\n", "\n")
 
 
+def topic(mail: EmailMessage) -> str:
+    """What a referee's mail is about: its first line (the Subject is the game's, the same in every mail)."""
+    return body(mail).split("\n", 1)[0]
+
+
+def topic_of(raw: bytes) -> str:
+    return topic(email.message_from_bytes(raw, policy=email.policy.default))
+
+
 def secret_in(mail: EmailMessage) -> str:
     return re.search(r"Your secret: (\S+)", body(mail)).group(1)
 
@@ -140,6 +149,8 @@ def init_glux(cli, smtp_address: str, *extra: str) -> None:
         REF,
         "--smtp",
         smtp_address,
+        "--pictures",
+        "svg",  # a PNG per view is slow to draw; test_mail_pictures draws them
         *extra,
         plugins=False,
     )
@@ -237,11 +248,11 @@ _TEMPLATES: dict[tuple, tuple[Path, dict[str, str]]] = {}
 
 def game_copy(tmp_path: Path, registry, smtp, game: str = "glux", players=("ann", "ben"), **kw) -> Game:
     """A fresh copy of a game made once per session (init costs a few scrypt hashes)."""
-    key = (game, players, tuple(sorted(kw.items())))
+    key = (game, players, repr(sorted(kw.items())))
     if key not in _TEMPLATES:
         base = Path(tempfile.mkdtemp(prefix="tabletop-referee-"))
         addresses = {"ann": ANN, "ben": BEN, "cat": CAT}
-        kw = {"referee": REF, "game_id": "g", "master": MASTER, **kw}
+        kw = {"referee": REF, "game_id": "g", "master": MASTER, "pictures": "svg", **kw}
         secrets = referee_module.init(registry, base / "g", game, [(p, addresses[p]) for p in players], **kw)
         atexit.register(shutil.rmtree, base, True)
         _TEMPLATES[key] = (base / "g", secrets)
@@ -262,3 +273,21 @@ def plain_registry_cached():
     if not _REGISTRY:
         _REGISTRY.append(plain_registry())
     return _REGISTRY[0]
+
+
+@pytest.fixture(scope="session")
+def certs(tmp_path_factory):
+    """A CA of the tests' own and server certificates (see certs.py)."""
+    from .certs import make_certs
+
+    return make_certs(tmp_path_factory.mktemp("certs"))
+
+
+@pytest.fixture
+def dovecot():
+    """A real IMAP server on 127.0.0.1, stopped after the test (see dovecot.py)."""
+    from .dovecot import dovecot_server
+
+    server = dovecot_server(None)
+    yield server
+    server.stop()

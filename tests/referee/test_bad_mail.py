@@ -7,7 +7,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from .conftest import ANN, BEN, REF, body, init_glux, raw_mail, secret_in
+from .conftest import ANN, BEN, REF, body, init_glux, raw_mail, secret_in, topic
 
 
 @pytest.fixture
@@ -77,7 +77,7 @@ def test_a_bad_mail_gets_one_reply_and_changes_nothing(cli, tmp_path, smtp, game
     assert unchanged(directory, before)
     replies = smtp.inbox.mails[mails:]
     to_ann = [m for m in replies if ANN in m["X-Envelope-To"]]
-    assert len(to_ann) == 1 and to_ann[0]["Subject"] == "[g] Not played"
+    assert len(to_ann) == 1 and topic(to_ann[0]) == "Not played"
     assert reason in body(to_ann[0]), body(to_ann[0])
     assert to_ann[0]["In-Reply-To"]
 
@@ -95,7 +95,7 @@ def test_a_wrong_secret_alerts_the_registered_player(cli, tmp_path, smtp, game):
     receive(cli, tmp_path, raw_mail("mallory@example.net", ["game: g", "player: ann", "secret: nope", "move: 1@a1"]))
     assert "wrong secret for ann" in body(smtp.inbox.last("mallory@example.net"))
     alert = smtp.inbox.last(ANN)
-    assert alert["Subject"] == "[g] A move was tried in your name" and "mallory@example.net" in body(alert)
+    assert topic(alert) == "A move was tried in your name" and "mallory@example.net" in body(alert)
 
 
 def test_not_this_players_turn(cli, tmp_path, smtp, game):
@@ -193,5 +193,5 @@ def test_several_moves_in_one_mail_are_played_up_to_the_first_that_fails(cli, tm
     assert "played 1 decision(s) of ann" in out
     after = (directory / "game.jsonl").read_bytes()
     assert after.startswith(before) and len(after.splitlines()) == len(before.splitlines()) + 1
-    partly = [m for m in smtp.inbox.to(ANN) if m["Subject"] == "[g] Partly played"]
+    partly = [m for m in smtp.inbox.to(ANN) if topic(m) == "Partly played"]
     assert len(partly) == 1 and "line 4: '6@b1': not your turn" in body(partly[0])

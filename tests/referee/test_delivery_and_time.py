@@ -11,7 +11,7 @@ import pytest
 
 from tabletop.engine import Replay
 
-from .conftest import ANN, BEN, SmtpServer, body, free_port, init_glux, raw_mail, secret_in
+from .conftest import ANN, BEN, SmtpServer, body, free_port, init_glux, raw_mail, secret_in, topic
 
 
 def test_smtp_down_then_up_nothing_is_lost(cli, tmp_path):
@@ -79,13 +79,13 @@ def test_deadline_reminder_then_late_notice(cli, tmp_path, smtp):
     assert cli("pbem", "tick", "g", "--now", at(1), plugins=False).stdout.strip() == "0 mail(s) sent, 0 waiting."
     out = cli("pbem", "tick", "g", "--now", at(40), plugins=False).stdout
     assert "reminded ann" in out and "reminded ben" in out
-    assert smtp.inbox.last(ANN)["Subject"] == "[g] Reminder: your decision is due"
+    assert topic(smtp.inbox.last(ANN)) == "Reminder: your decision is due"
     out = cli("pbem", "tick", "g", "--now", at(41), plugins=False).stdout
     assert "reminded" not in out  # once
     out = cli("pbem", "tick", "g", "--now", at(49), plugins=False).stdout
     assert "late notice to ann" in out
-    late = next(m for m in reversed(smtp.inbox.to(ANN)) if "Late:" in m["Subject"])
-    assert late["Subject"] == "[g] Late: your decision was due" and "The game waits for you." in body(late)
+    late = next(m for m in reversed(smtp.inbox.to(ANN)) if "Late:" in topic(m))
+    assert topic(late) == "Late: your decision was due" and "The game waits for you." in body(late)
 
 
 @pytest.mark.parametrize("bot", ["random", "mcts:iterations=50"])
@@ -94,9 +94,9 @@ def test_the_late_bot_decides_after_the_grace_period(cli, tmp_path, smtp, bot):
     cli("pbem", "send", "g", plugins=False)
     out = cli("pbem", "tick", "g", "--now", at(1.2), plugins=False).stdout
     assert "late notice to ann" in out and "was late: the bot" not in out
-    late = next(m for m in reversed(smtp.inbox.to(ANN)) if "Late:" in m["Subject"])
+    late = next(m for m in reversed(smtp.inbox.to(ANN)) if "Late:" in topic(m))
     assert f"The bot '{bot}' decides for you after" in body(late)
-    assert "ann is late" in body(next(m for m in reversed(smtp.inbox.to(BEN)) if m["Subject"] == "[g] ann is late"))
+    assert "ann is late" in body(next(m for m in reversed(smtp.inbox.to(BEN)) if topic(m) == "ann is late"))
     out = cli("pbem", "tick", "g", "--now", at(1.6), plugins=False).stdout
     assert f"ann was late: the bot '{bot}' played" in out and f"ben was late: the bot '{bot}' played" in out
     assert any(f"ann was late: the bot '{bot}' played" in body(m) for m in smtp.inbox.to(BEN))

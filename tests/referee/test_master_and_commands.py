@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ANN, BEN, MASTER, REF, body, game_copy, plain_registry_cached, raw_mail
+from .conftest import ANN, BEN, MASTER, REF, body, game_copy, plain_registry_cached, raw_mail, topic
 
 
 def master_secret(smtp) -> str:
@@ -26,7 +26,7 @@ def master_mail(glux, *lines: str) -> bytes:
 
 
 def to(smtp, address: str, subject: str) -> list:
-    return [m for m in smtp.inbox.to(address) if m["Subject"] == f"[g] {subject}"]
+    return [m for m in smtp.inbox.to(address) if topic(m) == subject]
 
 
 # -- the game master ------------------------------------------------------------
@@ -150,7 +150,7 @@ def test_resign_by_mail_in_glyph_chess_ends_a_two_player_game(tmp_path, smtp):
     assert report == "ben resigned"
     game.send()
     final = smtp.inbox.last(ANN)
-    assert final["Subject"] == "[g] Game over: ann won"
+    assert topic(final).startswith("Game over: ann wins")
     assert '"kind":"resign"' in game.log().decode()
 
 

@@ -13,7 +13,7 @@ from aiosmtpd.controller import Controller
 from tabletop.referee import delivery
 from tabletop.referee.gamedir import GameDir
 
-from .conftest import ANN, BEN, MASTER, Inbox, free_port, game_copy, plain_registry_cached, raw_mail
+from .conftest import ANN, BEN, MASTER, Inbox, free_port, game_copy, plain_registry_cached, raw_mail, topic
 
 
 class Picky(Inbox):
@@ -76,9 +76,7 @@ def test_a_permanent_refusal_is_reported_to_the_master(cli, tmp_path, picky):
     result = cli("pbem", "send", "g", plugins=False)
     assert result.exit_code == 0, result.output
     assert "refused for good" in result.stdout
-    report = [
-        m for m in server.inbox.mails if m["X-Envelope-To"] == MASTER and "could not be delivered" in m["Subject"]
-    ]
+    report = [m for m in server.inbox.mails if m["X-Envelope-To"] == MASTER and "could not be delivered" in topic(m)]
     assert len(report) == 1 and ANN in report[0].get_body().get_content()
 
 

@@ -3,30 +3,29 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import mailbox
-import re
+import os
+import signal
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
 import click
 
-from ..errors import CheckFailed, UsageError
-from ..referee import delivery, referee
-from ..referee.gamedir import GameDir
+from ..errors import CheckFailed, TabletopError, UsageError
+from ..referee import delivery, imap, mailin, referee
+from ..referee.clock import duration
+from ..referee.gamedir import GameDir, one_line
 from . import main
 from .common import game_option, parse_options, pass_env, variant_option
 
-_DURATION = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
-
-def duration(text: str | None, option: str) -> int | None:
-    if text is None:
-        return None
-    m = _DURATION.match(text)
-    if not m:
-        raise UsageError(f"{option} '{text}': write a number and a unit, like 90m, 48h or 3d")
-    return int(m.group(1)) * _UNITS[m.group(2)]
+def _pair(item: str, option: str, form: str) -> tuple[str, str]:
+    name, sep, value = item.partition("=")
+    if not sep:
+        raise UsageError(f"{option} '{item}': write {form}")
+    return name.strip(), value.strip()
 
 
 def moment(text: str | None) -> float | None:
@@ -47,6 +46,8 @@ class _Group(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            raise  # `pbem status g | head -1`: the reader had enough, nothing failed
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise UsageError(f"{where}{exc.strerror or exc}; is the game folder writable?") from None
@@ -83,8 +84,33 @@ def pbem() -> None:
 @click.option(
     "--smtp", default="localhost:25", show_default=True, help="HOST:PORT of the SMTP server that sends the mail."
 )
+@click.option(
+    "--smtp-security",
+    type=click.Choice(delivery.SECURITY),
+    default="auto",
+    show_default=True,
+    help="TLS to the SMTP server: tls (port 465), starttls (587), none; auto picks by the port.",
+)
+@click.option(
+    "--ca-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="CA certificates (PEM) to trust for the mail servers instead of the system's (a private server).",
+)
 @click.option("--id", "game_id", help="The game's name in mails (default: the folder's name).")
 @click.option("--master", help="The game master's address (gets a secret of their own and the reports).")
+@click.option(
+    "--tz",
+    "zones",
+    multiple=True,
+    help="NAME=ZONE: show a player's deadlines in their time zone too, like ann=Europe/Berlin (repeatable).",
+)
+@click.option(
+    "--pictures",
+    type=click.Choice(referee.PICTURES),
+    default="png",
+    show_default=True,
+    help="The board in each mail: png (a PNG, and the SVG beside it; needs the png extra) or svg.",
+)
 @pass_env
 def init(
     env,
@@ -99,8 +125,12 @@ def init(
     grace,
     referee_address,
     smtp,
+    smtp_security,
+    ca_file,
     game_id,
     master,
+    zones,
+    pictures,
 ):
     """Create a game directory: a sealed log, players with secrets, settings;
     queue a welcome mail to each player (their secret, the syntax, their view).
@@ -110,12 +140,7 @@ def init(
       tabletop pbem init duel --game glux --player ann=ann@example.org \\
           --player ben=ben@example.org --deadline 48h --remind 12h --referee ref@example.org
     """
-    pairs = []
-    for item in players:
-        name, sep, address = item.partition("=")
-        if not sep:
-            raise UsageError(f"--player '{item}': write NAME=ADDRESS")
-        pairs.append((name.strip(), address.strip()))
+    pairs = [_pair(item, "--player", "NAME=ADDRESS") for item in players]
     referee.init(
         env.registry,
         directory,
@@ -129,8 +154,12 @@ def init(
         grace=duration(grace, "--grace") or 0,
         referee=referee_address,
         smtp=smtp,
+        smtp_security=smtp_security,
+        ca_file=str(ca_file.resolve()) if ca_file else None,
         game_id=game_id,
         master=master,
+        zones=dict(_pair(z, "--tz", "NAME=ZONE") for z in zones),
+        pictures=pictures,
     )
     click.echo(
         f"{directory}: new {game} game by mail for {', '.join(n for n, _ in pairs)}; "
@@ -150,42 +179,170 @@ def receive(env, directory, file):
     Example:
       tabletop pbem receive duel < message.eml
     """
-    raw = file.read()
-    click.echo(referee.Referee.open(env.registry, directory).receive(raw))
+    raw, size = mailin.bounded(file)
+    click.echo(referee.Referee.open(env.registry, directory).receive(raw, size=size))
+
+
+def imap_options(command):
+    """--imap, --imap-password-file and --ca-file."""
+    command = click.option(
+        "--ca-file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="CA certificates (PEM) to trust for the IMAP server (default: the game's, else the system's).",
+    )(command)
+    command = click.option(
+        "--imap-password-file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="A file whose first line is the IMAP password (default: TABLETOP_IMAP_PASSWORD).",
+    )(command)
+    return click.option(
+        "--imap",
+        "imap_url",
+        help="The mailbox to read: imaps://USER@HOST[:PORT]/MAILBOX (imap:// only on this machine).",
+    )(command)
+
+
+def _imap_connection(ref, imap_url: str, password_file: Path | None, ca_file: Path | None):
+    box = imap.mailbox(imap_url)
+    secret = imap.password(password_file)
+    ca = str(ca_file) if ca_file else ref.settings.get("ca_file")
+    return imap.Connection(box, secret, ca)
 
 
 @pbem.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), required=True, help="The Maildir to read.")
+@click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), help="The Maildir to read.")
+@imap_options
 @pass_env
-def poll(env, directory, maildir):
-    """Handle every new message in a Maildir, moving each to cur/ once handled.
-    One poll of a game runs at a time; a message that cannot be handled is
+def poll(env, directory, maildir, imap_url, imap_password_file, ca_file):
+    """Handle every new message in a Maildir (moving each to cur/ once
+    handled) or an IMAP mailbox (flagging each seen once handled). One poll
+    of a game runs at a time; a message that cannot be handled is
     quarantined in the game folder and never blocks the others.
 
     \b
     Example:
       tabletop pbem poll duel --maildir ~/Maildir/.duel
+      TABLETOP_IMAP_PASSWORD=... tabletop pbem poll duel --imap imaps://ref%40example.org@imap.example.org/INBOX
     """
+    if (maildir is None) == (imap_url is None):
+        raise UsageError("poll: name the mail to read: --maildir DIR or --imap imaps://USER@HOST/MAILBOX")
+    if imap_url is not None:
+        ref = referee.Referee.open(env.registry, directory)
+        with ref.dir.locked("poll.lock"):
+            connection = _imap_connection(ref, imap_url, imap_password_file, ca_file)
+            try:
+                count, failed = imap.poll(ref, connection, click.echo)
+            finally:
+                connection.close()
+        click.echo(f"{count} message(s) handled.")
+        if failed:
+            raise CheckFailed(f"{failed} message(s) could not be handled; the next poll tries again", where=imap_url)
+        return
     if not (maildir / "new").is_dir():
         raise UsageError(f"{maildir}: not a Maildir (no new/ folder)")
     ref = referee.Referee.open(env.registry, directory)
     box = mailbox.Maildir(maildir, factory=None, create=False)
-    count = 0
+    count, failed = 0, 0
     with ref.dir.locked("poll.lock"):
         for key in sorted(_new_keys(box)):
+            where = maildir / box._toc[key]  # noqa: SLF001 - where it lies
             try:
-                message = box.get_message(key)
-                raw = box.get_bytes(key)
+                # Only the start of a huge mail is read (never the whole file).
+                with open(where, "rb") as file:
+                    raw, size = mailin.bounded(file)
             except (KeyError, FileNotFoundError):
                 continue  # taken by another reader
-            click.echo(f"{key}: {ref.receive(raw)}")
-            message.set_subdir("cur")
-            message.add_flag("S")
-            with contextlib.suppress(KeyError, FileNotFoundError):
-                box[key] = message
+            try:
+                click.echo(f"{key}: {ref.receive(raw, size=size)}")
+            except Exception as exc:  # noqa: BLE001 - one mail never stops the others
+                failed += 1
+                why = exc.message if isinstance(exc, TabletopError) else f"{type(exc).__name__}: {exc}"
+                click.echo(f"{key}: not handled, left for the next poll: {one_line(why)}")
+                continue
+            # Read: moved to cur/ and flagged seen, as a mail program would.
+            with contextlib.suppress(FileNotFoundError):
+                os.rename(where, maildir / "cur" / f"{where.name.split(':', 1)[0]}:2,S")
             count += 1
     click.echo(f"{count} message(s) handled.")
+    if failed:
+        raise CheckFailed(f"{failed} message(s) could not be handled; they wait in new/", where=str(maildir))
+
+
+@pbem.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@imap_options
+@click.option(
+    "--every",
+    default="60s",
+    show_default=True,
+    help="How often deadlines are checked and the outbox is sent while no mail comes.",
+)
+@click.option("--max-time", help="Stop after this long, like 8h (default: run until stopped).")
+@pass_env
+def watch(env, directory, imap_url, imap_password_file, ca_file, every, max_time):
+    """Referee as the mail arrives: keep a connection to the IMAP mailbox
+    open (IDLE; NOOP every few seconds where the server has no IDLE), handle
+    each mail at once, send the answers, keep the deadlines. Stops on
+    SIGTERM or Ctrl-C (after the mail in hand), or after --max-time.
+
+    \b
+    Example:
+      TABLETOP_IMAP_PASSWORD=... tabletop pbem watch duel --imap imaps://ref%40example.org@imap.example.org/INBOX
+    """
+    if imap_url is None:
+        raise UsageError("watch: name the mailbox: --imap imaps://USER@HOST/MAILBOX")
+    step = duration(every, "--every") or 60
+    ends = time.monotonic() + duration(max_time, "--max-time") if max_time else None
+    stopped: list[int] = []
+    ref = referee.Referee.open(env.registry, directory)
+    imap.mailbox(imap_url)  # a bad address is refused before any wait
+    imap.password(imap_password_file)
+
+    def stop(signum, frame):  # noqa: ARG001 - the signal handler's signature
+        stopped.append(signum)
+
+    def over() -> bool:
+        return bool(stopped) or (ends is not None and time.monotonic() >= ends)
+
+    handlers = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        with ref.dir.locked("poll.lock"):
+            connection = None
+            while not over():
+                try:
+                    if connection is None:
+                        connection = _imap_connection(ref, imap_url, imap_password_file, ca_file)
+                    imap.poll(ref, connection, click.echo)
+                    for line in ref.tick():
+                        click.echo(line)
+                    try:
+                        _send(ref.dir, env)
+                    except CheckFailed as exc:
+                        click.echo(f"not sent now: {exc.message}")
+                    wait = step if ends is None else max(0.0, min(step, ends - time.monotonic()))
+                    if connection.can_idle():
+                        connection.idle(wait, over)
+                    else:
+                        waited = 0.0
+                        while waited < wait and not over() and not connection.noop():
+                            time.sleep(min(5.0, wait - waited))
+                            waited += 5.0
+                except CheckFailed as exc:
+                    # The server went away: say so, wait, connect again.
+                    click.echo(f"{exc.message}; trying again in {min(step, 30)} s")
+                    if connection is not None:
+                        connection.close()
+                    connection = None
+                    pause = time.monotonic() + min(step, 30)
+                    while time.monotonic() < pause and not over():
+                        time.sleep(0.5)
+            if connection is not None:
+                connection.close()
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    click.echo("stopped.")
 
 
 def _new_keys(box: mailbox.Maildir) -> list[str]:
@@ -206,16 +363,20 @@ def send(env, directory):
     _send(GameDir(directory), env)
 
 
+def _security(settings: dict) -> dict:
+    return {"security": settings.get("smtp_security") or "auto", "ca_file": settings.get("ca_file")}
+
+
 def _send(directory: GameDir, env) -> None:
     settings = directory.load()
-    outcome = delivery.send(directory, settings["smtp"])
+    outcome = delivery.send(directory, settings["smtp"], **_security(settings))
     for name, rcpts, reason in outcome.refused:
         click.echo(f"{name}: refused for good ({rcpts}: {reason}); moved to undeliverable/")
     for name, reason in outcome.deferred:
         click.echo(f"{name}: refused for now ({reason}); tried again later")
     if outcome.refused and settings.get("master"):
         referee.Referee.open(env.registry, directory.path).report_refused(outcome.refused)
-        more = delivery.send(directory, settings["smtp"])
+        more = delivery.send(directory, settings["smtp"], **_security(settings))
         outcome.sent += more.sent
         outcome.waiting = more.waiting
     click.echo(f"{outcome.sent} mail(s) sent, {outcome.waiting} waiting.")
@@ -245,15 +406,21 @@ def tick(env, directory, now):
 
 @pbem.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print it as one JSON object (for scripts and web pages).")
 @pass_env
-def status(env, directory):
+def status(env, directory, as_json):
     """Whose move it is, deadlines, the outbox, the chain head.
 
     \b
     Example:
       tabletop pbem status duel
+      tabletop pbem status duel --json
     """
-    for line in referee.Referee.open(env.registry, directory).status():
+    ref = referee.Referee.open(env.registry, directory)
+    if as_json:
+        click.echo(json.dumps(ref.status_data(), ensure_ascii=False, indent=2))
+        return
+    for line in ref.status():
         click.echo(line)
 
 
@@ -347,9 +514,13 @@ def reissue(env, directory, player):
 
 _SETTABLE = {
     "smtp": str,
+    "smtp_security": str,
+    "ca_file": str,
     "referee": str,
     "master": str,
     "late_bot": str,
+    "tz": "zone",
+    "pictures": str,
     "deadline": "duration",
     "remind": "duration",
     "grace": "duration",
@@ -361,8 +532,8 @@ _SETTABLE = {
 @click.argument("settings", nargs=-1, required=True)
 @pass_env
 def set_(env, directory, settings):
-    """Change settings after init: smtp, referee, master, deadline, remind,
-    grace, late_bot (KEY=VALUE; an empty VALUE clears an optional one).
+    """Change settings after init: smtp, smtp_security, ca_file, referee,
+    master, deadline, remind, grace, late_bot, pictures, tz (tz=NAME=ZONE) (KEY=VALUE; an empty VALUE clears an optional one).
 
     \b
     Example:
@@ -374,7 +545,9 @@ def set_(env, directory, settings):
         key = key.strip().replace("-", "_")
         if not sep or key not in _SETTABLE:
             raise UsageError(f"'{item}': write KEY=VALUE with KEY one of {', '.join(_SETTABLE)}")
-        if _SETTABLE[key] == "duration":
+        if _SETTABLE[key] == "zone":
+            changes[key] = _pair(value, "tz", "tz=NAME=ZONE (an empty ZONE: UTC only)")
+        elif _SETTABLE[key] == "duration":
             changes[key] = duration(value, key) if value else (0 if key == "grace" else None)
         else:
             changes[key] = value or None

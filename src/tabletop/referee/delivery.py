@@ -8,6 +8,10 @@ lost: every mail waits for the next send. An address with letters beyond
 ASCII is sent with SMTPUTF8 where the server offers it; where it does not,
 the mail is set aside as undeliverable, with that reason.
 
+With TLS (implicit, or STARTTLS) the server's certificate and name are
+checked, always: a server that cannot prove it is the one named gets no
+password and no mail.
+
 A crash after the server accepted a mail and before it was moved to
 ``sent/`` sends it again on the next run, with the same Message-ID (SMTP
 gives no way to make acceptance and the move one step).
@@ -18,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import smtplib
+import ssl
 import time
 from email import message_from_bytes, policy
 from email.utils import getaddresses
@@ -25,7 +30,7 @@ from email.utils import getaddresses
 import attrs
 
 from .. import files
-from ..errors import TabletopError
+from ..errors import TabletopError, UsageError
 from . import faults
 from .gamedir import MAX_RECORD, GameDir, one_line, redact, write_private
 
@@ -45,11 +50,42 @@ class Outcome:
     deferred: list[tuple[str, str]] = attrs.Factory(list)
 
 
-def send(directory: GameDir, smtp: str, now: float | None = None) -> Outcome:
-    """Deliver what waits in the outbox and is due (under ``send.lock``)."""
+#: How the connection to the SMTP server is secured.
+SECURITY = ("auto", "starttls", "tls", "none")
+
+
+def send(
+    directory: GameDir, smtp: str, now: float | None = None, *, security: str = "auto", ca_file: str | None = None
+) -> Outcome:
+    """Deliver what waits in the outbox and is due (under ``send.lock``).
+
+    ``security``: "tls" (implicit TLS, as on port 465), "starttls" (as on
+    port 587), "none", or "auto": "tls" on port 465, "starttls" on 587 or
+    when ``TABLETOP_SMTP_STARTTLS=1``, else "none". The server's certificate
+    is always checked, against the system's trust store or ``ca_file``."""
     now = time.time() if now is None else now
     with directory.locked("send.lock"):
-        return _send(directory, smtp, now)
+        return _send(directory, smtp, now, security, ca_file)
+
+
+def tls_context(ca_file: str | None) -> ssl.SSLContext:
+    """A client context that checks the certificate and the host name:
+    against ``ca_file`` when given (a private server's CA), else the system's."""
+    try:
+        return ssl.create_default_context(cafile=ca_file)
+    except (OSError, ssl.SSLError) as exc:
+        raise UsageError(f"--ca-file {ca_file}: cannot read the CA certificates ({exc})") from None
+
+
+def security_of(smtp: str, security: str) -> str:
+    if security != "auto":
+        return security
+    port = smtp.rpartition(":")[2]
+    if port == "465":
+        return "tls"
+    if port == "587" or os.environ.get("TABLETOP_SMTP_STARTTLS") == "1":
+        return "starttls"
+    return "none"
 
 
 def _tries_file(directory: GameDir):
@@ -63,7 +99,7 @@ def _load_tries(directory: GameDir) -> dict:
         return {}
 
 
-def _send(directory: GameDir, smtp: str, now: float) -> Outcome:
+def _send(directory: GameDir, smtp: str, now: float, security: str, ca_file: str | None) -> Outcome:
     outcome = Outcome()
     tries = _load_tries(directory)
     before = json.dumps(tries, sort_keys=True)
@@ -72,15 +108,23 @@ def _send(directory: GameDir, smtp: str, now: float) -> Outcome:
     if not waiting:
         return outcome
     host, _, port = smtp.rpartition(":")
+    security = security_of(smtp, security)
     try:
-        server = smtplib.SMTP(host or "localhost", int(port or 25), timeout=30)
+        if security == "tls":
+            server: smtplib.SMTP = smtplib.SMTP_SSL(
+                host or "localhost", int(port or 465), timeout=30, context=tls_context(ca_file)
+            )
+        else:
+            server = smtplib.SMTP(host or "localhost", int(port or 25), timeout=30)
     except (OSError, smtplib.SMTPException, ValueError) as exc:
-        outcome.problem = f"cannot deliver through {smtp} ({type(exc).__name__}: {one_line(str(exc))})"
+        outcome.problem = f"cannot deliver through {smtp} ({_why(exc)})"
         return outcome
     try:
         server.ehlo_or_helo_if_needed()
-        if os.environ.get("TABLETOP_SMTP_STARTTLS") == "1":
-            server.starttls()
+        if security == "starttls":
+            # Never in the clear after this: a server that does not offer
+            # STARTTLS, or whose certificate is not good, gets nothing.
+            server.starttls(context=tls_context(ca_file))
             server.ehlo()
         user = os.environ.get("TABLETOP_SMTP_USER")
         if user:
@@ -89,7 +133,7 @@ def _send(directory: GameDir, smtp: str, now: float) -> Outcome:
         for path in waiting:
             _one(directory, server, path, utf8, tries, now, outcome)
     except (OSError, smtplib.SMTPException) as exc:
-        outcome.problem = f"cannot deliver through {smtp} ({type(exc).__name__}: {one_line(str(exc))})"
+        outcome.problem = f"cannot deliver through {smtp} ({_why(exc)})"
     finally:
         try:
             server.quit()
@@ -143,13 +187,19 @@ def _one(directory: GameDir, server: smtplib.SMTP, path, utf8: bool, tries: dict
         return
     del refused  # some recipients may have refused, the others accepted: the mail went out
     faults.point("accepted")
-    directory.sent.mkdir(exist_ok=True)
+    directory.folder(directory.sent)
     # The copy is for the record (and tells a mail queued again after a crash
     # that it went): written in full before the outbox's copy goes.
     write_private(directory.sent / path.name, redact(raw), durable=False)
     path.unlink(missing_ok=True)
     tries.pop(path.name, None)
     outcome.sent += 1
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return f"its certificate is not trusted: {one_line(exc.verify_message or str(exc))}"
+    return f"{type(exc).__name__}: {one_line(str(exc))}"
 
 
 def _text(message: bytes | str) -> str:
@@ -172,7 +222,7 @@ def _defer(path, reason: str, tries: dict, now: float, outcome: Outcome) -> None
 
 
 def _aside(directory: GameDir, path, raw: bytes, rcpts: str, reason: str, outcome: Outcome) -> None:
-    directory.undeliverable.mkdir(exist_ok=True)
+    directory.folder(directory.undeliverable)
     write_private(directory.undeliverable / path.name, redact(raw))
     write_private(directory.undeliverable / (path.name + ".why"), f"{rcpts}: {one_line(reason)}\n")
     path.unlink(missing_ok=True)

@@ -7,7 +7,8 @@
     DIR/game.jsonl.secrets   sealed decisions not yet revealed (owner only)
     DIR/referee.json         players, hashed secrets, settings, mail state
     DIR/journal.json         a change under way (see :mod:`.referee`); gone once done
-    DIR/archive/             every message received, secrets redacted, kept first
+    DIR/archive/             every message received, secrets blacked out, kept first
+                             (a stranger's oversized mail: its headers only)
     DIR/quarantine/          messages that could not be handled, each with its reason
     DIR/outbox/              mails waiting for the SMTP server to accept them
     DIR/sent/                mails it accepted (secrets redacted)
@@ -29,6 +30,7 @@ import hashlib
 import json
 import os
 import re
+import tempfile
 import time
 from collections.abc import Iterator
 from email.message import EmailMessage
@@ -38,6 +40,7 @@ from typing import Any
 from .. import files
 from ..errors import UsageError
 from ..files import sync_folder
+from . import blackout
 
 #: The referee's own records (settings, journal, delivery state) are small; a
 #: larger file, or one that is not a regular file, is refused rather than read.
@@ -62,6 +65,19 @@ class GameDir:
             raise UsageError(
                 f"{self.path}: not a game directory (no referee.json and game.jsonl); see 'tabletop pbem init'"
             )
+        check_owned(self.path)
+
+    def folder(self, path: Path) -> Path:
+        """One of the game's subfolders, made for the owner only if missing."""
+        path.mkdir(mode=0o700, exist_ok=True)
+        return path
+
+    def tidy(self) -> None:
+        """Remove the temporary files a killed run left (see :func:`left_behind`)."""
+        for folder in (self.path, self.archive, self.quarantine_dir, self.outbox, self.sent, self.undeliverable):
+            for path in left_behind(folder):
+                with contextlib.suppress(OSError):
+                    path.unlink()
 
     # -- settings and mail state ---------------------------------------------
     def load(self) -> dict[str, Any]:
@@ -78,7 +94,7 @@ class GameDir:
     def locked(self, name: str = "lock") -> Iterator[None]:
         """Hold ``DIR/name`` exclusively (released by the system if the process dies)."""
         try:
-            fd = os.open(self.path / name, os.O_RDWR | os.O_CREAT, 0o600)
+            fd = os.open(self.path / name, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o600)
         except OSError as exc:
             raise UsageError(f"{self.path}: cannot take the lock ({exc.strerror}); is the folder writable?") from None
         try:
@@ -92,18 +108,18 @@ class GameDir:
     def keep(self, raw: bytes) -> tuple[Path, bool]:
         """Archive a message received (before anything else is done with it),
         its secrets redacted; whether these very bytes were archived before."""
-        self.archive.mkdir(exist_ok=True)
+        self.folder(self.archive)
         path = self.archive / f"{hashlib.sha256(raw).hexdigest()[:24]}.eml"
         if path.exists():
             return path, True
-        write_private(path, redact(raw), durable=False)
+        write_private(path, blackout.message(raw), durable=False)
         return path, False
 
     def quarantine(self, raw: bytes, reason: str) -> Path:
         """Set aside a message that cannot be handled, with a one-line reason."""
-        self.quarantine_dir.mkdir(exist_ok=True)
+        self.folder(self.quarantine_dir)
         name = hashlib.sha256(raw).hexdigest()[:24]
-        write_private(self.quarantine_dir / f"{name}.eml", redact(raw), durable=False)
+        write_private(self.quarantine_dir / f"{name}.eml", blackout.message(raw), durable=False)
         write_private(self.quarantine_dir / f"{name}.why", one_line(reason) + "\n", durable=False)
         return self.quarantine_dir / f"{name}.eml"
 
@@ -113,7 +129,7 @@ class GameDir:
         A mail with a ``key`` is queued once only: if a mail of that key is in
         the outbox, sent or set aside, nothing is done (what makes a change
         replayed after a crash mail nobody twice)."""
-        self.outbox.mkdir(exist_ok=True)
+        self.folder(self.outbox)
         name = f"{_safe(key)}.eml" if key else f"{time.time_ns():020d}.eml"
         if key and any((folder / name).exists() for folder in (self.outbox, self.sent, self.undeliverable)):
             return None
@@ -141,11 +157,31 @@ def _mtime(path: Path) -> int:
 
 
 def _safe(key: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", key)[:120]
+    """A file name for a mail's key. A key that is not already a plain name
+    (a player called 'zoé', '李明', 'a/b') gets its hash too: two keys that
+    read alike once cleaned must never share a file (the second mail would
+    be taken as sent)."""
+    plain = re.sub(r"[^A-Za-z0-9_.-]", "_", key)
+    if plain == key and len(key) <= 120:
+        return key
+    return plain[:100] + "-" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def one_line(text: str) -> str:
     return " ".join(str(text).split())[:400]
+
+
+#: Characters that change how text after them is shown: bidirectional
+#: embeddings, overrides and isolates, and the marks.
+_BIDI = dict.fromkeys(map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+
+
+def printable(text: str) -> str:
+    """``text`` from a player, safe to show to another: one line, with no
+    control characters (a terminal escape would act on the reader's screen)
+    and no bidirectional controls (they make text read as something else)."""
+    text = "".join(c if c.isprintable() or c.isspace() else " " for c in str(text).translate(_BIDI))
+    return one_line(text)
 
 
 _SECRET_LINE = re.compile(rb"(?im)^([ \t>]*secret[ \t]*:[ \t]*)\S.*$")
@@ -178,14 +214,83 @@ def redact(raw: bytes) -> bytes:
 
 def write_private(path: Path, data: str | bytes, durable: bool = True) -> None:
     """Write a whole file readable by its owner only, atomically; ``durable``:
-    on disk before this returns (copies kept for the record need not be)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as out:
-        out.write(data.encode() if isinstance(data, str) else data)
-        out.flush()
-        if durable:
-            os.fsync(out.fileno())
-    os.replace(tmp, path)
+    on disk before this returns (copies kept for the record need not be).
+
+    The temporary file has a random name made with O_EXCL (nothing planted
+    under a guessed name is followed or written into) that carries the
+    process id, so that a later run knows it for a killed writer's leftover."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data.encode() if isinstance(data, str) else data)
+            out.flush()
+            if durable:
+                os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
     if durable:
         sync_folder(path.parent)
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def append_private(path: Path, data: bytes) -> None:
+    """Append to a file readable by its owner only; a link at ``path`` is refused, never followed."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # a file made before this rule was readable by all
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def left_behind(folder: Path) -> list[Path]:
+    """Temporary files in ``folder`` whose writer is gone: its process is no
+    longer running (the id is in the name), or it is older than any write
+    takes (:data:`tabletop.files.STALE`)."""
+    found = []
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if not (entry.name.startswith(".") and entry.name.endswith(".tmp")):
+                continue
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            pid = next((int(p) for p in reversed(entry.name[:-4].split(".")[-2:]) if p.isdigit()), None)
+            try:
+                old = now - entry.stat(follow_symlinks=False).st_mtime >= files.STALE
+            except OSError:
+                continue
+            if old or (pid is not None and pid != os.getpid() and not _running(pid)):
+                found.append(Path(entry.path))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process: running
+    return True
+
+
+def check_owned(path: Path) -> None:
+    """Refuse a game folder another user owns or may write to: they could
+    plant links that make the referee write where they choose, or read the
+    secrets."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read the folder ({exc.strerror})") from None
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        raise UsageError(f"{path}: the folder belongs to another user; a game folder must be the referee's own")
+    if info.st_mode & 0o022:
+        raise UsageError(
+            f"{path}: the folder is writable by other users; make it the referee's alone (chmod go-w {path})"
+        )

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import hashlib
 import html
 import re
 from email.message import EmailMessage
@@ -80,6 +81,36 @@ def clean_header(value: object) -> str:
     return " ".join("".join(c if c.isprintable() else " " for c in str(value)).split())
 
 
+def fallback_id(raw: bytes) -> str:
+    """An id for a mail without a Message-ID: a hash of what a relay leaves
+    as it is (the headers the sender wrote and the body), so that the same
+    mail delivered again through another relay (with Received: lines of its
+    own, other line ends) has the same id."""
+    text = raw.replace(b"\r\n", b"\n")
+    head, _, body = text.partition(b"\n\n")
+    kept = []
+    for line in re.split(rb"\n(?![ \t])", head):
+        name = line.split(b":", 1)[0].strip().lower()
+        if name in (b"from", b"to", b"cc", b"date", b"subject", b"in-reply-to", b"references"):
+            kept.append(b" ".join(line.split()))
+    digest = hashlib.sha256(
+        b"\n".join(sorted(kept)) + b"\n\n" + b"\n".join(row.rstrip() for row in body.split(b"\n")).strip()
+    )
+    return f"<sha-{digest.hexdigest()[:32]}>"
+
+
+def bounded(stream, size: int | None = None) -> tuple[bytes, int]:
+    """Read a mail from a binary ``stream`` keeping at most its first
+    :data:`MAX_BYTES` + 1 bytes (the rest is read and dropped, so that the
+    writer of a pipe is not cut off): the bytes kept and the whole size."""
+    kept = stream.read(MAX_BYTES + 1)
+    total = len(kept)
+    if total > MAX_BYTES:
+        while chunk := stream.read(1 << 20):
+            total += len(chunk)
+    return kept, total
+
+
 def message_id_of(message: EmailMessage) -> str:
     text = clean_header(message.get("Message-ID", ""))
     found = re.search(r"<[^<>\s]{1,250}>", text)
@@ -110,11 +141,14 @@ def valid_address(address: str) -> bool:
     return all(c.isprintable() and not c.isspace() for c in address)
 
 
-def read(raw: bytes, referee: str) -> Letter:
+def read(raw: bytes, referee: str, size: int | None = None) -> Letter:
+    """The mail ``raw`` as the referee reads it; ``size``: how large the mail
+    really was when ``raw`` is only its start (see :func:`bounded`)."""
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(message, EmailMessage)
     sender = sender_of(message)
     letter = Letter(sender, message_id_of(message))
+    size = len(raw) if size is None else size
     if reason := _machine(message, sender, referee):
         report = ""
         if "bounce" in reason or "report" in reason or "sent by" in reason:
@@ -122,15 +156,18 @@ def read(raw: bytes, referee: str) -> Letter:
         return attrs.evolve(letter, ignored=reason, report=report)
     if not sender:
         return attrs.evolve(letter, ignored="no single valid sender address to answer")
-    if len(raw) > MAX_BYTES:
+    if size > MAX_BYTES:
         return attrs.evolve(
             letter,
-            problem=f"the mail is too large ({len(raw) // 1024} KiB; at most {MAX_BYTES // 1024} KiB): send the lines alone, without attachments",
+            problem=f"the mail is too large ({size // 1024} KiB; at most {MAX_BYTES // 1024} KiB): send the lines alone, without attachments",
         )
     body, problem = _body(message)
     if problem:
         return attrs.evolve(letter, problem=problem)
     lines = read_lines(body)
+    hint = colon_hint(body, lines)
+    if hint:
+        return attrs.evolve(letter, problem=hint)
     if not lines:
         return attrs.evolve(
             letter, problem="the mail has no line the referee reads: write game:, secret: and move: lines in the body"
@@ -233,6 +270,30 @@ def read_lines(body: str) -> list[tuple[int, str, str]]:
         if bare and bare.group(1).lower() in COMMANDS:
             found.append((number, bare.group(1).lower(), ""))
     return found
+
+
+#: A key written without its colon ("Move 5@a1"): the word, then one to three words.
+_NO_COLON = re.compile(r"^\s*[*_]?(move|secret)[*_]?\s+(?!:)(\S+(\s+\S+){0,2})\s*$", re.I)
+
+
+def colon_hint(body: str, lines: list[tuple[int, str, str]]) -> str | None:
+    """When a key the mail has no line of is written without its colon
+    ("Move 5@a1"), a hint naming the line (its text is not quoted: the
+    sender may not be who the From says)."""
+    keys = {key for _, key, _ in lines}
+    for number, raw in enumerate(body.splitlines()[: MAX_LINES * 5], start=1):
+        found = _NO_COLON.match(raw.replace("\u00a0", " "))
+        if found and found.group(1).lower() not in keys:
+            key = found.group(1).lower()
+            return f"line {number}: did you mean '{key}:'? A key is followed by a colon, like '{key}: ...'"
+        if any(n == number for n, _, _ in lines) is False and _stops_here(raw):
+            break
+    return None
+
+
+def _stops_here(line: str) -> bool:
+    line = line.strip()
+    return line.startswith(">") or any(p.match(line) for p in _STOPS) or any(p.match(line) for p in _ATTRIBUTIONS)
 
 
 def _attribution(line: str, lines: list[str], number: int) -> bool:

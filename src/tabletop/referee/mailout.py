@@ -3,6 +3,7 @@ the board or the whole log attached."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
@@ -16,26 +17,47 @@ def message(
     body: str,
     *,
     reply_to: str | None = None,
-    attachments: tuple[tuple[str, str, str], ...] = (),
+    attachments: tuple[tuple[str, str, str | bytes], ...] = (),
+    first: bool = False,
 ) -> EmailMessage:
-    """A mail from the referee. ``attachments`` are (file name, media type, text)."""
+    """A mail from the referee. ``attachments`` are (file name, media type, text or bytes).
+
+    Every mail of a game to one address is one thread in a mail program: the
+    same Subject (``[duel] Glüx: ann, ben``), and each mail refers to the
+    first one (``first``: this is it, its Message-ID is the thread's) and to
+    the mail it answers. What a mail is about (``subject``) is its first line."""
     mail = EmailMessage()
     referee = settings["referee"]
+    domain = referee.partition("@")[2] or None
     mail["From"] = f"tabletop referee <{referee}>"
     mail["To"] = to
-    mail["Subject"] = f"[{settings['game_id']}] {subject}"
+    mail["Subject"] = f"[{settings['game_id']}] {settings.get('thread') or 'game ' + settings['game_id']}"
     mail["Date"] = formatdate(time.time(), localtime=False)
-    mail["Message-ID"] = make_msgid("tabletop", domain=referee.partition("@")[2] or None)
+    root = thread_id(settings, to)
+    mail["Message-ID"] = root if first else make_msgid("tabletop", domain=domain)
     # Answering machines must not answer the referee (nor the referee them).
     mail["Auto-Submitted"] = "auto-replied" if reply_to else "auto-generated"
-    if reply_to:
-        mail["In-Reply-To"] = reply_to
-        mail["References"] = reply_to
-    mail.set_content(body)
+    if not first:
+        mail["In-Reply-To"] = reply_to or root
+        mail["References"] = " ".join([root, reply_to] if reply_to and reply_to != root else [root])
+    mail.set_content(subject + "\n\n" + body)
     for name, media_type, text in attachments:
         maintype, subtype = media_type.split("/", 1)
-        mail.add_attachment(text.encode("utf-8"), maintype=maintype, subtype=subtype, filename=name)
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        mail.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
     return mail
+
+
+def thread_id(settings: dict[str, Any], to: str) -> str:
+    """The Message-ID of the first mail of the game to ``to``: the thread's."""
+    domain = settings["referee"].partition("@")[2] or "localhost"
+    who = hashlib.sha256(to.strip().lower().encode("utf-8")).hexdigest()[:16]
+    return f"<tabletop.{settings['game_id']}.{who}@{domain}>"
+
+
+def topic(text: str) -> str:
+    """A mail's first line: what it is about (the Subject is the game's)."""
+    return text.replace("\r\n", "\n").split("\n", 1)[0]
 
 
 def syntax(settings: dict[str, Any], example_move: str) -> str:

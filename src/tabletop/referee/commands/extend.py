@@ -1,0 +1,30 @@
+"""``extend: PLAYER 48h``: the player's deadline moves later (the reminder
+and the late notice are due again)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import UsageError
+from ..clock import duration
+from . import MasterCommand
+
+
+class Extend(MasterCommand):
+    name = "extend"
+    about_a_player = True
+
+    def arguments(self, value: str) -> dict[str, Any]:
+        who, _, length = value.partition(" ")
+        return {"player": who.strip(), "seconds": duration(length.strip(), f"extend: {who.strip()}")}
+
+    def run(self, ref, now: float, stamp: str, *, player: str, seconds: int, **kwargs: Any) -> str:
+        due = ref.settings.get("due")
+        if not due or player not in due["since"]:
+            raise UsageError(f"{player} has no decision due now")
+        due["since"][player] += seconds
+        due["reminded"] = [p for p in due["reminded"] if p != player]
+        due["late"] = [p for p in due["late"] if p != player]
+        when = ref.when(ref.deadline_of(player) or now, player)
+        ref._to(player, "Your deadline was extended", f"The game master extended your deadline to {when}.\n", stamp)
+        return f"{player}'s deadline extended to {when}"

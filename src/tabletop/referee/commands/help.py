@@ -1,0 +1,24 @@
+"""``help``: what a player, or the game master, can write to the referee."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import mailout
+from . import Mail, MasterCommand, PlayerCommand
+
+
+class Help(PlayerCommand):
+    name = "help"
+
+    def run(self, ref, mail: Mail) -> str:
+        ref._to(mail.player, "How to play by mail", mailout.player_help(ref.settings), mail.key + "-help", mail.letter)
+        return f"{mail.player} asked for help"
+
+
+class MasterHelp(MasterCommand):
+    name = "help"
+
+    def run(self, ref, now: float, stamp: str, **kwargs: Any) -> str:
+        ref.mail_master("Game master commands", mailout.master_help(ref.settings), key=stamp + "-help")
+        return "help"

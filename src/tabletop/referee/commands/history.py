@@ -1,0 +1,28 @@
+"""``history``: the whole game so far, as the player may see it."""
+
+from __future__ import annotations
+
+from ...events import Reveal
+from . import Mail, PlayerCommand
+
+
+class History(PlayerCommand):
+    name = "history"
+
+    def run(self, ref, mail: Mail) -> str:
+        ref._to(mail.player, "The game so far", text(ref, mail.player), mail.key + "-history", mail.letter)
+        return f"{mail.player} asked for the history"
+
+
+def text(ref, player: str) -> str:
+    """The game as ``player`` may see it, event by event, and the log's head."""
+    match = ref.replay()
+    events, head = ref.read_log(match.header.game)
+    lines = [
+        f"  {seq}. {match.describe(event, player)}"
+        for seq, event in events
+        if not isinstance(event, Reveal) or match.over
+    ]
+    return (
+        f"Game '{ref.settings['game_id']}' as {player} may see it:\n\n" + "\n".join(lines) + f"\n\nLog head: {head}\n"
+    )

@@ -1,0 +1,95 @@
+"""``move: DECISION`` lines: the player's decisions, played in order, each
+for good, until one cannot be played or the rules answer one with news
+(see :func:`plan`)."""
+
+from __future__ import annotations
+
+import json
+
+from ...engine import Match
+from ...errors import TabletopError
+from ...events import Event
+from ...live import decide
+from ...nodes import Decide, Over
+from .. import mailout
+from ..letters import waiting_for
+from . import Mail, PlayerCommand
+
+
+class Move(PlayerCommand):
+    name = "move"
+
+    def run(self, ref, mail: Mail) -> str:
+        """Play the mail's decisions in order. Each is committed; the first that
+        fails stops the rest, and so does a chance outcome or anything hidden
+        coming out after one (the decisions after it are not tried: whatever
+        they would answer could tell what the sender has not yet seen)."""
+        letter, player, key = mail.letter, mail.player, mail.key
+        if ref.settings.get("paused"):
+            return ref.reply(letter, "the game is paused by the game master; nothing was played", key=key, echo=True)
+        with ref.change() as change:
+            events, played, problem = plan(change.match, player, letter.values("move"), change.secrets, change.seed)
+            mails = []
+            if problem:
+                body = (
+                    "Your mail was played up to the line before.\n\n" if played else "Nothing was played.\n\n"
+                ) + f"  {problem}\n"
+                mails.append(
+                    {
+                        "key": key,
+                        "to": letter.sender,
+                        "subject": "Not played" if not played else "Partly played",
+                        "body": body + "\n" + mailout.syntax(ref.settings, "..."),
+                        "reply_to": letter.message_id,
+                    }
+                )
+            if not events:
+                # Nothing to commit: the answer, with the legal decisions when it is the sender's turn.
+                ref.reply(letter, problem or "nothing to play", match=change.match, player=player, key=key, echo=True)
+                return f"answered {letter.sender}: {problem}"
+            change.commit(events, mail.now, message_id=mail.mid, note=f"{player}'s mail was played.", mails=mails)
+        report = f"played {played} decision(s) of {player}: {len(events)} events appended"
+        return report + (f"; {problem}" if problem else "")
+
+
+def plan(match: Match, player: str, moves, secrets: dict, seed: str | None) -> tuple[list[Event], int, str | None]:
+    """Play ``moves`` (line number, text) on ``match`` in order: the events to
+    commit, how many decisions were played, and why the rest was not.
+
+    Stops at the first decision that fails, and after a decision the rules
+    answered with events of their own (a draw, a roll, a forced event such as
+    a look at a hand, a sealed decision revealed): what the next decisions
+    would answer could then tell the sender what they have not seen. A run
+    of decisions the rules answer with nothing is played whole."""
+    events: list[Event] = []
+    for index, (number, text) in enumerate(moves):
+        node = match.node
+        if isinstance(node, Over):
+            return events, index, f"line {number}: {text!r}: the game is over"
+        if not isinstance(node, Decide) or player not in node.players:
+            return events, index, f"line {number}: {text!r}: not your turn: {waiting_for(match)}"
+        kept = json.loads(json.dumps(secrets))
+        try:
+            decision = match.game.parse(text, player, match.state)
+            new = decide(match, decision, seed, secrets)
+        except TabletopError as exc:
+            secrets.clear()
+            secrets.update(kept)
+            return events, index, f"line {number}: {text!r}: {exc.message}"
+        events += new
+        if index + 1 < len(moves) and _brings_out(match, new):
+            rest = moves[index + 1][0]
+            return (
+                events,
+                index + 1,
+                f"line {rest} and after: not tried: line {number} brought a chance outcome or other "
+                "news from the rules; send them again once you have seen it",
+            )
+    return events, len(moves), None
+
+
+def _brings_out(match: Match, events: list[Event]) -> bool:
+    """Whether the rules produced anything after the decision: a draw or a
+    roll, a forced event (which may carry what a player could not see, like
+    a look at an opponent's hand), a sealed decision revealed."""
+    return len(events) > 1

@@ -1,0 +1,31 @@
+"""``replace: PLAYER ADDRESS``: the seat goes to a new address, with a new
+secret mailed there; the other players are told."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import UsageError
+from .. import mailin
+from ..gamedir import one_line
+from . import MasterCommand
+from .reissue import new_secret
+
+
+class Replace(MasterCommand):
+    name = "replace"
+    about_a_player = True
+
+    def arguments(self, value: str) -> dict[str, Any]:
+        who, _, address = value.partition(" ")
+        return {"player": who.strip(), "address": address.strip()}
+
+    def run(self, ref, now: float, stamp: str, *, player: str, address: str | None = None, **kwargs: Any) -> str:
+        if not address or not mailin.valid_address(address):
+            raise UsageError(f"replace {player}: '{one_line(address or '')}' is not a single mail address")
+        if any(d["address"].lower() == address.lower() for p, d in ref.players.items() if p != player):
+            raise UsageError(f"replace {player}: {address} is another player's address")
+        old = ref.address(player)
+        ref.players[player]["address"] = address
+        new_secret(ref, player, stamp, replaced=address)
+        return f"{player} is now played from {address} (was {old}); a new secret was mailed"

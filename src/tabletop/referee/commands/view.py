@@ -1,0 +1,19 @@
+"""A mail that asks for nothing: the player's view of the game as it stands."""
+
+from __future__ import annotations
+
+from ... import logfile
+from . import Mail, PlayerCommand
+
+
+class View(PlayerCommand):
+    name = "view"
+
+    def asked(self, letter) -> bool:
+        return False  # what a mail gets when it asks for nothing else
+
+    def run(self, ref, mail: Mail) -> str:
+        with logfile.locked(ref.dir.log) as handle:
+            match = ref.replay(handle)
+        ref.queue_view(match, mail.player, note="Here is the game as it stands.", resend=True, key=mail.key + "-view")
+        return f"{mail.player} asked for the game as it stands"

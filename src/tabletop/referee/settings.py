@@ -1,0 +1,73 @@
+"""The referee's settings: the bounds it keeps, and the check of a game's
+settings (at ``init`` and at every ``set``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..api import bot_named
+from ..errors import UsageError
+from ..registry import Registry
+from . import delivery, mailin
+from .gamedir import one_line
+
+#: A seed is at most 256 characters (the header's bound): 4 KiB is plenty.
+MAX_SEED = 4096
+
+#: How many legal decisions a mail lists before it says how many more there are.
+LISTED = 40
+#: At most this many in the full list a player may ask for.
+LISTED_ALL = 10000
+DAY = 86400
+#: Answers a day to a known player's address for mails without a good secret.
+ANSWERS_A_DAY = 5
+#: Ids of mails from anyone kept to answer each once; of mails with a good secret, kept apart.
+SEEN_KEPT = 5000
+ACCEPTED_KEPT = 20000
+#: Wrong secrets checked (each check costs a deliberately slow hash) from one
+#: sender an hour, and for one player a day; past these, no secret is checked.
+GUESSES_AN_HOUR = 5
+GUESSES_A_DAY = 30
+HOUR = 3600
+#: The board in each view: "png" (a PNG picture, and the SVG beside it; needs
+#: the png extra, else the SVG alone), or "svg" (the SVG alone).
+PICTURES = ("png", "svg")
+GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$")
+
+
+def check_settings(settings: dict[str, Any], registry: Registry | None = None) -> None:
+    """Refuse combinations that cannot work: each a one-line UsageError."""
+    deadline, remind = settings.get("deadline"), settings.get("remind")
+    grace, bot = settings.get("grace") or 0, settings.get("late_bot")
+    if deadline is not None and deadline <= 0:
+        raise UsageError("--deadline: must be longer than 0 (leave it out for no deadline)")
+    if remind is not None:
+        if remind <= 0:
+            raise UsageError("--remind: must be longer than 0")
+        if deadline is None:
+            raise UsageError("--remind needs --deadline")
+        if remind >= deadline:
+            raise UsageError("--remind must be shorter than --deadline (it is how long before the deadline)")
+    if grace and not bot:
+        raise UsageError("--grace needs --late-bot (it is how long the late bot waits)")
+    if bot and deadline is None:
+        raise UsageError("--late-bot needs --deadline")
+    if grace < 0:
+        raise UsageError("--grace: must not be negative")
+    if registry is not None and bot is not None:
+        bot_named(registry, bot, settings["game"])
+    smtp = settings.get("smtp", "")
+    host, sep, port = smtp.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536 or not smtp.isprintable():
+        raise UsageError(f"--smtp '{one_line(smtp)}': write HOST:PORT, like mail.example.org:25")
+    security = settings.get("smtp_security") or "auto"
+    if security not in delivery.SECURITY:
+        raise UsageError(f"--smtp-security '{one_line(security)}': one of {', '.join(delivery.SECURITY)}")
+    ca_file = settings.get("ca_file")
+    if ca_file:
+        delivery.tls_context(ca_file)  # readable, and certificates
+    for key in ("referee", "master"):
+        address = settings.get(key)
+        if address is not None and not mailin.valid_address(address):
+            raise UsageError(f"--{key} '{one_line(address)}': not a single mail address")
