@@ -13,7 +13,6 @@ import click
 from ..errors import CheckFailed, UsageError
 from ..referee import delivery, referee
 from ..referee.gamedir import GameDir
-from . import main
 from .common import game_option, parse_options, pass_env, variant_option
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
@@ -52,7 +51,7 @@ class _Group(click.Group):
             raise UsageError(f"{where}{exc.strerror or exc}; is the game folder writable?") from None
 
 
-@main.group(cls=_Group)
+@click.group(cls=_Group)
 def pbem() -> None:
     """Run a game by email: the referee reads moves from mail, checks them,
     keeps the log and mails every player their own view.

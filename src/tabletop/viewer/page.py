@@ -14,11 +14,11 @@ from pathlib import Path
 import attrs
 
 from .. import files
-from ..cli.common import check_viewer, status
 from ..engine import Match, Replay
 from ..errors import TabletopError
 from ..events import Event
 from ..registry import Registry
+from ..standing import check_viewer, status
 
 
 @attrs.frozen

@@ -16,12 +16,11 @@ from ..errors import UsageError, shown
 from ..files import reason
 from ..header import check_seed
 from ..live import selfplay as play_out
-from . import main
 from .common import game_option, parse_options, pass_env, report, result, variant_option
 from .shapes import emit
 
 
-@main.command()
+@click.command()
 @click.argument("game")
 @click.option("--players", "count", type=int, required=True, help="How many players (named p1, p2, ...).")
 @click.option(

@@ -15,11 +15,10 @@ from ..errors import UsageError
 from ..intervals import difference
 from ..simulation import Plan, Played, log_name, run
 from ..stats import Group, Summary
-from . import main
 from .common import game_option, parse_options, pass_env, plot_option, variant_option
 
 
-@main.command()
+@click.command()
 @click.argument("game")
 @click.option(
     "--players", "count", type=click.IntRange(min=1), required=True, help="How many players (seats p1, p2, ...)."

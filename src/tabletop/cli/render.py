@@ -8,13 +8,12 @@ import click
 
 from .. import files
 from ..errors import UsageError, shown
-from . import main
 from .common import check_viewer, pass_env, report
 from .history import open_replay, run_until
 from .terminal import color_option, use_color
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--as", "viewer", help="Show only what this player may know.")
 @click.option("--until", type=click.IntRange(min=0), help="The board after event SEQ.")

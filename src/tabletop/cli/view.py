@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from ..errors import shown
-from . import main
 from .common import pass_env
 
 
@@ -17,7 +16,7 @@ def default_output(file: Path, viewer: str | None) -> Path:
     return file.with_name(f"{stem}-{viewer}.html" if viewer else f"{stem}.html")
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--as", "viewer", help="Only what this player may know (the page holds nothing else).")
 @click.option(
