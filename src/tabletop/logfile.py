@@ -28,13 +28,14 @@ def read_lines(
     (the JSON reader checks that they are UTF-8). Only a regular file is read,
     and no line past :data:`~tabletop.jsonline.MAX_LINE` bytes. ``start``:
     begin at that byte offset, which is the end of line number ``start[1]``."""
-    offset, lineno = start
+    offset, before = start
+    lineno = before
     with contextlib.ExitStack() as stack:
         if handle is None:
             handle = stack.enter_context(files.open_regular(path))
         handle.seek(offset)
         try:
-            for lineno, raw in enumerate(iter(functools.partial(handle.readline, MAX_LINE + 1), b""), start=lineno + 1):
+            for lineno, raw in enumerate(iter(functools.partial(handle.readline, MAX_LINE + 1), b""), start=before + 1):
                 if raw[-1:] != b"\n":
                     if len(raw) > MAX_LINE:
                         raise LogFormatError(f"line longer than {MAX_LINE:,} bytes", where=f"{path}:{lineno}")

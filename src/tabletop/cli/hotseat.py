@@ -23,7 +23,7 @@ from pathlib import Path
 
 import click
 
-from .. import logfile
+from .. import logfile, snapshot
 from ..engine import Match, Replay
 from ..errors import NotationError, TabletopError, UsageError
 from ..events import CHANCE, DECISION, Event, Reveal, Seal, Unseal
@@ -56,7 +56,7 @@ def hot_seat(
     said: list[str] = []  # what to say under the board: the last events, a mistake
     last: str | None = None
     while True:
-        match = Replay(registry, file).run()
+        match = snapshot.run(registry, file)
         who = _who(match)
         if handover and who is not None and last is not None and who != last and not match.over:
             click.clear()

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from .. import table
-from ..engine import Replay
+from .. import snapshot, table
 from ..nodes import Chance, Decide
 from ..table import at_the_table
 from .common import check_viewer, next_actor, pass_env, status
@@ -28,7 +27,7 @@ def moves(env, file: Path, player: str | None, as_json: bool) -> None:
       tabletop moves game.jsonl --player alice
       tabletop moves game.jsonl --json
     """
-    match = Replay(env.registry, file).run()
+    match = snapshot.run(env.registry, file)
     node = match.node
     if player is not None:
         check_viewer(match, player, "--player")
