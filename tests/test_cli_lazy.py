@@ -24,10 +24,9 @@ def test_each_command_lives_in_the_module_named_after_it(name):
 def test_help_lists_every_command_as_click_would():
     ctx = click.Context(main)
     listed = main.get_help(ctx)
+    flat = " ".join(listed.split())
     for name in COMMANDS:
-        command = main.get_command(ctx, name)
-        assert f"  {name}" in listed
-        assert command.get_short_help_str(40)[:30] in " ".join(listed.split())
+        assert f" {name} {' '.join(COMMANDS[name].split()[:4])}" in flat
 
 
 def _loaded_after(*args: str) -> set[str]:

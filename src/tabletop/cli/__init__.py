@@ -58,6 +58,10 @@ COMMANDS = {
         "Check a log: every event legal, every chance outcome the one its seed gives, and (with --head) that "
         "history was not rewritten since a head you were sent."
     ),
+    "watch": (
+        "Serve the viewer of a log on 127.0.0.1 and update it as the log grows, for spectators of a game "
+        "played by mail, at one screen or by bots."
+    ),
     "view": (
         "Write a step-through viewer of a log: one HTML page that opens from disk or as a mail attachment, "
         "with no network and no server."

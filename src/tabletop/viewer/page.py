@@ -3,6 +3,7 @@ the pictures stored as the lines that change from one step to the next."""
 
 from __future__ import annotations
 
+import base64
 import difflib
 import json
 import re
@@ -86,8 +87,10 @@ def _json(data: object) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def page(registry: Registry, log: Path | str, viewer: str | None = None) -> str:
-    """The viewer's HTML page for ``log`` as ``viewer`` may see it."""
+def page(registry: Registry, log: Path | str, viewer: str | None = None, live: str | None = None) -> str:
+    """The viewer's HTML page for ``log`` as ``viewer`` may see it. ``live``:
+    the page is served by ``tabletop watch`` and this is the log's stamp;
+    the page reloads when the log changes."""
     match, steps = build(registry, log, viewer)
     header = match.header
     game_title = match.game.title or header.game
@@ -99,6 +102,7 @@ def page(registry: Registry, log: Path | str, viewer: str | None = None) -> str:
         "status": [s.status for s in steps],
         "scores": [list(s.scores) for s in steps],
         "pictures": encode_pictures([s.picture for s in steps]),
+        "live": live,
     }
     items = "\n".join(
         f'<li id="e{s.seq}" data-step="{s.seq}"><span class="seq">{s.seq}.</span> {escape(s.text)}</li>'
@@ -116,9 +120,24 @@ def page(registry: Registry, log: Path | str, viewer: str | None = None) -> str:
         "style": (folder / "viewer.css").read_text(encoding="utf-8"),
         "script": (folder / "viewer.js").read_text(encoding="utf-8"),
         "data": _json(data),
+        "connect": " connect-src 'self';" if live is not None else "",
+        "download": _download(Path(log), viewer, live),
     }
     # One pass, so that nothing put in (a player's name, say) is read as a placeholder.
     return re.sub(r"\{\{(\w+)\}\}", lambda m: replacements[m.group(1)], template)
+
+
+def _download(log: Path, viewer: str | None, live: str | None) -> str:
+    """A link to the log, on the page that shows everything (a player's page
+    holds nothing of the log that the player may not see, so none)."""
+    if viewer is not None:
+        return ""
+    name = escape(log.name, quote=True)
+    if live is not None:
+        href = "log.jsonl"
+    else:
+        href = "data:application/x-ndjson;base64," + base64.b64encode(log.read_bytes()).decode("ascii")
+    return f' · <a id="download" href="{href}" download="{name}">download the log</a>'
 
 
 def write_html(registry: Registry, log: Path | str, output: Path | str, viewer: str | None = None) -> Path:

@@ -80,6 +80,14 @@
     e.preventDefault();
     show(to);
   });
-  var asked = parseInt((location.hash || "").slice(1), 10);
+  // Served by tabletop watch: reload when the log changes, following the game if at its end.
+  if (data.live !== null && window.EventSource) {
+    new EventSource("events?since=" + encodeURIComponent(data.live)).onmessage = function () {
+      if (current === last) history.replaceState(null, "", "#end");
+      location.reload();
+    };
+  }
+  var hash = (location.hash || "").slice(1);
+  var asked = hash === "end" ? last : parseInt(hash, 10);
   show(isNaN(asked) ? 0 : asked);
 })();
