@@ -62,7 +62,7 @@ def test_chance_outcomes_follow_a_decision_only_by_hand(cli, table):
     assert result.exit_code == 0, result.output
     # Both start chips placed: the hand draws are due, and nothing was drawn for the players.
     assert rows(table)[-1]["kind"] == "start"
-    assert "A chance outcome is due." in result.stdout
+    assert "A chance outcome for ann is due." in result.stdout  # whose draw it is
 
 
 @pytest.mark.parametrize(

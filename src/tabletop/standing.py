@@ -33,6 +33,10 @@ def status(match: Match, viewer: str | None = None) -> str:
                 parts.append(f"{player} to decide")
         return "; ".join(parts) + "."
     if isinstance(node, Chance):
+        # Whose it is, when every possible outcome is one player's (a draw into their hand).
+        whose = {getattr(o, "player", None) for o in node.outcomes}
+        if len(whose) == 1 and None not in whose:
+            return f"A chance outcome for {whose.pop()} is due."
         return "A chance outcome is due."
     assert isinstance(node, Forced)
     return "The rules decide next."
