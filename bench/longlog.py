@@ -61,10 +61,10 @@ def main() -> None:
         found: dict[tuple[int, str], list[float]] = {}
         for _ in range(args.rounds):
             for n, log in logs.items():
-                found.setdefault((n, "replay"), []).append(timed(lambda: Replay(registry, log).run()))
-                found.setdefault((n, "snapshot"), []).append(timed(lambda: snapshot.run(registry, log)))
+                found.setdefault((n, "replay"), []).append(timed(lambda log=log: Replay(registry, log).run()))
+                found.setdefault((n, "snapshot"), []).append(timed(lambda log=log: snapshot.run(registry, log)))
 
-                def move() -> None:
+                def move(log: Path = log) -> None:
                     match = snapshot.run(registry, log)
                     who = match.node.players[0]
                     add(registry, log, match.game.notate(match.legal(who)[0]), who, None)

@@ -70,3 +70,32 @@ def _quiet_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def seats_option(command):
+    """``--seats N``, how many players a run of bots has; ``--players N``, its
+    old spelling, still works with a notice (``--players`` names players)."""
+    command = click.option(
+        "--players", "old_players", hidden=True, help="The old spelling of --seats (--players names players)."
+    )(command)
+    return click.option("--seats", "how_many", type=click.IntRange(min=1), help="How many players (seats p1, p2, ...).")(
+        command
+    )
+
+
+def seat_count(how_many: int | None, old_players: str | None) -> int:
+    """The number of seats from ``--seats`` or the old ``--players N``."""
+    if old_players is None:
+        if how_many is None:
+            raise UsageError("missing option '--seats' (how many players)")
+        return how_many
+    if how_many is not None:
+        raise UsageError("--players N is the old spelling of --seats N: give --seats alone")
+    count = old_players.strip()
+    if not (count.isdigit() and len(count) <= 9):
+        raise UsageError(
+            f"--players '{old_players}': the number of players is given with --seats N here "
+            "(--players names the players of tabletop new)"
+        )
+    click.echo(f"tabletop: --players {count} is now written --seats {count} (--players names players)", err=True)
+    return int(count)
