@@ -341,3 +341,24 @@ def test_selfplay_logs_record_their_bots_for_stats_by_bot(cli, tmp_path):
     table = cli("stats", "g", "--by", "bot").stdout
     # One row per bot, each in all 4 games.
     assert re.search(r"^mcts +4 ", table, re.M) and re.search(r"^random +4 ", table, re.M), table
+
+
+def test_diff_lists_squares_in_board_order_whichever_side_has_them():
+    from tabletop.diffing import compare
+
+    a = {"square a1": "x", "square c1": "y", "square d2": "z", "hand ann": "1/6", "score ann": "1"}
+    b = {"square b1": "q", "square a2": "r", "square d2": "z", "hand ann": "2/5", "score ann": "2"}
+    assert [k for k, _, _ in compare(a, b)] == ["square a1", "square b1", "square c1", "square a2", "hand ann", "score ann"]
+    # Listed file by file in a game that goes that way: that order is kept.
+    a = {"spot a1": "x", "spot a3": "y"}
+    b = {"spot a2": "q", "spot b1": "r"}
+    assert [k for k, _, _ in compare(a, b)] == ["spot a1", "spot a2", "spot a3", "spot b1"]
+
+
+def test_replay_step_shows_the_board_after_every_event_chance_outcomes_too(cli):
+    from .conftest import REPLAYS
+
+    out = cli("replay", REPLAYS / "glux" / "two-players.jsonl", "--step").stdout
+    steps = re.split(r"\n\n(?=\d+\. )", out)[1:]
+    draws = [s for s in steps if " draws " in s.splitlines()[0]]
+    assert draws and all("Rooms (pips on top chips):" in s for s in steps)

@@ -36,6 +36,10 @@ def render(env, file: Path, viewer, until, fmt, output, color) -> None:
         fmt = "text"
     match, events = run_until(open_replay(env.registry, file), until)
     check_viewer(match, viewer)
+    drawn = sorted(f for g, f in env.registry.renderers if g == match.header.game)
+    formats = ["text", *drawn, *(["png"] if "svg" in drawn else [])]
+    if fmt not in formats:
+        raise UsageError(f"no {fmt} picture for {match.header.game} (formats: {', '.join(formats)})")
     picture: str | bytes
     color = use_color(color, output)
     if fmt == "text":

@@ -63,8 +63,8 @@ def _replay_one(registry, path: Path, viewer, until, step, as_json, color: bool)
             steps.append(step_json(match, seq, event, viewer))
         elif step:
             click.echo(f"\n{seq}. {match.describe(event, viewer)}")
-            if event.origin != "chance":
-                click.echo(game.render(match.state, viewer, color), color=color)
+            # After every event, as the help says: a draw changes a hand, if not the board.
+            click.echo(game.render(match.state, viewer, color), color=color)
         if until is not None and seq >= until:
             break
     if until is not None and match.seq < until:
