@@ -20,7 +20,9 @@ def variants(env, game: str | None, as_json: bool) -> None:
     \b
     Example:
       tabletop variants glux
-      tabletop new glux --players ann,ben --variant glux-room-points:first=6
+      tabletop --plugins variants/house_rules variants glux
+      tabletop --plugins variants/house_rules new glux --players ann,ben \\
+          --variant glux-room-points:first=6 -o house.jsonl
     """
     registry = env.registry
     names = [registry.game_class(game).name] if game else sorted(registry.games)
