@@ -49,8 +49,18 @@ def setup(folder: Path) -> dict[str, tuple[list[str], bytes | None]]:
         capture_output=True,
     )
     subprocess.run(
-        [*TABLETOP, "pbem", "init", "duel", "--game", "glux", "--player", "ann=ann@example.org",
-         "--player", "ben=ben@example.org"],
+        [
+            *TABLETOP,
+            "pbem",
+            "init",
+            "duel",
+            "--game",
+            "glux",
+            "--player",
+            "ann=ann@example.org",
+            "--player",
+            "ben=ben@example.org",
+        ],
         cwd=folder,
         check=True,
         capture_output=True,
@@ -60,8 +70,7 @@ def setup(folder: Path) -> dict[str, tuple[list[str], bytes | None]]:
     who, options = next(iter(found["moves"].items()))
     # A mail from a stranger: the referee reads and answers it, and the game is unchanged.
     mail = (
-        "From: someone@example.org\nTo: referee@example.org\nSubject: move\n"
-        "Message-ID: <bench@example.org>\n\nhello\n"
+        "From: someone@example.org\nTo: referee@example.org\nSubject: move\nMessage-ID: <bench@example.org>\n\nhello\n"
     ).encode()
     return {
         "import click": ([PY, "-c", "import click"], None),

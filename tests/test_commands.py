@@ -336,7 +336,9 @@ def test_seats_count_the_players_and_the_old_players_count_still_works_with_a_no
 
 
 def test_selfplay_logs_record_their_bots_for_stats_by_bot(cli, tmp_path):
-    played = cli("selfplay", "pile", "--seats", "2", "--bot", "mcts:iterations=5", "--bot", "random", "--games", "4", "-o", "g")
+    played = cli(
+        "selfplay", "pile", "--seats", "2", "--bot", "mcts:iterations=5", "--bot", "random", "--games", "4", "-o", "g"
+    )
     assert played.exit_code == 0, played.output
     table = cli("stats", "g", "--by", "bot").stdout
     # One row per bot, each in all 4 games.
@@ -348,7 +350,14 @@ def test_diff_lists_squares_in_board_order_whichever_side_has_them():
 
     a = {"square a1": "x", "square c1": "y", "square d2": "z", "hand ann": "1/6", "score ann": "1"}
     b = {"square b1": "q", "square a2": "r", "square d2": "z", "hand ann": "2/5", "score ann": "2"}
-    assert [k for k, _, _ in compare(a, b)] == ["square a1", "square b1", "square c1", "square a2", "hand ann", "score ann"]
+    assert [k for k, _, _ in compare(a, b)] == [
+        "square a1",
+        "square b1",
+        "square c1",
+        "square a2",
+        "hand ann",
+        "score ann",
+    ]
     # Listed file by file in a game that goes that way: that order is kept.
     a = {"spot a1": "x", "spot a3": "y"}
     b = {"spot a2": "q", "spot b1": "r"}

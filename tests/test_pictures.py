@@ -35,7 +35,9 @@ def test_render_text_to_stdout_and_unknown_format(cli):
     log = REPLAYS / "glux" / "two-players.jsonl"
     assert "Rooms (pips on top chips):" in cli("render", log).stdout
     result = cli("render", log, "--format", "gif")
-    assert result.exit_code == 2 and "no gif picture for glux (formats: text, svg, png)" in result.stderr  # png is drawn from the svg
+    assert (
+        result.exit_code == 2 and "no gif picture for glux (formats: text, svg, png)" in result.stderr
+    )  # png is drawn from the svg
 
 
 def test_verify_head_proves_the_log_extends_a_head(cli, tmp_path):

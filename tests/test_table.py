@@ -154,9 +154,10 @@ def test_hot_seat_lists_many_decisions_in_columns():
     items = [f"{n}. {n}@b{n}" for n in range(1, 31)]
     rows = columns(items, width=80)
     assert len(rows) <= 8 and all(len(row) <= 80 for row in rows)
-    assert sorted(cell for row in rows for cell in row.split("  ") if cell.strip()) == sorted(
-        i.strip() for i in items
-    ) or sum(len(row.split(". ")) - 1 for row in rows) == 30
+    assert (
+        sorted(cell for row in rows for cell in row.split("  ") if cell.strip()) == sorted(i.strip() for i in items)
+        or sum(len(row.split(". ")) - 1 for row in rows) == 30
+    )
     assert rows[0].split()[0:2] == ["1.", "1@b1"] and rows[1].split()[0] == "2."  # numbered down each column
 
 

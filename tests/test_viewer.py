@@ -295,7 +295,9 @@ def test_a_finished_games_page_holds_every_view_and_the_log(registry):
     data = page_data(html)
     players = list(Replay(registry, GLUX).header.players)
     assert [v["label"] for v in data["views"]] == ["everything", *players]
-    href = re.search(r'<a id="download" href="data:application/x-ndjson;base64,([^"]+)" download="four-players.jsonl"', html)
+    href = re.search(
+        r'<a id="download" href="data:application/x-ndjson;base64,([^"]+)" download="four-players.jsonl"', html
+    )
     import base64
 
     assert base64.b64decode(href.group(1)) == GLUX.read_bytes()

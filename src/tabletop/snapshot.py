@@ -93,7 +93,10 @@ def encode(value: Any) -> Any:
     if type(value) is frozenset:
         return {"frozenset": [encode(v) for v in value]}
     if attrs.has(type(value)):
-        return {"class": _name(type(value)), "fields": [encode(getattr(value, f.name)) for f in attrs.fields(type(value))]}
+        return {
+            "class": _name(type(value)),
+            "fields": [encode(getattr(value, f.name)) for f in attrs.fields(type(value))],
+        }
     raise TypeError(f"cannot keep a {type(value).__name__} in a snapshot")
 
 

@@ -47,12 +47,10 @@ COMMANDS = {
         " scores, game length."
     ),
     "stats": (
-        "Summarise logs: wins per seat, player and bot with 95% intervals, shared victories, scores and game "
-        "length."
+        "Summarise logs: wins per seat, player and bot with 95% intervals, shared victories, scores and game length."
     ),
     "variants": (
-        "List the installed variants (of GAME, or of every game), each with its parameters, their types and "
-        "defaults."
+        "List the installed variants (of GAME, or of every game), each with its parameters, their types and defaults."
     ),
     "verify": (
         "Check a log: every event legal, every chance outcome the one its seed gives, and (with --head) that "

@@ -78,9 +78,9 @@ def seats_option(command):
     command = click.option(
         "--players", "old_players", hidden=True, help="The old spelling of --seats (--players names players)."
     )(command)
-    return click.option("--seats", "how_many", type=click.IntRange(min=1), help="How many players (seats p1, p2, ...).")(
-        command
-    )
+    return click.option(
+        "--seats", "how_many", type=click.IntRange(min=1), help="How many players (seats p1, p2, ...)."
+    )(command)
 
 
 def seat_count(how_many: int | None, old_players: str | None) -> int:

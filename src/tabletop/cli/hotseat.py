@@ -43,9 +43,7 @@ HELP = (
 )
 
 
-def hot_seat(
-    registry: Registry, file: Path, seed_path: Path | None, color: bool, handover: bool | None = None
-) -> None:
+def hot_seat(registry: Registry, file: Path, seed_path: Path | None, color: bool, handover: bool | None = None) -> None:
     """Play the log at ``file`` at this screen until the game ends or input
     does. ``handover`` (default: on a terminal) clears the screen and waits
     for Enter whenever the player to decide changes."""

@@ -180,7 +180,8 @@ def page(
     template = (folder / "page.html").read_text(encoding="utf-8")
     choose = "".join(f'<option value="{escape(p, quote=True)}">{escape(p)}</option>' for p in header.players)
     perspectives = "".join(
-        f'<option value="{i}">{escape(v["label"])}</option>' for i, v in enumerate(views)  # type: ignore[index]
+        f'<option value="{i}">{escape(v["label"])}</option>'
+        for i, v in enumerate(views)  # type: ignore[index]
     )
     replacements = {
         "title": escape(f"{heading} ({seen})"),
