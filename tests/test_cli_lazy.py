@@ -71,3 +71,11 @@ def test_the_package_imports_its_names_on_first_use():
     assert set(tabletop.__all__) <= set(dir(tabletop))
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         tabletop.nothing  # noqa: B018
+
+
+def test_a_command_whose_module_cannot_load_here_is_one_line(tmp_path):
+    # As on a system without the POSIX calls the referee locks its folders with.
+    code = "import sys\nsys.modules['fcntl'] = None\nfrom tabletop.cli import main\nmain(['pbem', 'status', 'x'])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 2 and done.stderr.startswith("tabletop: 'pbem' does not work on this system")
+    assert "Traceback" not in done.stderr

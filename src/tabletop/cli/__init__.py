@@ -161,7 +161,10 @@ class TabletopGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is None and cmd_name in COMMANDS:
-            module = importlib.import_module(f"{__name__}.{cmd_name}")
+            try:
+                module = importlib.import_module(f"{__name__}.{cmd_name}")
+            except ImportError as exc:  # the referee's folder locks need POSIX calls, say
+                raise UsageError(f"'{cmd_name}' does not work on this system: {exc}") from None
             command = getattr(module, cmd_name)
             self.add_command(command, cmd_name)
         if command is None:
