@@ -100,3 +100,26 @@ def test_watch_refuses_a_bad_log_or_port_in_one_line(tmp_path):
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "bad.jsonl:1" in done.stderr
     done = tabletop("watch", "bad.jsonl", "--port", "70000", cwd=tmp_path)
     assert done.returncode == 2 and "--port" in done.stderr
+
+
+def test_a_players_view_served_holds_no_log_to_download(tmp_path):
+    assert tabletop("new", "pile", "--players", "ann,bob", "--seed", "s", "-o", "g.jsonl", cwd=tmp_path).returncode == 0
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tabletop", "--plugins", str(PILE), "watch", "g.jsonl", "--as", "ann", "--port", "0"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("Watching g.jsonl as ann sees it at http://127.0.0.1:"), line
+        url = line.split(" at ")[1].split()[0]
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            html = answer.read().decode()
+        assert "as ann sees it" in html and 'id="download"' not in html
+        with pytest.raises(urllib.error.HTTPError, match="404"):
+            urllib.request.urlopen(url + "log.jsonl", timeout=10)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
