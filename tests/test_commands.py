@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -118,7 +119,7 @@ def test_replay_until_stops_after_that_event(cli, game):
 
 
 def test_replay_json_summary(cli, tmp_path):
-    cli("selfplay", "pile", "--players", "3", "--seed", "j", "-o", "out")
+    cli("selfplay", "pile", "--seats", "3", "--seed", "j", "-o", "out")
     log = tmp_path / "out" / "pile-00001.jsonl"
     summary = json.loads(cli("replay", log, "--json").stdout)
     assert set(summary) == {
@@ -140,7 +141,7 @@ def test_replay_json_summary(cli, tmp_path):
 
 
 def test_replay_many_names_every_illegal_game(cli, tmp_path):
-    cli("selfplay", "pile", "--players", "2", "--games", "3", "--seed", "m", "-o", "out")
+    cli("selfplay", "pile", "--seats", "2", "--games", "3", "--seed", "m", "-o", "out")
     bad = tmp_path / "out" / "pile-00002.jsonl"
     rows = bad.read_text().splitlines()
     rows[3] = rows[3].replace('"seq":3', '"seq":9')
@@ -154,14 +155,14 @@ def test_replay_many_names_every_illegal_game(cli, tmp_path):
 
 
 def test_replay_many_as_json_lines(cli, tmp_path):
-    cli("selfplay", "pile", "--players", "2", "--games", "2", "--seed", "m", "-o", "out")
+    cli("selfplay", "pile", "--seats", "2", "--games", "2", "--seed", "m", "-o", "out")
     rows = [json.loads(line) for line in cli("replay", "out", "--json").stdout.splitlines()]
     assert [Path(r["file"]).name for r in rows] == ["pile-00001.jsonl", "pile-00002.jsonl"]
 
 
 def test_diff_identical(cli, tmp_path):
-    cli("selfplay", "pile", "--players", "2", "--seed", "d", "-o", "a")
-    cli("selfplay", "pile", "--players", "2", "--seed", "d", "-o", "b")
+    cli("selfplay", "pile", "--seats", "2", "--seed", "d", "-o", "a")
+    cli("selfplay", "pile", "--seats", "2", "--seed", "d", "-o", "b")
     result = cli("diff", "a/pile-00001.jsonl", "b/pile-00001.jsonl")
     assert result.exit_code == 0
     assert result.stdout.startswith("identical:")
@@ -192,7 +193,7 @@ def test_diff_shows_state_differences(cli, game, tmp_path):
 
 
 def test_verify_checks_every_chance_outcome(cli, tmp_path):
-    cli("selfplay", "pile", "--players", "3", "--seed", "v", "-o", "out")
+    cli("selfplay", "pile", "--seats", "3", "--seed", "v", "-o", "out")
     log = tmp_path / "out" / "pile-00001.jsonl"
     result = cli("verify", log)
     assert result.exit_code == 0
@@ -246,7 +247,7 @@ def test_a_revealed_seed_must_match_the_commitment(cli, tmp_path):
 
 
 def test_selfplay_writes_one_log_per_game(cli, tmp_path):
-    result = cli("selfplay", "pile", "--players", "3", "--games", "4", "--seed", "k", "-o", "out")
+    result = cli("selfplay", "pile", "--seats", "3", "--games", "4", "--seed", "k", "-o", "out")
     assert result.exit_code == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [f"pile-0000{i}.jsonl" for i in range(1, 5)]
     assert cli("replay", "out").exit_code == 0
@@ -254,29 +255,29 @@ def test_selfplay_writes_one_log_per_game(cli, tmp_path):
 
 
 def test_selfplay_with_a_variant_and_options(cli, tmp_path):
-    cli("selfplay", "pile", "--players", "2", "--variant", "pile-take-three", "--option", "stones=30", "-o", "o")
+    cli("selfplay", "pile", "--seats", "2", "--variant", "pile-take-three", "--option", "stones=30", "-o", "o")
     header = json.loads((tmp_path / "o" / "pile-00001.jsonl").read_text().splitlines()[0])
     assert header["variants"] == ["pile-take-three"] and header["options"] == {"stones": 30}
 
 
 def test_selfplay_bot_per_seat_must_match_the_players(cli):
-    result = cli("selfplay", "pile", "--players", "3", "--bot", "random", "--bot", "random")
+    result = cli("selfplay", "pile", "--seats", "3", "--bot", "random", "--bot", "random")
     assert result.exit_code == 2 and "one per seat (3)" in result.stderr
 
 
 def test_selfplay_bot_with_settings(cli):
     """``NAME:key=value`` as in ``simulate``: the bot goes by its whole name in the totals."""
-    result = cli("selfplay", "pile", "--players", "2", "--games", "2", "--bot", "mcts:iterations=5", "--bot", "random")
-    assert result.exit_code == 0 and "p1 (mcts:iterations=5)" in result.stdout
-    result = cli("selfplay", "pile", "--players", "2", "--bot", "mcts:iterations=few")
+    result = cli("selfplay", "pile", "--seats", "2", "--games", "2", "--bot", "mcts:iterations=5", "--bot", "random")
+    assert result.exit_code == 0 and "p1-mcts (mcts:iterations=5)" in result.stdout
+    result = cli("selfplay", "pile", "--seats", "2", "--bot", "mcts:iterations=few")
     assert result.exit_code == 2
     assert "bot 'mcts:iterations=few': iterations=few: expected a whole number" in result.stderr
-    result = cli("selfplay", "pile", "--players", "2", "--bot", "random:speed=2")
+    result = cli("selfplay", "pile", "--seats", "2", "--bot", "random:speed=2")
     assert result.exit_code == 2 and "bot 'random' has no settings" in result.stderr
 
 
 def test_selfplay_unknown_bot(cli):
-    result = cli("selfplay", "pile", "--players", "2", "--bot", "deep-blue")
+    result = cli("selfplay", "pile", "--seats", "2", "--bot", "deep-blue")
     assert result.exit_code == 2 and "unknown bot 'deep-blue' for pile (bots: mcts, random)" in result.stderr
 
 
@@ -319,3 +320,54 @@ def test_plugins_from_the_environment_variable(tmp_path):
 def test_plugins_from_a_folder(cli, tmp_path):
     out = cli("--plugins", PILE.parent, "games", plugins=False).stdout
     assert "pile" in out
+
+
+def test_seats_count_the_players_and_the_old_players_count_still_works_with_a_notice(cli):
+    new = cli("selfplay", "pile", "--seats", "2", "--games", "2", "--seed", "n", "--json")
+    old = cli("selfplay", "pile", "--players", "2", "--games", "2", "--seed", "n", "--json")
+    assert old.exit_code == 0 and old.stdout == new.stdout and new.stderr == ""
+    assert old.stderr == "tabletop: --players 2 is now written --seats 2 (--players names players)\n"
+    names = cli("selfplay", "pile", "--players", "ann,bob", "--games", "2")
+    assert names.exit_code == 2 and "the number of players is given with --seats N" in names.stderr
+    both = cli("selfplay", "pile", "--players", "2", "--seats", "2")
+    assert both.exit_code == 2 and "give --seats alone" in both.stderr
+    none = cli("selfplay", "pile")
+    assert none.exit_code == 2 and "missing option '--seats'" in none.stderr
+
+
+def test_selfplay_logs_record_their_bots_for_stats_by_bot(cli, tmp_path):
+    played = cli(
+        "selfplay", "pile", "--seats", "2", "--bot", "mcts:iterations=5", "--bot", "random", "--games", "4", "-o", "g"
+    )
+    assert played.exit_code == 0, played.output
+    table = cli("stats", "g", "--by", "bot").stdout
+    # One row per bot, each in all 4 games.
+    assert re.search(r"^mcts +4 ", table, re.M) and re.search(r"^random +4 ", table, re.M), table
+
+
+def test_diff_lists_squares_in_board_order_whichever_side_has_them():
+    from tabletop.diffing import compare
+
+    a = {"square a1": "x", "square c1": "y", "square d2": "z", "hand ann": "1/6", "score ann": "1"}
+    b = {"square b1": "q", "square a2": "r", "square d2": "z", "hand ann": "2/5", "score ann": "2"}
+    assert [k for k, _, _ in compare(a, b)] == [
+        "square a1",
+        "square b1",
+        "square c1",
+        "square a2",
+        "hand ann",
+        "score ann",
+    ]
+    # Listed file by file in a game that goes that way: that order is kept.
+    a = {"spot a1": "x", "spot a3": "y"}
+    b = {"spot a2": "q", "spot b1": "r"}
+    assert [k for k, _, _ in compare(a, b)] == ["spot a1", "spot a2", "spot a3", "spot b1"]
+
+
+def test_replay_step_shows_the_board_after_every_event_chance_outcomes_too(cli):
+    from .conftest import REPLAYS
+
+    out = cli("replay", REPLAYS / "glux" / "two-players.jsonl", "--step").stdout
+    steps = re.split(r"\n\n(?=\d+\. )", out)[1:]
+    draws = [s for s in steps if " draws " in s.splitlines()[0]]
+    assert draws and all("Rooms (pips on top chips):" in s for s in steps)

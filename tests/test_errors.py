@@ -25,7 +25,7 @@ def write(path: Path, rows: list[dict]) -> Path:
 @pytest.fixture
 def finished(cli, tmp_path) -> Path:
     """A finished game of Pile."""
-    assert cli("selfplay", "pile", "--players", "2", "--seed", "e", "-o", "out").exit_code == 0
+    assert cli("selfplay", "pile", "--seats", "2", "--seed", "e", "-o", "out").exit_code == 0
     return tmp_path / "out" / "pile-00001.jsonl"
 
 
@@ -263,7 +263,7 @@ def test_illegal_game_exit_code_from_a_real_process(tmp_path):
 @pytest.mark.parametrize(
     "argv, option",
     [
-        (["selfplay", "pile", "--players", "many"], "'--players'"),
+        (["selfplay", "pile", "--seats", "many"], "'--seats'"),
         (["new", "pile", "-o", "x.jsonl"], "'--players'"),
         (["replay", "--frobnicate", "x.jsonl"], "--frobnicate"),
         (["render", "x.jsonl", "--until", "-3"], "'--until'"),
@@ -311,6 +311,6 @@ def test_players_errors_name_the_option(cli):
 
 def test_a_huge_players_count_is_refused_before_building_names(cli):
     start = time.perf_counter()
-    fails(cli("selfplay", "pile", "--players", "1000000000"), 2, "--players:", "2 to 3 players, not 1000000000")
+    fails(cli("selfplay", "pile", "--seats", "1000000000"), 2, "--seats:", "2 to 3 players, not 1000000000")
     fails(cli("new", "pile", "--players", "," * 5_000_000, "-o", "x.jsonl"), 2, "--players:", "not 5000001")
     assert time.perf_counter() - start < 5

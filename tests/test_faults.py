@@ -75,7 +75,7 @@ def started(cwd: Path, *extra: str) -> Path:
         ["new", "pile", "--players", "a,b", "--sealed", "-o", "n.jsonl"],
         ["play", "g.jsonl", "pick 1", "--player", "ann"],
         ["render", "g.jsonl", "-o", "board.txt"],
-        ["selfplay", "pile", "--players", "2", "--games", "3", "-o", "out"],
+        ["selfplay", "pile", "--seats", "2", "--games", "3", "-o", "out"],
     ],
     ids=["new", "new-sealed", "play", "render", "selfplay"],
 )
@@ -121,7 +121,7 @@ def test_a_full_disk_changes_no_file(tiny_disk):
     for argv in (
         ["new", "glux", "--players", "a,b", "-o", "n.jsonl"],
         ["render", "g.jsonl", "-o", "board.txt"],
-        ["selfplay", "pile", "--players", "2", "--games", "2", "-o", "out"],
+        ["selfplay", "pile", "--seats", "2", "--games", "2", "-o", "out"],
     ):
         one_line(run(*argv, cwd=tiny_disk), 2, "no space left on the device")
         assert snapshot(tiny_disk) == before, argv
@@ -146,7 +146,7 @@ def test_a_full_stdout_after_the_append_says_the_move_was_made(tmp_path):
     [
         (["new", "pile", "--players", "a,b", "-o", "n.jsonl"], "n.jsonl"),
         (["render", "g.jsonl", "-o", "board.txt"], "board.txt"),
-        (["selfplay", "pile", "--players", "2", "--games", "2", "-o", "out"], "out/pile-00002.jsonl"),
+        (["selfplay", "pile", "--seats", "2", "--games", "2", "-o", "out"], "out/pile-00002.jsonl"),
     ],
     ids=["new", "render", "selfplay"],
 )
@@ -186,7 +186,7 @@ def eio(monkeypatch, after: int = 0) -> None:
         ["new", "pile", "--players", "a,b", "--sealed", "-o", "n.jsonl"],
         ["play", "g.jsonl", "pick 1", "--player", "ann"],
         ["render", "g.jsonl", "-o", "board.txt"],
-        ["selfplay", "pile", "--players", "2", "--games", "3", "-o", "out"],
+        ["selfplay", "pile", "--seats", "2", "--games", "3", "-o", "out"],
     ],
     ids=["new", "new-sealed", "play", "render", "selfplay"],
 )
@@ -220,7 +220,7 @@ def test_output_where_nothing_can_be_written(cli, tmp_path, output, phrase):
     before = snapshot(tmp_path)
     fails(cli("new", "glux", "--players", "a,b", "-o", output), 2, phrase)
     if not output.startswith("nowhere"):  # selfplay makes the folders it is given
-        fails(cli("selfplay", "pile", "--players", "2", "-o", output), 2, output)
+        fails(cli("selfplay", "pile", "--seats", "2", "-o", output), 2, output)
     assert snapshot(tmp_path) == before
 
 
@@ -249,7 +249,7 @@ def test_a_read_only_folder(cli, read_only):
     for argv in (
         ["new", "glux", "--players", "a,b", "-o", read_only / "x.jsonl"],
         ["render", GLUX, "-o", read_only / "b.svg"],
-        ["selfplay", "pile", "--players", "2", "-o", read_only / "out"],
+        ["selfplay", "pile", "--seats", "2", "-o", read_only / "out"],
     ):
         message = fails(cli(*argv), 2, str(read_only))
         assert "Read-only file system" in message or "Permission denied" in message, message
@@ -260,7 +260,7 @@ def test_a_read_only_folder(cli, read_only):
 def test_selfplay_meeting_an_existing_file_writes_nothing(cli, tmp_path):
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "pile-00003.jsonl").write_text("mine\n")
-    fails(cli("selfplay", "pile", "--players", "2", "--games", "5", "-o", "out"), 2, "pile-00003.jsonl", "file exists")
+    fails(cli("selfplay", "pile", "--seats", "2", "--games", "5", "-o", "out"), 2, "pile-00003.jsonl", "file exists")
     assert os.listdir(tmp_path / "out") == ["pile-00003.jsonl"]
 
 
@@ -275,7 +275,7 @@ def test_selfplay_failing_midway_removes_what_it_wrote(cli, tmp_path, monkeypatc
         real(fd)
 
     monkeypatch.setattr(os, "fsync", fsync)
-    fails(cli("selfplay", "pile", "--players", "2", "--games", "5", "-o", "new/out"), 2, "no space left")
+    fails(cli("selfplay", "pile", "--seats", "2", "--games", "5", "-o", "new/out"), 2, "no space left")
     assert not (tmp_path / "new").exists()
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -35,7 +37,9 @@ def test_render_text_to_stdout_and_unknown_format(cli):
     log = REPLAYS / "glux" / "two-players.jsonl"
     assert "Rooms (pips on top chips):" in cli("render", log).stdout
     result = cli("render", log, "--format", "gif")
-    assert result.exit_code == 2 and "no gif picture for glux (formats: text, svg)" in result.stderr
+    assert (
+        result.exit_code == 2 and "no gif picture for glux (formats: text, svg, png)" in result.stderr
+    )  # png is drawn from the svg
 
 
 def test_verify_head_proves_the_log_extends_a_head(cli, tmp_path):
@@ -186,3 +190,14 @@ def test_render_png_without_the_png_extra_says_how_to_get_it(cli, tmp_path, monk
     assert result.exit_code == 2
     assert "PNG pictures need the png extra: pip install 'tabletop[png]'" in result.stderr
     assert not (tmp_path / "board.png").exists()
+
+
+def test_the_picture_says_whose_draw_is_due(cli, tmp_path):
+    log = REPLAYS / "glux" / "two-players.jsonl"
+    rows = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    # A placement followed by its player's draw: after it, that draw is due.
+    place = next(r for r, after in zip(rows, rows[1:]) if r["kind"] == "place" and after["kind"] == "draw")
+    result = cli("render", log, "--until", str(place["seq"]), "-o", "b.svg")
+    assert result.exit_code == 0, result.output
+    title = re.search(r"<title>(.*?)</title>", (tmp_path / "b.svg").read_text()).group(1)
+    assert title.endswith(f"a chance outcome for {place['player']} is due"), title

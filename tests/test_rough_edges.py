@@ -14,8 +14,8 @@ GLUX = REPLAYS / "glux" / "two-players.jsonl"
 
 @pytest.fixture
 def two_seeds(cli, tmp_path):
-    cli("selfplay", "glux", "--players", "2", "--seed", "x", "-o", "a")
-    cli("selfplay", "glux", "--players", "2", "--seed", "y", "-o", "b")
+    cli("selfplay", "glux", "--seats", "2", "--seed", "x", "-o", "a")
+    cli("selfplay", "glux", "--seats", "2", "--seed", "y", "-o", "b")
     return tmp_path / "a" / "glux-00001.jsonl", tmp_path / "b" / "glux-00001.jsonl"
 
 
@@ -112,10 +112,10 @@ def test_games_and_variants_json(cli):
 
 
 def test_selfplay_json(cli):
-    data = json.loads(cli("selfplay", "pile", "--players", "2", "--games", "3", "--seed", "j", "--json").stdout)
+    data = json.loads(cli("selfplay", "pile", "--seats", "2", "--games", "3", "--seed", "j", "--json").stdout)
     assert set(data) == {"game", "games", "events", "seeds", "bots", "wins", "logs"}
     assert data["games"] == 3 and sum(data["wins"].values()) >= 3 and data["seeds"] == "j-1..j-3"
-    assert data["bots"] == {"p1": "random", "p2": "random"} and data["logs"] is None
+    assert data["bots"] == {"p1-random": "random", "p2-random": "random"} and data["logs"] is None
 
 
 def test_new_warns_that_an_open_seed_can_be_foreseen(cli):

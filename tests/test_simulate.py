@@ -27,7 +27,7 @@ def test_simulate_gives_the_same_games_however_split():
 
 def test_simulated_game_is_selfplay_with_its_own_seed(cli, tmp_path):
     (played,) = simulation.run(PLAN, 1, workers=1)
-    result = cli("selfplay", "glux", "--players", "2", "--bot", "greedy", "--bot", "random", "--seed", "x", "-o", "sp")
+    result = cli("selfplay", "glux", "--seats", "2", "--bot", "greedy", "--bot", "random", "--seed", "x", "-o", "sp")
     assert result.exit_code == 0
     # Same seed scheme (SEED-i) and same engine: the logs differ only by the seat names.
     assert played.row.events == len(played.lines) - 1
@@ -50,7 +50,7 @@ def test_simulate_on_a_dask_cluster_equals_one_process():
 
 
 def test_simulate_command_prints_the_table_and_writes_logs(cli, tmp_path: Path):
-    result = cli("simulate", "glux", "--players", "2", "--bot", "greedy", "--games", "6", "--workers", "1", "-o", "out")
+    result = cli("simulate", "glux", "--seats", "2", "--bot", "greedy", "--games", "6", "--workers", "1", "-o", "out")
     assert result.exit_code == 0, result.stderr
     assert "glux, 2 players, no variant: 6 games" in result.stdout
     assert "p1-greedy" in result.stdout and "95% CI" in result.stdout
@@ -61,7 +61,7 @@ def test_simulate_command_prints_the_table_and_writes_logs(cli, tmp_path: Path):
     assert cli("replay", "out").exit_code == 0
 
 
-COMPARE = ("simulate", "glux", "--players", "2", "--bot", "greedy", "--games", "10", "--workers", "1")
+COMPARE = ("simulate", "glux", "--seats", "2", "--bot", "greedy", "--games", "10", "--workers", "1")
 
 
 def test_simulate_compare_reports_the_difference_with_intervals(cli, tmp_path: Path):
@@ -89,7 +89,7 @@ def test_simulate_compare_reports_the_difference_with_intervals(cli, tmp_path: P
     ],
 )
 def test_simulate_usage_errors_are_one_line(cli, args, message):
-    result = cli("simulate", "glux", "--players", "2", "--games", "2", *args)
+    result = cli("simulate", "glux", "--seats", "2", "--games", "2", *args)
     assert result.exit_code == 2
     assert message in result.stderr and result.stderr.count("\n") == 1
 
@@ -97,12 +97,12 @@ def test_simulate_usage_errors_are_one_line(cli, args, message):
 def test_simulate_refuses_a_folder_that_is_not_empty(cli, tmp_path):
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "keep.txt").write_text("mine")
-    result = cli("simulate", "glux", "--players", "2", "--games", "1", "-o", "out")
+    result = cli("simulate", "glux", "--seats", "2", "--games", "1", "-o", "out")
     assert result.exit_code == 2 and "not empty" in result.stderr
     assert (tmp_path / "out" / "keep.txt").read_text() == "mine"
 
 
 def test_simulate_scheduler_unreachable_is_a_usage_error(cli):
     pytest.importorskip("distributed")
-    result = cli("simulate", "glux", "--players", "2", "--games", "1", "--scheduler", "tcp://127.0.0.1:9")
+    result = cli("simulate", "glux", "--seats", "2", "--games", "1", "--scheduler", "tcp://127.0.0.1:9")
     assert result.exit_code == 2 and "cannot connect" in result.stderr

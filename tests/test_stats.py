@@ -35,7 +35,7 @@ def make_games(cli, tmp_path: Path, count: int = 12) -> Path:
     result = cli(
         "simulate",
         "glux",
-        "--players",
+        "--seats",
         "2",
         "--bot",
         "greedy",

@@ -62,7 +62,7 @@ def test_chance_outcomes_follow_a_decision_only_by_hand(cli, table):
     assert result.exit_code == 0, result.output
     # Both start chips placed: the hand draws are due, and nothing was drawn for the players.
     assert rows(table)[-1]["kind"] == "start"
-    assert "A chance outcome is due." in result.stdout
+    assert "A chance outcome for ann is due." in result.stdout  # whose draw it is
 
 
 @pytest.mark.parametrize(
@@ -122,7 +122,7 @@ def test_hot_seat_numbers_the_decisions_and_reads_a_number_or_notation(cli, pile
     result = cli("play", pile, input="1\npick 3\nquit\n")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "ann to pick a number" in out and "    1. pick 1\n    2. pick 2\n    3. pick 3\n" in out
+    assert "ann to pick a number" in out and "  1. pick 1   2. pick 2   3. pick 3\n" in out
     assert "3. ann picks 1" in out and "4. bob picks 3" in out
     assert [(r["kind"], r.get("player"), r["payload"]) for r in rows(pile)[3:]] == [
         ("pick", "ann", {"number": 1}),
@@ -136,6 +136,29 @@ def test_hot_seat_says_what_is_wrong_and_goes_on(cli, pile):
     assert "No decision 9: choose 1 to 3." in result.stdout
     assert "Not played: " in result.stdout
     assert [r["payload"] for r in rows(pile)[3:]] == [{"number": 2}]  # input ended: play stops cleanly
+
+
+def test_hot_seat_says_a_mistake_under_the_board_and_guesses_a_misspelt_word(cli, pile):
+    result = cli("play", pile, input="pick 7\nundoo\nquit\n")
+    screens = result.stdout.split("ann> ")
+    # Said after the board, the list and the status, just above the next prompt.
+    assert screens[1].rstrip().splitlines()[-1].startswith("Not played: ")
+    assert screens[1].index("ann to pick a number") < screens[1].index("Not played")
+    assert screens[2].rstrip().splitlines()[-1] == "Did you mean 'undo'?"
+    assert "Did you mean" not in screens[1]  # a decision that can be read but is not legal: no guess
+
+
+def test_hot_seat_lists_many_decisions_in_columns():
+    from tabletop.cli.hotseat import columns
+
+    items = [f"{n}. {n}@b{n}" for n in range(1, 31)]
+    rows = columns(items, width=80)
+    assert len(rows) <= 8 and all(len(row) <= 80 for row in rows)
+    assert (
+        sorted(cell for row in rows for cell in row.split("  ") if cell.strip()) == sorted(i.strip() for i in items)
+        or sum(len(row.split(". ")) - 1 for row in rows) == 30
+    )
+    assert rows[0].split()[0:2] == ["1.", "1@b1"] and rows[1].split()[0] == "2."  # numbered down each column
 
 
 def test_hot_seat_plays_a_game_to_its_end(cli, tmp_path):
@@ -203,10 +226,17 @@ def test_hot_seat_on_a_real_terminal(cli, tmp_path):
     try:
         until(b"ann> ")
         os.write(leader, b"2\n")
+        # The screen is cleared and handed over: ann's view is gone before bob's is shown.
+        until(b"Pass to bob, then press Enter")
+        handed = len(seen)
+        os.write(leader, b"\n")
         until(b"bob> ")
+        assert b"\x1b[2J" in seen[handed:] and b"ann: ?" in seen[handed:]
         os.write(leader, b"pick 1\n")
         until(b"4. bob picks 1")
-        until(b"> ")
+        until(b"Pass to ann")
+        os.write(leader, b"\n")
+        until(b"ann> ")
         os.write(leader, b"quit\n")
         assert process.wait(timeout=30) == 0
     finally:

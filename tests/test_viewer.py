@@ -4,7 +4,9 @@ and per-player pages that hold nothing the player may not see."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -55,8 +57,8 @@ def test_view_writes_one_self_contained_page(cli, tmp_path):
     assert "default-src 'none'" in html
     data = page_data(html)
     events = len(GLUX.read_text().splitlines()) - 1
-    assert len(data["texts"]) == len(data["status"]) == events + 1
-    pictures = decode(data["pictures"])
+    assert len(data["views"][0]["texts"]) == len(data["views"][0]["status"]) == events + 1
+    pictures = decode(data["views"][0]["pictures"])
     assert len(pictures) == events + 1 and all(p.startswith("<svg") for p in pictures)
     assert "event 57" in pictures[57]
     assert html.count('<li id="e') == events + 1
@@ -66,7 +68,7 @@ def test_view_default_output_and_a_game_without_pictures(cli, tmp_path):
     assert cli("new", "pile", "--players", "ann,bob", "--seed", "s", "-o", "g.jsonl").exit_code == 0
     result = cli("view", "g.jsonl", "--as", "bob")
     assert result.exit_code == 0 and "g-bob.html: a viewer of g.jsonl as bob sees it." in result.stdout
-    pictures = decode(page_data((tmp_path / "g-bob.html").read_text())["pictures"])
+    pictures = decode(page_data((tmp_path / "g-bob.html").read_text())["views"][0]["pictures"])
     assert pictures[-1].startswith('<pre class="board">')  # Pile draws no SVG: the text board stands in
 
 
@@ -152,7 +154,7 @@ def test_browser_steps_with_the_arrow_keys(browser, cli, registry, tmp_path):
     match = Replay(registry, GLUX).run(57)
     assert _text(browser, "#position") == f"Event 57 of {last}"
     assert _text(browser, "#event") == match.describe(events[56], "ann")
-    assert browser.find_element(By.CSS_SELECTOR, "#e57").get_attribute("class") == "current"
+    assert "current" in browser.find_element(By.CSS_SELECTOR, "#e57").get_attribute("class").split()
     title = browser.find_element(By.CSS_SELECTOR, "#board svg title").get_attribute("textContent")
     assert title.startswith("Glüx: event 57, ")
     # The board shown is the picture of the position after event 57, as ann sees it.
@@ -255,3 +257,149 @@ def test_player_names_cannot_inject_markup(cli, tmp_path):
     assert "&lt;i&gt;" in html  # shown, as text
     data = page_data(html)
     assert data["players"] == ["<i>", "b&'</script>"]
+
+
+# -- turns, chance, perspectives ---------------------------------------------------
+
+
+def test_turns_group_the_events_and_start_with_a_decision_of_another_player(registry):
+    from tabletop.viewer.page import build, turns
+
+    _, steps = build(registry, GLUX)
+    turn = turns(steps)
+    assert turn[0] == 0 and turn == sorted(turn)
+    for before, after in zip(steps, steps[1:]):
+        if turn[after.seq] != turn[before.seq]:
+            assert after.origin == "decision" and turn[after.seq] == turn[before.seq] + 1
+            previous = [s.actor for s in steps[: after.seq] if s.origin == "decision"]
+            assert not previous or previous[-1] != after.actor
+
+
+def test_a_page_for_several_players_holds_their_views_and_nothing_else(registry, cli, tmp_path):
+    result = cli("view", GLUX, "--as", "ann", "--as", "ben")
+    assert result.exit_code == 0 and "as ann and ben see it" in result.stdout
+    html = (GLUX.parent / "four-players-ann-ben.html").read_text()
+    (GLUX.parent / "four-players-ann-ben.html").unlink()
+    data = page_data(html)
+    assert [v["label"] for v in data["views"]] == ["ann", "ben"]
+    players = Replay(registry, GLUX).header.players
+    for other in players:
+        if other not in ("ann", "ben"):
+            for pattern in HIDDEN[GLUX]:
+                assert not re.search(pattern.format(p=re.escape(other)), html)
+    assert 'id="download"' not in html  # a player's page has no log to download
+
+
+def test_a_finished_games_page_holds_every_view_and_the_log(registry):
+    html = page(registry, GLUX)
+    data = page_data(html)
+    players = list(Replay(registry, GLUX).header.players)
+    assert [v["label"] for v in data["views"]] == ["everything", *players]
+    href = re.search(
+        r'<a id="download" href="data:application/x-ndjson;base64,([^"]+)" download="four-players.jsonl"', html
+    )
+    import base64
+
+    assert base64.b64decode(href.group(1)) == GLUX.read_bytes()
+
+
+def _key(browser, key):
+    from selenium.webdriver.common.by import By
+
+    browser.find_element(By.TAG_NAME, "body").send_keys(key)
+
+
+def _step(browser) -> int:
+    return int(browser.find_element("tag name", "body").get_attribute("data-step"))
+
+
+def test_browser_by_turn_by_player_hiding_chance_and_autoplay(browser, cli, registry, tmp_path):
+    import time
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    from tabletop.viewer.page import build, turns
+
+    _, steps = build(registry, GLUX)
+    turn = turns(steps)
+    cli("view", GLUX, "-o", "game.html")
+    _open(browser, tmp_path / "game.html")
+    # Page Down: the first event of each turn in order; Page Up back to the start of the turn.
+    starts = [s for s in range(1, len(turn)) if turn[s] != turn[s - 1]]
+    for expected in starts[:4]:
+        _key(browser, Keys.PAGE_DOWN)
+        assert _step(browser) == expected
+    _key(browser, Keys.ARROW_RIGHT)
+    _key(browser, Keys.PAGE_UP)
+    assert _step(browser) == starts[3]
+    _key(browser, Keys.PAGE_UP)
+    assert _step(browser) == starts[2]
+    # The player to decide is marked in the score table.
+    acting = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#scores th.acting")]
+    assert acting == [f"\u25b8 {p}" for p in steps[starts[2]].acting]
+    # The next decision of ben.
+    Select(browser.find_element(By.ID, "who")).select_by_value("ben")
+    browser.find_element(By.ID, "next-of").click()
+    at = _step(browser)
+    assert steps[at].actor == "ben" and at > starts[2]
+    assert all(s.actor != "ben" for s in steps[starts[2] + 1 : at])
+    # Chance events hidden: gone from the list, and stepping passes over them.
+    browser.find_element(By.ID, "hide-chance").click()
+    chance = next(s.seq for s in steps if s.origin == "chance" and s.seq > at)
+    assert not browser.find_element(By.ID, f"e{chance}").is_displayed()
+    for _ in range(6):
+        _key(browser, Keys.ARROW_RIGHT)
+        assert steps[_step(browser)].origin != "chance"
+    # The turn headings are in the list; the list takes the keyboard focus.
+    assert browser.find_element(By.CSS_SELECTOR, "#events li.turn").text.startswith("Turn 1 · ")
+    listbox = browser.find_element(By.ID, "events")
+    assert listbox.get_attribute("tabindex") == "0" and listbox.get_attribute("role") == "listbox"
+    assert listbox.get_attribute("aria-activedescendant") == f"e{_step(browser)}"
+    # Autoplay goes on by itself, and stops when pressed again.
+    before = _step(browser)
+    browser.find_element(By.ID, "autoplay").click()
+    time.sleep(1.6)
+    browser.find_element(By.ID, "autoplay").click()
+    stopped = _step(browser)
+    assert stopped > before
+    time.sleep(0.9)
+    assert _step(browser) == stopped
+    assert not _errors(browser)
+
+
+def test_browser_switches_perspective(browser, cli, registry, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    cli("view", GLUX, "-o", "game.html")
+    browser.get((tmp_path / "game.html").resolve().as_uri() + "#30")
+    run = Replay(registry, GLUX)
+    events = [e for _, _, e in run]
+    match = Replay(registry, GLUX).run(30)
+    assert _text(browser, "#event") == match.describe(events[29])
+    perspective = Select(browser.find_element(By.ID, "perspective"))
+    for player in Replay(registry, GLUX).header.players:
+        perspective.select_by_visible_text(player)
+        assert _text(browser, "#event") == match.describe(events[29], player)
+        assert _text(browser, "#e30").endswith(match.describe(events[29], player))
+    assert not _errors(browser)
+
+
+@pytest.mark.parametrize("width", [1300, 390], ids=["desktop", "phone"])
+def test_screenshots_at_desktop_and_phone_widths(browser, cli, tmp_path, width):
+    cli("view", GLUX, "-o", "game.html")
+    browser.set_window_size(width, 1100 if width > 600 else 844)
+    try:
+        browser.get((tmp_path / "game.html").resolve().as_uri() + "#41")
+        shot = tmp_path / f"viewer-{width}.png"
+        assert browser.get_screenshot_as_file(str(shot))
+        keep = os.environ.get("TABLETOP_SCREENSHOTS")  # a folder to keep the pictures in, to look at
+        if keep:
+            shutil.copy(shot, Path(keep) / shot.name)
+        # Nothing runs off the side of the screen.
+        assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        browser.set_window_size(1300, 1100)
+    assert not _errors(browser)

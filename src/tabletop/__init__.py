@@ -8,29 +8,104 @@ Scripts start from :func:`open` (a recorded game) and :func:`start` (a new
 one); see docs/api.md.
 """
 
-from .api import Moment, Record, Table, open, start
-from .engine import Match, Replay
-from .errors import (
-    CheckFailed,
-    IllegalEventError,
-    LogFormatError,
-    NotationError,
-    PluginError,
-    TabletopError,
-    UsageError,
-)
-from .events import CHANCE, DECISION, RULES, Event, Reveal
-from .extensions import Bot, Renderer, Variant
-from .game import Fast, Game, Hidden
-from .header import Header, Randomness
-from .mcts import MCTS
-from .memo import Memo
-from .nodes import Chance, Decide, Forced, Outcome, Over
-from .plugins import get_plugin_manager, hookimpl
-from .registry import Registry
-from .rules import Parameter, Rules, gathering_rule, header_rule, move_rule, rulehook, rulespec
-from .shapes import One, Order, Subset, YesNo
-from .steps import Steps, TurnStep
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+#: Where each name of the package lives. Imported on first use, so that a
+#: command that needs none of them (``tabletop --help``) starts at once.
+_WHERE = {
+    "Moment": "api",
+    "Record": "api",
+    "Table": "api",
+    "open": "api",
+    "start": "api",
+    "Match": "engine",
+    "Replay": "engine",
+    "CheckFailed": "errors",
+    "IllegalEventError": "errors",
+    "LogFormatError": "errors",
+    "NotationError": "errors",
+    "PluginError": "errors",
+    "TabletopError": "errors",
+    "UsageError": "errors",
+    "CHANCE": "events",
+    "DECISION": "events",
+    "Event": "events",
+    "RULES": "events",
+    "Reveal": "events",
+    "Bot": "extensions",
+    "Renderer": "extensions",
+    "Variant": "extensions",
+    "Fast": "game",
+    "Game": "game",
+    "Hidden": "game",
+    "Header": "header",
+    "Randomness": "header",
+    "MCTS": "mcts",
+    "Memo": "memo",
+    "Chance": "nodes",
+    "Decide": "nodes",
+    "Forced": "nodes",
+    "Outcome": "nodes",
+    "Over": "nodes",
+    "get_plugin_manager": "plugins",
+    "hookimpl": "plugins",
+    "Registry": "registry",
+    "Parameter": "rules",
+    "Rules": "rules",
+    "rulehook": "rules",
+    "rulespec": "rules",
+    "gathering_rule": "rules",
+    "header_rule": "rules",
+    "move_rule": "rules",
+    "One": "shapes",
+    "Order": "shapes",
+    "Subset": "shapes",
+    "YesNo": "shapes",
+    "Steps": "steps",
+    "TurnStep": "steps",
+}
+
+if TYPE_CHECKING:
+    from .api import Moment, Record, Table, open, start
+    from .engine import Match, Replay
+    from .errors import (
+        CheckFailed,
+        IllegalEventError,
+        LogFormatError,
+        NotationError,
+        PluginError,
+        TabletopError,
+        UsageError,
+    )
+    from .events import CHANCE, DECISION, RULES, Event, Reveal
+    from .extensions import Bot, Renderer, Variant
+    from .game import Fast, Game, Hidden
+    from .header import Header, Randomness
+    from .mcts import MCTS
+    from .memo import Memo
+    from .nodes import Chance, Decide, Forced, Outcome, Over
+    from .plugins import get_plugin_manager, hookimpl
+    from .registry import Registry
+    from .rules import Parameter, Rules, gathering_rule, header_rule, move_rule, rulehook, rulespec
+    from .shapes import One, Order, Subset, YesNo
+    from .steps import Steps, TurnStep
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tabletop' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # found once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))
+
 
 __version__ = "0.1.0"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,7 +57,52 @@ def compare(a: dict[str, str], b: dict[str, str]) -> list[tuple[str, str, str]]:
         else:
             keys.insert(at, key)
             at += 1
+    keys = _in_order(keys, list(a), list(b))
     return [(k, a.get(k, "-"), b.get(k, "-")) for k in keys if a.get(k) != b.get(k)]
+
+
+def _in_order(keys: list[str], a: list[str], b: list[str]) -> list[str]:
+    """``keys`` with each family of facets named alike (``square a1``, ``square
+    c2``) in one order: by its letters then digits, or its digits then letters,
+    whichever orders both states' own lists as the game gave them. A square
+    only one side has then comes among the squares where the board has it."""
+    families: dict[str, list[int]] = {}
+    for i, key in enumerate(keys):
+        head, _, name = key.rpartition(" ")
+        if _NAME.fullmatch(name):
+            families.setdefault(head, []).append(i)
+    result = list(keys)
+    for head, places in families.items():
+        if len(places) < 2:
+            continue
+        for order in (_letters_first, _digits_first):
+            if all(_sorted_by(order, [k for k in side if k.rpartition(" ")[0] == head]) for side in (a, b)):
+                family = sorted((keys[i] for i in places), key=order)
+                for i, key in zip(places, family):
+                    result[i] = key
+                break
+    return result
+
+
+_NAME = re.compile(r"[a-z]+\d+|\d+[a-z]+")
+
+
+def _letters_first(key: str) -> tuple:
+    name = key.rpartition(" ")[2]
+    letters = name.strip("0123456789")
+    return (len(letters), letters, int(name.strip("abcdefghijklmnopqrstuvwxyz") or 0))
+
+
+def _digits_first(key: str) -> tuple:
+    name = key.rpartition(" ")[2]
+    letters = name.strip("0123456789")
+    return (int(name.strip("abcdefghijklmnopqrstuvwxyz") or 0), len(letters), letters)
+
+
+def _sorted_by(order, keys: list[str]) -> bool:
+    if not all(_NAME.fullmatch(k.rpartition(" ")[2]) for k in keys):
+        return False
+    return keys == sorted(keys, key=order)
 
 
 def diff(registry: Registry, path_a: Path, path_b: Path) -> Difference:

@@ -49,6 +49,12 @@ class Match:
         self._stale = False
         self._foreign = registry.foreign_events(header)
 
+    def restore(self, state: Any, seq: int, revealed: str | None, seals: dict[str, str]) -> None:
+        """Put the match where a fold of its first ``seq`` events left it
+        (a snapshot already checked against the log, see ``tabletop.snapshot``)."""
+        self._state, self.seq, self.revealed, self.seals = state, seq, revealed, dict(seals)
+        self._node, self._fast, self._live, self._stale = None, None, None, False
+
     @property
     def state(self) -> Any:
         """The game's state after the last event (immutable)."""
@@ -389,7 +395,9 @@ class Replay:
     :attr:`match`. Errors carry ``FILE:LINE``.
     """
 
-    def __init__(self, registry: Registry, path: Path, handle: IO[bytes] | None = None) -> None:
+    def __init__(
+        self, registry: Registry, path: Path, handle: IO[bytes] | None = None, start: tuple[int, int] | None = None
+    ) -> None:
         self.registry = registry
         self.path = Path(path)
         self._lines = read_lines(self.path, handle)
@@ -400,6 +408,11 @@ class Replay:
         except TabletopError as exc:
             raise exc.at(f"{self.path}:1") from None
         self.lines = 1
+        if start is not None:
+            # The lines from byte ``start[0]`` on, the first numbered ``start[1] + 1``:
+            # the caller restores the match to where line ``start[1]`` left it.
+            self._lines = read_lines(self.path, handle, start)
+            self.lines = start[1]
         #: Called with (match, seq, event) before each event is applied.
         self.before: Callable[[Match, int, Event], None] | None = None
 

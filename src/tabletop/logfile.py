@@ -21,18 +21,21 @@ from .header import Header
 from .jsonline import MAX_LINE
 
 
-def read_lines(path: Path, handle: IO[bytes] | None = None) -> Iterator[tuple[int, bytes]]:
+def read_lines(
+    path: Path, handle: IO[bytes] | None = None, start: tuple[int, int] = (0, 0)
+) -> Iterator[tuple[int, bytes]]:
     """Each line of the log, numbered from 1, as bytes without the newline
     (the JSON reader checks that they are UTF-8). Only a regular file is read,
-    and no line past :data:`~tabletop.jsonline.MAX_LINE` bytes."""
+    and no line past :data:`~tabletop.jsonline.MAX_LINE` bytes. ``start``:
+    begin at that byte offset, which is the end of line number ``start[1]``."""
+    offset, before = start
+    lineno = before
     with contextlib.ExitStack() as stack:
         if handle is None:
             handle = stack.enter_context(files.open_regular(path))
-        else:
-            handle.seek(0)
-        lineno = 0
+        handle.seek(offset)
         try:
-            for lineno, raw in enumerate(iter(functools.partial(handle.readline, MAX_LINE + 1), b""), start=1):
+            for lineno, raw in enumerate(iter(functools.partial(handle.readline, MAX_LINE + 1), b""), start=before + 1):
                 if raw[-1:] != b"\n":
                     if len(raw) > MAX_LINE:
                         raise LogFormatError(f"line longer than {MAX_LINE:,} bytes", where=f"{path}:{lineno}")
@@ -46,7 +49,7 @@ def read_lines(path: Path, handle: IO[bytes] | None = None) -> Iterator[tuple[in
                 yield lineno, raw[:-1]
         except OSError as exc:
             raise UsageError(f"cannot read: {files.reason(exc)}", where=f"{path}:{lineno + 1}") from None
-        if lineno == 0:
+        if lineno == 0 and offset == 0:
             raise LogFormatError("empty file: no header", where=str(path))
 
 

@@ -69,6 +69,10 @@ def whose_turn(game: Any, state: Any, viewer: str | None) -> str:
     if isinstance(node, Decide):
         return "; ".join(f"{p} to {game.asks(state, p) if viewer in (None, p) else 'decide'}" for p in node.players)
     if isinstance(node, Chance):
+        # Whose draw it is, when every possible outcome is one player's.
+        whose = {getattr(o, "player", None) for o in node.outcomes}
+        if len(whose) == 1 and None not in whose:
+            return f"a chance outcome for {whose.pop()} is due"
         return "a chance outcome is due"
     assert isinstance(node, Forced)
     return "the rules decide next"

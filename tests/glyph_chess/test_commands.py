@@ -27,12 +27,12 @@ def test_new_moves_play_replay_diff_and_selfplay(cli, tmp_path, players):
     diff = cli("diff", "a.jsonl", "b.jsonl")
     assert diff.exit_code == 1 and f"ann {scepter}" in diff.stdout and f"ann {other}" in diff.stdout
     count = len(players.split(","))
-    result = cli("selfplay", "glyph-chess", "--players", str(count), "--bot", "greedy", "--games", "2", "-o", "out")
+    result = cli("selfplay", "glyph-chess", "--seats", str(count), "--bot", "greedy", "--games", "2", "-o", "out")
     assert result.exit_code == 0 and cli("replay", "out").exit_code == 0
 
 
 def test_replay_json_for_glyph_chess(cli, tmp_path):
-    cli("selfplay", "glyph-chess", "--players", "2", "--bot", "greedy", "-o", "out")
+    cli("selfplay", "glyph-chess", "--seats", "2", "--bot", "greedy", "-o", "out")
     summary = json.loads(cli("replay", "out/glyph-chess-00001.jsonl", "--json").stdout)
     assert summary["finished"] and len(summary["winners"]) == 1
 

@@ -1,18 +1,70 @@
-"""The ``tabletop`` command: a click group whose commands live in this package."""
+"""The ``tabletop`` command: a click group whose commands live in this
+package, one module per command named after it, imported only when that
+command runs (``tabletop --help`` imports none of them)."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from ..errors import TabletopError, UsageError
 from ..files import reason
-from ..plugins import get_plugin_manager
-from ..registry import Registry
+
+if TYPE_CHECKING:
+    from ..registry import Registry
+
+#: Every built-in command and the first paragraph of its help, which
+#: ``tabletop --help`` shortens as click would. Command NAME is the click command
+#: ``NAME`` of the module ``tabletop.cli.NAME`` (a test holds the text here to
+#: the command's own). A new command is one line here.
+COMMANDS = {
+    "cut": "Write a branch of a log: its header and events up to SEQ, to continue differently with play.",
+    "diff": (
+        "Compare two logs: the common prefix, the first differing event on each side, and what differs in the"
+        " state there and at the end."
+    ),
+    "games": "List the installed games.",
+    "moves": (
+        "List the legal decisions now, in the game's notation (at a real table: the possible chance outcomes "
+        "when one is due)."
+    ),
+    "new": "Start a game: write its header and the setup's chance outcomes.",
+    "pbem": (
+        "Run a game by email: the referee reads moves from mail, checks them, keeps the log and mails every "
+        "player their own view."
+    ),
+    "play": "Add one decision to a log, then the chance outcomes that follow it.",
+    "render": "Draw the board of a log, as an SVG or PNG picture or as text.",
+    "replay": "Replay logs, checking every event against the rules.",
+    "selfplay": "Play complete games between bots, optionally keeping their logs.",
+    "simulate": (
+        "Play many games between bots and summarise them: wins per seat with 95% intervals, shared victories,"
+        " scores, game length."
+    ),
+    "stats": (
+        "Summarise logs: wins per seat, player and bot with 95% intervals, shared victories, scores and game length."
+    ),
+    "variants": (
+        "List the installed variants (of GAME, or of every game), each with its parameters, their types and defaults."
+    ),
+    "verify": (
+        "Check a log: every event legal, every chance outcome the one its seed gives, and (with --head) that "
+        "history was not rewritten since a head you were sent."
+    ),
+    "watch": (
+        "Serve the viewer of a log on 127.0.0.1 and update it as the log grows, for spectators of a game "
+        "played by mail, at one screen or by bots."
+    ),
+    "view": (
+        "Write a step-through viewer of a log: one HTML page that opens from disk or as a mail attachment, "
+        "with no network and no server."
+    ),
+}
 
 
 class Env:
@@ -24,7 +76,11 @@ class Env:
 
     @property
     def registry(self) -> Registry:
+        # Built by the first command that needs a game: the plugins are loaded then, not before.
         if self._registry is None:
+            from ..plugins import get_plugin_manager
+            from ..registry import Registry
+
             self._registry = Registry(get_plugin_manager(self.plugins))
         return self._registry
 
@@ -89,11 +145,14 @@ class TabletopGroup(click.Group):
         return None
 
     def _load_plugin_commands(self) -> None:
-        # Commands from installed plugins and TABLETOP_PLUGINS; a broken plugin
-        # is reported by the command that needs it, not here.
+        # Commands from installed plugins and TABLETOP_PLUGINS, loaded only for
+        # a name that is not built in; a broken plugin is reported by the
+        # command that needs it, not here.
         if self._plugin_commands_loaded:
             return
         self._plugin_commands_loaded = True
+        from ..plugins import get_plugin_manager
+
         try:
             get_plugin_manager().hook.register_commands(cli=self)
         except TabletopError:
@@ -101,14 +160,32 @@ class TabletopGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in COMMANDS:
+            try:
+                module = importlib.import_module(f"{__name__}.{cmd_name}")
+            except ImportError as exc:  # the referee's folder locks need POSIX calls, say
+                raise UsageError(f"'{cmd_name}' does not work on this system: {exc}") from None
+            command = getattr(module, cmd_name)
+            self.add_command(command, cmd_name)
         if command is None:
             self._load_plugin_commands()
             command = super().get_command(ctx, cmd_name)
         return command
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        self._load_plugin_commands()
-        return super().list_commands(ctx)
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # The built-in commands' lines come from the table, so listing them imports none.
+        limit = formatter.width - 6 - max(map(len, self.list_commands(ctx)))
+        rows = [(name, click.Command(name, help=COMMANDS[name]).get_short_help_str(limit)) for name in sorted(COMMANDS)]
+        rows += [
+            (name, command.get_short_help_str(limit))
+            for name, command in sorted(self.commands.items())
+            if name not in COMMANDS and not command.hidden
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 @click.group(cls=TabletopGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -127,29 +204,7 @@ def main(ctx: click.Context, plugins: tuple[Path, ...]) -> None:
     \b
     Example:
       tabletop replay replays/glux/four-players.jsonl
+
+    Plugins may add commands of their own: 'tabletop NAME --help' finds them.
     """
     ctx.obj = Env(plugins)
-
-
-def _register() -> None:
-    from . import (  # noqa: F401  (each adds its commands)
-        analysis,
-        cutting,
-        info,
-        logs,
-        pictures,
-        selfplaying,
-        simulating,
-        study,
-        viewing,
-    )
-
-    # The email referee locks its folder with POSIX calls; where they do not
-    # exist, every other command still works.
-    try:
-        from . import pbem  # noqa: F401
-    except ImportError:  # pragma: no cover - Windows
-        pass
-
-
-_register()

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import chance, files, logfile, table
-from ..engine import Match, Replay
+from .. import chance, files, logfile, snapshot, table
+from ..engine import Match
 from ..errors import TabletopError, UsageError, quote, shown
 from ..events import Event, Resign
 from ..live import decide, seed_file, settle
@@ -41,8 +41,7 @@ def add(
     follows it to the log: the match after it, the events added, and whose
     view to show them in."""
     with logfile.locked(file) as handle:
-        replay = Replay(registry, file, handle)
-        match = replay.run()
+        match = snapshot.run(registry, file, handle)
         keeper = SecretKeeper(file)
         if isinstance(match.node, Chance) and at_the_table(match.header):
             try:

@@ -1,21 +1,21 @@
 """What several commands share: their options for variants, game options and
-pictures, and what they print (who acts next, the result, a game's summary)."""
+pictures, and how a command that changed a file reports it. What they print
+about a game (who acts next, the result, a summary) is in
+:mod:`tabletop.standing`, shared with the viewer."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import click
 
-from ..engine import Match
 from ..errors import UsageError
 from ..files import reason
-from ..nodes import Chance, Decide, Forced, Over
+from ..standing import check_viewer, next_actor, result, status, summary  # noqa: F401  (used by the commands)
 
 pass_env = click.pass_obj
 
@@ -72,59 +72,30 @@ def _quiet_stdout() -> None:
         pass
 
 
-def check_viewer(match: Match, viewer: str | None, option: str = "--as") -> None:
-    if viewer is not None and viewer not in match.header.players:
-        raise UsageError(f"{option} '{viewer}': not a player of this game ({', '.join(match.header.players)})")
+def seats_option(command):
+    """``--seats N``, how many players a run of bots has; ``--players N``, its
+    old spelling, still works with a notice (``--players`` names players)."""
+    command = click.option(
+        "--players", "old_players", hidden=True, help="The old spelling of --seats (--players names players)."
+    )(command)
+    return click.option(
+        "--seats", "how_many", type=click.IntRange(min=1), help="How many players (seats p1, p2, ...)."
+    )(command)
 
 
-def status(match: Match, viewer: str | None = None) -> str:
-    """One line: whose decision it is, or the final result."""
-    node = match.node
-    if isinstance(node, Over):
-        return "Game over. " + result(match)
-    if isinstance(node, Decide):
-        parts = []
-        for player in node.players:
-            if viewer in (None, player):
-                parts.append(f"{player} to {match.game.asks(match.state, player)}")
-            else:
-                parts.append(f"{player} to decide")
-        return "; ".join(parts) + "."
-    if isinstance(node, Chance):
-        return "A chance outcome is due."
-    assert isinstance(node, Forced)
-    return "The rules decide next."
-
-
-def result(match: Match) -> str:
-    outcome = match.game.outcome(match.state)
-    scores = ", ".join(f"{p} {s}" for p, s in outcome.ranked())
-    return f"{scores}; {outcome.verdict()}."
-
-
-def next_actor(match: Match) -> dict[str, Any] | None:
-    node = match.node
-    if isinstance(node, Decide):
-        return {"kind": "decision", "players": list(node.players)}
-    if isinstance(node, Chance):
-        return {"kind": "chance"}
-    if isinstance(node, Forced):
-        return {"kind": "rules"}
-    return None
-
-
-def summary(match: Match, path: str, viewer: str | None = None) -> Mapping[str, Any]:
-    """The stable machine-readable summary that ``replay --json`` prints."""
-    outcome = match.game.outcome(match.state)
-    return {
-        "file": path,
-        "game": match.header.game,
-        "players": list(match.header.players),
-        "variants": list(match.header.variants),
-        "events": match.seq,
-        "finished": match.over,
-        "scores": dict(outcome.scores),
-        "winners": list(outcome.winners) if match.over else [],
-        "next": next_actor(match),
-        "as": viewer,
-    }
+def seat_count(how_many: int | None, old_players: str | None) -> int:
+    """The number of seats from ``--seats`` or the old ``--players N``."""
+    if old_players is None:
+        if how_many is None:
+            raise UsageError("missing option '--seats' (how many players)")
+        return how_many
+    if how_many is not None:
+        raise UsageError("--players N is the old spelling of --seats N: give --seats alone")
+    count = old_players.strip()
+    if not (count.isdigit() and len(count) <= 9):
+        raise UsageError(
+            f"--players '{old_players}': the number of players is given with --seats N here "
+            "(--players names the players of tabletop new)"
+        )
+    click.echo(f"tabletop: --players {count} is now written --seats {count} (--players names players)", err=True)
+    return int(count)

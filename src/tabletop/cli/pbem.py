@@ -17,7 +17,6 @@ from ..errors import CheckFailed, TabletopError, UsageError
 from ..referee import delivery, imap, mailin, referee
 from ..referee.clock import duration
 from ..referee.gamedir import GameDir, one_line
-from . import main
 from .common import game_option, parse_options, pass_env, variant_option
 
 
@@ -53,7 +52,7 @@ class _Group(click.Group):
             raise UsageError(f"{where}{exc.strerror or exc}; is the game folder writable?") from None
 
 
-@main.group(cls=_Group)
+@click.group(cls=_Group)
 def pbem() -> None:
     """Run a game by email: the referee reads moves from mail, checks them,
     keeps the log and mails every player their own view.

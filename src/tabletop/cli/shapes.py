@@ -4,11 +4,12 @@ are documented in docs/guide.md and do not change within log format version 1.""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..diffing import Difference, Side
+if TYPE_CHECKING:  # only the diff command needs the diffing, and imports it
+    from ..diffing import Difference, Side
 
 
 def emit(data: Any) -> None:

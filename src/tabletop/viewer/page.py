@@ -3,6 +3,7 @@ the pictures stored as the lines that change from one step to the next."""
 
 from __future__ import annotations
 
+import base64
 import difflib
 import json
 import re
@@ -14,11 +15,12 @@ from pathlib import Path
 import attrs
 
 from .. import files
-from ..cli.common import check_viewer, status
 from ..engine import Match, Replay
 from ..errors import TabletopError
-from ..events import Event
+from ..events import CHANCE, DECISION, Event
+from ..nodes import Decide
 from ..registry import Registry
+from ..standing import check_viewer, status
 
 
 @attrs.frozen
@@ -33,6 +35,12 @@ class Step:
     #: Whose turn it is, or the result.
     status: str
     scores: tuple[int, ...]
+    #: The event's origin: "decision", "chance", "rules" ("" at step 0).
+    origin: str = ""
+    #: The player whose decision the event is (None for any other event).
+    actor: str | None = None
+    #: The players whose decision is due after the event.
+    acting: tuple[str, ...] = ()
 
 
 def build(registry: Registry, log: Path | str, viewer: str | None = None) -> tuple[Match, list[Step]]:
@@ -50,17 +58,39 @@ def build(registry: Registry, log: Path | str, viewer: str | None = None) -> tup
             return renderer.draw(match.game, match.state, viewer, history)
         return f'<pre class="board">{escape(match.game.render(match.state, viewer))}</pre>'
 
-    def step(seq: int, text: str, history: Sequence[Event]) -> Step:
+    def step(seq: int, event: Event | None, history: Sequence[Event]) -> Step:
         # Scored on the viewer's view: a score can never tell what the view hides.
         scores = match.game.outcome(match.game.view(match.state, viewer)).scores
-        return Step(seq, text, picture(history), status(match, viewer), tuple(scores[p] for p in match.header.players))
+        node = match.node
+        origin = "" if event is None else event.origin if event.origin in (DECISION, CHANCE) else "rules"
+        return Step(
+            seq,
+            "" if event is None else match.describe(event, viewer),
+            picture(history),
+            status(match, viewer),
+            tuple(scores[p] for p in match.header.players),
+            origin,
+            getattr(event, "player", None) if origin == DECISION else None,
+            tuple(node.players) if isinstance(node, Decide) else (),
+        )
 
     history: list[Event] = []
-    steps = [step(0, "", history)]
+    steps = [step(0, None, history)]
     for _, seq, event in replay:
         history.append(event)
-        steps.append(step(seq, match.describe(event, viewer), history))
+        steps.append(step(seq, event, history))
     return match, steps
+
+
+def turns(steps: Sequence[Step]) -> list[int]:
+    """The turn of each step: 0 until the first decision (the setup), then a
+    new turn whenever a decision is another player's than the turn's."""
+    found, turn, player = [], 0, None
+    for s in steps:
+        if s.origin == DECISION and s.actor != player:
+            turn, player = turn + 1, s.actor
+        found.append(turn)
+    return found
 
 
 def encode_pictures(pictures: Sequence[str]) -> dict[str, object]:
@@ -86,45 +116,112 @@ def _json(data: object) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def page(registry: Registry, log: Path | str, viewer: str | None = None) -> str:
-    """The viewer's HTML page for ``log`` as ``viewer`` may see it."""
-    match, steps = build(registry, log, viewer)
-    header = match.header
-    game_title = match.game.title or header.game
-    heading = f"{game_title}: {', '.join(header.players)}"
-    seen = f"as {viewer} sees it" if viewer else "everything shown"
-    data = {
-        "players": list(header.players),
+def _view(steps: Sequence[Step], name: str, label: str) -> dict[str, object]:
+    """What differs from one perspective to another: the texts, pictures, status and scores."""
+    return {
+        "name": name,
+        "label": label,
         "texts": [s.text for s in steps],
         "status": [s.status for s in steps],
         "scores": [list(s.scores) for s in steps],
+        "acting": [list(s.acting) for s in steps],
         "pictures": encode_pictures([s.picture for s in steps]),
     }
-    items = "\n".join(
-        f'<li id="e{s.seq}" data-step="{s.seq}"><span class="seq">{s.seq}.</span> {escape(s.text)}</li>'
-        for s in steps[1:]
-    )
+
+
+def page(
+    registry: Registry,
+    log: Path | str,
+    viewer: str | None = None,
+    live: str | None = None,
+    also: Sequence[str] = (),
+) -> str:
+    """The viewer's HTML page for ``log`` as ``viewer`` may see it. ``also``:
+    more players whose views the page holds too, to switch between (only
+    these players' views: nothing else goes in). Without ``viewer`` the page
+    shows everything, and for a finished game holds every player's view as
+    well. ``live``: the page is served by ``tabletop watch`` and this is the
+    log's stamp; the page reloads when the log changes."""
+    match, steps = build(registry, log, viewer)
+    header = match.header
+    viewers = [viewer, *(p for p in also if p != viewer)]
+    if viewer is None and match.over:
+        viewers += [p for p in header.players if p not in viewers]
+    views = [_view(steps, viewer or "", viewer or "everything")]
+    for other in viewers[1:]:
+        views.append(_view(build(registry, log, other)[1], other, other))
+    names = [v for v in viewers if v is not None]
+    game_title = match.game.title or header.game
+    heading = f"{game_title}: {', '.join(header.players)}"
+    if viewer is None:
+        seen = "everything shown"
+    elif len(names) == 1:
+        seen = f"as {viewer} sees it"
+    else:
+        seen = f"as {', '.join(names[:-1])} and {names[-1]} see it"
+    turn = turns(steps)
+    data = {
+        "players": list(header.players),
+        "origins": [s.origin for s in steps],
+        "actors": [s.actor for s in steps],
+        "turns": turn,
+        "views": views,
+        "live": live,
+    }
+    items = []
+    for s in steps[1:]:
+        if turn[s.seq] != turn[s.seq - 1]:
+            items.append(f'<li class="turn" aria-hidden="true">Turn {turn[s.seq]} · {escape(s.actor or "")}</li>')
+        items.append(
+            f'<li id="e{s.seq}" data-step="{s.seq}" class="{s.origin}" role="option" aria-selected="false">'
+            f'<span class="seq">{s.seq}.</span> {escape(s.text)}</li>'
+        )
     folder = resources.files(__package__)
     template = (folder / "page.html").read_text(encoding="utf-8")
+    choose = "".join(f'<option value="{escape(p, quote=True)}">{escape(p)}</option>' for p in header.players)
+    perspectives = "".join(
+        f'<option value="{i}">{escape(v["label"])}</option>'
+        for i, v in enumerate(views)  # type: ignore[index]
+    )
     replacements = {
         "title": escape(f"{heading} ({seen})"),
         "heading": escape(heading),
         "seen": escape(seen),
         "variants": escape(", ".join(header.variants) or "official rules"),
         "last": str(len(steps) - 1),
-        "events": items,
+        "events": "\n".join(items),
+        "players": choose,
+        "perspectives": perspectives,
+        "perspective_hidden": "" if len(views) > 1 else " hidden",
         "style": (folder / "viewer.css").read_text(encoding="utf-8"),
         "script": (folder / "viewer.js").read_text(encoding="utf-8"),
         "data": _json(data),
+        "connect": " connect-src 'self';" if live is not None else "",
+        "download": _download(Path(log), viewer, live),
     }
     # One pass, so that nothing put in (a player's name, say) is read as a placeholder.
     return re.sub(r"\{\{(\w+)\}\}", lambda m: replacements[m.group(1)], template)
 
 
-def write_html(registry: Registry, log: Path | str, output: Path | str, viewer: str | None = None) -> Path:
-    """Write the viewer's page for ``log`` (as ``viewer`` may see it) to
-    ``output``, whole or not at all; returns ``output``."""
-    text = page(registry, log, viewer)
+def _download(log: Path, viewer: str | None, live: str | None) -> str:
+    """A link to the log, on the page that shows everything (a player's page
+    holds nothing of the log that the player may not see, so none)."""
+    if viewer is not None:
+        return ""
+    name = escape(log.name, quote=True)
+    if live is not None:
+        href = "log.jsonl"
+    else:
+        href = "data:application/x-ndjson;base64," + base64.b64encode(log.read_bytes()).decode("ascii")
+    return f' · <a id="download" href="{href}" download="{name}">download the log</a>'
+
+
+def write_html(
+    registry: Registry, log: Path | str, output: Path | str, viewer: str | None = None, also: Sequence[str] = ()
+) -> Path:
+    """Write the viewer's page for ``log`` (as ``viewer`` may see it, and
+    ``also`` these players) to ``output``, whole or not at all; returns ``output``."""
+    text = page(registry, log, viewer, also=also)
     output = Path(output)
     files.replace(output, text.encode("utf-8"))
     return output

@@ -2,32 +2,42 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("game-data").textContent);
-  var last = data.texts.length - 1;
-  var lines = data.pictures.lines;
-  // Every picture as line numbers: the first as stored, each later one by its edits.
-  var frames = [data.pictures.first];
-  data.pictures.edits.forEach(function (edits) {
-    var frame = frames[frames.length - 1].slice();
-    for (var k = edits.length - 1; k >= 0; k--) {
-      var e = edits[k];
-      Array.prototype.splice.apply(frame, [e[0], e[1] - e[0]].concat(e[2]));
-    }
-    frames.push(frame);
-  });
+  var last = data.origins.length - 1;
+
+  // Every picture of a view as line numbers: the first as stored, each later one by its edits.
+  function framesOf(pictures) {
+    var frames = [pictures.first];
+    pictures.edits.forEach(function (edits) {
+      var frame = frames[frames.length - 1].slice();
+      for (var k = edits.length - 1; k >= 0; k--) {
+        var e = edits[k];
+        Array.prototype.splice.apply(frame, [e[0], e[1] - e[0]].concat(e[2]));
+      }
+      frames.push(frame);
+    });
+    return frames;
+  }
+
   var board = document.getElementById("board");
   var slider = document.getElementById("slider");
   var position = document.getElementById("position");
   var eventText = document.getElementById("event");
   var statusText = document.getElementById("status");
   var scores = document.querySelector("#scores tbody");
-  var items = document.querySelectorAll("#events li");
+  var list = document.getElementById("events");
+  var items = document.querySelectorAll("#events li[data-step]");
+  var hideChance = document.getElementById("hide-chance");
+  var who = document.getElementById("who");
+  var autoplay = document.getElementById("autoplay");
   var current = -1;
+  var view, frames;
 
   var head = document.createElement("tr");
-  data.players.forEach(function (p) {
+  var heads = data.players.map(function (p) {
     var th = document.createElement("th");
     th.textContent = p;
     head.appendChild(th);
+    return th;
   });
   var row = document.createElement("tr");
   scores.appendChild(head);
@@ -41,45 +51,127 @@
     else if (bottom > log.scrollTop + log.clientHeight) log.scrollTop = bottom - log.clientHeight + 4;
   }
 
-  function show(step) {
-    step = Math.max(0, Math.min(last, step));
-    if (step === current) return;
-    if (current >= 0) items[current].classList.remove("current");
-    current = step;
-    board.innerHTML = frames[step].map(function (i) { return lines[i]; }).join("\n");
+  function draw(step) {
+    board.innerHTML = frames[step].map(function (i) { return view.pictures.lines[i]; }).join("\n");
     position.textContent = step === 0 ? "Start" : "Event " + step + " of " + last;
-    eventText.textContent = step === 0 ? "before the first event" : data.texts[step];
-    statusText.textContent = data.status[step];
+    eventText.textContent = step === 0 ? "before the first event" : view.texts[step];
+    statusText.textContent = view.status[step];
     row.innerHTML = "";
-    data.scores[step].forEach(function (s) {
+    var acting = view.acting[step];
+    view.scores[step].forEach(function (s, i) {
       var td = document.createElement("td");
       td.textContent = s;
       row.appendChild(td);
+      var marked = acting.indexOf(data.players[i]) >= 0;
+      heads[i].className = marked ? "acting" : "";
+      heads[i].textContent = (marked ? "\u25B8 " : "") + data.players[i];
     });
+  }
+
+  function show(step) {
+    step = Math.max(0, Math.min(last, step));
+    if (step === current) return;
+    if (current >= 0) {
+      items[current].classList.remove("current");
+      items[current].setAttribute("aria-selected", "false");
+    }
+    current = step;
+    draw(step);
     slider.value = step;
     items[step].classList.add("current");
+    items[step].setAttribute("aria-selected", "true");
+    list.setAttribute("aria-activedescendant", items[step].id);
     scrollTo(items[step]);
     if (history.replaceState) history.replaceState(null, "", "#" + step);
     document.body.setAttribute("data-step", step);
   }
 
+  // A step shown in the list: chance events are skipped while they are hidden.
+  function visible(step) { return !(hideChance.checked && data.origins[step] === "chance"); }
+  function seek(from, by, wanted) {
+    for (var s = from + by; s >= 0 && s <= last; s += by) if (visible(s) && wanted(s)) return s;
+    return from;
+  }
+  function any() { return true; }
+  function step(by) { show(seek(current, by, any)); }
+  function turnStart(t) {
+    for (var s = 0; s <= last; s++) if (data.turns[s] === t && visible(s)) return s;
+    return 0;
+  }
+  // Page Down: the next turn's first event. Page Up: this turn's first, or the turn before's when there.
+  function turn(by) {
+    var here = data.turns[current];
+    if (by > 0) return show(seek(current, 1, function (s) { return data.turns[s] !== here; }));
+    var start = turnStart(here);
+    show(start < current ? start : turnStart(Math.max(0, here - 1)));
+  }
+  function nextOf() {
+    var player = who.value;
+    show(seek(current, 1, function (s) { return data.actors[s] === player; }));
+  }
+  var timer = null;
+  function play(on) {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    if (on && current === last) show(0);
+    if (on) timer = setInterval(function () { if (current >= last) play(false); else step(1); }, 700);
+    autoplay.setAttribute("aria-pressed", on ? "true" : "false");
+    autoplay.textContent = on ? "pause" : "play";
+    autoplay.classList.toggle("on", on);
+  }
+
+  function useView(index) {
+    view = data.views[index];
+    frames = framesOf(view.pictures);
+    for (var s = 1; s <= last; s++) items[s].lastChild.textContent = " " + view.texts[s];
+    if (current >= 0) draw(current);
+  }
+  useView(0);
+
   document.getElementById("first").addEventListener("click", function () { show(0); });
-  document.getElementById("prev").addEventListener("click", function () { show(current - 1); });
-  document.getElementById("next").addEventListener("click", function () { show(current + 1); });
+  document.getElementById("prev").addEventListener("click", function () { step(-1); });
+  document.getElementById("next").addEventListener("click", function () { step(1); });
   document.getElementById("last").addEventListener("click", function () { show(last); });
+  document.getElementById("prev-turn").addEventListener("click", function () { turn(-1); });
+  document.getElementById("next-turn").addEventListener("click", function () { turn(1); });
+  document.getElementById("next-of").addEventListener("click", nextOf);
+  autoplay.addEventListener("click", function () { play(timer === null); });
+  document.getElementById("perspective").addEventListener("change", function (e) {
+    useView(parseInt(e.target.value, 10));
+  });
+  hideChance.addEventListener("change", function () {
+    document.body.classList.toggle("hide-chance", hideChance.checked);
+    if (!visible(current)) step(-1);
+  });
   slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
-  document.getElementById("events").addEventListener("click", function (e) {
-    var li = e.target.closest("li");
+  list.addEventListener("click", function (e) {
+    var li = e.target.closest("li[data-step]");
     if (li) show(parseInt(li.getAttribute("data-step"), 10));
   });
   document.addEventListener("keydown", function (e) {
     if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) return; // the slider steps by itself
-    var to = { ArrowRight: current + 1, ArrowDown: current + 1, ArrowLeft: current - 1, ArrowUp: current - 1,
-               Home: 0, End: last }[e.key];
-    if (to === undefined) return;
+    if (e.target.tagName === "SELECT" || e.target.tagName === "INPUT") return;
+    var keys = {
+      ArrowRight: function () { step(1); }, ArrowDown: function () { step(1); },
+      ArrowLeft: function () { step(-1); }, ArrowUp: function () { step(-1); },
+      PageDown: function () { turn(1); }, PageUp: function () { turn(-1); },
+      Home: function () { show(0); }, End: function () { show(last); },
+      n: nextOf, N: nextOf,
+      p: function () { play(timer === null); }, P: function () { play(timer === null); }
+    };
+    var action = keys[e.key];
+    if (action === undefined) return;
     e.preventDefault();
-    show(to);
+    action();
   });
-  var asked = parseInt((location.hash || "").slice(1), 10);
+  // Served by tabletop watch: reload when the log changes, following the game if at its end.
+  if (data.live !== null && window.EventSource) {
+    new EventSource("events?since=" + encodeURIComponent(data.live)).onmessage = function () {
+      if (current === last) history.replaceState(null, "", "#end");
+      location.reload();
+    };
+  }
+  var hash = (location.hash || "").slice(1);
+  var asked = hash === "end" ? last : parseInt(hash, 10);
   show(isNaN(asked) ? 0 : asked);
 })();

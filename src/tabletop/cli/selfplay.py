@@ -16,14 +16,14 @@ from ..errors import UsageError, shown
 from ..files import reason
 from ..header import check_seed
 from ..live import selfplay as play_out
-from . import main
-from .common import game_option, parse_options, pass_env, report, result, variant_option
+from ..stats import bot_seat_name
+from .common import game_option, parse_options, pass_env, report, result, seat_count, seats_option, variant_option
 from .shapes import emit
 
 
-@main.command()
+@click.command()
 @click.argument("game")
-@click.option("--players", "count", type=int, required=True, help="How many players (named p1, p2, ...).")
+@seats_option
 @click.option(
     "--bot",
     "bots",
@@ -39,27 +39,30 @@ from .shapes import emit
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the totals as one JSON object.")
 @pass_env
-def selfplay(env, game, count, bots, games, seed, variants, options, output, as_json) -> None:
+def selfplay(env, game, how_many, old_players, bots, games, seed, variants, options, output, as_json) -> None:
     """Play complete games between bots, optionally keeping their logs.
 
     \b
     Example:
-      tabletop selfplay glux --players 4 --games 100 -o games/
-      tabletop selfplay glux --players 2 --bot greedy --bot random
-      tabletop selfplay glyph-chess --players 2 --bot mcts:iterations=100 --bot greedy
-      tabletop selfplay glux --players 3 --games 10 --json
+      tabletop selfplay glux --seats 4 --games 100 -o games/
+      tabletop selfplay glux --seats 2 --bot greedy --bot random
+      tabletop selfplay glyph-chess --seats 2 --bot mcts:iterations=100 --bot greedy
+      tabletop selfplay glux --seats 3 --games 10 --json
     """
+    count = seat_count(how_many, old_players)
     registry = env.registry
     cls = registry.game_class(game)
-    # Checked before the names are made: --players may be any number.
+    # Checked before the names are made: --seats may be any number.
     if not cls.min_players <= count <= cls.max_players:
-        raise UsageError(f"--players: {cls.name} is for {cls.min_players} to {cls.max_players} players, not {count}")
+        raise UsageError(f"--seats: {cls.name} is for {cls.min_players} to {cls.max_players} players, not {count}")
     check_seed(f"{seed}-{games}")
-    players = [f"p{i}" for i in range(1, count + 1)]
     names = list(bots) or ["random"]
     if len(names) not in (1, count):
         raise UsageError(f"--bot: give one bot for all seats or one per seat ({count})")
-    seats = [bot_named(registry, spec, game) for spec in (names * count if len(names) == 1 else names)]
+    specs = names * count if len(names) == 1 else names
+    seats = [bot_named(registry, spec, game) for spec in specs]
+    # Named by seat and bot (p1-greedy), as simulate names them: the logs record who played.
+    players = [bot_seat_name(i, spec.partition(":")[0]) for i, spec in enumerate(specs, start=1)]
     opts = parse_options(options)
     written: list[Path] = []
     made = _folder(output) if output is not None else []

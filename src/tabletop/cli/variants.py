@@ -1,46 +1,15 @@
-"""``tabletop games`` and ``tabletop variants``: what is installed."""
+"""``tabletop variants``: the installed variants and their parameters."""
 
 from __future__ import annotations
 
 import attrs
 import click
 
-from . import main
 from .common import pass_env
 from .shapes import emit
 
 
-@main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the games as one JSON array.")
-@pass_env
-def games(env, as_json: bool) -> None:
-    """List the installed games.
-
-    \b
-    Example:
-      tabletop games
-      tabletop games --json
-    """
-    if as_json:
-        emit(
-            [
-                {
-                    "name": name,
-                    "title": cls.title or name,
-                    "players": [cls.min_players, cls.max_players],
-                    "description": cls.description,
-                    "options": dict(cls.options),
-                }
-                for name, cls in sorted(env.registry.games.items())
-            ]
-        )
-        return
-    for name, cls in sorted(env.registry.games.items()):
-        players = f"{cls.min_players}-{cls.max_players} players"
-        click.echo(f"{name:<14} {players:<12} {cls.description}")
-
-
-@main.command()
+@click.command()
 @click.argument("game", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the variants as one JSON array.")
 @pass_env
@@ -51,7 +20,9 @@ def variants(env, game: str | None, as_json: bool) -> None:
     \b
     Example:
       tabletop variants glux
-      tabletop new glux --players ann,ben --variant glux-room-points:first=6
+      tabletop --plugins variants/house_rules variants glux
+      tabletop --plugins variants/house_rules new glux --players ann,ben \\
+          --variant glux-room-points:first=6 -o house.jsonl
     """
     registry = env.registry
     names = [registry.game_class(game).name] if game else sorted(registry.games)

@@ -15,15 +15,12 @@ from ..errors import UsageError
 from ..intervals import difference
 from ..simulation import Plan, Played, log_name, run
 from ..stats import Group, Summary
-from . import main
-from .common import game_option, parse_options, pass_env, plot_option, variant_option
+from .common import game_option, parse_options, pass_env, plot_option, seat_count, seats_option, variant_option
 
 
-@main.command()
+@click.command()
 @click.argument("game")
-@click.option(
-    "--players", "count", type=click.IntRange(min=1), required=True, help="How many players (seats p1, p2, ...)."
-)
+@seats_option
 @variant_option
 @game_option
 @click.option(
@@ -49,7 +46,8 @@ from .common import game_option, parse_options, pass_env, plot_option, variant_o
 def simulate(
     env,
     game,
-    count,
+    how_many,
+    old_players,
     variants,
     options,
     bots,
@@ -72,10 +70,11 @@ def simulate(
 
     \b
     Example:
-      tabletop simulate glux --players 4 --bot greedy --games 1000
-      tabletop simulate glux --players 2 --compare glux-second-place-2p --games 2000 --plot fair.svg
-      tabletop simulate glyph-chess --players 2 --bot mcts --bot greedy --games 200 --scheduler tcp://10.0.0.5:8786
+      tabletop simulate glux --seats 4 --bot greedy --games 1000
+      tabletop simulate glux --seats 2 --compare glux-second-place-2p --games 2000 --plot fair.svg
+      tabletop simulate glyph-chess --seats 2 --bot mcts --bot greedy --games 200 --scheduler tcp://10.0.0.5:8786
     """
+    count = seat_count(how_many, old_players)
     if workers is not None and scheduler is not None:
         raise UsageError("--workers and --scheduler exclude each other (Dask decides how many workers)")
     names = list(bots) or ["random"]

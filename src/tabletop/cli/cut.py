@@ -10,13 +10,12 @@ from ..engine import Replay
 from ..errors import TabletopError, UsageError
 from ..live import create_log, seed_file, settle
 from ..table import at_the_table
-from . import main
 from .adding import sealed_seed
 from .common import pass_env, status
 from .history import run_until
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--until", required=True, type=click.IntRange(min=0), help="Keep the events up to SEQ.")
 @click.option("-o", "--output", required=True, type=click.Path(path_type=Path), help="The new log (a new file).")

@@ -1,4 +1,4 @@
-"""``tabletop replay``, ``diff`` and ``verify``: reading recorded games."""
+"""``tabletop replay``: replay recorded games, checking every event."""
 
 from __future__ import annotations
 
@@ -9,17 +9,14 @@ from pathlib import Path
 import click
 
 from .. import folders
-from ..diffing import diff as diff_logs
 from ..engine import Replay
-from ..engine import verify as verify_log
-from ..errors import CheckFailed, TabletopError, UsageError, shown
-from . import main, shapes
+from ..errors import TabletopError, UsageError, shown
 from .common import check_viewer, pass_env, result, status, summary
 from .history import open_replay, past_the_end
 from .terminal import color_option, use_color
 
 
-@main.command()
+@click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--as", "viewer", help="Show only what this player may know.")
 @click.option("--until", type=click.IntRange(min=0), help="Stop after event SEQ.")
@@ -66,8 +63,8 @@ def _replay_one(registry, path: Path, viewer, until, step, as_json, color: bool)
             steps.append(step_json(match, seq, event, viewer))
         elif step:
             click.echo(f"\n{seq}. {match.describe(event, viewer)}")
-            if event.origin != "chance":
-                click.echo(game.render(match.state, viewer, color), color=color)
+            # After every event, as the help says: a draw changes a hand, if not the board.
+            click.echo(game.render(match.state, viewer, color), color=color)
         if until is not None and seq >= until:
             break
     if until is not None and match.seq < until:
@@ -125,99 +122,3 @@ def _replay_many(registry, paths: tuple[Path, ...], as_json: bool) -> int:
     if games == 0 and not unreadable:
         raise UsageError("no .jsonl logs found in " + ", ".join(map(shown, paths)))
     return 2 if unreadable else 1 if illegal else 0
-
-
-@main.command()
-@click.argument("a", type=click.Path(path_type=Path))
-@click.argument("b", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
-@pass_env
-def diff(env, a: Path, b: Path, as_json: bool) -> None:
-    """Compare two logs: the common prefix, the first differing event on each
-    side, and what differs in the state there and at the end.
-
-    Exits 0 when the games are identical, 1 when they differ.
-
-    \b
-    Example:
-      tabletop diff mine.jsonl theirs.jsonl
-      tabletop diff mine.jsonl theirs.jsonl --json
-    """
-    d = diff_logs(env.registry, a, b)
-    if as_json:
-        shapes.emit(shapes.difference(d))
-        sys.exit(0 if d.identical else 1)
-    for key, va, vb in d.header:
-        click.echo(f"header {key}: {va} | {vb}")
-    if d.identical:
-        click.echo(f"identical: {d.prefix} events")
-        return
-    click.echo(f"common prefix: {d.prefix} events")
-    if d.first is not None:
-        click.echo(f"first difference: event {d.prefix + 1}")
-        for label, side in zip("AB", d.first):
-            where = f"{side.path}:{side.lineno}" if side.lineno else str(side.path)
-            click.echo(f"  {label} {where}: {side.text if side.text is not None else '(log ends)'}")
-        _facets(f"after event {d.prefix + 1} (A | B):", d.at_first)
-        _facets(f"at the end, after {d.lengths[0]} | {d.lengths[1]} events (A | B):", d.at_end)
-    sys.exit(1)
-
-
-def _facets(title: str, rows: list[tuple[str, str, str]]) -> None:
-    click.echo(title)
-    if not rows:
-        click.echo("  no difference")
-    for key, va, vb in rows:
-        click.echo(f"  {key}: {va} | {vb}")
-
-
-@main.command()
-@click.argument("file", type=click.Path(path_type=Path))
-@click.option(
-    "--head", "heads", multiple=True, help="A chain head you were sent: prove the log still extends it (repeatable)."
-)
-@click.option("--json", "as_json", is_flag=True, help="Print what was checked as one JSON object.")
-@pass_env
-def verify(env, file: Path, heads: tuple[str, ...], as_json: bool) -> None:
-    """Check a log: every event legal, every chance outcome the one its seed
-    gives, and (with --head) that history was not rewritten since a head you
-    were sent.
-
-    Chance outcomes are checked once the seed is known: an open seed, or a
-    sealed game whose seed was revealed at the end; before that, only --head
-    checks are made. Exits 1 naming the first thing that does not hold.
-
-    \b
-    Example:
-      tabletop verify game.jsonl
-      tabletop verify game.jsonl --head chain:3f5a...
-      tabletop verify game.jsonl --json
-    """
-    found = []
-    for head in heads:
-        seq = find_head(file, head)
-        found.append({"head": head, "event": seq})
-        if not as_json:
-            click.echo(f"{file}: head {head} is event {seq}'s: the log extends it.")
-    match, checked = verify_log(env.registry, file, require_seed=not heads)
-    if as_json:
-        shapes.emit({"file": str(file), "events": match.seq, "legal": True, "checked": checked, "heads": found})
-        return
-    if checked is None:
-        click.echo(f"{file}: {match.seq} events are legal; the seed is not known yet, so draws are not checked.")
-        return
-    click.echo(f"{file}: verified: {checked} chance outcomes match the seed; {match.seq} events are legal.")
-
-
-def find_head(file: Path, head: str) -> int:
-    """The event number whose chain head is ``head``; CheckFailed if none is."""
-    from .. import chain
-    from ..logfile import read_lines
-
-    for number, current in enumerate(chain.heads(line for _, line in read_lines(file))):
-        if current == head:
-            return number
-    raise CheckFailed(
-        f"no line of the log has the head {head}: the history you were sent was rewritten (or is from another game)",
-        where=str(file),
-    )

@@ -10,11 +10,10 @@ import click
 
 from ..errors import TabletopError, UsageError
 from ..stats import GROUPINGS, Summary, rows_from_logs, write_csv
-from . import main
 from .common import pass_env, plot_option
 
 
-@main.command()
+@click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--by", type=click.Choice(GROUPINGS), default="seat", show_default=True, help="Win table per seat, variant or bot."

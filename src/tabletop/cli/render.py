@@ -8,13 +8,12 @@ import click
 
 from .. import files
 from ..errors import UsageError, shown
-from . import main
 from .common import check_viewer, pass_env, report
 from .history import open_replay, run_until
 from .terminal import color_option, use_color
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--as", "viewer", help="Show only what this player may know.")
 @click.option("--until", type=click.IntRange(min=0), help="The board after event SEQ.")
@@ -37,6 +36,10 @@ def render(env, file: Path, viewer, until, fmt, output, color) -> None:
         fmt = "text"
     match, events = run_until(open_replay(env.registry, file), until)
     check_viewer(match, viewer)
+    drawn = sorted(f for g, f in env.registry.renderers if g == match.header.game)
+    formats = ["text", *drawn, *(["png"] if "svg" in drawn else [])]
+    if fmt not in formats:
+        raise UsageError(f"no {fmt} picture for {match.header.game} (formats: {', '.join(formats)})")
     picture: str | bytes
     color = use_color(color, output)
     if fmt == "text":

@@ -1,0 +1,112 @@
+"""Start-up: the CPU time of one ``tabletop`` command, as a ratio to
+``python -c 'import click'`` timed in the same run.
+
+    .venv/bin/python bench/startup.py              # 11 rounds
+    .venv/bin/python bench/startup.py --rounds 21
+
+Every round runs each command once, in turn (so a busy moment of the machine
+falls on all of them alike); a command's figure is the median of its CPU
+times (user + system of the child process), and its ratio is that median
+over the median of ``import click``. The targets are in docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+TABLETOP = [PY, "-m", "tabletop"]
+
+#: The targets of the issue, as a ratio to ``import click``.
+TARGETS = {"--help": 2, "games": 2, "moves": 3, "play": 3, "pbem receive": 4}
+
+
+def cpu(argv: list[str], cwd: Path, stdin: bytes | None = None) -> float:
+    """The CPU seconds (user + system) of running ``argv`` to its end."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(argv, cwd=cwd, input=stdin, capture_output=True, timeout=120)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{argv}: exit {done.returncode}: {done.stderr.decode()[-400:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def setup(folder: Path) -> dict[str, tuple[list[str], bytes | None]]:
+    """The commands to time, with a short log (and a referee's folder) in ``folder``."""
+    subprocess.run(
+        [*TABLETOP, "new", "glux", "--players", "ann,ben", "--seed", "1", "-o", "game.jsonl"],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [
+            *TABLETOP,
+            "pbem",
+            "init",
+            "duel",
+            "--game",
+            "glux",
+            "--player",
+            "ann=ann@example.org",
+            "--player",
+            "ben=ben@example.org",
+        ],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+    )
+    moves = subprocess.run([*TABLETOP, "moves", "game.jsonl", "--json"], cwd=folder, capture_output=True, check=True)
+    found = json.loads(moves.stdout)
+    who, options = next(iter(found["moves"].items()))
+    # A mail from a stranger: the referee reads and answers it, and the game is unchanged.
+    mail = (
+        "From: someone@example.org\nTo: referee@example.org\nSubject: move\nMessage-ID: <bench@example.org>\n\nhello\n"
+    ).encode()
+    return {
+        "import click": ([PY, "-c", "import click"], None),
+        "--help": ([*TABLETOP, "--help"], None),
+        "games": ([*TABLETOP, "games"], None),
+        "moves": ([*TABLETOP, "moves", "game.jsonl"], None),
+        # A legal move, played on a fresh copy of the log each round.
+        "play": ([*TABLETOP, "play", "copy.jsonl", options[-1], "--player", who], None),
+        "pbem receive": ([*TABLETOP, "pbem", "receive", "duel"], mail),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=11)
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="tabletop-startup-"))
+    try:
+        commands = setup(folder)
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(args.rounds):
+            for name, (argv, stdin) in commands.items():
+                shutil.copyfile(folder / "game.jsonl", folder / "copy.jsonl")
+                times[name].append(cpu(argv, folder, stdin))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    base = statistics.median(times["import click"])
+    print(f"{'command':<14} {'min ms':>7} {'median':>7} {'max':>7} {'ratio':>6} {'target':>6}")
+    for name, found in times.items():
+        median = statistics.median(found)
+        target = TARGETS.get(name)
+        print(
+            f"{name:<14} {min(found) * 1000:>7.0f} {median * 1000:>7.0f} {max(found) * 1000:>7.0f} "
+            f"{median / base:>6.2f} {'' if target is None else f'<= {target}':>6}"
+        )
+
+
+if __name__ == "__main__":
+    main()

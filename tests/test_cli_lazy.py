@@ -1,0 +1,81 @@
+"""The command line starts without importing what it does not use."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import subprocess
+import sys
+
+import click
+import pytest
+
+from tabletop.cli import COMMANDS, main
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_command_lives_in_the_module_named_after_it(name):
+    command = getattr(importlib.import_module(f"tabletop.cli.{name}"), name)
+    assert isinstance(command, click.Command) and command.name == name
+    # The help listed without importing the module is the command's own.
+    assert COMMANDS[name] == inspect.cleandoc(command.help).split("\n\n")[0].replace("\n", " ")
+
+
+def test_help_lists_every_command_as_click_would():
+    ctx = click.Context(main)
+    listed = main.get_help(ctx)
+    flat = " ".join(listed.split())
+    for name in COMMANDS:
+        assert f" {name} {' '.join(COMMANDS[name].split()[:4])}" in flat
+
+
+def _loaded_after(*args: str) -> set[str]:
+    code = (
+        "import sys\nfrom tabletop.cli import main\n"
+        f"try:\n    main({list(args)!r})\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sorted(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    return set(done.stdout.split())
+
+
+def test_help_imports_no_command_no_plugin_and_no_engine():
+    loaded = _loaded_after("--help")
+    assert not {f"tabletop.cli.{name}" for name in COMMANDS} & loaded
+    assert not {"tabletop.engine", "tabletop.registry", "tabletop_glux", "email", "smtplib", "ssl"} & loaded
+
+
+def test_a_command_imports_only_its_own_module():
+    loaded = _loaded_after("replay", "--help")
+    assert "tabletop.cli.replay" in loaded
+    assert not {f"tabletop.cli.{name}" for name in COMMANDS if name != "replay"} & loaded
+    assert "tabletop_glux" not in loaded and "smtplib" not in loaded
+
+
+def test_the_viewer_does_not_import_the_command_line():
+    code = "import sys, tabletop.viewer\nprint(' '.join(sorted(sys.modules)))"
+    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.split())
+    assert "tabletop.viewer" in loaded
+    assert not {m for m in loaded if m.startswith("tabletop.cli") or m.startswith("tabletop.referee")}
+
+
+def test_the_package_imports_its_names_on_first_use():
+    code = (
+        "import sys, tabletop\nbefore = 'tabletop.engine' in sys.modules\n"
+        "from tabletop import Match, hookimpl\nprint(before, 'tabletop.engine' in sys.modules, Match.__name__)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split() == ["False", "True", "Match"]
+    import tabletop
+
+    assert set(tabletop.__all__) <= set(dir(tabletop))
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        tabletop.nothing  # noqa: B018
+
+
+def test_a_command_whose_module_cannot_load_here_is_one_line(tmp_path):
+    # As on a system without the POSIX calls the referee locks its folders with.
+    code = "import sys\nsys.modules['fcntl'] = None\nfrom tabletop.cli import main\nmain(['pbem', 'status', 'x'])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 2 and done.stderr.startswith("tabletop: 'pbem' does not work on this system")
+    assert "Traceback" not in done.stderr

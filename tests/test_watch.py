@@ -1,0 +1,125 @@
+"""``tabletop watch``: the viewer served on loopback, followed in a real
+headless Chromium while another process appends moves to the log."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .conftest import PILE
+from .test_viewer import _errors, _text, browser  # noqa: F401  (the browser fixture)
+
+
+def tabletop(*args, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tabletop", "--plugins", str(PILE), *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        **kwargs,
+    )
+
+
+@pytest.fixture
+def watching(tmp_path):
+    """A Pile game and ``tabletop watch`` serving it; yields the address."""
+    assert tabletop("new", "pile", "--players", "ann,bob", "--seed", "s", "-o", "g.jsonl", cwd=tmp_path).returncode == 0
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tabletop", "--plugins", str(PILE), "watch", "g.jsonl", "--port", "0"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("Watching g.jsonl at http://127.0.0.1:"), line + server.stderr.read()
+        yield line.split(" at ")[1].split()[0]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def until(check, timeout: float = 30):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError("not in time")
+
+
+def test_the_page_follows_the_game_as_moves_are_appended(browser, watching, tmp_path):  # noqa: F811
+    browser.get(watching + "#end")
+    assert until(lambda: _text(browser, "#position") == "Event 2 of 2")
+    # Another process plays, as a referee or a hot-seat screen would.
+    assert tabletop("play", "g.jsonl", "pick 2", "--player", "ann", cwd=tmp_path).returncode == 0
+    assert until(lambda: _text(browser, "#position") == "Event 3 of 3")
+    assert "ann picks 2" in _text(browser, "#event")
+    browser.get_screenshot_as_file(str(tmp_path / "watch-desktop.png"))
+    # A spectator who went back in the game stays where they are, and the page still grows.
+    browser.find_element("id", "first").click()
+    assert tabletop("play", "g.jsonl", "pick 1", "--player", "bob", cwd=tmp_path).returncode == 0
+    assert until(lambda: "4 events" in _text(browser, ".meta"))
+    assert _text(browser, "#position") == "Start" or _text(browser, "#position").startswith("Event ")
+    assert not _errors(browser)
+
+
+def test_a_log_caught_illegal_is_said_and_the_page_recovers(browser, watching, tmp_path):  # noqa: F811
+    log = tmp_path / "g.jsonl"
+    good = log.read_text()
+    lines = good.splitlines()
+    bad = json.loads(lines[-1])
+    bad["seq"] = 9
+    log.write_text(good + json.dumps(bad) + "\n")
+    browser.get(watching)
+    assert "wrong sequence number" in until(lambda: browser.find_element("tag name", "body").text)
+    log.write_text(good)
+    assert until(lambda: browser.find_elements("id", "position"))
+
+
+def test_loopback_only_and_the_log_to_download(watching, tmp_path):
+    assert watching.startswith("http://127.0.0.1:")
+    with urllib.request.urlopen(watching + "log.jsonl", timeout=10) as answer:
+        assert answer.read() == (tmp_path / "g.jsonl").read_bytes()
+    with pytest.raises(urllib.error.HTTPError, match="404"):
+        urllib.request.urlopen(watching + "../../etc/passwd", timeout=10)
+
+
+def test_watch_refuses_a_bad_log_or_port_in_one_line(tmp_path):
+    (tmp_path / "bad.jsonl").write_text("not json\n")
+    done = tabletop("watch", "bad.jsonl", "--port", "0", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "bad.jsonl:1" in done.stderr
+    done = tabletop("watch", "bad.jsonl", "--port", "70000", cwd=tmp_path)
+    assert done.returncode == 2 and "--port" in done.stderr
+
+
+def test_a_players_view_served_holds_no_log_to_download(tmp_path):
+    assert tabletop("new", "pile", "--players", "ann,bob", "--seed", "s", "-o", "g.jsonl", cwd=tmp_path).returncode == 0
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tabletop", "--plugins", str(PILE), "watch", "g.jsonl", "--as", "ann", "--port", "0"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("Watching g.jsonl as ann sees it at http://127.0.0.1:"), line
+        url = line.split(" at ")[1].split()[0]
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            html = answer.read().decode()
+        assert "as ann sees it" in html and 'id="download"' not in html
+        with pytest.raises(urllib.error.HTTPError, match="404"):
+            urllib.request.urlopen(url + "log.jsonl", timeout=10)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
