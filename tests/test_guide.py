@@ -38,6 +38,7 @@ SKIP = {
     ".venv/bin/python bench/": "a benchmark: minutes of work, its figures are reported in docs/performance.md",
     "dask ": "starts a Dask scheduler or worker on other machines (tests/test_simulate.py runs a LocalCluster)",
     "tabletop pbem send": "mails through the SMTP server the game names (tests/referee runs one on loopback)",
+    "tabletop pbem watch": "keeps a connection to the mailbox it names (tests/referee runs dovecot on loopback)",
     "tabletop watch": "serves until stopped (tests/test_watch.py runs it, with a browser and a writer)",
 }
 #: Lines of a block that describe a command rather than being one (GAME, [--option]...).
@@ -84,6 +85,7 @@ def run(doc: Path, folder: Path) -> list[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("TABLETOP_PLUGINS", "NO_COLOR")}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["XDG_CACHE_HOME"] = str(folder / ".cache")
+    env["HOME"] = str(folder)  # a document's ~/... stays in its folder
     ran = []
     for command in commands(doc):
         if skipped(command):
