@@ -21,10 +21,10 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from . import rules as rulebook
 from .errors import PluginError, UsageError
 from .events import DECISION, Event
 from .game import Game
-from . import rules as rulebook
 from .header import Header
 from .registry import Registry
 

@@ -38,7 +38,7 @@ except ImportError as exc:  # pragma: no cover - the extra is not installed
 
     raise UsageError("the OpenSpiel adapter needs OpenSpiel: pip install 'tabletop[openspiel]'") from exc
 
-from . import chance, live
+from . import live
 from .api import registry as registry_of
 from .engine import Match
 from .errors import TabletopError, UsageError
@@ -324,12 +324,18 @@ class TabletopState(pyspiel.State):
                 return
 
     # -- what each player knows ------------------------------------------------
-    def seen(self, player: int) -> list[str]:
+    def seen(self, player: int) -> tuple[str, ...]:
         """The events so far as ``player`` saw them, one line each."""
-        name = self.setup.players[player]
-        seen = list(self.before or ())
-        seen += [self.match.describe(e, name) if not isinstance(e, Seal) else f"{e.player} seals" for e in self.events]
-        return seen
+        # Kept per player and extended as events come: OpenSpiel asks at every step.
+        count, lines = self.play.seen.get(player, (0, self.before or ()))
+        if count < len(self.events):
+            name = self.setup.players[player]
+            describe = self.match.describe
+            lines += tuple(
+                f"{e.player} seals" if isinstance(e, Seal) else describe(e, name) for e in self.events[count:]
+            )
+            self.play.seen[player] = (len(self.events), lines)
+        return lines
 
     def spelling_of(self, player: int) -> list[str]:
         """The words of the decision being spelt, for the one spelling it."""
@@ -343,16 +349,16 @@ class TabletopState(pyspiel.State):
         name = self.setup.players[player]
         game = self.setup.game
         view = game.view(self.match.state, name)
-        u = sampler(0.0, 1.0) if callable(sampler) else random.random()
+        u = sampler() if callable(sampler) else random.random()
         world = game.determinize(view, name, random.Random(int(float(u) * 2**53)))
         other = self.clone()
-        other.play.before = tuple(self.seen(player))
+        other.play.before = self.seen(player)
+        other.play.seen = {}
         other.events = []
         other.match._state = world  # a Match over made-up hidden items: never logged (see log())
         other.match._node = None
         other._menu = None
         return other
-
 
 
 class Play:
@@ -368,13 +374,17 @@ class Play:
         self.prefix: tuple[int, ...] = ()
         self.before: tuple[str, ...] | None = None
         self.menu: Menu | None = None
+        #: player -> (events seen, their lines), see TabletopState.seen.
+        self.seen: dict[int, tuple[int, tuple[str, ...]]] = {}
 
     def __deepcopy__(self, memo: dict) -> Play:
-        other = copy.copy(self)
+        other = Play.__new__(Play)
+        other.__dict__.update(self.__dict__)
         other.match = copy.copy(self.match)
         other.match.seals = dict(self.match.seals)
         other.events = list(self.events)
         other.secrets = {k: dict(v) for k, v in self.secrets.items()}
+        other.seen = dict(self.seen)
         return other
 
     def __reduce__(self) -> tuple:

@@ -11,6 +11,7 @@ only ever its count.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -49,4 +50,10 @@ def features(view: Any, path: str = "", depth: int = 0) -> Iterator[str]:
 
 def hashed(facts: Iterable[str], size: int) -> set[int]:
     """The positions (0 to ``size`` - 1) that ``facts`` set."""
-    return {int.from_bytes(hashlib.blake2b(f.encode(), digest_size=8).digest(), "big") % size for f in facts}
+    return {_digest(f) % size for f in facts}
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _digest(fact: str) -> int:
+    # Positions come from a cryptographic hash, not hash(): the same on every machine and run.
+    return int.from_bytes(hashlib.blake2b(fact.encode(), digest_size=8).digest(), "big")
