@@ -44,9 +44,10 @@ from .engine import Match
 from .errors import TabletopError, UsageError
 from .events import Event, Seal, Unseal
 from .header import Header, Randomness
-from .nodes import Chance, Decide, Forced, Outcome, Over
+from .nodes import Chance, Decide, Forced, Over
 from .numbering import Actions, Menu, actions_for
 from .registry import Registry
+from .returns import returns_of
 from .views import features, hashed
 
 #: Sizes of the hashed tensors (see :func:`tabletop.views.hashed`).
@@ -63,17 +64,6 @@ SAFE = ":;/-_.@ ~+"
 def short_name(game: str) -> str:
     """The name OpenSpiel knows ``game`` by: ``tabletop_glyph_chess``."""
     return "tabletop_" + game.replace("-", "_")
-
-
-def returns_of(outcome: Outcome, players: Sequence[str]) -> list[float]:
-    """Each player's return: a zero-sum share of the victory. A sole winner
-    gets 1 and the others -1/(n-1); a shared victory splits the 1; no
-    winner: 0 for all."""
-    n = len(players)
-    if not outcome.winners:
-        return [0.0] * n
-    share = 1 / len(outcome.winners)
-    return [(n * (share if p in outcome.winners else 0.0) - 1) / (n - 1) for p in players]
 
 
 def _split(text: str, sep: str) -> list[str]:
