@@ -141,6 +141,7 @@ def _register() -> None:
         selfplaying,
         simulating,
         study,
+        tournament,
         viewing,
     )
 
