@@ -60,8 +60,8 @@ def test_an_episode_saved_is_a_log_that_replays_and_verifies(tmp_path, cli):
 
 
 def test_the_same_seed_plays_the_same_episode():
-    one = env("glyph-chess", players=2)
-    two = env("glyph-chess", players=2)
+    one = env("glux", players=3)
+    two = env("glux", players=3)
     random_episode(one, 9)
     random_episode(two, 9)
     assert one.table.lines() == two.table.lines()

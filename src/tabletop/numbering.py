@@ -86,46 +86,72 @@ class Actions:
 
     def menu(self, legal: Sequence[Event]) -> Menu:
         """The legal decisions of one player now, spelt in action numbers."""
-        return Menu(tuple((self.of(d), d) for d in legal))
+        entries = tuple((self.of(d), d) for d in legal)
+        if len({spelt for spelt, _ in entries}) != len(entries):
+            raise PluginError(f"{self.game.name}: two legal decisions are spelt with the same words")
+        return Menu(entries)
 
 
-@attrs.frozen
+class _Branch:
+    """The legal decisions whose words begin the same way."""
+
+    __slots__ = ("children", "ends", "count", "some")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Branch] = {}
+        #: The decision whose words end here, if any.
+        self.ends: Event | None = None
+        #: How many decisions begin this way, and one of them.
+        self.count = 0
+        self.some: Event | None = None
+
+
 class Menu:
-    """Legal decisions and their spellings, to be chosen a word at a time."""
+    """Legal decisions and their spellings, to be chosen a word at a time
+    (a tree of their words, built once per decision point)."""
 
-    entries: tuple[tuple[tuple[int, ...], Event], ...]
+    def __init__(self, entries: tuple[tuple[tuple[int, ...], Event], ...]) -> None:
+        self.entries = entries
+        self.root = _Branch()
+        for spelt, decision in entries:
+            branch = self.root
+            branch.count += 1
+            branch.some = decision
+            for action in spelt:
+                branch = branch.children.setdefault(action, _Branch())
+                branch.count += 1
+                branch.some = decision
+            branch.ends = decision
+
+    def _at(self, prefix: tuple[int, ...]) -> _Branch:
+        branch = self.root
+        for action in prefix:
+            found = branch.children.get(action)
+            if found is None:
+                raise UsageError(f"no legal decision begins with the actions {list(prefix)}")
+            branch = found
+        return branch
 
     def open(self, prefix: tuple[int, ...] = ()) -> list[int]:
         """The actions open after ``prefix`` (sorted)."""
-        n = len(prefix)
-        found = set()
-        for spelt, _ in self.entries:
-            if spelt[:n] == prefix:
-                found.add(spelt[n] if len(spelt) > n else 0)
-        return sorted(found)
+        branch = self._at(prefix)
+        found = sorted(branch.children)
+        return [0, *found] if branch.ends is not None and found else found
 
     def take(self, prefix: tuple[int, ...], action: int) -> tuple[tuple[int, ...], Event | None]:
         """After ``action``: the words chosen so far and the decision, once
         only one legal decision begins with them (else None)."""
-        n = len(prefix)
+        branch = self._at(prefix)
         if action == 0:
-            for spelt, decision in self.entries:
-                if spelt == prefix:
-                    return (), decision
-            raise UsageError("no legal decision ends here")
-        longer = (*prefix, action)
-        matching = [(s, d) for s, d in self.entries if s[: n + 1] == longer]
-        if not matching:
+            if branch.ends is None:
+                raise UsageError("no legal decision ends here")
+            return (), branch.ends
+        child = branch.children.get(action)
+        if child is None:
             raise UsageError(f"action {action} is not open here")
-        if len(matching) == 1:
-            return (), matching[0][1]
-        return longer, None
-
-    def spelt(self, decision: Event) -> tuple[int, ...]:
-        for spelt, d in self.entries:
-            if d == decision:
-                return spelt
-        raise UsageError("not a legal decision now")
+        if child.count == 1:
+            return (), child.some
+        return (*prefix, action), None
 
 
 def actions_for(registry: Registry, header: Header, game: Game) -> Actions:
