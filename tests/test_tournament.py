@@ -130,3 +130,26 @@ def test_tournament_command_refuses_bad_input_in_one_line(cli, args, message):
     result = cli("tournament", "glux", *args, "--games", "2", "--workers", "1")
     assert result.exit_code == 2
     assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_a_damaged_results_file_names_its_line(cli, tmp_path: Path):
+    path = tmp_path / "cup.jsonl"
+    run(DUEL, 2, workers=1, results=path)
+    with open(path, "a") as handle:
+        handle.write("not json\n")
+    result = cli("tournament", "glux", "--bot", "random", "--bot", "greedy", "--seed", "t", "--games", "3",
+                 "--results", str(path))  # fmt: skip
+    assert result.exit_code == 2
+    assert "line 4: not a game result" in result.stderr and "Traceback" not in result.output
+
+
+def test_openskill_is_light_and_the_adapters_are_extras():
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())["project"]
+    base = project["dependencies"]
+    assert any(d.startswith("openskill") for d in base)
+    assert not any(d.startswith(("open_spiel", "pettingzoo", "gymnasium")) for d in base)
+    extras = project["optional-dependencies"]
+    assert any(d.startswith("open_spiel") for d in extras["openspiel"])
+    assert any(d.startswith("pettingzoo") for d in extras["pettingzoo"])
