@@ -198,3 +198,26 @@ def test_ismcts_and_evaluate_bots_play_a_game_with_a_house_rule():
     returns = evaluate_bots(game.new_initial_state(), bots, rng)
     assert len(returns) == 2 and sum(returns) == pytest.approx(0)
     assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_a_sealed_setup_is_secret_to_the_others_and_survives_serialization():
+    import random
+
+    game = load("tabletop_glyph_chess", 2, "glyph-advanced-setup")
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    while not state.events or type(state.events[-1]).__name__ != "Seal":
+        play_randomly(state, rng, 1)
+    sealer = state.setup.seats[state.events[-1].player]
+    other = 1 - sealer
+    assert "arrange" in state.information_state_string(sealer).splitlines()[-1]
+    assert state.information_state_string(other).splitlines()[-1].endswith("seals")
+    again = game.deserialize_state(state.serialize())
+    assert again.information_state_string(sealer) == state.information_state_string(sealer)
+    assert again.information_state_string(other) == state.information_state_string(other)
+    # Both go on to the same reveal.
+    while not any(type(e).__name__ == "Unseal" for e in state.events):
+        action = random.Random(len(state.events)).choice(state.legal_actions())
+        state.apply_action(action)
+        again.apply_action(action)
+    assert again.serialize() == state.serialize()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -57,6 +58,8 @@ INFORMATION_SIZE = 4096
 LONGEST = 100_000
 #: The line of a serialized state that holds the words of a decision being spelt.
 SPELLING = "#spelling "
+#: A line of a serialized state that holds a sealed decision not yet revealed.
+SECRET = "#sealed "
 #: Characters kept as they are in a parameter's value in OpenSpiel's game string.
 SAFE = ":;/-_.@ ~+"
 
@@ -221,6 +224,8 @@ class TabletopState(pyspiel.State):
                 if node.sealed:
                     player = decision.player  # type: ignore[attr-defined]
                     salt = hashlib.sha256(f"salt {player} {self.match.seq}".encode()).hexdigest()[:32]
+                    # The sealer remembers what they sealed (perfect recall); the others see a seal.
+                    self.play.own[len(self.events)] = f"{player} seals {self.match.describe(decision, player)}"
                     decision = live.seal(self.match, decision, self.secrets, salt)
                 self._add(decision)
         self._settle()
@@ -265,6 +270,9 @@ class TabletopState(pyspiel.State):
     def serialize(self) -> str:
         """The tabletop log; a decision being spelt adds a last line with its words."""
         lines = self.log()
+        for player, secret in sorted(self.secrets.items()):
+            # Sealed and not yet revealed: kept apart from the log, as a referee keeps them.
+            lines.append(SECRET + json.dumps({"player": player, **secret}, sort_keys=True))
         if self.prefix:
             lines.append(SPELLING + " ".join(map(str, self.prefix)))
         return "\n".join(lines) + "\n"
@@ -277,6 +285,10 @@ class TabletopState(pyspiel.State):
         prefix: tuple[int, ...] = ()
         if lines and lines[-1].startswith(SPELLING):
             prefix = tuple(int(w) for w in lines.pop()[len(SPELLING) :].split())
+        secrets = {}
+        while lines and lines[-1].startswith(SECRET):
+            secret = json.loads(lines.pop()[len(SECRET) :])
+            secrets[secret.pop("player")] = secret
         if not lines or lines[0] != state.setup.header.line():
             raise UsageError("line 1: not the header of this game and these parameters")
         codec = state.setup.registry.codec
@@ -289,6 +301,12 @@ class TabletopState(pyspiel.State):
                 raise UsageError(f"line {number}: {exc}") from None
             state.events.append(event)
             state._menu = None
+        state.secrets.update(secrets)
+        # The sealer's own lines are written again from the secrets.
+        for k, event in enumerate(state.events):
+            if isinstance(event, Seal) and event.player in secrets:
+                sealed = state.match.unsealed(Unseal(event.player, **secrets[event.player]))
+                state.play.own[k] = f"{event.player} seals {state.match.describe(sealed, event.player)}"
         for action in prefix:
             state.apply_action(action)
         return state
@@ -321,8 +339,12 @@ class TabletopState(pyspiel.State):
         if count < len(self.events):
             name = self.setup.players[player]
             describe = self.match.describe
+            own = self.play.own
             lines += tuple(
-                f"{e.player} seals" if isinstance(e, Seal) else describe(e, name) for e in self.events[count:]
+                (own.get(k, "") if e.player == name else "") or f"{e.player} seals"
+                if isinstance(e, Seal)
+                else describe(e, name)
+                for k, e in enumerate(self.events[count:], start=count)
             )
             self.play.seen[player] = (len(self.events), lines)
         return lines
@@ -366,6 +388,8 @@ class Play:
         self.menu: Menu | None = None
         #: player -> (events seen, their lines), see TabletopState.seen.
         self.seen: dict[int, tuple[int, tuple[str, ...]]] = {}
+        #: Event index of a seal -> the line its sealer sees for it.
+        self.own: dict[int, str] = {}
 
     def __deepcopy__(self, memo: dict) -> Play:
         other = Play.__new__(Play)
@@ -375,18 +399,27 @@ class Play:
         other.events = list(self.events)
         other.secrets = {k: dict(v) for k, v in self.secrets.items()}
         other.seen = dict(self.seen)
+        other.own = dict(self.own)
         return other
 
     def __reduce__(self) -> tuple:
         # Pickled as its log (a resampled state as what its player had seen).
-        return _restore, (self.setup, self.events, self.secrets, self.prefix, self.before)
+        return _restore, (self.setup, self.events, self.secrets, self.prefix, self.before, self.own)
 
 
-def _restore(setup: Setup, events: list[Event], secrets: live.Secrets, prefix: tuple[int, ...], before: Any) -> Play:
+def _restore(
+    setup: Setup,
+    events: list[Event],
+    secrets: live.Secrets,
+    prefix: tuple[int, ...],
+    before: Any,
+    own: dict[int, str],
+) -> Play:
     play = Play(setup)
     for event in events:
         play.match.accept(event)
     play.events, play.secrets, play.prefix, play.before = list(events), dict(secrets), prefix, before
+    play.own = dict(own)
     return play
 
 
