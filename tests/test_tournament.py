@@ -153,3 +153,10 @@ def test_openskill_is_light_and_the_adapters_are_extras():
     extras = project["optional-dependencies"]
     assert any(d.startswith("open_spiel") for d in extras["openspiel"])
     assert any(d.startswith("pettingzoo") for d in extras["pettingzoo"])
+
+
+def test_a_results_file_that_cannot_be_written_is_one_line(cli, tmp_path: Path):
+    result = cli("tournament", "glux", "--bot", "random", "--bot", "greedy", "--games", "1",
+                 "--results", str(tmp_path / "missing" / "cup.jsonl"))  # fmt: skip
+    assert result.exit_code == 2
+    assert "cannot write the results file" in result.stderr and "Traceback" not in result.output

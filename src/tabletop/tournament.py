@@ -212,7 +212,10 @@ class ResultsFile:
 
     def __init__(self, path: Path, entry: Entry) -> None:
         fresh = not path.exists() or path.stat().st_size == 0
-        self.handle = open(path, "a", encoding="utf-8")
+        try:
+            self.handle = open(path, "a", encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write the results file: {exc.strerror}", where=str(path)) from None
         if fresh:
             self.write([json.dumps(entry.head(), separators=(",", ":"))])
 
