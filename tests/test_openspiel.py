@@ -46,7 +46,15 @@ def test_random_sim_test_with_serialization(name, players, variants):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("name", "players", "variants"), [*CONFIGS, ("tabletop_glyph_chess", 2, "glyph-advanced-setup")]
+    ("name", "players", "variants"),
+    [
+        *CONFIGS,
+        ("tabletop_glux", 2, "glux-room-points"),
+        ("tabletop_glux", 3, "glux-room-points:first=6,second=1"),
+        ("tabletop_glyph_chess", 3, "glyph-push"),
+        ("tabletop_glyph_chess", 2, "glyph-advanced-setup"),
+        ("tabletop_glyph_chess", 3, "glyph-hand-limit:limit=7"),
+    ],
 )
 def test_random_sim_test_many_games(name, players, variants):
     pyspiel.random_sim_test(load(name, players, variants), num_sims=5, serialize=True, verbose=False)
