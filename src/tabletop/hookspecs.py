@@ -39,3 +39,10 @@ def register_renderers() -> Iterable[object]:
 @hookspec
 def register_commands(cli: click.Group) -> None:
     """Add click commands to the ``tabletop`` command group ``cli``."""
+
+
+@hookspec
+def register_numberings() -> Iterable[object]:
+    """Return :class:`tabletop.numbering.Numbering` objects: stable action
+    numbers for a game's decisions (what the OpenSpiel and PettingZoo
+    adapters use)."""

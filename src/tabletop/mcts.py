@@ -25,7 +25,10 @@ twice. The root's decisions are all tried.
 
 Everything random comes from the ``rng`` the engine gives the bot, so a
 seeded game repeats exactly with an iteration budget. A time budget
-(``seconds``) depends on the machine and does not.
+(``seconds``) depends on the machine and does not; it counts the CPU time of
+the thread that searches (``time.thread_time``), not the clock on the wall,
+so a bot on a busy machine or a crowded process pool searches as much as on
+an idle core, and a tournament rates it fairly beside iteration budgets.
 """
 
 from __future__ import annotations
@@ -112,13 +115,13 @@ class MCTS:
         judges = _judges(game)
         playout = self.playout if self.playout is not None else (0 if judges else 8)
         iterations = self.iterations if self.iterations is not None else (400 if judges else 200)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = None if self.seconds is None else time.thread_time() + self.seconds
         done = 0
         while True:
             if deadline is None:
                 if done >= iterations:
                     break
-            elif time.perf_counter() >= deadline and done:
+            elif time.thread_time() >= deadline and done:
                 break
             done += 1
             world = game.determinize(view, player, rng)

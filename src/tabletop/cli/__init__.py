@@ -52,6 +52,7 @@ COMMANDS = {
     "variants": (
         "List the installed variants (of GAME, or of every game), each with its parameters, their types and defaults."
     ),
+    "tournament": "Play bots against each other in every seat order and rate them.",
     "verify": (
         "Check a log: every event legal, every chance outcome the one its seed gives, and (with --head) that "
         "history was not rewritten since a head you were sent."
