@@ -49,9 +49,17 @@ def glux_who_may_start(players: tuple[str, ...]) -> tuple[str, ...] | None:
 
 
 @rulespec(firstresult=True)
-def glux_turn_order(game: Any, state: Any, seat: int) -> tuple[int, ...] | None:
-    """The seats, in order, that may take the turn after ``seat`` (the first
-    of them still placing plays); ``seat`` itself may come last."""
+def glux_turn_order(game: Any, seat: int) -> tuple[int, ...] | None:
+    """Header-time. The seats, in order, that may take the turn after ``seat``
+    (the first of them still placing plays); ``seat`` itself may come last.
+    Asked once per seat when the game is made. None: the next rule decides
+    (officially clockwise, ``seat`` last). Example, counter-clockwise::
+
+        @rulehook
+        def glux_turn_order(self, game, seat):
+            n = len(game.players)
+            return tuple((seat - step) % n for step in range(1, n + 1))
+    """
 
 
 @rulespec(firstresult=True)
@@ -83,9 +91,19 @@ def glux_may_pass(game: Any, state: Any, seat: int, square: int) -> bool | None:
 
 
 @rulespec(firstresult=True)
-def glux_may_cover(game: Any, state: Any, seat: int, square: int) -> bool | None:
-    """Rule 4: whether ``seat`` may place on top of the chips on ``square``
-    (asked only when it holds chips and has room for one more)."""
+def glux_may_cover(game: Any, state: Any, seat: int, square: int, face: int, chip: str) -> bool | None:
+    """Per-move. Rule 4: whether ``seat`` may place its ``chip`` (the kind in
+    hand, ``"2/5"``) showing ``face`` on top of the chips on ``square``.
+    Asked only where it can matter: ``square`` holds chips, has room for one
+    more (rule 5), may be landed on (rule 6) and is counted to (or is the
+    start square, for the start-square option), once for each face. None: the
+    next rule decides (officially yes). Example, cover only a chip showing
+    fewer pips::
+
+        @rulehook
+        def glux_may_cover(self, state, square, face):
+            return state.stacks[square][-1][1] < face
+    """
 
 
 @rulespec(firstresult=True)
@@ -94,8 +112,18 @@ def glux_stack_height(players: int) -> int | None:
 
 
 @rulespec(firstresult=True)
-def glux_may_land(game: Any, state: Any, seat: int, square: int) -> bool | None:
-    """Rule 6: whether ``seat`` may place on ``square`` at all (by counting)."""
+def glux_may_land(game: Any, seat: int, square: int) -> bool | None:
+    """Header-time. Rule 6: whether ``seat`` may place on ``square`` at all
+    (by counting or by the start-square option). Asked once per seat and
+    square when the game is made, so it may read only the game
+    (``game.board``, ``game.start_owner``, ``game.players``). None: the next
+    rule decides (officially: not on another player's start square). Example,
+    never in the middle room::
+
+        @rulehook
+        def glux_may_land(self, game, square):
+            return False if game.board.rooms[square] == game.board.middle else None
+    """
 
 
 # -- the start-square option, exclusion and the end ---------------------------
@@ -131,9 +159,24 @@ def glux_room_pips(game: Any, state: Any, room: str) -> Mapping[str, int] | None
 
 
 @rulespec(firstresult=True)
-def glux_score_room(room: str, pips: Mapping[str, int], players: int) -> Mapping[str, int] | None:
-    """Victory points won in one room. ``pips`` holds every player with more
-    than 0 pips there; ``players`` is the number of players in the game."""
+def glux_score_room(
+    game: Any, state: Any, room: str, pips: Mapping[str, int], players: int
+) -> Mapping[str, int] | None:
+    """Per-game (final scoring). Victory points won in ``room`` (its letter),
+    by player. ``pips`` holds every player with more than 0 pips there;
+    ``players`` is the number of players; ``game.board.middle`` names the
+    middle room and ``game.room_squares[room]`` its squares; ``state`` is the
+    final state. None: the next rule decides (officially 4 VP first, 2 VP
+    second, no second place with two players: ``rank_room``). Example, the
+    middle room scores double::
+
+        @rulehook(wrapper=True)
+        def glux_score_room(self, game, room):
+            points = yield
+            if room != game.board.middle:
+                return points
+            return {player: 2 * vp for player, vp in points.items()}
+    """
 
 
 @rulespec(firstresult=True)

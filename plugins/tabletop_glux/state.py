@@ -74,14 +74,3 @@ def remember(memo: tuple[tuple[str, object], ...], name: str, value: object) -> 
         if key == name:
             return put(memo, i, (name, value))
     return memo + ((name, value),)
-
-
-def next_seat(hands: tuple[str | None, ...], excluded: tuple[bool, ...], after: int) -> int | None:
-    """The next seat after ``after`` (clockwise, itself last) still placing:
-    holding a chip and not excluded."""
-    n = len(hands)
-    for step in range(1, n + 1):
-        seat = (after + step) % n
-        if hands[seat] is not None and not excluded[seat]:
-            return seat
-    return None

@@ -218,32 +218,3 @@ def test_no_placement_before_setup_is_over(registry):
         match.accept(Place("ann", "a3", 3))
     with pytest.raises(IllegalEventError, match="event 4 \\(ben 3@m7\\): the game is still being set up"):
         match.accept(Place("ben", "m7", 3))
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_rules_1_to_6_the_forward_and_backward_forms_agree_and_match_the_inlined_rules(registry, players):
-    # Placement is built from one predicate per rule; official games run the
-    # same rules fused into one loop each way. Over whole games, in every
-    # position, both forms and both ways give the same squares and reasons.
-    from tabletop.live import selfplay
-
-    names = ["ann", "ben", "cat", "dan"][:players]
-    bot = registry.bot("random", "glux")
-    for seed in ("forms-1", "forms-2"):
-        header, _, events = selfplay(registry, "glux", names, [bot] * players, seed)
-        game = registry.game(header)
-        rules = game.placement
-        assert rules.official
-        state = game.initial()
-        for i, event in enumerate(events):
-            state = game.apply(state, event)
-            if not state.began or i % 3:
-                continue
-            for seat in range(players):
-                inlined = set(rules._official_targets(state, seat))
-                forward = {sq for sq in rules.counted(state, seat) if rules.refused_by(state, seat, sq) is None}
-                assert forward == inlined
-                for square in range(len(game.board.rooms)):
-                    by_predicates = rules.refused_by(state, seat, square) is None and rules.reaches(state, seat, square)
-                    assert by_predicates == (square in inlined)
-                    assert (rules.error(state, seat, square) is None) == (square in inlined)

@@ -20,15 +20,15 @@ def winners(points, middle):
 
 
 def test_example_left_room_10_9_4_scores_4_2_0():
-    assert score_room(room="L", pips={"Timo": 10, "Max": 9, "Pia": 4}, players=4) == {"Timo": 4, "Max": 2, "Pia": 0}
+    assert score_room(game=None, state=None, room="L", pips={"Timo": 10, "Max": 9, "Pia": 4}, players=4) == {"Timo": 4, "Max": 2, "Pia": 0}
 
 
 def test_example_right_room_12_5_4_scores_4_2_0():
-    assert score_room(room="R", pips={"Sarah": 12, "Max": 5, "Timo": 4}, players=4) == {"Sarah": 4, "Max": 2, "Timo": 0}
+    assert score_room(game=None, state=None, room="R", pips={"Sarah": 12, "Max": 5, "Timo": 4}, players=4) == {"Sarah": 4, "Max": 2, "Timo": 0}
 
 
 def test_example_first_place_tie_10_10_6_scores_4_4_0():
-    assert score_room(room="L", pips={"Pia": 10, "Sarah": 10, "Timo": 6}, players=4) == {
+    assert score_room(game=None, state=None, room="L", pips={"Pia": 10, "Sarah": 10, "Timo": 6}, players=4) == {
         "Pia": 4,
         "Sarah": 4,
         "Timo": 0,
@@ -36,7 +36,7 @@ def test_example_first_place_tie_10_10_6_scores_4_4_0():
 
 
 def test_example_second_place_tie_9_4_4_scores_4_2_2():
-    assert score_room(room="R", pips={"Max": 9, "Sarah": 4, "Timo": 4}, players=4) == {"Max": 4, "Sarah": 2, "Timo": 2}
+    assert score_room(game=None, state=None, room="R", pips={"Max": 9, "Sarah": 4, "Timo": 4}, players=4) == {"Max": 4, "Sarah": 2, "Timo": 2}
 
 
 def test_example_tiebreak_20_20_decided_by_the_middle_room():
@@ -57,16 +57,16 @@ def test_tiebreak_still_tied_shares_the_victory():
 
 def test_only_players_with_pips_in_a_room_rank_there():
     # One player in the room: first place, and nobody is second.
-    assert score_room(room="A", pips={"ann": 1}, players=3) == {"ann": 4}
-    assert score_room(room="A", pips={}, players=3) == {}
+    assert score_room(game=None, state=None, room="A", pips={"ann": 1}, players=3) == {"ann": 4}
+    assert score_room(game=None, state=None, room="A", pips={}, players=3) == {}
 
 
 def test_two_players_score_first_place_only():
-    assert score_room(room="A", pips={"ann": 9, "ben": 4}, players=2) == {"ann": 4, "ben": 0}
+    assert score_room(game=None, state=None, room="A", pips={"ann": 9, "ben": 4}, players=2) == {"ann": 4, "ben": 0}
 
 
 def test_two_players_tied_for_first_both_score_4():
-    assert score_room(room="A", pips={"ann": 4, "ben": 4}, players=2) == {"ann": 4, "ben": 4}
+    assert score_room(game=None, state=None, room="A", pips={"ann": 4, "ben": 4}, players=2) == {"ann": 4, "ben": 4}
 
 
 def test_scoring_counts_top_chips_only(registry):
