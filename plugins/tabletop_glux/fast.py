@@ -199,7 +199,12 @@ class Fast:
             return node if node is not None else self.draw_node(live, seat)
         placement = self.placement
         reach = live.reach
-        squares = reach[seat] if reach is not None else placement.reachable(live, seat)  # type: ignore[arg-type]
+        if reach is not None:
+            if reach[seat] and self.cover is None:
+                return self.decides[seat]
+            squares = reach[seat]
+        else:
+            squares = placement.reachable(live, seat)  # type: ignore[arg-type]
         if placement.placeable(live, seat, squares) or placement.option_open(live, seat):
             return self.decides[seat]
         # "Important": no counting placement and the start-square option used.

@@ -75,11 +75,8 @@ class Glux(Game):
         self.turns = turn.Turns(self)
         self.placement = placement.Placement(self)
         rules = self.rules
-        #: The end and rule 7 as asked, or None when read in their declared forms (``forms.py``).
+        #: The end as asked, or None when read in its declared form (``forms.py``).
         self.over_asked = None if form_of(rules.glux_game_over) == "nobody's turn" else rules.glux_game_over
-        self.option_asked = (
-            None if form_of(rules.glux_start_option) == "unused, one chip on the start square" else rules.glux_start_option
-        )
         # Hooks for decisions and memory a variant adds (the official rules add none).
         self._variant_events = any(map(rules.overridden, fast.PLAIN_ONLY))
         # Nodes asked for again and again, made once.
@@ -196,10 +193,7 @@ class Glux(Game):
 
     def start_option(self, state: Any, seat: int) -> bool:
         """Rule 7 as the rules in force say (``glux_start_option``), before rules 4-6."""
-        asked = self.option_asked
-        if asked is None:
-            return not state.option_used[seat] and len(state.stacks[self.start_squares[seat]]) == 1
-        return bool(asked(game=self, state=state, seat=seat))
+        return self.placement.rule7(state, seat)
 
     def option_open(self, state: State, seat: int) -> bool:
         """Rule 7: whether ``seat`` may place on its start square without counting now."""

@@ -133,6 +133,14 @@ class Placement:
         )
         #: Rule 4 as asked, or None when every chip may be covered.
         self.cover = None if form_of(rules.glux_may_cover) == "always" else rules.glux_may_cover
+        #: Rule 7 as asked, or None when read in its declared form.
+        self.option_asked = (
+            None if form_of(rules.glux_start_option) == "unused, one chip on the start square" else rules.glux_start_option
+        )
+        #: Whether rules 4-6 have nothing to refuse on a start square holding one chip.
+        self.option_plain = (
+            self.height > 1 and self.cover is None and all(self.landable[s][sq] for s, sq in enumerate(self.start_squares))
+        )
 
     # -- rules 4, 5 and 6: the destination ------------------------------------
     def refused_by(self, state: Any, seat: int, square: int, face: int, chip: str | None) -> int | None:
@@ -234,14 +242,27 @@ class Placement:
         faces = FACES[chip]
         return any(self.faces(state, seat, square, faces, chip) for square in squares)
 
+    def rule7(self, state: Any, seat: int) -> bool:
+        """Rule 7 as the rules in force say (``glux_start_option``), before rules 4-6."""
+        asked = self.option_asked
+        if asked is None:
+            return not state.option_used[seat] and len(state.stacks[self.start_squares[seat]]) == 1
+        return bool(asked(game=self.game, state=state, seat=seat))
+
     def option_open(self, state: Any, seat: int) -> bool:
         """Rule 7 with rules 4-6: whether ``seat`` may place on its start square without counting now."""
-        if not self.game.start_option(state, seat):
-            return False
         start = self.start_squares[seat]
-        return len(state.stacks[start]) < self.height and self.landable[seat][start] and (
-            self.cover is None or bool(self.faces(state, seat, start, FACES[state.hands[seat]], state.hands[seat]))
-        )
+        if self.option_asked is None:
+            # Rule 7 read in its form: the start square holds exactly one chip.
+            if state.option_used[seat] or len(state.stacks[start]) != 1:
+                return False
+            if self.option_plain:
+                return True
+        elif not self.option_asked(game=self.game, state=state, seat=seat):
+            return False
+        if len(state.stacks[start]) >= self.height or not self.landable[seat][start]:
+            return False
+        return self.cover is None or bool(self.faces(state, seat, start, FACES[state.hands[seat]], state.hands[seat]))
 
     def listing(
         self,
@@ -276,7 +297,7 @@ class Placement:
             own = self.start_squares[seat]
             if square != own:
                 return f"the start-square option places on {names[own]}, not {names[square]}"
-            if not self.game.start_option(state, seat):
+            if not self.rule7(state, seat):
                 if state.option_used[seat]:
                     return "the start-square option was used already"
                 if len(state.stacks[square]) != 1:
