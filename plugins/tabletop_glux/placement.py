@@ -165,9 +165,12 @@ class Placement:
         if cover is None or not state.stacks[square]:
             return faces
         game = self.game
-        return tuple(
-            face for face in faces if cover(game=game, state=state, seat=seat, square=square, face=face, chip=chip)
-        )
+        low, high = faces  # a chip has two faces
+        low_ok = cover(game=game, state=state, seat=seat, square=square, face=low, chip=chip)
+        high_ok = cover(game=game, state=state, seat=seat, square=square, face=high, chip=chip)
+        if low_ok:
+            return faces if high_ok else (low,)
+        return (high,) if high_ok else ()
 
     # -- rules 1, 2 and 3: the count ---------------------------------------------
     def reachable(self, state: Any, seat: int) -> Iterator[int]:
@@ -284,10 +287,11 @@ class Placement:
         placements = Placements(player, squares, names, option, faces, made)
         if self.cover is None:
             return placements
-        allowed = [self.faces(state, seat, square, faces, chip) for square in squares]
-        if all(len(these) == len(faces) for these in allowed):
+        stacks, ask = state.stacks, self.faces
+        allowed = {square: ask(state, seat, square, faces, chip) for square in squares if stacks[square]}
+        if all(len(these) == 2 for these in allowed.values()):
             return placements
-        return [p for i, p in enumerate(placements) if p.face in allowed[i >> 1]]
+        return [p for i, p in enumerate(placements) if p.face in allowed.get(squares[i >> 1], faces)]
 
     def error(self, state: Any, seat: int, square: int, face: int, start: bool) -> str | None:
         """Why ``seat`` may not place ``face`` on ``square`` (by counting, or
