@@ -65,7 +65,11 @@ class Wrappers:
         ]
 
 
-SIDES = {"official": (), "rule 4 wrapped": ("pass-through-cover",), "every per-move rule wrapped": ("every-rule-wrapped",)}
+SIDES = {
+    "official": (),
+    "rule 4 wrapped": ("pass-through-cover",),
+    "every per-move rule wrapped": ("every-rule-wrapped",),
+}
 
 
 def rate(registry: Registry, variants: tuple[str, ...], games: int, players: int, tag: str) -> float:
@@ -91,13 +95,19 @@ def main() -> None:
     ratios: dict[str, list[float]] = {side: [] for side in SIDES if side != "official"}
     rates: dict[str, list[float]] = {side: [] for side in SIDES}
     for r in range(args.rounds):
-        found = {side: rate(registry, variants, args.games, args.players, f"round-{r}") for side, variants in SIDES.items()}
+        found = {
+            side: rate(registry, variants, args.games, args.players, f"round-{r}") for side, variants in SIDES.items()
+        }
         for side, value in found.items():
             rates[side].append(value)
             if side != "official":
                 ratios[side].append(value / found["official"])
-        print(f"round {r + 1}: " + ", ".join(f"{side} {value:.0f} games/s" for side, value in found.items()), flush=True)
-    print(f"\n{args.players}-player self-play, random bots, {args.rounds} rounds of {args.games} games (min / median / max):")
+        print(
+            f"round {r + 1}: " + ", ".join(f"{side} {value:.0f} games/s" for side, value in found.items()), flush=True
+        )
+    print(
+        f"\n{args.players}-player self-play, random bots, {args.rounds} rounds of {args.games} games (min / median / max):"
+    )
     for side, values in rates.items():
         print(f"  {side}: {min(values):.0f} / {statistics.median(values):.0f} / {max(values):.0f} games/s")
     for side, values in ratios.items():

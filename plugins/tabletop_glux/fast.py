@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING, Any
 from tabletop import Chance, Decide, Event, Forced, Over
 
 from . import setup
-from .chips import FACES, KINDS
-from .events import Draw, Exclude, FirstPlayer, Place, Start
-from .state import State
+from .chips import FACES
+from .events import Place, Start
+from .state import State, Work, freeze, thaw
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -47,7 +47,6 @@ if TYPE_CHECKING:
 #: implements one, Glüx has no fast path (see the module's docstring).
 PLAIN_ONLY = ("glux_memo", "glux_check", "glux_apply", "glux_decisions")
 
-_KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 #: For the players of a game, each seat's draw nodes by the bag's contents.
 _DRAW_NODES: dict[tuple[str, ...], tuple[dict[tuple[int, ...], Chance], ...]] = {}
 #: For the players of a game and its board (boards are made once and compared
@@ -55,36 +54,8 @@ _DRAW_NODES: dict[tuple[str, ...], tuple[dict[tuple[int, ...], Chance], ...]] = 
 _PLACES: dict[tuple[tuple[str, ...], Any], tuple[dict[int, Place], ...]] = {}
 
 
-class Live:
-    """A Glüx state that changes in place: the fields of ``State``, as lists,
-    plus each seat's reach (square -> how many clear counts end there)."""
-
-    __slots__ = (
-        "stacks",
-        "tops",
-        "bags",
-        "hands",
-        "started",
-        "option_used",
-        "excluded",
-        "began",
-        "turn",
-        "drawing",
-        "memo",
-        "reach",
-        "filled",
-    )
-
-    #: Each seat's reach (square -> how many clear counts end there, for
-    #: squares the seat may land on), or None while nobody asked for a whole
-    #: list of placements (a replay asks only whether one square is reached).
-    reach: list[dict[int, int]] | None
-    #: While the reach is kept: the squares holding a chip, one bit each
-    #: (bit ``square``), so that a line is clear when no bit of it is set.
-    filled: int
-
-    def bag_size(self, seat: int) -> int:
-        return sum(self.bags[seat])
+#: The fast path's state: the mutable state both paths apply effects to.
+Live = Work
 
 
 class Fast:
@@ -133,24 +104,14 @@ class Fast:
             self.made = _PLACES[self.players, game.board] = tuple({} for _ in self.players)
         self.decides = game.decides
         self.over = Over()
+        from .game import EFFECTS
+
+        self.effects = EFFECTS
 
     # -- between the two paths ---------------------------------------------
     def thaw(self, state: State) -> Live:
-        """A mutable copy of ``state``, with each seat's reach counted afresh."""
-        live = Live()
-        live.stacks = list(state.stacks)
-        live.tops = [list(t) for t in state.tops]
-        live.bags = [list(b) for b in state.bags]
-        live.hands = list(state.hands)
-        live.started = list(state.started)
-        live.option_used = list(state.option_used)
-        live.excluded = list(state.excluded)
-        live.began = state.began
-        live.turn = state.turn
-        live.drawing = state.drawing
-        live.memo = state.memo
-        live.reach = None
-        return live
+        """A mutable copy of ``state``; each seat's reach is counted when first needed."""
+        return thaw(state)
 
     def count_reach(self, live: Live) -> list[dict[int, int]]:
         """Each seat's reach, counted afresh; kept up to date from then on.
@@ -168,23 +129,12 @@ class Fast:
                         reach[dest] = reach.get(dest, 0) + 1
             live.reach.append(reach)
         live.filled = sum(1 << square for square, stack in enumerate(stacks) if stack)
+        live.index = self
         return live.reach
 
     def freeze(self, live: Live) -> State:
         """The immutable state equal to ``live``."""
-        return State(
-            tuple(live.stacks),
-            tuple(map(tuple, live.tops)),
-            tuple(map(tuple, live.bags)),
-            tuple(live.hands),
-            tuple(live.started),
-            tuple(live.option_used),
-            tuple(live.excluded),
-            live.began,
-            live.turn,
-            live.drawing,
-            live.memo,
-        )
+        return freeze(live)
 
     # -- the engine's questions ------------------------------------------------
     def next(self, live: Live):
@@ -231,41 +181,11 @@ class Fast:
         return f"{decision.kind} is not a decision"
 
     def apply(self, live: Live, event: Event) -> None:
-        kind = type(event)
-        if kind is Draw:
-            seat = self.seats[event.player]
-            live.bags[seat][_KIND_INDEX[event.chip]] -= 1
-            live.hands[seat] = event.chip
-            if live.drawing:
-                live.drawing = False
-                live.turn = self.turns.next(live, seat)
-        elif kind is Place:
-            seat = self.seats[event.player]
-            self.put(live, self.indices[event.square], seat, event.face)
-            live.hands[seat] = None
-            if event.start:
-                live.option_used[seat] = True
-            turns = self.turns
-            if turns.draws_after_placing(live, seat):
-                live.drawing = True
-                live.turn = seat
-            else:
-                live.drawing = False
-                live.turn = turns.next(live, seat)
-        elif kind is Start:
-            seat = self.seats[event.player]
-            self.put(live, self.start_squares[seat], seat, event.face)
-            live.hands[seat] = None
-            live.started[seat] = True
-        elif kind is FirstPlayer:
-            live.began = True
-            live.turn = self.seats[event.starter]
-        elif kind is Exclude:
-            seat = self.seats[event.player]
-            live.excluded[seat] = True
-            live.turn = self.turns.next(live, seat)
-        else:
-            raise TypeError(f"not a Glüx event: {event!r}")
+        try:
+            effect = self.effects[type(event)]
+        except KeyError:
+            raise TypeError(f"not a Glüx event: {event!r}") from None
+        effect(self.game, live, event)
 
     def legal(self, live: Live, player: str) -> Sequence[Event]:
         seat = self.seats[player]
@@ -303,64 +223,58 @@ class Fast:
                 return self.draw_node(live, seat)
         return self.game.first_player_node
 
-    def put(self, live: Live, square: int, seat: int, face: int) -> None:
-        """A chip of ``seat`` goes on top of ``square``: the stacks, the tops and
-        every seat's reach follow."""
-        stacks = live.stacks
-        old = stacks[square]
+    # -- keeping the reach as chips are placed (``placement.put_chip``) ---------
+    def placed(self, live: Live, square: int, seat: int, face: int, old: tuple) -> None:
+        """A chip of ``seat`` went on ``square`` (which held ``old``) showing
+        ``face``: the counts it ends and the counts it makes."""
         reaches = live.reach
-        if reaches is not None:
-            filled = live.filled
-            if old:
-                # The covered chip counts no more (rule 4).
-                covered, was = old[-1]
-                reach = reaches[covered]
-                for between, dest in self.counts[square][was]:
-                    if not filled & between:
-                        left = reach.get(dest)
-                        if left is not None:  # else the seat may not land there, or it is full
-                            if left > 1:
-                                reach[dest] = left - 1
-                            else:
-                                del reach[dest]
-            else:
-                # The square now blocks every count that passed over it (rule 3):
-                # in each direction only the first chip met can count over it,
-                # the nearest set bit of the squares behind.
-                for behind, below, table in self.crossings[square]:
-                    chips = filled & behind
-                    if chips:
-                        sq = chips.bit_length() - 1 if below else (chips & -chips).bit_length() - 1
-                        owner, count = stacks[sq][-1]
-                        path = table[sq][count]
-                        if path is not None:
-                            beyond, dest = path
-                            if not filled & beyond:  # those before the square are empty: sq is the first chip
-                                reach = reaches[owner]
-                                left = reach.get(dest)
-                                if left is not None:
-                                    if left > 1:
-                                        reach[dest] = left - 1
-                                    else:
-                                        del reach[dest]
-                live.filled = filled = filled | (1 << square)
-            stacks[square] = stack = old + ((seat, face),)
-            if len(stack) >= self.height:
-                # Full for good (rule 5; stacks only grow): nobody counts to it.
-                for reach in reaches:
-                    reach.pop(square, None)
-            # The new chip counts from here.
-            reach = reaches[seat]
-            landable = self.landable[seat]
-            height = self.height
-            for between, dest in self.counts[square][face]:
-                if not filled & between and landable[dest] and len(stacks[dest]) < height:
-                    reach[dest] = reach.get(dest, 0) + 1
-        else:
-            stacks[square] = old + ((seat, face),)
+        stacks = live.stacks
+        filled = live.filled
         if old:
-            live.tops[old[-1][0]].remove(square)
-        live.tops[seat].append(square)
+            # The covered chip counts no more (rule 4).
+            covered, was = old[-1]
+            reach = reaches[covered]  # type: ignore[index]
+            for between, dest in self.counts[square][was]:
+                if not filled & between:
+                    left = reach.get(dest)
+                    if left is not None:  # else the seat may not land there, or it is full
+                        if left > 1:
+                            reach[dest] = left - 1
+                        else:
+                            del reach[dest]
+        else:
+            # The square now blocks every count that passed over it (rule 3):
+            # in each direction only the first chip met can count over it,
+            # the nearest set bit of the squares behind (other squares than
+            # this one, so their stacks are as before).
+            for behind, below, table in self.crossings[square]:
+                chips = filled & behind
+                if chips:
+                    sq = chips.bit_length() - 1 if below else (chips & -chips).bit_length() - 1
+                    owner, count = stacks[sq][-1]
+                    path = table[sq][count]
+                    if path is not None:
+                        beyond, dest = path
+                        if not filled & beyond:  # those before the square are empty: sq is the first chip
+                            reach = reaches[owner]  # type: ignore[index]
+                            left = reach.get(dest)
+                            if left is not None:
+                                if left > 1:
+                                    reach[dest] = left - 1
+                                else:
+                                    del reach[dest]
+            live.filled = filled = filled | (1 << square)
+        height = self.height
+        if len(stacks[square]) >= height:
+            # Full for good (rule 5; stacks only grow): nobody counts to it.
+            for reach in reaches:  # type: ignore[union-attr]
+                reach.pop(square, None)
+        # The new chip counts from here.
+        reach = reaches[seat]  # type: ignore[index]
+        landable = self.landable[seat]
+        for between, dest in self.counts[square][face]:
+            if not filled & between and landable[dest] and len(stacks[dest]) < height:
+                reach[dest] = reach.get(dest, 0) + 1
 
 
 @functools.lru_cache(maxsize=32)

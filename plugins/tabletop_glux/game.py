@@ -30,7 +30,7 @@ from . import (
 from .chips import KINDS
 from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
 from .forms import form_of
-from .state import State, evolve
+from .state import State, evolve, freeze, thaw
 
 
 class Glux(Game):
@@ -62,6 +62,8 @@ class Glux(Game):
         n = len(self.players)
         self.seats = {p: i for i, p in enumerate(self.players)}
         self.board = boards.load(options.get("board"), n)
+        #: Each square's index by name (``board.indices``).
+        self.indices = self.board.indices
         # What the header fixes is asked of the rules once, here.
         self.start_squares = setup.start_squares(self.board, n, rules)
         bag = rules.glux_bag(players=n)
@@ -126,17 +128,12 @@ class Glux(Game):
         return f"{decision.kind} is not a decision"
 
     def apply(self, state: State, event: Event) -> State:
-        kind = type(event)
-        if kind is Draw:
-            after = turn.apply_draw(self, state, event)
-        elif kind is Place:
-            after = placement.apply_place(self, state, event)
-        elif kind is Start:
-            after = setup.apply_start(self, state, event)
-        elif kind is FirstPlayer:
-            after = setup.apply_first_player(self, state, event)
-        elif kind is Exclude:
-            after = exclusion.apply_exclude(self, state, event)
+        effect = EFFECTS.get(type(event))
+        if effect is not None:
+            # The one effect, on a thawed copy (the fast path runs it on its own).
+            work = thaw(state)
+            effect(self, work, event)
+            after = freeze(work)
         else:
             after = self.rules.glux_apply(game=self, state=state, event=event)
             if after is None:
@@ -274,3 +271,11 @@ class Glux(Game):
         return f"place the {kind} chip"
 
 
+#: Each event's effect on a mutable state (``state.Work``), for both paths.
+EFFECTS = {
+    Draw: turn.draw,
+    Place: placement.place,
+    Start: setup.start,
+    FirstPlayer: setup.first_player,
+    Exclude: exclusion.exclude,
+}

@@ -27,7 +27,6 @@ Rule 7 and "Important" are in ``start_option.py`` and ``exclusion.py``.
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -38,7 +37,7 @@ from .board import ORTHOGONAL
 from .chips import FACES
 from .events import Place
 from .forms import form_of, reads
-from .state import State, put
+from .state import Work
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -135,11 +134,15 @@ class Placement:
         self.cover = None if form_of(rules.glux_may_cover) == "always" else rules.glux_may_cover
         #: Rule 7 as asked, or None when read in its declared form.
         self.option_asked = (
-            None if form_of(rules.glux_start_option) == "unused, one chip on the start square" else rules.glux_start_option
+            None
+            if form_of(rules.glux_start_option) == "unused, one chip on the start square"
+            else rules.glux_start_option
         )
         #: Whether rules 4-6 have nothing to refuse on a start square holding one chip.
         self.option_plain = (
-            self.height > 1 and self.cover is None and all(self.landable[s][sq] for s, sq in enumerate(self.start_squares))
+            self.height > 1
+            and self.cover is None
+            and all(self.landable[s][sq] for s, sq in enumerate(self.start_squares))
         )
 
     # -- rules 4, 5 and 6: the destination ------------------------------------
@@ -341,41 +344,33 @@ def landable_table(may_land: Any, game: Any, board: Any, start_owner: tuple[int,
     return table
 
 
-def apply_place(game: Glux, state: State, event: Place) -> State:
-    """The chip goes on top of the square (covering what is there: rule 4,
-    only the top chip counts from now on); then the player draws, or the turn
-    passes."""
+def put_chip(work: Work, square: int, seat: int, face: int) -> None:
+    """A chip of ``seat`` goes on top of ``square`` (covering what is there:
+    rule 4, only the top chip counts from now on)."""
+    stacks = work.stacks
+    old = stacks[square]
+    stacks[square] = old + ((seat, face),)
+    if old:
+        work.tops[old[-1][0]].remove(square)
+    work.tops[seat].append(square)
+    if work.index is not None:
+        work.index.placed(work, square, seat, face, old)  # type: ignore[attr-defined]
+
+
+def place(game: Glux, work: Work, event: Place) -> None:
+    """The effect of a placement: the chip goes on the square; then the
+    player draws (2nd phase), or the turn passes."""
     seat = game.seats[event.player]
-    square = game.board.indices[event.square]
-    stack = state.stacks[square]
-    tops = state.tops
-    if stack:
-        covered = stack[-1][0]
-        tops = put(tops, covered, tuple(s for s in tops[covered] if s != square))
-    tops = put(tops, seat, tops[seat] + (square,))
-    hands = put(state.hands, seat, None)
-    option_used = put(state.option_used, seat, True) if event.start else state.option_used
-    stacks = put(state.stacks, square, stack + ((seat, event.face),))
-
-    def after(turn: int | None, drawing: bool) -> State:
-        return State(
-            stacks,
-            tops,
-            state.bags,
-            hands,
-            state.started,
-            option_used,
-            state.excluded,
-            state.began,
-            turn,
-            drawing,
-            state.memo,
-        )
-
-    placed = after(seat, True)
-    if game.turns.draws_after_placing(placed, seat):
-        return placed
-    return after(game.turns.next(placed, seat), False)
+    put_chip(work, game.indices[event.square], seat, event.face)
+    work.hands[seat] = None
+    if event.start:
+        work.option_used[seat] = True
+    turns = game.turns
+    work.turn = seat
+    work.drawing = True
+    if not turns.draws_after_placing(work, seat):
+        work.drawing = False
+        work.turn = turns.next(work, seat)
 
 
 class Placements(Sequence[Place]):

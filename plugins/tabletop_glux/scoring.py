@@ -81,9 +81,7 @@ def room_pips(game: Glux, state: State) -> dict[str, dict[str, int]]:
     return {room: dict(pips_in(game=game, state=state, room=room)) for room in game.room_squares}
 
 
-def room_points(
-    game: Glux, state: State, pips: dict[str, dict[str, int]] | None = None
-) -> dict[str, dict[str, int]]:
+def room_points(game: Glux, state: State, pips: dict[str, dict[str, int]] | None = None) -> dict[str, dict[str, int]]:
     """Each room's victory points by player (from ``pips``, each room's pips, when given)."""
     n = len(game.players)
     score = game.rules.glux_score_room

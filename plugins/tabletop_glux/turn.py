@@ -15,7 +15,7 @@ from tabletop import rulehook
 from .chips import KINDS
 from .events import Draw
 from .forms import form_of, reads
-from .state import State, evolve, put, take_from_bag
+from .state import Work
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -73,15 +73,18 @@ class Turns:
         return bool(self.draw_after_placing(game=self.game, state=state, seat=seat))
 
 
-def apply_draw(game: Glux, state: State, event: Draw) -> State:
-    """The chip goes from the bag into the hand; a draw in the 2nd phase ends the turn."""
+_KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
+
+
+def draw(game: Glux, work: Work, event: Draw) -> None:
+    """The effect of a draw: the chip goes from the bag into the hand; a draw
+    in the 2nd phase ends the turn."""
     seat = game.seats[event.player]
-    bags = take_from_bag(state.bags, seat, event.chip)
-    hands = put(state.hands, seat, event.chip)
-    if not state.drawing:
-        return evolve(state, bags=bags, hands=hands)
-    after = evolve(state, bags=bags, hands=hands, drawing=False)
-    return evolve(after, turn=game.turns.next(after, seat))
+    work.bags[seat][_KIND_INDEX[event.chip]] -= 1
+    work.hands[seat] = event.chip
+    if work.drawing:
+        work.drawing = False
+        work.turn = game.turns.next(work, seat)
 
 
 @functools.lru_cache(maxsize=64)

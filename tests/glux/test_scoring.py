@@ -20,11 +20,19 @@ def winners(points, middle):
 
 
 def test_example_left_room_10_9_4_scores_4_2_0():
-    assert score_room(game=None, state=None, room="L", pips={"Timo": 10, "Max": 9, "Pia": 4}, players=4) == {"Timo": 4, "Max": 2, "Pia": 0}
+    assert score_room(game=None, state=None, room="L", pips={"Timo": 10, "Max": 9, "Pia": 4}, players=4) == {
+        "Timo": 4,
+        "Max": 2,
+        "Pia": 0,
+    }
 
 
 def test_example_right_room_12_5_4_scores_4_2_0():
-    assert score_room(game=None, state=None, room="R", pips={"Sarah": 12, "Max": 5, "Timo": 4}, players=4) == {"Sarah": 4, "Max": 2, "Timo": 0}
+    assert score_room(game=None, state=None, room="R", pips={"Sarah": 12, "Max": 5, "Timo": 4}, players=4) == {
+        "Sarah": 4,
+        "Max": 2,
+        "Timo": 0,
+    }
 
 
 def test_example_first_place_tie_10_10_6_scores_4_4_0():
@@ -36,7 +44,11 @@ def test_example_first_place_tie_10_10_6_scores_4_4_0():
 
 
 def test_example_second_place_tie_9_4_4_scores_4_2_2():
-    assert score_room(game=None, state=None, room="R", pips={"Max": 9, "Sarah": 4, "Timo": 4}, players=4) == {"Max": 4, "Sarah": 2, "Timo": 2}
+    assert score_room(game=None, state=None, room="R", pips={"Max": 9, "Sarah": 4, "Timo": 4}, players=4) == {
+        "Max": 4,
+        "Sarah": 2,
+        "Timo": 2,
+    }
 
 
 def test_example_tiebreak_20_20_decided_by_the_middle_room():
