@@ -128,3 +128,12 @@ def test_variant_is_enabled_per_game_and_never_leaks(registry):
     state = position(without, {"f5": [("ann", 6)], "g5": [("ben", 2)]})
     assert with_variant.outcome(state).scores["ben"] == 2
     assert without.outcome(state).scores["ben"] == 0  # made after, still official
+
+
+def test_rank_room_a_player_with_no_pips_is_not_ranked_second():
+    from tabletop_glux import rank_room
+
+    assert rank_room({"ann": 5, "ben": 0}, second_place=True) == {"ann": 4, "ben": 0}
+    assert rank_room({"ann": 5, "ben": 0, "cy": 2}, second_place=True) == {"ann": 4, "ben": 0, "cy": 2}
+    assert rank_room({"ann": 0}, second_place=True) == {"ann": 0}
+    assert rank_room({"ann": 5, "cy": 2}, second_place=True, first=6, second=1) == {"ann": 6, "cy": 1}
