@@ -284,7 +284,12 @@ class Placement:
         allows there."""
         chip = state.hands[seat]
         faces = FACES[chip]
-        option = self.option_open(state, seat)
+        if self.option_plain and self.option_asked is None:
+            # ``option_open`` when rules 4-6 have nothing to refuse there, without
+            # a call: this runs on every turn of self-play.
+            option = not state.option_used[seat] and len(state.stacks[self.start_squares[seat]]) == 1
+        else:
+            option = self.option_open(state, seat)
         if option:
             squares.append(self.start_squares[seat])
         placements = Placements(player, squares, names, option, faces, made)
@@ -368,7 +373,8 @@ def place(game: Glux, work: Work, event: Place) -> None:
     turns = game.turns
     work.turn = seat
     work.drawing = True
-    if not turns.draws_after_placing(work, seat):
+    # The 2nd phase: read in its declared form ("bag not empty"), or asked.
+    if not (any(work.bags[seat]) if turns.bag else turns.draw_after_placing(game=game, state=work, seat=seat)):
         work.drawing = False
         work.turn = turns.next(work, seat)
 

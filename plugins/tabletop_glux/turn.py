@@ -49,7 +49,8 @@ class Turns:
         self.draw_after_placing = rules.glux_draw_after_placing
         #: Whether "still placing" is read as holding a chip and not being excluded.
         self.holding = form_of(self.still_placing) == "holding, not excluded"
-        #: Whether "draws after placing" is read as the bag holding a chip.
+        #: Whether "draws after placing" is read as the bag holding a chip
+        #: (by the effect of a placement, ``placement.place``).
         self.bag = form_of(self.draw_after_placing) == "bag not empty"
 
     def next(self, state: Any, after: int) -> int | None:
@@ -65,12 +66,6 @@ class Turns:
             if still(game=game, state=state, seat=seat):
                 return seat
         return None
-
-    def draws_after_placing(self, state: Any, seat: int) -> bool:
-        """Whether ``seat``, having just placed, draws now (2nd phase)."""
-        if self.bag:
-            return any(state.bags[seat])
-        return bool(self.draw_after_placing(game=self.game, state=state, seat=seat))
 
 
 _KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 
+import attrs
 import pytest
 
 from tabletop import Registry, get_plugin_manager
@@ -75,9 +76,13 @@ def test_each_declared_form_answers_as_its_predicate(registry, players):
                 (s for s in turns.order[seat] if official.glux_still_placing(game=game, state=state, seat=s)), None
             )
             assert turns.next(state, seat) == asked_next
-            assert turns.draws_after_placing(state, seat) == official.glux_draw_after_placing(
-                game=game, state=state, seat=seat
-            )
+            if state.turn == seat and not state.drawing and state.hands[seat] is not None:
+                # The effect of a placement reads the 2nd phase in its form.
+                placed = game.apply(state, next(iter(game.legal(state, game.players[seat]))))
+                before = attrs.evolve(placed, turn=seat, drawing=True)
+                drawn = official.glux_draw_after_placing(game=game, state=before, seat=seat)
+                assert placed.drawing == drawn and (placed.turn == seat) == drawn
+                checked.add(("draw", drawn))
             assert game.start_option(state, seat) == official.glux_start_option(game=game, state=state, seat=seat)
             checked.add(("option", game.start_option(state, seat)))
         for square, stack in enumerate(state.stacks):
@@ -88,7 +93,14 @@ def test_each_declared_form_answers_as_its_predicate(registry, players):
                 checked.add(("pass", not stack))
             if stack:
                 assert official.glux_distance(game=game, state=state, square=square) == stack[-1][1]
-    assert checked == {("option", True), ("option", False), ("pass", True), ("pass", False)}
+    assert checked == {
+        ("option", True),
+        ("option", False),
+        ("pass", True),
+        ("pass", False),
+        ("draw", True),
+        ("draw", False),
+    }
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
