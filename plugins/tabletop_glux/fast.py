@@ -155,7 +155,7 @@ class Fast:
             squares = reach[seat]
         else:
             squares = placement.reachable(live, seat)  # type: ignore[arg-type]
-        if placement.placeable(live, seat, squares) or placement.option_open(live, seat):
+        if placement.option_open(live, seat) or placement.placeable(live, seat, squares):
             return self.decides[seat]
         # "Important": no counting placement and the start-square option used.
         return Forced(self.rules.glux_stuck(game=self.game, state=live, seat=seat))
@@ -175,7 +175,7 @@ class Fast:
             if reach is not None and not decision.start and reach[seat].get(square):
                 if self.cover is None or not live.stacks[square]:
                     return None  # counted to, may land, has room; rule 4 has nothing to ask
-            return self.placement.error(live, seat, square, decision.face, decision.start)
+            return self.placement.error(live, seat, square, decision.face, decision.start)  # type: ignore[arg-type]
         if type(decision) is Start:
             return setup.check_start(self.game, live, decision)  # type: ignore[arg-type]
         return f"{decision.kind} is not a decision"

@@ -304,6 +304,17 @@ class Placement:
     def error(self, state: Any, seat: int, square: int, face: int, start: bool) -> str | None:
         """Why ``seat`` may not place ``face`` on ``square`` (by counting, or
         by the start-square option when ``start``), or None."""
+        if not start:
+            # The common case first: a legal placement by counting (rules 5, 6
+            # and, on an empty square, 4 have nothing to refuse).
+            stack = state.stacks[square]
+            if (
+                len(stack) < self.height
+                and self.landable[seat][square]
+                and (self.cover is None or not stack)
+                and self.reaches(state, seat, square)
+            ):
+                return None
         names = self.game.board.names
         if start:
             own = self.start_squares[seat]
