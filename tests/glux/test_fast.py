@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop import Decide, Match, Registry, get_plugin_manager
+from tabletop import Decide, Match, Registry, Variant, get_plugin_manager, hookimpl, rulehook
 from tabletop.live import selfplay
 from tabletop_glux.chips import FACES
 from tabletop_glux.placement import Placements
@@ -27,12 +27,63 @@ FAST_VARIANTS = [
     ("glux-diagonals",),
     ("glux-room-points:first=6,second=1",),
     ("glux-diagonals", "glux-stack-height:height=4", "glux-no-cover"),
+    ("glux-cover-fewer",),
+    ("glux-soft-ones", "glux-middle-double"),
+    ("pass-through",),
+    ("ask-every-rule",),
 ]
+
+
+class PassThrough:
+    """Every per-move predicate of placement wrapped, changing nothing: the
+    rules are asked instead of read in their forms, on both paths."""
+
+    @rulehook(wrapper=True)
+    def glux_may_cover(self):
+        return (yield)
+
+
+class AskEveryRule(PassThrough):
+    @rulehook(wrapper=True)
+    def glux_counts_from(self):
+        return (yield)
+
+    @rulehook(wrapper=True)
+    def glux_may_pass(self):
+        return (yield)
+
+    @rulehook(wrapper=True)
+    def glux_start_option(self):
+        return (yield)
+
+    @rulehook(wrapper=True)
+    def glux_still_placing(self):
+        return (yield)
+
+    @rulehook(wrapper=True)
+    def glux_draw_after_placing(self):
+        return (yield)
+
+    @rulehook(wrapper=True)
+    def glux_game_over(self):
+        return (yield)
+
+
+class Wrappers:
+    @staticmethod
+    @hookimpl
+    def register_variants():
+        return [
+            Variant("pass-through", "glux", "rule 4 wrapped, nothing changed", PassThrough()),
+            Variant("ask-every-rule", "glux", "every per-move rule wrapped, nothing changed", AskEveryRule()),
+        ]
 
 
 @pytest.fixture(scope="module")
 def registry() -> Registry:
-    return Registry(get_plugin_manager(sorted(HOUSE_RULES.glob("glux_*.py")), environment=False))
+    pm = get_plugin_manager(sorted(HOUSE_RULES.glob("glux_*.py")), environment=False)
+    pm.register(Wrappers, name="wrappers")
+    return Registry(pm)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -62,6 +113,18 @@ def test_no_fast_path_when_a_variant_adds_a_decision(registry):
 
     assert registry.game(Header("glux", ("ann", "ben"), ("glux-redraw",))).fast() is None
     assert registry.game(Header("glux", ("ann", "ben"), ("glux-no-cover",))).fast() is not None
+
+
+@pytest.mark.parametrize("variants", FAST_VARIANTS)
+def test_a_changed_or_wrapped_rule_keeps_the_fast_path(registry, variants):
+    bot = registry.bot("random", "glux")
+    names = ["ann", "ben", "cat"]
+    header, played, events = selfplay(registry, "glux", names, [bot] * 3, "wrapped", variants)
+    assert registry.game(header).fast() is not None and played._fast is not None
+    if variants in (("pass-through",), ("ask-every-rule",)):
+        # Asked instead of read in their forms, the rules say the same: the same game.
+        _, official, same = selfplay(registry, "glux", names, [bot] * 3, "wrapped")
+        assert [str(e) for e in events] == [str(e) for e in same] and official.state == played.state
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
