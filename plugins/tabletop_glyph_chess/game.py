@@ -11,15 +11,12 @@ from typing import Any
 
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
 
-from . import bots, evaluation, hookspecs, notation, official, position, render, resignation, steps
+from . import bots, evaluation, hookspecs, notation, official, payment, position, render, resignation, steps
 from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
 from .hexes import board
 from .pieces import DICE, GLYPHS
 from .state import ACT, SETUP, State, evolve, freeze, thaw
-
-#: The rule hooks whose official rule is the inlined fast path, by group.
-MOVEMENT_HOOKS = ("glyph_move_range", "glyph_move_cost", "glyph_move_directions", "glyph_may_pass", "glyph_may_land")
 
 
 def overridden(rules: Any, name: str) -> bool:
@@ -78,10 +75,10 @@ class GlyphChess(Game):
         self.r = r = SimpleNamespace(
             **{name: getattr(rules, name) if name in self.overridden else f for name, f in official.OFFICIAL.items()}
         )
-        self.plain_moves = not self.overridden.intersection(MOVEMENT_HOOKS)
-        self.official_strike = "glyph_strike" not in self.overridden
-        self.official_eliminate = "glyph_eliminate" not in self.overridden
         self.may_use_coins = r.glyph_may_use_coins
+        self.payers = r.glyph_payers
+        self.may_land = r.glyph_may_land
+        self.may_pass = r.glyph_may_pass
         self.escape_coins = r.glyph_escape_coins
         self.centre_wins = r.glyph_centre_wins
         wild = r.glyph_wild_coins
@@ -90,7 +87,11 @@ class GlyphChess(Game):
         self.first = r.glyph_first_player(players=n)
         self.spells = dict(r.glyph_spells(players=n))
         costs = dict(r.glyph_costs())
-        self.costs = {name: costs.get(name, spell.cost) for name, spell in self.spells.items()}
+        #: Each spell's cost: (cost kind, payment type or None for the caster's).
+        self.costs = {
+            name: payment.cost_of(f"the cost of {name}", costs.get(name, spell.cost))
+            for name, spell in self.spells.items()
+        }
         self.by_caster: dict[str, list] = {}
         for spell in self.spells.values():
             self.by_caster.setdefault(spell.caster, []).append(spell)
@@ -102,6 +103,7 @@ class GlyphChess(Game):
         self.rolls = tuple(Chance(tuple(Roll(d + 1, f) for f in GLYPHS)) for d in range(DICE))
         self.decides = tuple(Decide((p,)) for p in self.players)
         self.draws = tuple(tuple(Draw(p, g) for g in GLYPHS) for p in self.players)
+        payment.check_move_costs(self)
 
     def rerollable(self, state: Any, seat: int) -> tuple[int, ...]:
         """The dice ``seat`` may re-roll in its awakening step."""

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from tabletop import Event, Outcome, rulespec
 
 if TYPE_CHECKING:
+    from .payment import Payers
     from .spells import Spell
     from .steps import TurnStep
 
@@ -132,6 +133,26 @@ def glyph_may_use_coins(game: Game, state: State, spot: int) -> bool | None:
 
 
 @rulespec(firstresult=True)
+def glyph_payers(game: Game, state: State, seat: int, spot: int | None, kind: str) -> Payers | None:
+    """What may pay one item of the payment type ``kind`` (a glyph letter)
+    for ``seat``'s piece on ``spot`` (None: a payment by no piece), for every
+    payment: moves, spells, the escape, a variant's own.
+
+    Return a :class:`~tabletop_glyph_chess.payment.Payers`: ``faces``, the die
+    faces that may pay, ``coins``, the coin types that may pay, and ``why``,
+    why some coins may not (said when a player offers one). Officially: dice
+    showing ``kind``; coins of ``kind`` and the wild ones
+    (``glyph_wild_coins``), none when ``glyph_may_use_coins`` says no.
+    Example, sight blocks only the seen piece's own coins::
+
+        @rulehook
+        def glyph_payers(self, game, state, seat, spot, kind):
+            if spot is not None and not game.may_use_coins(game=game, state=state, spot=spot):
+                return Payers(frozenset({kind}), game.wild(state, seat), "in sight of an enemy seeress")
+    """
+
+
+@rulespec(firstresult=True)
 def glyph_wild_coins(state: State, seat: int) -> frozenset[str] | None:
     """The glyph types whose coins are wild for ``seat`` (pay for any type)."""
 
@@ -153,6 +174,19 @@ def glyph_notate(game: Game, decision: Event) -> str | None:
 def glyph_strike(game: Game, state: State, spot: int, burn: bool) -> bool | None:
     """The piece on ``spot`` is killed (``burn``: incinerated). Change the
     state being changed (a Work) in place and return True."""
+
+
+@rulespec(firstresult=True)
+def glyph_escape_cost(game: Game, state: State, spot: int) -> str | None:
+    """The payment type of the necromancer's escape (on ``spot``): it costs one
+    coin that may pay for one item of that type (``glyph_payers``); ``""``:
+    it cannot escape. Officially ``"N"`` (a necromancer coin or a wild one).
+    Example, the escape is paid with a seeress coin::
+
+        @rulehook
+        def glyph_escape_cost(self, game, state, spot):
+            return SEERESS
+    """
 
 
 @rulespec(firstresult=True)

@@ -23,6 +23,7 @@ from .pieces import ELEMENTALIST, FORCE_MAGE, MINION, NAMES, SCEPTER, SUMMONER
 from .state import State, Step, Work
 
 if TYPE_CHECKING:
+    from .context import Context
     from .game import GlyphChess
 
 
@@ -37,7 +38,9 @@ def glyph_move_range(game: GlyphChess, state: State | Work, seat: int, piece: st
 
 
 @rulehook
-def glyph_move_cost(game: GlyphChess, state: State | Work, seat: int, piece: str, distance: int) -> tuple[str, int]:
+def glyph_move_cost(
+    game: GlyphChess, state: State | Work, seat: int, piece: str, distance: int
+) -> tuple[str, int] | tuple[str, int, str]:
     if piece == SCEPTER:
         return scepter.COST, distance
     return "x", distance
@@ -74,7 +77,7 @@ def line(game: GlyphChess, state: State | Work, seat: int, piece: str, source: i
     return None
 
 
-def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source: int, kind: str, may_coin: bool):
+def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source: int, kind: str):
     r = game.r
     reach = r.glyph_move_range(game=game, state=state, seat=seat, piece=kind, source=source)
     if not reach:
@@ -97,30 +100,33 @@ def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source:
             return f"{game.geo.names[spot]} is in the way"
     if not r.glyph_may_land(game=game, state=state, seat=seat, piece=kind, spot=target):
         return f"{event.target} holds a piece of yours"
-    cost, amount = r.glyph_move_cost(game=game, state=state, seat=seat, piece=kind, distance=distance)
-    return payment.error(state, seat, kind, cost, amount, event.dice, event.coins, may_coin, game.wild(state, seat))
+    cost = r.glyph_move_cost(game=game, state=state, seat=seat, piece=kind, distance=distance)
+    return payment.check(game, state, seat, source, *cost, dice=event.dice, coins=event.coins, piece=kind)
 
 
-def families(
-    game: GlyphChess, state: State | Work, seat: int, source: int, kind: str, may_coin: bool, pays
-) -> Iterator:
-    """Every move of the piece on ``source``: (Move, (player, from, to), ways to pay)."""
+def families(ctx: Context) -> Iterator:
+    """Every move of the piece the listing ``ctx`` is turned to:
+    (Move, (player, from, to), ways to pay)."""
+    game, state, seat, source, kind = ctx.game, ctx.state, ctx.seat, ctx.source, ctx.kind
     r = game.r
     reach = r.glyph_move_range(game=game, state=state, seat=seat, piece=kind, source=source)
     if not reach:
         return
-    player, names = game.players[seat], game.geo.names
+    player, names = ctx.player, ctx.names
+    here = names[source]
+    landable, passable = ctx.landing(kind), ctx.passing(kind)
+    cost_of, ways_of = r.glyph_move_cost, ctx.ways
     rays = r.glyph_move_directions(game=game, state=state, seat=seat, piece=kind, source=source)
     for ray in rays.values():
         for distance, target in enumerate(ray[:reach], start=1):
-            if r.glyph_may_land(game=game, state=state, seat=seat, piece=kind, spot=target):
-                cost, amount = r.glyph_move_cost(game=game, state=state, seat=seat, piece=kind, distance=distance)
-                ways = pays(kind, cost, amount)
+            if landable[target]:
+                cost = cost_of(game=game, state=state, seat=seat, piece=kind, distance=distance)
+                ways = ways_of(*cost)
                 if ways:
-                    yield Move, (player, names[source], names[target]), ways
-                elif cost == "x" or cost == "any-die":
+                    yield Move, (player, here, names[target]), ways
+                elif cost[0] == "x" or cost[0] == "any-die":
                     break  # a longer move costs more still
-            if not r.glyph_may_pass(game=game, state=state, seat=seat, piece=kind, spot=target):
+            if not passable[target]:
                 break
 
 

@@ -4,11 +4,11 @@ implementation, each kept beside the rule it implements and gathered here."""
 from __future__ import annotations
 
 from .awakening import glyph_draws, glyph_hand_limit, glyph_rerollable
-from .escape import glyph_escape_coins
+from .escape import glyph_escape_coins, glyph_escape_cost
 from .kills import glyph_strike
 from .movement import glyph_may_land, glyph_may_pass, glyph_move_cost, glyph_move_directions, glyph_move_range
 from .notation import glyph_notate, glyph_parse
-from .payment import glyph_wild_coins
+from .payment import glyph_payers, glyph_wild_coins
 from .scepter import glyph_centre_wins, glyph_eliminate
 from .setup import glyph_coins, glyph_first_player, glyph_secret_setup, glyph_start_edges, glyph_starting_coins
 from .sight import glyph_may_use_coins
@@ -38,9 +38,11 @@ OFFICIAL = {
         glyph_costs,
         glyph_may_use_coins,
         glyph_wild_coins,
+        glyph_payers,
         glyph_parse,
         glyph_notate,
         glyph_strike,
+        glyph_escape_cost,
         glyph_escape_coins,
         glyph_centre_wins,
         glyph_eliminate,
