@@ -86,6 +86,10 @@ class GlyphChess(Game):
         self.edges = tuple(tuple(e) for e in r.glyph_start_edges(game=self, players=n))
         self.first = r.glyph_first_player(players=n)
         self.spells = dict(r.glyph_spells(players=n))
+        # A gathering hook: every variant's answer, in a list (asked of the
+        # rules themselves, not of the official function alone).
+        for added in rules.glyph_more_spells(players=n) or ():
+            self.spells.update(added)
         costs = dict(r.glyph_costs())
         #: Each spell's cost: (cost kind, payment type or None for the caster's).
         self.costs = {

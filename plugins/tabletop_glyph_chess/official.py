@@ -12,7 +12,7 @@ from .payment import glyph_payers, glyph_wild_coins
 from .scepter import glyph_centre_wins, glyph_eliminate
 from .setup import glyph_coins, glyph_first_player, glyph_secret_setup, glyph_start_edges, glyph_starting_coins
 from .sight import glyph_may_use_coins
-from .spells import COSTS, glyph_costs, glyph_spells
+from .spells import COSTS, glyph_costs, glyph_more_spells, glyph_spells
 from .steps import glyph_turn_steps
 from .victory import glyph_outcome
 
@@ -35,6 +35,7 @@ OFFICIAL = {
         glyph_may_pass,
         glyph_may_land,
         glyph_spells,
+        glyph_more_spells,
         glyph_costs,
         glyph_may_use_coins,
         glyph_wild_coins,
