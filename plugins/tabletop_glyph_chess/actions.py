@@ -8,6 +8,7 @@ action makes (stopping where a necromancer may escape), and ends the action.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from tabletop import Event
@@ -105,32 +106,43 @@ def finish(work: Work) -> None:
 
 
 # -- listing --------------------------------------------------------------------
-def families(
+def by_piece(
     game: GlyphChess, state: State | Work, seat: int, known: dict | None = None
-) -> Iterator[tuple[type, tuple, list]]:
-    """Every action of ``seat`` now, grouped: (event class, its fields but the
-    payment, the ways to pay), in the order ``moves`` lists them: piece by
-    piece in board order, its moves, then its spells' options. The one
-    listing, for the plain path and the fast path alike; ways to pay are
-    remembered in ``known`` (see :class:`~tabletop_glyph_chess.context.Context`)."""
+) -> Iterator[list[tuple[type, tuple, list]]]:
+    """Every action of ``seat`` now, grouped: for each piece with actions, in
+    board order, a list of (event class, its fields but the payment, the
+    ways to pay): its moves, then its spells' options. The one listing, for
+    the plain path and the fast path alike; ways to pay are remembered in
+    ``known`` (see :class:`~tabletop_glyph_chess.context.Context`)."""
     ctx = Context(game, state, seat, known)
     spells, costs = game.by_caster, game.costs
     player = ctx.player
     names = ctx.names
-    moves = movement.families
+    moves = movement.listing
     for source in ctx.casters():
-        yield from moves(ctx)
+        out: list = []
+        moves(ctx, out)
         casts = spells.get(ctx.kind)
         if casts:
             here = names[source]
-            ways_of = ctx.ways
+            append = out.append
             for spell in casts:
                 name = spell.name
-                cost, kind = costs[name]
+                priced = ctx.priced(*costs[name])
                 for spots, target, amount in spell.options(ctx):
-                    ways = ways_of(cost, amount, kind)
+                    ways = priced[amount]
                     if ways:
-                        yield Cast, (player, name, here, tuple([names[s] for s in spots]), target), ways
+                        append((Cast, (player, name, here, tuple([names[s] for s in spots]), target), ways))
+        if out:
+            yield out
+
+
+def families(
+    game: GlyphChess, state: State | Work, seat: int, known: dict | None = None
+) -> Iterator[tuple[type, tuple, list]]:
+    """Every action of ``seat`` now, grouped: (event class, its fields but the
+    payment, the ways to pay), in the order ``moves`` lists them (see :func:`by_piece`)."""
+    return chain.from_iterable(by_piece(game, state, seat, known))
 
 
 def legal(game: GlyphChess, state: State | Work, seat: int) -> list[Event]:
@@ -140,4 +152,4 @@ def legal(game: GlyphChess, state: State | Work, seat: int) -> list[Event]:
 
 
 def can_act(game: GlyphChess, state: State | Work, seat: int) -> bool:
-    return next(families(game, state, seat), None) is not None
+    return next(by_piece(game, state, seat), None) is not None

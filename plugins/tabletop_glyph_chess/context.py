@@ -14,12 +14,15 @@ with no code of its own beyond ``options``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from . import payment
 from .payment import PAYMENT_TYPES, Payers
 from .pieces import GLYPHS, MINION
+
+ANY_DIE = payment.payers(frozenset(GLYPHS))
 
 if TYPE_CHECKING:
     from .game import GlyphChess
@@ -70,6 +73,38 @@ class Asked(dict):
         return answer
 
 
+class ByOccupant(dict):
+    """What is on a spot -> a header-time rule's answer for one piece of one
+    seat (``rule(seat, piece, occupant)``), worked out once per game and
+    occupant: the compiled table of ``glyph_landing`` or ``glyph_passing``."""
+
+    __slots__ = ("rule", "seat", "piece")
+
+    def __init__(self, rule: Any, seat: int, piece: str) -> None:
+        super().__init__()
+        self.rule, self.seat, self.piece = rule, seat, piece
+
+    def __missing__(self, occupant: Any) -> bool:
+        answer = self[occupant] = bool(self.rule(self.seat, self.piece, occupant))
+        return answer
+
+
+class Priced(dict):
+    """X -> the ways to pay a cost of one kind for X, in one payment
+    situation (the dice that may pay, the coins that may pay): shared by
+    every listing that meets the same situation."""
+
+    __slots__ = ("cost", "ctx", "paid_by")
+
+    def __init__(self, cost: str) -> None:
+        super().__init__()
+        self.cost, self.ctx, self.paid_by = cost, None, None
+
+    def __missing__(self, amount: int) -> list:
+        ways = self[amount] = self.ctx._pays(self.cost, amount, self.paid_by)
+        return ways
+
+
 class Context:
     """One listing of ``seat``'s actions in ``state``.
 
@@ -81,6 +116,12 @@ class Context:
     :class:`~tabletop_glyph_chess.payment.Payers`) and ``budget`` (how many
     items of its type the seat could spend at most: a spell lists nothing
     that costs more).
+
+    What a spell's ``options(ctx)`` may use: these fields, :attr:`minions`,
+    :meth:`empty_next`, :meth:`landing` and :meth:`passing` (the movement
+    hooks, for a spell that moves pieces), :meth:`may_land`,
+    :meth:`may_pass`; it yields ``(spots, target, X)`` and the listing prices
+    each X with :meth:`priced`.
     """
 
     __slots__ = (
@@ -98,11 +139,13 @@ class Context:
         "payers",
         "budget",
         "_known",
-        "_tables",
+        "_situation",
         "_minions",
         "_by_type",
         "_landing",
         "_passing",
+        "_moving",
+        "_prices",
     )
 
     def __init__(self, game: GlyphChess, state: Any, seat: int, known: dict | None = None) -> None:
@@ -110,7 +153,7 @@ class Context:
         self.player = game.players[seat]
         self.board = board = state.board
         self.names = game.geo.names
-        self.mine = [spot for spot, piece in enumerate(board) if piece is not None and piece[0] == seat]
+        self.mine = [spot for spot, piece in compress(enumerate(board), board) if piece[0] == seat]
         spent = state.spent
         self.free = tuple([n for n in range(1, len(state.dice) + 1) if n - 1 not in spent])
         self.hand = state.hands[seat]
@@ -118,28 +161,42 @@ class Context:
         self._minions: list[int] | None = None
         self.source = -1
         self.kind = ""
-        self.payers = None
+        self.payers: Payers | None = None
         self.budget = 0
-        self._tables: dict = {}
+        self._situation: tuple = ()
         self._by_type: dict = {}
         self._landing: dict = {}
         self._passing: dict = {}
+        self._moving: dict = {}
+        self._prices: dict = {}
 
     # -- the piece being listed ----------------------------------------------------
     def at(self, source: int) -> Context:
         """Turn to the piece on ``source``: its kind, what may pay for it, its budget."""
         self.source = source
         self.kind = kind = self.board[source][1]
-        self._by_type = {}
+        if self._by_type:
+            self._by_type = {}
+        if self._prices:
+            self._prices = {}
         if kind in PAYMENT_TYPES:
-            self.payers, self._tables, self.budget = self._priced(kind)
+            self.payers, self._situation, self.budget = self._paying(kind)
         else:
-            self.payers, self._tables, self.budget = None, {}, 0
+            dice = self.state.dice
+            self.payers, self._situation, self.budget = None, (self.free, tuple([dice[n - 1] for n in self.free])), 0
         return self
 
-    def _priced(self, kind: str) -> tuple[Payers, dict, int]:
-        """What may pay for ``kind`` here, the tables of its ways to pay (by
-        cost and amount) and how many items could pay at most."""
+    def casters(self) -> Iterator[int]:
+        """The seat's pieces, in board order, each turned to with :meth:`at`."""
+        for source in self.mine:
+            self.at(source)
+            yield source
+
+    # -- paying ------------------------------------------------------------------------
+    def _paying(self, kind: str) -> tuple[Payers, tuple, int]:
+        """What may pay for ``kind`` here (``glyph_payers``), the payment
+        situation (what the ways to pay depend on) and how many items could
+        pay at most."""
         game = self.game
         paid_by = game.payers(game=game, state=self.state, seat=self.seat, spot=self.source, kind=kind)
         dice = self.state.dice
@@ -150,50 +207,60 @@ class Context:
             showing = tuple([(n, dice[n - 1]) for n in self.free if dice[n - 1] in faces])
         coins = paid_by.coins
         pool = tuple([n if g in coins else 0 for g, n in zip(GLYPHS, self.hand)]) if coins else ()
-        base = (faces, showing, pool)
-        known = self._known
-        tables = known.get(base)
-        if tables is None:
-            if len(known) >= KNOWN_WAYS:
-                known.clear()
-            tables = known[base] = {}
-        return paid_by, tables, len(showing) + sum(pool)
+        return paid_by, (faces, showing, pool), len(showing) + sum(pool)
 
-    def ways(self, cost: str, amount: int, kind: str | None = None) -> list:
-        """The ways to pay ``cost`` (a cost kind) for X = ``amount``, of the
-        payment type ``kind`` (the piece's own by default), for the piece
-        being listed: [(dice, coins), ...], empty when it cannot be paid."""
-        if kind is None or kind == self.kind:
-            tables, paid_by = self._tables, self.payers
+    def priced(self, cost: str, kind: str | None = None) -> Priced:
+        """X -> the ways to pay ``cost`` (a cost kind) for X in items of the
+        payment type ``kind`` (the piece's own when None), for the piece being
+        listed: [(dice, coins), ...], empty when it cannot be paid. Remembered
+        across listings by what the ways depend on."""
+        prices = self._prices
+        found = prices.get((cost, kind))
+        if found is not None:
+            return found
+        if cost not in payment.COST_KINDS:
+            raise payment.unknown_cost(cost)
+        if cost == "any-die":
+            dice = self.state.dice
+            showing = tuple([dice[n - 1] for n in self.free])
+            situation, paid_by = ("any-die", self.free, tuple(map(showing.index, showing))), ANY_DIE
+        elif kind is None or kind == self.kind:
+            if self.payers is None:
+                raise payment.unknown_type(self.kind)
+            situation, paid_by = self._situation, self.payers
         else:
             if kind not in PAYMENT_TYPES:
                 raise payment.unknown_type(kind)
-            found = self._by_type.get(kind)
-            if found is None:
-                found = self._by_type[kind] = self._priced(kind)
-            paid_by, tables, _ = found
-        key = (cost, amount)
-        ways = tables.get(key)
-        if ways is None:
-            if paid_by is None and cost != "any-die":
-                raise payment.unknown_type(self.kind)
-            ways = tables[key] = self._pays(cost, amount, paid_by)
-        return ways
+            other = self._by_type.get(kind)
+            if other is None:
+                other = self._by_type[kind] = self._paying(kind)
+            paid_by, situation, _ = other
+        known = self._known
+        key = (situation, cost)
+        found = known.get(key)
+        if found is None:
+            if len(known) >= KNOWN_WAYS:
+                known.clear()
+            found = known[key] = Priced(cost)
+        found.ctx, found.paid_by = self, paid_by
+        prices[(cost, kind)] = found
+        return found
 
-    def _pays(self, cost: str, amount: int, paid_by: Payers | None) -> list:
+    def ways(self, cost: str, amount: int, kind: str | None = None) -> list:
+        """The ways to pay ``cost`` for X = ``amount`` (see :meth:`priced`)."""
+        return self.priced(cost, kind)[amount]
+
+    def _pays(self, cost: str, amount: int, paid_by: Payers) -> list:
         state = self.state
         dice, free = state.dice, self.free
         if cost == "any-die":
             showing, pool = tuple([dice[n - 1] for n in free]), ()
-            paid_by = payment.payers(frozenset(GLYPHS))
         elif len(paid_by.faces) == 1:
             showing = tuple([n for n in free if dice[n - 1] in paid_by.faces])
             pool = tuple([n if g in paid_by.coins else 0 for g, n in zip(GLYPHS, self.hand)])
         else:
             showing = tuple([(n, dice[n - 1]) for n in free if dice[n - 1] in paid_by.faces])
             pool = tuple([n if g in paid_by.coins else 0 for g, n in zip(GLYPHS, self.hand)])
-        if cost not in payment.COST_KINDS:
-            raise payment.unknown_cost(cost)
         alike = ways_alike(cost, amount, free, showing, pool)
         known = self._known
         ways = known.get(alike)
@@ -202,6 +269,49 @@ class Context:
                 known.clear()
             ways = known[alike] = list(payment.options(state, self.seat, cost, amount, paid_by))
         return ways
+
+    def move_ways(self, reach: int) -> list:
+        """For each distance up to ``reach`` (index 0 unused), the ways to pay
+        for moving the piece listed that far; the list ends where a move
+        cannot be paid and a longer one costs more still. The costs are the
+        header-time table of ``glyph_move_costs`` (then the list is
+        remembered with the ways to pay), or, when a variant changes
+        ``glyph_move_cost``, that hook's, asked once per piece kind and
+        distance in a listing (it is not told where the piece stands)."""
+        game, kind = self.game, self.kind
+        fixed = game.move_costs_fixed
+        if fixed:
+            key = ("moves", kind, reach, self._situation)
+            found = self._known.get(key)
+            if found is not None:
+                return found
+        costs = self._moving.get(kind)
+        if costs is None:
+            costs = self._moving[kind] = {}
+        state, seat = self.state, self.seat
+        cost_of = game.r.glyph_move_cost
+        found = [None]
+        alone = True  # paid in the piece's own type (or dice of any face) alone
+        for distance in range(1, min(reach, game.longest_line) + 1):
+            cost = costs.get(distance)
+            if cost is None:
+                if fixed:
+                    cost = game.move_costs(kind, distance)
+                else:
+                    cost = cost_of(game=game, state=state, seat=seat, piece=kind, distance=distance)
+                cost = costs[distance] = tuple(cost)
+            other = cost[2] if len(cost) > 2 and cost[2] != kind else None
+            alone = alone and other is None
+            ways = self.priced(cost[0], other)[cost[1]]
+            if not ways and cost[0] in DEARER:
+                break  # a longer move costs more still
+            found.append(ways)
+        if fixed and alone:
+            known = self._known
+            if len(known) >= KNOWN_WAYS:
+                known.clear()
+            known[key] = found
+        return found
 
     # -- what spells often ask ---------------------------------------------------------
     @property
@@ -218,33 +328,45 @@ class Context:
         board = self.board
         return [s for s in self.game.geo.neighbours[spot] if board[s] is None]
 
-    def landing(self, piece: str) -> Asked:
-        """Spot -> whether the seat's ``piece`` may end a move or a step there
-        (the rule hook ``glyph_may_land``, asked once per spot and listing)."""
+    def landing(self, piece: str) -> tuple[Sequence, dict]:
+        """``(keys, answers)``: whether the seat's ``piece`` may end a move or
+        a step on a spot is ``answers[keys[spot]]``. When no variant asks
+        ``glyph_may_land`` move by move, the answers are the header-time table
+        of ``glyph_landing`` by what stands on the spot (``keys`` is the
+        board); else the hook's, asked once per spot and listing."""
         found = self._landing.get(piece)
         if found is None:
             game = self.game
-            found = self._landing[piece] = Asked(game, self.state, self.seat, piece, game.may_land)
+            if game.landing_by_occupant:
+                found = (self.board, game.landing_table(self.seat, piece))
+            else:
+                found = (game.spots, Asked(game, self.state, self.seat, piece, game.may_land))
+            self._landing[piece] = found
         return found
 
-    def passing(self, piece: str) -> Asked:
-        """Spot -> whether the seat's ``piece`` may pass over it (``glyph_may_pass``)."""
+    def passing(self, piece: str) -> tuple[Sequence, dict]:
+        """``(keys, answers)`` for passing over a spot (``glyph_passing``,
+        ``glyph_may_pass``), as :meth:`landing`."""
         found = self._passing.get(piece)
         if found is None:
             game = self.game
-            found = self._passing[piece] = Asked(game, self.state, self.seat, piece, game.may_pass)
+            if game.passing_by_occupant:
+                found = (self.board, game.passing_table(self.seat, piece))
+            else:
+                found = (game.spots, Asked(game, self.state, self.seat, piece, game.may_pass))
+            self._passing[piece] = found
         return found
 
     def may_land(self, piece: str, spot: int) -> bool:
         """Whether the seat's ``piece`` may end a move or a step on ``spot``."""
-        return self.landing(piece)[spot]
+        keys, answers = self.landing(piece)
+        return answers[keys[spot]]
 
     def may_pass(self, piece: str, spot: int) -> bool:
         """Whether the seat's ``piece`` may pass over ``spot``."""
-        return self.passing(piece)[spot]
+        keys, answers = self.passing(piece)
+        return answers[keys[spot]]
 
-    def casters(self) -> Iterator[int]:
-        """The seat's pieces, in board order, each turned to with :meth:`at`."""
-        for source in self.mine:
-            self.at(source)
-            yield source
+
+#: The cost kinds for which a longer move costs more.
+DEARER = frozenset({"x", "any-die", "coin"})

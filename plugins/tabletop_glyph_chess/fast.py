@@ -102,17 +102,44 @@ class Fast:
         self.game = game
         self.table = game.steps
         self.ways = WAYS
+        #: The action step's listing of the Work now: (the Work, the families
+        #: found so far, the rest to find), forgotten at every event.
+        self._listing: tuple[Work, list, Iterator] | None = None
+        self._official_act = self.table.get(ACT) is steps.ACT_STEP
 
-    thaw = staticmethod(thaw)
+    def thaw(self, state: State) -> Work:
+        self._listing = None
+        return thaw(state)
+
     freeze = staticmethod(freeze)
 
+    def _listed(self, live: Work, every: bool) -> list:
+        """The families of the player at turn's actions: the first one at
+        least (whether there is any), or ``every`` one."""
+        found = self._listing
+        if found is None or found[0] is not live:
+            found = self._listing = (live, [], actions.by_piece(self.game, live, live.turn, self.ways))
+        _, families, rest = found
+        if every:
+            for more in rest:
+                families += more
+        elif not families:
+            for more in rest:
+                families += more
+                break
+        return families
+
     def next(self, live: Work) -> Any:
+        if live.phase == ACT and self._official_act:
+            # The action step's node, with the listing begun kept for legal().
+            return steps.act_node(self.game, live, bool(self._listed(live, False)))
         return self.table[live.phase].node(self.game, live)
 
     def check(self, live: Work, decision: Event) -> str | None:
         return self.game.check(live, decision)  # the checks only read: a Work reads as a State does
 
     def apply(self, live: Work, event: Event) -> None:
+        self._listing = None
         game = self.game
         self.table[live.phase].apply(game, live, event)
         steps.settle(game, live)
@@ -122,8 +149,8 @@ class Fast:
         node = self.next(live)
         if type(node) is not Decide or player not in node.players:
             return []
-        if live.phase == ACT and self.table[ACT] is steps.ACT_STEP:
-            return Actions(list(actions.families(game, live, game.seats[player], self.ways)))
+        if live.phase == ACT and self._official_act:
+            return Actions(list(self._listed(live, True)))
         return self.table[live.phase].legal(game, live, player)
 
     def state(self, live: Work) -> State:

@@ -12,6 +12,7 @@ from typing import Any
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
 
 from . import bots, evaluation, hookspecs, notation, official, payment, position, render, resignation, steps
+from .context import ByOccupant
 from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
 from .hexes import board
@@ -79,6 +80,20 @@ class GlyphChess(Game):
         self.payers = r.glyph_payers
         self.may_land = r.glyph_may_land
         self.may_pass = r.glyph_may_pass
+        # Landing and passing: header-time rules by what is on the spot,
+        # compiled into a table per seat and piece; the per-move hooks are
+        # asked spot by spot only when a variant changes them.
+        self.spots = range(self.geo.size)
+        self.longest_line = max(len(ray) for rays in self.geo.ray_lists for ray in rays)
+        self._landing, self._passing = r.glyph_landing(players=n), r.glyph_passing(players=n)
+        self._tables: dict = {}
+        self.landing_by_occupant = "glyph_may_land" not in self.overridden
+        #: Move costs by piece and distance (``glyph_move_costs``); the
+        #: per-move ``glyph_move_cost`` is asked move by move only when a
+        #: variant changes it.
+        self.move_costs = r.glyph_move_costs(players=n)
+        self.move_costs_fixed = "glyph_move_cost" not in self.overridden
+        self.passing_by_occupant = "glyph_may_pass" not in self.overridden
         self.escape_coins = r.glyph_escape_coins
         self.centre_wins = r.glyph_centre_wins
         wild = r.glyph_wild_coins
@@ -108,6 +123,23 @@ class GlyphChess(Game):
         self.decides = tuple(Decide((p,)) for p in self.players)
         self.draws = tuple(tuple(Draw(p, g) for g in GLYPHS) for p in self.players)
         payment.check_move_costs(self)
+
+    def landing_table(self, seat: int, piece: str) -> dict:
+        """What stands on a spot -> whether ``seat``'s ``piece`` may land there
+        (``glyph_landing``, worked out once per occupant in a game)."""
+        key = (True, seat, piece)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = ByOccupant(self._landing, seat, piece)
+        return table
+
+    def passing_table(self, seat: int, piece: str) -> dict:
+        """What stands on a spot -> whether ``seat``'s ``piece`` may pass over it (``glyph_passing``)."""
+        key = (False, seat, piece)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = ByOccupant(self._passing, seat, piece)
+        return table
 
     def rerollable(self, state: Any, seat: int) -> tuple[int, ...]:
         """The dice ``seat`` may re-roll in its awakening step."""

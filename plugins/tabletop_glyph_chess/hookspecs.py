@@ -27,7 +27,7 @@ and change it in place, returning True.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Event, Outcome, rulespec
@@ -215,6 +215,28 @@ def glyph_move_range(game: Game, state: State, seat: int, piece: str, source: in
     """
 
 
+@header_rule
+def glyph_move_costs(players: int) -> Callable[[str, int], tuple] | None:
+    """The cost of moves by piece and distance, as a function ``costs(piece,
+    distance)`` answering as ``glyph_move_cost`` does: compiled with the ways
+    to pay, and asked by ``glyph_move_cost``'s official rule. A rule that
+    depends on the piece and distance alone is faster here; one that depends
+    on the position is ``glyph_move_cost``. Official: the scepter
+    ``("any-die", distance)``, glyph pieces ``("x", distance)``.
+
+    Example (every move costs one item more)::
+
+        class Toll:
+            @rulehook(wrapper=True)
+            def glyph_move_costs(self, players):
+                official = yield
+                def costs(piece, distance):
+                    kind, amount, *rest = official(piece, distance)
+                    return (kind, amount + 1, *rest) if kind == "x" else (kind, amount, *rest)
+                return costs
+    """
+
+
 @move_rule
 def glyph_move_cost(
     game: Game, state: State, seat: int, piece: str, distance: int
@@ -222,7 +244,8 @@ def glyph_move_cost(
     """What moving ``piece`` ``distance`` spots costs: ``(cost kind, amount)``
     paid in items of the piece's own type, or ``(cost kind, amount, payment
     type)`` paid in items of another type (a glyph letter: what may pay one
-    item of it is ``glyph_payers``). Cost kinds: ``"x"`` (that many items),
+    item of it is ``glyph_payers``). Officially the answer of the header-time
+    ``glyph_move_costs``. Cost kinds: ``"x"`` (that many items),
     ``"item"``, ``"die"``, ``"die+x"``, ``"coin"`` (that many coins, never
     dice) and ``"any-die"`` (that many dice of any face, never coins; no
     type). Official: the scepter ``("any-die", 1)``, glyph pieces ``("x",
@@ -263,14 +286,53 @@ def glyph_move_directions(
     """
 
 
+@header_rule
+def glyph_passing(players: int) -> Callable[[int, str, Any], bool] | None:
+    """The passing rule by what stands on a spot, as a function
+    ``passes(seat, piece, there) -> bool`` (``there``: None for an empty
+    spot, else ``(seat, letter)``): compiled into a table once per game and
+    occupant, which listing and checking read; ``glyph_may_pass`` answers
+    from it unless a variant changes that hook. Official: an empty spot; the
+    force mage passes any piece; a summoner passes its own minions.
+
+    Example (nothing passes an enemy scepter)::
+
+        class ScepterWall:
+            @rulehook(wrapper=True)
+            def glyph_passing(self, players):
+                official = yield
+                return lambda seat, piece, there: official(seat, piece, there) and not (
+                    there is not None and there[1] == "K" and there[0] != seat
+                )
+    """
+
+
+@header_rule
+def glyph_landing(players: int) -> Callable[[int, str, Any], bool] | None:
+    """The landing rule by what stands on a spot, ``lands(seat, piece,
+    there) -> bool``, as ``glyph_passing``; ``glyph_may_land`` answers from it
+    unless a variant changes that hook. Official: not on a friendly piece (a
+    summoner may land on its own minion, which leaves).
+
+    Example (the scepter takes nothing)::
+
+        class PeacefulScepter:
+            @rulehook(wrapper=True)
+            def glyph_landing(self, players):
+                official = yield
+                return lambda seat, piece, there: official(seat, piece, there) and (piece != "K" or there is None)
+    """
+
+
 @move_rule
 def glyph_may_pass(game: Game, state: State, seat: int, piece: str, spot: int) -> bool | None:
     """Whether a moving ``piece`` of ``seat`` may pass over ``spot`` (on its
     way, not its landing): asked for moves and for the force mage's blast.
-    Official: an empty spot; the force mage passes any piece; a summoner
-    passes its own minions. Asked once per spot in a listing: the answer may
-    depend on the state, the seat, the piece and the spot, not on where the
-    piece comes from.
+    Official: the table of ``glyph_passing`` for what stands on the spot. A
+    variant's answer may depend on the state, the seat, the piece and the
+    spot (asked once per spot in a listing), not on where the piece comes
+    from; a rule that depends on the occupant alone is faster as
+    ``glyph_passing``.
 
     Example::
 
@@ -286,9 +348,9 @@ def glyph_may_pass(game: Game, state: State, seat: int, piece: str, spot: int) -
 def glyph_may_land(game: Game, state: State, seat: int, piece: str, spot: int) -> bool | None:
     """Whether ``piece`` of ``seat`` may end a move, or a step, on ``spot``:
     asked for moves, each step of a blaze (``piece`` ``"E"``), each minion of
-    a march (``"M"``) and the blast's landing (``"F"``). Official: not on a
-    friendly piece (a summoner may land on its own minion, which leaves).
-    Asked once per spot in a listing (see ``glyph_may_pass``).
+    a march (``"M"``) and the blast's landing (``"F"``). Official: the table
+    of ``glyph_landing`` for what stands on the spot. Asked once per spot in
+    a listing (see ``glyph_may_pass``).
 
     Example (no piece but a scepter lands on the centre)::
 

@@ -6,7 +6,16 @@ from __future__ import annotations
 from .awakening import glyph_draws, glyph_hand_limit, glyph_rerollable
 from .escape import glyph_escape_coins, glyph_escape_cost
 from .kills import glyph_strike
-from .movement import glyph_may_land, glyph_may_pass, glyph_move_cost, glyph_move_directions, glyph_move_range
+from .movement import (
+    glyph_landing,
+    glyph_may_land,
+    glyph_may_pass,
+    glyph_move_cost,
+    glyph_move_costs,
+    glyph_move_directions,
+    glyph_move_range,
+    glyph_passing,
+)
 from .notation import glyph_notate, glyph_parse
 from .payment import glyph_payers, glyph_wild_coins
 from .scepter import glyph_centre_wins, glyph_eliminate
@@ -30,8 +39,11 @@ OFFICIAL = {
         glyph_hand_limit,
         glyph_draws,
         glyph_move_range,
+        glyph_move_costs,
         glyph_move_cost,
         glyph_move_directions,
+        glyph_passing,
+        glyph_landing,
         glyph_may_pass,
         glyph_may_land,
         glyph_spells,

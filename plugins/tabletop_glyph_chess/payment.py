@@ -73,13 +73,18 @@ def payers(faces: frozenset[str], coins: frozenset[str] = frozenset(), why: str 
     return Payers(faces, coins, why)
 
 
+#: Each glyph type alone, as a set (made once: its hash is kept).
+ALONE = {glyph: frozenset((glyph,)) for glyph in GLYPHS}
+
+
 def official_payers(game, state: State | Work, seat: int, spot: int | None, kind: str) -> Payers:
     """Officially: dice showing ``kind``; coins of ``kind`` and the wild ones,
     unless the piece on ``spot`` is in sight of an enemy seeress."""
-    faces = frozenset((kind,))
+    faces = ALONE.get(kind) or frozenset((kind,))
     if spot is not None and not game.may_use_coins(game=game, state=state, spot=spot):
         return payers(faces, frozenset(), "in sight of an enemy seeress")
-    return payers(faces, frozenset((kind,)) | game.wild(state, seat))
+    wild = game.wild(state, seat)
+    return payers(faces, faces | wild if wild else faces)
 
 
 @rulehook
@@ -120,7 +125,7 @@ def check_move_costs(game) -> None:
     in the state the game starts from."""
     from .pieces import NAMES
 
-    if not game.overridden & {"glyph_move_cost", "glyph_move_range"}:
+    if not game.overridden & {"glyph_move_cost", "glyph_move_costs", "glyph_move_range"}:
         return  # the official costs, known good
     state = game.initial()
     for seat in range(len(game.players)):

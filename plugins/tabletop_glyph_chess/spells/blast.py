@@ -44,12 +44,13 @@ def effect(game, work, seat, source, spots, target):
 
 
 def options(ctx):
-    board, landable, passable = ctx.board, ctx.landing(FORCE_MAGE), ctx.passing(FORCE_MAGE)
+    board = ctx.board
+    (land_keys, landable), (pass_keys, passable) = ctx.landing(FORCE_MAGE), ctx.passing(FORCE_MAGE)
     for ray in ctx.game.geo.ray_lists[ctx.source]:
         for distance, spot in enumerate(ray[: ctx.budget - 1], start=1):
-            if board[spot] is None and landable[spot]:
+            if board[spot] is None and landable[land_keys[spot]]:
                 yield (spot,), "", distance
-            if not passable[spot]:
+            if not passable[pass_keys[spot]]:
                 break
 
 

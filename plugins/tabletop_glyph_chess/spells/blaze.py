@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from ..context import Asked, Context
+from ..context import Context
 from ..pieces import ELEMENTALIST
 from ..state import Step
 from .base import Spell
@@ -54,27 +54,27 @@ def effect(game, work, seat, source, spots, target):
     work.steps = [Step(a, b, True) for a, b in zip(path, path[1:])]
 
 
-def steppable(game, state, seat) -> Asked:
-    """Spot -> whether the elementalist of ``seat`` may step on it
-    (``glyph_may_land``, asked once per spot looked at: the board does not
+def steppable(game, state, seat) -> tuple:
+    """(keys, answers): whether the elementalist of ``seat`` may step on a
+    spot is ``answers[keys[spot]]`` (the landing rule, see
+    :meth:`~tabletop_glyph_chess.context.Context.landing`: the board does not
     change while paths are listed)."""
-    return Asked(game, state, seat, ELEMENTALIST, game.may_land)
+    return Context(game, state, seat).landing(ELEMENTALIST)
 
 
-def paths(game, state, seat, source, longest, landable=None) -> Iterator[tuple[int, ...]]:
-    """Every path of 1 to ``longest`` steps, depth first; ``landable`` (by
-    spot, as :func:`steppable`) is asked for when not given."""
+def paths(game, state, seat, source, longest, landing=None) -> Iterator[tuple[int, ...]]:
+    """Every path of 1 to ``longest`` steps, depth first; ``landing`` (as
+    :func:`steppable` gives it) is asked for when not given."""
     if longest < 1:
         return
     neighbours = game.geo.neighbours
-    if landable is None:
-        landable = steppable(game, state, seat)
+    keys, landable = steppable(game, state, seat) if landing is None else landing
     path: list[int] = []
     seen = {source}
     ahead = [iter(neighbours[source])]  # for each spot of the path, the spots next to it not tried yet
     while ahead:
         for spot in ahead[-1]:
-            if spot not in seen and landable[spot]:  # (Asked: a dict that asks the hook when it misses)
+            if spot not in seen and landable[keys[spot]]:
                 path.append(spot)
                 yield tuple(path)
                 if len(path) < longest:
@@ -119,12 +119,12 @@ def sample(game, state, seat, source, rng: random.Random, tries: int = 12) -> li
     found = []
     if most <= LISTED:
         return found
-    neighbours, landable = game.geo.neighbours, steppable(game, state, seat)
+    neighbours, (keys, landable) = game.geo.neighbours, steppable(game, state, seat)
     for _ in range(tries):
         length = rng.randint(LISTED + 1, most)
         path, seen, here = [], {source}, source
         while len(path) < length:
-            steps = [s for s in neighbours[here] if s not in seen and landable[s]]
+            steps = [s for s in neighbours[here] if s not in seen and landable[keys[s]]]
             if not steps:
                 break
             here = rng.choice(steps)
@@ -136,8 +136,8 @@ def sample(game, state, seat, source, rng: random.Random, tries: int = 12) -> li
 
 
 def options(ctx):
-    landable = ctx.landing(ELEMENTALIST)
-    for path in paths(ctx.game, ctx.state, ctx.seat, ctx.source, min(ctx.budget - 1, LISTED), landable):
+    landing = ctx.landing(ELEMENTALIST)
+    for path in paths(ctx.game, ctx.state, ctx.seat, ctx.source, min(ctx.budget - 1, LISTED), landing):
         yield path, "", len(path)
 
 

@@ -53,14 +53,15 @@ def effect(game, work, seat, source, spots, target):
     work.steps = [Step(s, step(s, target)) for s in spots]
 
 
-def orders(game, board, seat, minions, most, landable) -> list[tuple[str, tuple[int, ...]]]:
+def orders(game, board, seat, minions, most, landing) -> list[tuple[str, tuple[int, ...]]]:
     """(direction, order) for every order of up to ``most`` of ``minions``
     (their spots) that ``check`` allows: by direction, then by count, then as
     ``permutations`` gives them.
 
     All step the same way, so no two land on one spot: a minion may follow
     the ones named before it exactly when it stays on the board and it may
-    land on the spot ahead (``landable``, by spot: ``glyph_may_land``), or
+    land on the spot ahead (``landing``: (keys, answers), see
+    :meth:`~tabletop_glyph_chess.context.Context.landing`), or
     that spot held one of those minions. An order is
     allowed when each of its beginnings is, so each allowed order of
     ``count`` minions is extended by every minion not named yet."""
@@ -68,12 +69,13 @@ def orders(game, board, seat, minions, most, landable) -> list[tuple[str, tuple[
     if most < 1 or not minions:
         return found
     rays = game.geo.rays
+    keys, landable = landing
     for direction in DIRECTIONS:
         picks = []  # (spot, the spot ahead, whether that spot is open now)
         for spot in minions:
             ray = rays[spot][direction]
             if ray:  # a minion that would leave the board is never named
-                picks.append((spot, ray[0], landable[ray[0]]))
+                picks.append((spot, ray[0], landable[keys[ray[0]]]))
         level = [(spot,) for spot, _, open_ in picks if open_]
         found += [(direction, order) for order in level]
         for _ in range(1, min(len(picks), most)):
