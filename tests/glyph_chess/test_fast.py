@@ -16,7 +16,14 @@ from ..fastpath import compare
 
 HOUSE_RULES = [
     str(ROOT / "variants" / "house_rules" / f)
-    for f in ("glyph_long_scepter.py", "glyph_push.py", "glyph_hand_limit.py")
+    for f in (
+        "glyph_long_scepter.py",
+        "glyph_push.py",
+        "glyph_hand_limit.py",
+        "glyph_minion_steps.py",
+        "glyph_no_scepter_swap.py",
+        "glyph_wild_sight.py",
+    )
 ]
 VARIANTS = [
     (),
@@ -25,6 +32,10 @@ VARIANTS = [
     ("glyph-long-scepter", "glyph-push"),
     ("glyph-hand-limit:limit=3",),
     ("glyph-push", "glyph-hand-limit:limit=8"),
+    ("glyph-minion-steps",),
+    ("glyph-no-scepter-swap",),
+    ("glyph-wild-sight",),
+    ("glyph-minion-steps", "glyph-wild-sight", "glyph-no-scepter-swap", "glyph-long-scepter"),
 ]
 
 
@@ -39,7 +50,7 @@ def test_fast_path_plays_as_the_plain_path(house, seed, players):
     assert compare(house, "glyph-chess", ["ann", "ben", "cat"][:players], seed, strangers=4) > 0
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.text("abcdef0123456789", min_size=1, max_size=8), variants=st.sampled_from(VARIANTS[1:]))
 def test_fast_path_plays_as_the_plain_path_under_house_rules(house, seed, variants):
     assert compare(house, "glyph-chess", ["ann", "ben"], seed, variants, strangers=4) > 0
@@ -109,7 +120,9 @@ def _scrambled(game, rng, players):
 
 
 @pytest.mark.parametrize("players", [2, 3])
-@pytest.mark.parametrize("variants", [(), ("glyph-push",), ("glyph-long-scepter",)])
+@pytest.mark.parametrize(
+    "variants", [(), ("glyph-push",), ("glyph-long-scepter",), ("glyph-minion-steps", "glyph-wild-sight")]
+)
 def test_ways_remembered_across_listings_are_the_ways_worked_out_afresh(house, players, variants):
     """The fast path's listing is the plain one with the ways to pay
     remembered across listings and games: over random positions, a listing
