@@ -1,11 +1,12 @@
 """Mutation testing of a game's rule modules with cosmic-ray, on a sample.
 
     python bench/mutation.py glux [--sample 40] [--seed 1] [--keep DIR]
+    python bench/mutation.py glyph-chess [--sample 40] [--seed 1] [--keep DIR]
 
 Each mutant changes one thing in one rule module: a comparison, a number,
 ``and``/``or``, or ``True``/``False`` (cosmic-ray's operators of those
 kinds). For each mutant in a random sample the game's own tests run
-(``tests/glux``, stopping at the first failure); a mutant the tests do not
+(``tests/glux`` or ``tests/glyph_chess``, stopping at the first failure); a mutant the tests do not
 fail survives. It prints the score and every survivor (file, line, what
 changed), which docs/testing.md records with the reason each survives.
 
@@ -42,6 +43,29 @@ GAMES = {
             "plugins/tabletop_glux/end.py",
         ],
         "tests": "tests/glux",
+    },
+    "glyph-chess": {
+        "modules": [
+            "plugins/tabletop_glyph_chess/movement.py",
+            "plugins/tabletop_glyph_chess/payment.py",
+            "plugins/tabletop_glyph_chess/context.py",
+            "plugins/tabletop_glyph_chess/actions.py",
+            "plugins/tabletop_glyph_chess/sight.py",
+            "plugins/tabletop_glyph_chess/escape.py",
+            "plugins/tabletop_glyph_chess/kills.py",
+            "plugins/tabletop_glyph_chess/scepter.py",
+            "plugins/tabletop_glyph_chess/awakening.py",
+            "plugins/tabletop_glyph_chess/victory.py",
+            "plugins/tabletop_glyph_chess/spells/blast.py",
+            "plugins/tabletop_glyph_chess/spells/blaze.py",
+            "plugins/tabletop_glyph_chess/spells/foresee.py",
+            "plugins/tabletop_glyph_chess/spells/march.py",
+            "plugins/tabletop_glyph_chess/spells/replica.py",
+            "plugins/tabletop_glyph_chess/spells/revive.py",
+            "plugins/tabletop_glyph_chess/spells/summon.py",
+            "plugins/tabletop_glyph_chess/spells/swap.py",
+        ],
+        "tests": "tests/glyph_chess",
     },
 }
 

@@ -8,14 +8,16 @@ action makes (stopping where a necromancer may escape), and ends the action.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from tabletop import Event
 
 from . import escape, movement, payment
+from .context import Context
 from .events import Cast, Move
 from .kills import land
-from .pieces import GLYPHS, MINION, NAMES, SCEPTER
+from .pieces import NAMES
 from .state import ACT, ESCAPE, OVER, ROLLING, State, Work
 
 if TYPE_CHECKING:
@@ -31,9 +33,8 @@ def check(game: GlyphChess, state: State | Work, seat: int, event: Event) -> str
     piece = state.board[source]
     if piece is None or piece[0] != seat:
         return f"no piece of yours on {event.source}"
-    may_coin = game.may_use_coins(game=game, state=state, spot=source)
     if type(event) is Move:
-        return movement.check(game, state, seat, event, source, piece[1], may_coin)
+        return movement.check(game, state, seat, event, source, piece[1])
     name = event.spell
     spell = game.spells.get(name)
     if spell is None:
@@ -49,8 +50,10 @@ def check(game: GlyphChess, state: State | Work, seat: int, event: Event) -> str
     problem, amount = spell.check(game, state, seat, source, spots, event.target)
     if problem:
         return problem
-    wild = game.wild(state, seat)
-    return payment.error(state, seat, spell.caster, game.costs[name], amount, event.dice, event.coins, may_coin, wild)
+    cost, kind = game.costs[name]
+    return payment.check(
+        game, state, seat, source, cost, amount, kind, dice=event.dice, coins=event.coins, piece=piece[1]
+    )
 
 
 # -- carrying out -------------------------------------------------------------
@@ -103,49 +106,43 @@ def finish(work: Work) -> None:
 
 
 # -- listing --------------------------------------------------------------------
-def budget(game: GlyphChess, state: State | Work, seat: int, glyph: str, may_coin: bool) -> int:
-    """How many items of ``glyph`` the seat could spend at most."""
-    spent = state.spent
-    dice = sum(1 for i, f in enumerate(state.dice) if f == glyph and i not in spent)
-    if not may_coin:
-        return dice
-    wild = game.wild(state, seat)
-    return dice + sum(n for g, n in zip(GLYPHS, state.hands[seat]) if g == glyph or g in wild)
+def by_piece(
+    game: GlyphChess, state: State | Work, seat: int, known: dict | None = None
+) -> Iterator[list[tuple[type, tuple, list]]]:
+    """Every action of ``seat`` now, grouped: for each piece with actions, in
+    board order, a list of (event class, its fields but the payment, the
+    ways to pay): its moves, then its spells' options. The one listing, for
+    the plain path and the fast path alike; ways to pay are remembered in
+    ``known`` (see :class:`~tabletop_glyph_chess.context.Context`)."""
+    ctx = Context(game, state, seat, known)
+    spells, costs = game.by_caster, game.costs
+    player = ctx.player
+    names = ctx.names
+    moves = movement.listing
+    for source in ctx.casters():
+        out: list = []
+        moves(ctx, out)
+        casts = spells.get(ctx.kind)
+        if casts:
+            here = names[source]
+            append = out.append
+            for spell in casts:
+                name = spell.name
+                priced = ctx.priced(*costs[name])
+                for spots, target, amount in spell.options(ctx):
+                    ways = priced[amount]
+                    if ways:
+                        append((Cast, (player, name, here, tuple([names[s] for s in spots]), target), ways))
+        if out:
+            yield out
 
 
-def families(game: GlyphChess, state: State | Work, seat: int) -> Iterator[tuple[type, tuple, list]]:
+def families(
+    game: GlyphChess, state: State | Work, seat: int, known: dict | None = None
+) -> Iterator[tuple[type, tuple, list]]:
     """Every action of ``seat`` now, grouped: (event class, its fields but the
-    payment, the ways to pay), in the order ``moves`` lists them. Ways to pay
-    are worked out once per cost."""
-    player = game.players[seat]
-    names = game.geo.names
-    wild = game.wild(state, seat)
-    spells = game.by_caster
-    costs = game.costs
-    for source, piece in enumerate(state.board):
-        if piece is None or piece[0] != seat:
-            continue
-        kind = piece[1]
-        may_coin = game.may_use_coins(game=game, state=state, spot=source)
-        cache: dict = {}
-
-        def pays(glyph, cost, amount, may_coin=may_coin, cache=cache):
-            key = (glyph, cost, amount)
-            ways = cache.get(key)
-            if ways is None:
-                ways = cache[key] = list(payment.options(state, seat, glyph, cost, amount, may_coin, wild))
-            return ways
-
-        yield from movement.families(game, state, seat, source, kind, may_coin, pays)
-        if kind == SCEPTER or kind == MINION or kind not in spells:
-            continue
-        most = budget(game, state, seat, kind, may_coin)
-        for spell in spells[kind]:
-            cost = costs[spell.name]
-            for spots, target, amount in spell.options(game, state, seat, source, most):
-                ways = pays(kind, cost, amount)
-                if ways:
-                    yield Cast, (player, spell.name, names[source], tuple(names[s] for s in spots), target), ways
+    payment, the ways to pay), in the order ``moves`` lists them (see :func:`by_piece`)."""
+    return chain.from_iterable(by_piece(game, state, seat, known))
 
 
 def legal(game: GlyphChess, state: State | Work, seat: int) -> list[Event]:
@@ -155,13 +152,4 @@ def legal(game: GlyphChess, state: State | Work, seat: int) -> list[Event]:
 
 
 def can_act(game: GlyphChess, state: State | Work, seat: int) -> bool:
-    if game.plain_moves:
-        # Nearly always the scepter can step (any unspent die, a spot not its
-        # own side's); only when it cannot is every action looked for.
-        board = state.board
-        if len(state.spent) < len(state.dice) and (seat, SCEPTER) in board:
-            for target in game.geo.neighbours[board.index((seat, SCEPTER))]:
-                landing = board[target]
-                if landing is None or landing[0] != seat:
-                    return True
-    return next(families(game, state, seat), None) is not None
+    return next(by_piece(game, state, seat), None) is not None

@@ -220,10 +220,16 @@ DRAW_STEP = TurnStep(DRAW, _draw_node, (Draw,), _draw, _draw_follows)
 
 
 # -- the action --------------------------------------------------------------------
-def _act_node(game, state):
-    if actions.can_act(game, state, state.turn):
+def act_node(game, state, can_act: bool):
+    """The action step's node: the player at turn decides, or passes when no
+    action is possible (``can_act``)."""
+    if can_act:
         return game.decides[state.turn]
     return Forced(Pass(game.players[state.turn]))
+
+
+def _act_node(game, state):
+    return act_node(game, state, actions.can_act(game, state, state.turn))
 
 
 def _act(game, work, event):
@@ -240,11 +246,24 @@ def _act_check(game, state, decision):
 
 
 def _act_asks(game, state):
-    more = blaze.unlisted(game, state, state.turn)
-    if not more:
+    said = []
+    seat = state.turn
+    for spell in game.spells.values():
+        if spell.unlisted is not None:
+            more = 0
+            for source, piece in enumerate(state.board):
+                if piece == (seat, spell.caster) and more < blaze.COUNTED:
+                    more += spell.unlisted(game, state, seat, source, blaze.COUNTED - more)
+            if more:
+                count = f"{more:,}" if more < blaze.COUNTED else f"{blaze.COUNTED:,} or more"
+                said.append(
+                    f"{count} {spell.name} casts"
+                    if spell.name != "blaze"
+                    else f"{count} blaze paths of {blaze.LISTED + 1}+ steps"
+                )
+    if not said:
         return "move a piece or cast a spell"
-    count = f"{more:,}" if more < blaze.COUNTED else f"{blaze.COUNTED:,} or more"
-    return f"move a piece or cast a spell; also legal, not listed: {count} blaze paths of {blaze.LISTED + 1}+ steps"
+    return f"move a piece or cast a spell; also legal, not listed: {'; '.join(said)}"
 
 
 ACT_STEP = TurnStep(
