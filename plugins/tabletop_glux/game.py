@@ -140,7 +140,7 @@ class Glux(Game):
                 raise TypeError(f"not a Glüx event: {event!r}")
         memo = self.rules.glux_memo(game=self, state=state, event=event, memo=after.memo)
         if memo != after.memo:
-            after = evolve(after, memo=tuple(memo))
+            after = evolve(after, memo=memo)
         return after
 
     def legal(self, state: State, player: str) -> Sequence[Event]:
@@ -234,7 +234,7 @@ class Glux(Game):
                 bag = bags[other]
                 bags[other] = bag[:i] + (bag[i] + 1,) + bag[i + 1 :]
                 hands[other] = Hidden("chip")
-        return evolve(state, hands=tuple(hands), bags=tuple(bags))
+        return evolve(state, hands=tuple(hands), bags=tuple(bags), memo=state.memo.seen_by(player))
 
     def sees(self, event: Event, player: str | None) -> bool:
         # A draw goes into a hidden hand; only its owner knows the chip.

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tabletop import Event, rulespec
+from tabletop import Event, Memo, rulespec
 
 # -- setup ---------------------------------------------------------------
 
@@ -207,12 +207,12 @@ def glux_tiebreak(
 
 
 @rulespec(firstresult=True)
-def glux_memo(
-    game: Any, state: Any, event: Event, memo: tuple[tuple[str, object], ...]
-) -> tuple[tuple[str, object], ...] | None:
+def glux_memo(game: Any, state: Any, event: Event, memo: Memo) -> Memo | None:
     """A variant's memory. The variants' memory after ``event``: ``state`` is the state before it,
-    ``memo`` the memory as the event left it. Implement it as a wrapper
-    (``memo = yield``) and change only your own entry (``remember``), so that
+    ``memo`` the memory as the event left it (a :class:`tabletop.Memo`).
+    Implement it as a wrapper (``memo = yield``) and change only your own
+    entry (``remember(memo, name, value)``, or ``remember(memo, name,
+    value, player=...)`` for what only that player may know), so that
     several variants combine."""
 
 

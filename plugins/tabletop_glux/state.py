@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import attrs
 
+from tabletop.memo import EMPTY, Memo
+from tabletop.memo import recall as recall
+from tabletop.memo import remember as remember
+
 from .chips import KINDS
 
 #: A chip on the board: (seat of its owner, the face showing).
@@ -32,9 +36,9 @@ class State:
     began: bool = False
     turn: int | None = None
     drawing: bool = False
-    #: What variants remember: ``((variant name, value), ...)``, immutable
-    #: values only, in the order first remembered. Empty under the official rules.
-    memo: tuple[tuple[str, object], ...] = ()
+    #: What variants remember (``tabletop.Memo``: public entries and each
+    #: player's own); empty under the official rules.
+    memo: Memo = EMPTY
 
     def bag_size(self, seat: int) -> int:
         return sum(self.bags[seat])
@@ -79,7 +83,7 @@ class Work:
     began: bool
     turn: int | None
     drawing: bool
-    memo: tuple[tuple[str, object], ...]
+    memo: Memo
     #: Each seat's reach (square -> how many clear counts end there), or None
     #: while nobody asked for a whole list of placements (see ``fast.py``).
     reach: list[dict[int, int]] | None
@@ -144,17 +148,3 @@ def take_from_bag(bags: tuple[tuple[int, ...], ...], seat: int, kind: str) -> tu
     return put(bags, seat, put(bag, i, bag[i] - 1))
 
 
-def recall(state: State, name: str, default: object = None) -> object:
-    """What the variant ``name`` remembers in ``state`` (``default`` if nothing)."""
-    for key, value in state.memo:
-        if key == name:
-            return value
-    return default
-
-
-def remember(memo: tuple[tuple[str, object], ...], name: str, value: object) -> tuple[tuple[str, object], ...]:
-    """``memo`` with the variant ``name`` remembering ``value`` (immutable, e.g. a tuple)."""
-    for i, (key, _) in enumerate(memo):
-        if key == name:
-            return put(memo, i, (name, value))
-    return memo + ((name, value),)

@@ -195,7 +195,7 @@ class GlyphChess(Game):
         bags = tuple(
             b if i == seat else tuple(x + y for x, y in zip(b, state.hands[i])) for i, b in enumerate(state.bags)
         )
-        return evolve(state, hands=hands, bags=bags)
+        return evolve(state, hands=hands, bags=bags, memo=state.memo.seen_by(player))
 
     def resign(self, state: State, player: str) -> State:
         return resignation.resign(self, state, player)

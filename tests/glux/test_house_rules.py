@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop import Registry, get_plugin_manager
+from tabletop import Header, Registry, get_plugin_manager
 from tabletop.engine import Match
 from tabletop.live import selfplay
-from tabletop_glux import Place
+from tabletop_glux import FACES, Place, recall
 
 from ..conftest import ROOT
 
@@ -149,7 +149,9 @@ def test_glux_redraw_a_new_decision_played_to_the_end(registry, seed):
     for line in lines[1:]:
         replay.accept(registry.codec.decode_line("glux", line)[1])
     assert replay.over and replay.state == match.state
-    assert dict(replay.state.memo).get("glux-redraw", ()) == tuple(header.players.index(e.player) for e in redraws)
+    assert dict(replay.state.memo.items()).get("glux-redraw", ()) == tuple(
+        header.players.index(e.player) for e in redraws
+    )
 
 
 def test_glux_redraw_on_the_command_line(cli):
@@ -257,3 +259,51 @@ def test_glux_score_room_by_game_the_middle_room_scores_double(registry, players
         assert game.room_points(state)[game.board.middle] == {p: 2 * vp for p, vp in middle.items()}
         changed += game.outcome(state).scores != official.outcome(state).scores
     assert changed == 4  # the middle room scores in every game
+
+
+# -- glux-lucky-chip: a secret the variant keeps -----------------------------------------
+def test_glux_memo_a_secret_kept_for_one_player_is_in_their_view_only(registry):
+    header, match, events = selfplay(
+        registry, "glux", ["ann", "ben", "cy"], [registry.bot("random", "glux")] * 3, "lucky-0", ["glux-lucky-chip"]
+    )
+    replay = Match(registry, header)
+    game = replay.game
+    first_hand = {}
+    for event in events:
+        replay.accept(event)
+        if event.kind == "draw" and replay.state.started[game.seats[event.player]]:
+            first_hand.setdefault(event.player, event.chip)
+        state = replay.state
+        for player in header.players:
+            seen = game.view(state, player).memo
+            for other in header.players:
+                secret = recall(seen, "glux-lucky-chip", player=other)
+                assert secret == (first_hand.get(other) if other == player else None)
+            facets = game.describe(state, player)
+            assert not [k for k in facets if k.startswith("memo") and not k.endswith(f"({player})")]
+    # Everything is known to the game itself: each player's first hand chip.
+    assert {p: recall(replay.state, "glux-lucky-chip", player=p) for p in header.players} == first_hand
+    assert len(first_hand) == 3
+
+
+def test_glux_room_pips_lucky_chips_count_double_and_change_results(registry):
+    official = Registry(get_plugin_manager([], environment=False))
+    changed = 0
+    for seed in SEEDS:
+        _, match = play(registry, "glux-lucky-chip", seed, players=2)
+        game, state = match.game, match.state
+        plain = official.game(Header("glux", match.header.players)).room_pips(state)
+        lucky = game.room_pips(state)
+        for room, pips in lucky.items():
+            for player, total in pips.items():
+                kind = recall(state, "glux-lucky-chip", player=player)
+                doubled = sum(
+                    face
+                    for square in game.room_squares[room]
+                    if state.stacks[square] and game.players[state.stacks[square][-1][0]] == player
+                    for face in [state.stacks[square][-1][1]]
+                    if face in FACES[kind]
+                )
+                assert total == plain[room].get(player, 0) + doubled
+        changed += lucky != plain
+    assert changed >= len(SEEDS) // 2
