@@ -50,7 +50,7 @@ except ImportError:  # a core that does not name the families: mark them here al
 if TYPE_CHECKING:
     from .payment import Payers
     from .spells import Spell
-    from .steps import TurnStep
+    from tabletop import TurnStep
 
 State = Any  # a State or a Work: both read alike
 Game = Any  # the GlyphChess instance
@@ -140,7 +140,7 @@ def glyph_turn_steps(players: int) -> Mapping[str, TurnStep] | None:
     ``rolling``, ``awaken``, ``draw``, ``act``, ``escape``, ``glimpse``,
     ``discard``, ``over``). Each ``TurnStep`` says what node it offers, what
     events it accepts and what they do, and what follows when it needs no
-    event (see ``steps.py``). A wrapper changes a step with ``attrs.evolve``.
+    event (``tabletop.TurnStep``, docs/hooks.md). A wrapper changes a step with ``attrs.evolve``.
 
     Example::
 

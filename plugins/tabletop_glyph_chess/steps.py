@@ -22,13 +22,11 @@ over        nothing                                      -
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import attrs
-
-from tabletop import Chance, Decide, Event, Forced, Over, rulehook
+from tabletop import Chance, Decide, Event, Forced, Over, TurnStep, rulehook
 
 from . import actions, awakening, escape, position, setup
 from .events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
@@ -55,39 +53,6 @@ if TYPE_CHECKING:
     from .game import GlyphChess
 
 NOT_NOW = "it is not the action step"
-
-
-def _not_now(game: Any, state: Any, decision: Event) -> str | None:
-    return NOT_NOW
-
-
-def _nothing(game: Any, state: Any, player: str) -> list[Event]:
-    return []
-
-
-def _wait(game: Any, work: Work) -> str | None:
-    return None
-
-
-@attrs.frozen
-class TurnStep:
-    """One step of the turn.
-
-    ``node(game, state)`` is what it offers; ``accepts`` the event classes it
-    takes and ``apply(game, work, event)`` what one does (changing the Work);
-    ``follows(game, work)`` is called on entering the step and after each of
-    its events: the phase that follows when it needs no event now, or None to
-    wait here. ``check``, ``legal`` and ``asks`` answer for its decisions.
-    """
-
-    name: str
-    node: Callable[[Any, Any], Any]
-    accepts: tuple[type[Event], ...] = ()
-    apply: Callable[[Any, Work, Event], None] | None = None
-    follows: Callable[[Any, Work], str | None] = _wait
-    check: Callable[[Any, Any, Event], str | None] = _not_now
-    legal: Callable[[Any, Any, str], list[Event]] = _nothing
-    asks: Callable[[Any, Any, str], str] = lambda game, state, player: "decide"
 
 
 def settle(game: GlyphChess, work: Work) -> None:
