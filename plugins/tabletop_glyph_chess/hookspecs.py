@@ -30,27 +30,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletop import Event, Outcome, rulespec
-
-try:
-    from tabletop.rules import gathering_rule, header_rule, move_rule
-except ImportError:  # a core that does not name the families: mark them here alike
-
-    def _family(family: str, firstresult: bool):
-        def mark(function):
-            function.tabletop_family = family
-            return rulespec(firstresult=firstresult)(function)
-
-        return mark
-
-    header_rule = _family("header-time parameter", True)
-    move_rule = _family("per-move rule", True)
-    gathering_rule = _family("gathering hook", False)
+from tabletop import Event, Outcome, gathering_rule, header_rule, move_rule
 
 if TYPE_CHECKING:
+    from tabletop import TurnStep
+
     from .payment import Payers
     from .spells import Spell
-    from tabletop import TurnStep
 
 State = Any  # a State or a Work: both read alike
 Game = Any  # the GlyphChess instance
