@@ -1,6 +1,7 @@
 """What a Glüx house rule that changes nothing costs: self-play speed with a
 pass-through wrapper on rule 4 (``glux_may_cover`` returning ``(yield)``),
-and with every per-move rule wrapped so, as a ratio to the official rules,
+and with every per-move rule wrapped so (the house rules
+``variants/house_rules/glux_wrapped.py``), as a ratio to the official rules,
 measured in the same process, round by round, interleaved.
 
     python bench/glux_wrapped.py [--rounds 7] [--games 150] [--players 4]
@@ -18,58 +19,17 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 
-from tabletop import Registry, Variant, get_plugin_manager, hookimpl, rulehook
+from tabletop import Registry, get_plugin_manager
 from tabletop.live import selfplay
-
-
-class PassThrough:
-    @rulehook(wrapper=True)
-    def glux_may_cover(self):
-        return (yield)
-
-
-class EveryRuleWrapped(PassThrough):
-    @rulehook(wrapper=True)
-    def glux_counts_from(self):
-        return (yield)
-
-    @rulehook(wrapper=True)
-    def glux_may_pass(self):
-        return (yield)
-
-    @rulehook(wrapper=True)
-    def glux_start_option(self):
-        return (yield)
-
-    @rulehook(wrapper=True)
-    def glux_still_placing(self):
-        return (yield)
-
-    @rulehook(wrapper=True)
-    def glux_draw_after_placing(self):
-        return (yield)
-
-    @rulehook(wrapper=True)
-    def glux_game_over(self):
-        return (yield)
-
-
-class Wrappers:
-    @staticmethod
-    @hookimpl
-    def register_variants():
-        return [
-            Variant("pass-through-cover", "glux", "rule 4 wrapped, nothing changed", PassThrough()),
-            Variant("every-rule-wrapped", "glux", "every per-move rule wrapped, nothing changed", EveryRuleWrapped()),
-        ]
-
 
 SIDES = {
     "official": (),
-    "rule 4 wrapped": ("pass-through-cover",),
-    "every per-move rule wrapped": ("every-rule-wrapped",),
+    "rule 4 wrapped": ("glux-wrapped-cover",),
+    "every per-move rule wrapped": ("glux-wrapped-rules",),
 }
+WRAPPED = Path(__file__).resolve().parent.parent / "variants" / "house_rules" / "glux_wrapped.py"
 
 
 def rate(registry: Registry, variants: tuple[str, ...], games: int, players: int, tag: str) -> float:
@@ -87,9 +47,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
-    pm = get_plugin_manager(environment=False)
-    pm.register(Wrappers, name="wrappers")
-    registry = Registry(pm)
+    registry = Registry(get_plugin_manager([WRAPPED], environment=False))
     for variants in SIDES.values():
         rate(registry, variants, 10, args.players, "warm")
     ratios: dict[str, list[float]] = {side: [] for side in SIDES if side != "official"}

@@ -79,15 +79,15 @@ KINDS = (
     "core/ReplaceFalseWithTrue",
 )
 
-COPIED = ("src", "plugins", "variants", "tests", "replays", "pyproject.toml")
-
 
 def copy_tree(into: Path) -> None:
-    for name in COPIED:
+    """Every file git knows of in the work tree (docs and replays included:
+    tests read them), as it is now."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in filter(None, listed.decode().split("\0")):
         source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, into / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        else:
+        if source.is_file():
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, into / name)
 
 
@@ -125,6 +125,11 @@ def main() -> int:
     # The copy's packages come first, before the installed work tree's.
     env["PYTHONPATH"] = os.pathsep.join(str(work / p) for p in ("plugins", "src", "variants"))
     cosmic = [python, "-m", "cosmic_ray.cli"]
+    # The unchanged copy must pass, or every mutant would count as killed.
+    tests = [python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", game["tests"]]
+    if subprocess.run(tests, cwd=work, env=env, capture_output=True).returncode != 0:
+        print(f"the tests fail on the unchanged copy in {work}: fix that first", file=sys.stderr)
+        return 1
     subprocess.run([*cosmic, "init", str(config), str(session)], cwd=work, env=env, check=True)
     with use_db(str(session), WorkDB.Mode.open) as db:
         items = sorted(db.pending_work_items, key=lambda item: item.job_id)

@@ -149,13 +149,13 @@ class Fast:
             return node if node is not None else self.draw_node(live, seat)
         placement = self.placement
         reach = live.reach
-        if reach is not None:
-            if reach[seat] and self.cover is None:
-                return self.decides[seat]
-            squares = reach[seat]
-        else:
-            squares = placement.reachable(live, seat)  # type: ignore[arg-type]
-        if placement.option_open(live, seat) or placement.placeable(live, seat, squares):
+        if reach is not None and reach[seat] and self.cover is None:
+            return self.decides[seat]
+        if placement.option_open(live, seat) or placement.placeable(
+            live,
+            seat,
+            reach[seat] if reach is not None else placement.reachable(live, seat),  # type: ignore[arg-type]
+        ):
             return self.decides[seat]
         # "Important": no counting placement and the start-square option used.
         return Forced(self.rules.glux_stuck(game=self.game, state=live, seat=seat))

@@ -243,7 +243,9 @@ class Placement:
     def placeable(self, state: Any, seat: int, squares: Iterable[int]) -> bool:
         """Whether any of ``squares`` (each passing rules 1-3, 5 and 6) takes a face of the chip in hand."""
         if self.cover is None:
-            return next(iter(squares), None) is not None
+            for _ in squares:
+                return True
+            return False
         chip = state.hands[seat]
         faces = FACES[chip]
         return any(self.faces(state, seat, square, faces, chip) for square in squares)

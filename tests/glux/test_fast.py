@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop import Decide, Match, Registry, Variant, get_plugin_manager, hookimpl, rulehook
+from tabletop import Decide, Match, Registry, get_plugin_manager
 from tabletop.live import selfplay
 from tabletop_glux.chips import FACES
 from tabletop_glux.placement import Placements
@@ -29,61 +29,14 @@ FAST_VARIANTS = [
     ("glux-diagonals", "glux-stack-height:height=4", "glux-no-cover"),
     ("glux-cover-fewer",),
     ("glux-soft-ones", "glux-middle-double"),
-    ("pass-through",),
-    ("ask-every-rule",),
+    ("glux-wrapped-cover",),
+    ("glux-wrapped-rules",),
 ]
-
-
-class PassThrough:
-    """Every per-move predicate of placement wrapped, changing nothing: the
-    rules are asked instead of read in their forms, on both paths."""
-
-    @rulehook(wrapper=True)
-    def glux_may_cover(self):
-        return (yield)
-
-
-class AskEveryRule(PassThrough):
-    @rulehook(wrapper=True)
-    def glux_counts_from(self):
-        return (yield)
-
-    @rulehook(wrapper=True)
-    def glux_may_pass(self):
-        return (yield)
-
-    @rulehook(wrapper=True)
-    def glux_start_option(self):
-        return (yield)
-
-    @rulehook(wrapper=True)
-    def glux_still_placing(self):
-        return (yield)
-
-    @rulehook(wrapper=True)
-    def glux_draw_after_placing(self):
-        return (yield)
-
-    @rulehook(wrapper=True)
-    def glux_game_over(self):
-        return (yield)
-
-
-class Wrappers:
-    @staticmethod
-    @hookimpl
-    def register_variants():
-        return [
-            Variant("pass-through", "glux", "rule 4 wrapped, nothing changed", PassThrough()),
-            Variant("ask-every-rule", "glux", "every per-move rule wrapped, nothing changed", AskEveryRule()),
-        ]
 
 
 @pytest.fixture(scope="module")
 def registry() -> Registry:
-    pm = get_plugin_manager(sorted(HOUSE_RULES.glob("glux_*.py")), environment=False)
-    pm.register(Wrappers, name="wrappers")
-    return Registry(pm)
+    return Registry(get_plugin_manager(sorted(HOUSE_RULES.glob("glux_*.py")), environment=False))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -121,7 +74,7 @@ def test_a_changed_or_wrapped_rule_keeps_the_fast_path(registry, variants):
     names = ["ann", "ben", "cat"]
     header, played, events = selfplay(registry, "glux", names, [bot] * 3, "wrapped", variants)
     assert registry.game(header).fast() is not None and played._fast is not None
-    if variants in (("pass-through",), ("ask-every-rule",)):
+    if variants in (("glux-wrapped-cover",), ("glux-wrapped-rules",)):
         # Asked instead of read in their forms, the rules say the same: the same game.
         _, official, same = selfplay(registry, "glux", names, [bot] * 3, "wrapped")
         assert [str(e) for e in events] == [str(e) for e in same] and official.state == played.state

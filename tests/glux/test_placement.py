@@ -283,3 +283,43 @@ def attrs_evolve(state, **changes):
     import attrs
 
     return attrs.evolve(state, **changes)
+
+
+def test_rule_5_a_full_stack_of_four_is_named_in_words(registry):
+    from tabletop import get_plugin_manager
+    from tabletop.registry import Registry
+
+    from ..conftest import ROOT
+
+    pm = get_plugin_manager([ROOT / "variants" / "house_rules" / "glux_stack_height.py"], environment=False)
+    game = make_game(Registry(pm), variants=("glux-stack-height:height=4",))
+    full = [("ben", 5), ("ben", 1), ("ann", 2), ("ben", 3)]
+    state = position(game, {"a1": [("ann", 2)], "a3": full, "m9": [("ben", 3)]})
+    assert game.check(state, Place("ann", "a3", 3)) == "a3 holds four chips already"
+
+
+def test_rule_2_a_chip_that_counts_no_squares_reaches_nothing(registry):
+    # The generic counting path (any variant of rules 1-3): a distance of 0
+    # counts nowhere, not even to the far end of a clear line.
+    from tabletop import Variant, get_plugin_manager, hookimpl, rulehook
+    from tabletop.registry import Registry
+
+    class SixesRest:
+        @rulehook
+        def glux_distance(self, state, square):
+            return 0 if state.stacks[square][-1][1] == 6 else None
+
+    class Plugin:
+        @staticmethod
+        @hookimpl
+        def register_variants():
+            return [Variant("sixes-rest", "glux", "a chip showing 6 counts nothing", SixesRest())]
+
+    pm = get_plugin_manager(environment=False)
+    pm.register(Plugin, name="sixes-plugin")
+    game = make_game(Registry(pm), variants=("sixes-rest",))
+    state = position(game, {"a1": [("ann", 6)], "m9": [("ben", 3)]})
+    assert squares(game, state, "ann") == set()
+    assert game.check(state, Place("ann", "a9", 3)).startswith("no chip of yours counts exactly to a9")
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]})
+    assert squares(game, state, "ann") == {"a3", "c1"}

@@ -137,3 +137,13 @@ def test_rank_room_a_player_with_no_pips_is_not_ranked_second():
     assert rank_room({"ann": 5, "ben": 0, "cy": 2}, second_place=True) == {"ann": 4, "ben": 0, "cy": 2}
     assert rank_room({"ann": 0}, second_place=True) == {"ann": 0}
     assert rank_room({"ann": 5, "cy": 2}, second_place=True, first=6, second=1) == {"ann": 6, "cy": 1}
+
+
+def test_a_tie_on_vp_and_middle_room_is_a_shared_victory_and_says_so(registry):
+    game = make_game(registry)
+    # ann: room G (a1) and room E by 5 pips; ben: room C (m9) and room E by 5 pips too.
+    chips = {"a1": [("ann", 1)], "f5": [("ann", 5)], "m9": [("ben", 3)], "g5": [("ben", 5)]}
+    outcome = game.outcome(position(game, chips))
+    assert outcome.scores == {"ann": 8, "ben": 8}
+    assert outcome.winners == ("ann", "ben")
+    assert outcome.note == "tie on VP and middle room"
