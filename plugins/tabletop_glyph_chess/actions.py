@@ -118,6 +118,7 @@ def by_piece(
     spells, costs = game.by_caster, game.costs
     player = ctx.player
     names = ctx.names
+    name_of = names.__getitem__
     moves = movement.listing
     for source in ctx.casters():
         out: list = []
@@ -132,7 +133,7 @@ def by_piece(
                 for spots, target, amount in spell.options(ctx):
                     ways = priced[amount]
                     if ways:
-                        append((Cast, (player, name, here, tuple([names[s] for s in spots]), target), ways))
+                        append((Cast, (player, name, here, tuple(map(name_of, spots)), target), ways))
         if out:
             yield out
 

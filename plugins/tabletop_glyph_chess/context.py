@@ -15,7 +15,7 @@ with no code of its own beyond ``options``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import compress
+from itertools import compress, count
 from typing import TYPE_CHECKING, Any
 
 from . import payment
@@ -31,6 +31,21 @@ if TYPE_CHECKING:
 #: on nothing but their key, so every listing of the process shares them.
 KNOWN_WAYS = 50_000
 WAYS: dict = {}
+#: Payment situations, each numbered once (a number is hashed faster than
+#: the situation it stands for, on every look-up of a listing). Numbers are
+#: never given twice, so ways remembered under a forgotten one stay right.
+SITUATIONS: dict = {}
+_NUMBERS = count()
+
+
+def numbered(situation: tuple) -> int:
+    """The number of a payment situation (see :data:`SITUATIONS`)."""
+    number = SITUATIONS.get(situation)
+    if number is None:
+        if len(SITUATIONS) >= KNOWN_WAYS:
+            SITUATIONS.clear()
+        number = SITUATIONS[situation] = next(_NUMBERS)
+    return number
 
 
 def ways_alike(cost: str, amount: int, free: tuple, showing: tuple, pool: tuple) -> tuple:
@@ -163,7 +178,7 @@ class Context:
         self.kind = ""
         self.payers: Payers | None = None
         self.budget = 0
-        self._situation: tuple = ()
+        self._situation = -1
         self._by_type: dict = {}
         self._landing: dict = {}
         self._passing: dict = {}
@@ -183,7 +198,8 @@ class Context:
             self.payers, self._situation, self.budget = self._paying(kind)
         else:
             dice = self.state.dice
-            self.payers, self._situation, self.budget = None, (self.free, tuple([dice[n - 1] for n in self.free])), 0
+            self.payers, self.budget = None, 0
+            self._situation = numbered((self.free, tuple([dice[n - 1] for n in self.free])))
         return self
 
     def casters(self) -> Iterator[int]:
@@ -207,7 +223,7 @@ class Context:
             showing = tuple([(n, dice[n - 1]) for n in self.free if dice[n - 1] in faces])
         coins = paid_by.coins
         pool = tuple([n if g in coins else 0 for g, n in zip(GLYPHS, self.hand)]) if coins else ()
-        return paid_by, (faces, showing, pool), len(showing) + sum(pool)
+        return paid_by, numbered((faces, showing, pool)), len(showing) + sum(pool)
 
     def priced(self, cost: str, kind: str | None = None) -> Priced:
         """X -> the ways to pay ``cost`` (a cost kind) for X in items of the
@@ -223,7 +239,7 @@ class Context:
         if cost == "any-die":
             dice = self.state.dice
             showing = tuple([dice[n - 1] for n in self.free])
-            situation, paid_by = ("any-die", self.free, tuple(map(showing.index, showing))), ANY_DIE
+            situation, paid_by = numbered(("any-die", self.free, tuple(map(showing.index, showing)))), ANY_DIE
         elif kind is None or kind == self.kind:
             if self.payers is None:
                 raise payment.unknown_type(self.kind)
