@@ -146,7 +146,7 @@ class Context:
         "player",
         "board",
         "names",
-        "mine",
+        "_mine",
         "free",
         "hand",
         "source",
@@ -166,9 +166,9 @@ class Context:
     def __init__(self, game: GlyphChess, state: Any, seat: int, known: dict | None = None) -> None:
         self.game, self.state, self.seat = game, state, seat
         self.player = game.players[seat]
-        self.board = board = state.board
+        self.board = state.board
         self.names = game.geo.names
-        self.mine = [spot for spot, piece in compress(enumerate(board), board) if piece[0] == seat]
+        self._mine: list[int] | None = None
         spent = state.spent
         self.free = tuple([n for n in range(1, len(state.dice) + 1) if n - 1 not in spent])
         self.hand = state.hands[seat]
@@ -203,10 +203,22 @@ class Context:
         return self
 
     def casters(self) -> Iterator[int]:
-        """The seat's pieces, in board order, each turned to with :meth:`at`."""
-        for source in self.mine:
-            self.at(source)
-            yield source
+        """The seat's pieces, in board order, each turned to with :meth:`at`
+        (found as they are reached: whether a player can act is often known
+        at the first)."""
+        seat = self.seat
+        for source, piece in compress(enumerate(self.board), self.board):
+            if piece[0] == seat:
+                self.at(source)
+                yield source
+
+    @property
+    def mine(self) -> list[int]:
+        """The seat's spots, in board order."""
+        if self._mine is None:
+            seat = self.seat
+            self._mine = [spot for spot, piece in compress(enumerate(self.board), self.board) if piece[0] == seat]
+        return self._mine
 
     # -- paying ------------------------------------------------------------------------
     def _paying(self, kind: str) -> tuple[Payers, tuple, int]:
