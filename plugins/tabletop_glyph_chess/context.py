@@ -309,7 +309,9 @@ class Context:
         game, kind = self.game, self.kind
         fixed = game.move_costs_fixed
         if fixed:
-            key = ("moves", kind, reach, self._situation)
+            # The costs are the game's header-time rule (the function itself
+            # is in the key: another variant's rule is another function).
+            key = ("moves", game.move_costs, kind, reach, self._situation)
             found = self._known.get(key)
             if found is not None:
                 return found
