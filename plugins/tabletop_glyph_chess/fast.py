@@ -102,32 +102,32 @@ class Fast:
         self.game = game
         self.table = game.steps
         self.ways = WAYS
-        #: Whether the player at turn can act in the Work now: (the Work,
-        #: the answer), forgotten at every event.
-        self._acting: tuple[Work, bool] | None = None
+        #: The node of the Work now: (the Work, the node), forgotten at every event.
+        self._node: tuple[Work, Any] | None = None
         self._official_act = self.table.get(ACT) is steps.ACT_STEP
 
     def thaw(self, state: State) -> Work:
-        self._acting = None
+        self._node = None
         return thaw(state)
 
     freeze = staticmethod(freeze)
 
     def next(self, live: Work) -> Any:
-        if live.phase == ACT and self._official_act:
-            # The action step's node, with whether the player can act kept
-            # until the next event (the engine asks for the node again and again).
-            acting = self._acting
-            if acting is None or acting[0] is not live:
-                acting = self._acting = (live, actions.can_act(self.game, live, live.turn, self.ways))
-            return steps.act_node(self.game, live, acting[1])
-        return self.table[live.phase].node(self.game, live)
+        # The node depends on the state alone: kept until the next event (the
+        # engine asks for it again and again; the action step's asks whether
+        # the player can act).
+        known = self._node
+        if known is not None and known[0] is live:
+            return known[1]
+        node = self.table[live.phase].node(self.game, live)
+        self._node = (live, node)
+        return node
 
     def check(self, live: Work, decision: Event) -> str | None:
         return self.game.check(live, decision)  # the checks only read: a Work reads as a State does
 
     def apply(self, live: Work, event: Event) -> None:
-        self._acting = None
+        self._node = None
         game = self.game
         self.table[live.phase].apply(game, live, event)
         steps.settle(game, live)
