@@ -35,8 +35,12 @@ CASES = [
 
 
 def main() -> None:
-    plugins = [p for f in sorted(HOUSE.glob("glyph_*.py")) if f.stem in
-               ("glyph_long_scepter", "glyph_push", "glyph_hand_limit") for p in ("--plugins", str(f))]
+    plugins = [
+        p
+        for f in sorted(HOUSE.glob("glyph_*.py"))
+        if f.stem in ("glyph_long_scepter", "glyph_push", "glyph_hand_limit")
+        for p in ("--plugins", str(f))
+    ]
     tabletop = str(Path(sys.executable).parent / "tabletop")
     for name, args in CASES:
         with tempfile.TemporaryDirectory() as out:

@@ -65,7 +65,31 @@ GAMES = {
             "plugins/tabletop_glyph_chess/spells/summon.py",
             "plugins/tabletop_glyph_chess/spells/swap.py",
         ],
-        "tests": "tests/glyph_chess",
+        # The rules' own tests first, so that a killed mutant fails fast.
+        "tests": " ".join(
+            f"tests/glyph_chess/{name}.py"
+            for name in (
+                "test_paying",
+                "test_spell_landings",
+                "test_moves",
+                "test_spells",
+                "test_faq",
+                "test_rule_hooks",
+                "test_turn",
+                "test_victory",
+                "test_setup",
+                "test_new_reach",
+                "test_house_rules",
+                "test_legal_sets",
+                "test_fast",
+                "test_variant_and_hooks",
+                "test_text",
+                "test_commands",
+                "test_bots",
+                "test_evaluation",
+                "test_geometry_and_examples",
+            )
+        ),
     },
 }
 

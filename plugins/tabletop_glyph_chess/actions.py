@@ -17,7 +17,7 @@ from . import escape, movement, payment
 from .context import Context
 from .events import Cast, Move
 from .kills import land
-from .pieces import NAMES
+from .pieces import NAMES, SCEPTER
 from .state import ACT, ESCAPE, OVER, ROLLING, State, Work
 
 if TYPE_CHECKING:
@@ -118,6 +118,7 @@ def by_piece(
     spells, costs = game.by_caster, game.costs
     player = ctx.player
     names = ctx.names
+    name_of = names.__getitem__
     moves = movement.listing
     for source in ctx.casters():
         out: list = []
@@ -132,7 +133,7 @@ def by_piece(
                 for spots, target, amount in spell.options(ctx):
                     ways = priced[amount]
                     if ways:
-                        append((Cast, (player, name, here, tuple([names[s] for s in spots]), target), ways))
+                        append((Cast, (player, name, here, tuple(map(name_of, spots)), target), ways))
         if out:
             yield out
 
@@ -151,5 +152,28 @@ def legal(game: GlyphChess, state: State | Work, seat: int) -> list[Event]:
     return [cls(*fields, dice, coins) for cls, fields, ways in families(game, state, seat) for dice, coins in ways]
 
 
-def can_act(game: GlyphChess, state: State | Work, seat: int) -> bool:
-    return next(by_piece(game, state, seat), None) is not None
+def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None = None) -> bool:
+    """Whether ``seat`` has any action now: the listing of :func:`by_piece`,
+    stopped at the first action found."""
+    ctx = Context(game, state, seat, known)
+    spells, costs = game.by_caster, game.costs
+    found: list = []
+    # The scepter is looked at first: it nearly always has a step, and it
+    # pays with dice alone (nothing to ask of the payers), so the answer is
+    # usually found at once; then every piece, as the listing goes.
+    board, scepter = state.board, (seat, SCEPTER)
+    if scepter in board:
+        ctx.at(board.index(scepter))
+        movement.listing(ctx, found, first=True)
+        if found:
+            return True
+    for _ in ctx.casters():
+        movement.listing(ctx, found, first=True)
+        if found:
+            return True
+        for spell in spells.get(ctx.kind, ()):
+            priced = ctx.priced(*costs[spell.name])
+            for _spots, _target, amount in spell.options(ctx):
+                if priced[amount]:
+                    return True
+    return False

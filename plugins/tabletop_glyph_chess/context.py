@@ -15,7 +15,7 @@ with no code of its own beyond ``options``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import compress
+from itertools import compress, count
 from typing import TYPE_CHECKING, Any
 
 from . import payment
@@ -31,6 +31,21 @@ if TYPE_CHECKING:
 #: on nothing but their key, so every listing of the process shares them.
 KNOWN_WAYS = 50_000
 WAYS: dict = {}
+#: Payment situations, each numbered once (a number is hashed faster than
+#: the situation it stands for, on every look-up of a listing). Numbers are
+#: never given twice, so ways remembered under a forgotten one stay right.
+SITUATIONS: dict = {}
+_NUMBERS = count()
+
+
+def numbered(situation: tuple) -> int:
+    """The number of a payment situation (see :data:`SITUATIONS`)."""
+    number = SITUATIONS.get(situation)
+    if number is None:
+        if len(SITUATIONS) >= KNOWN_WAYS:
+            SITUATIONS.clear()
+        number = SITUATIONS[situation] = next(_NUMBERS)
+    return number
 
 
 def ways_alike(cost: str, amount: int, free: tuple, showing: tuple, pool: tuple) -> tuple:
@@ -131,7 +146,7 @@ class Context:
         "player",
         "board",
         "names",
-        "mine",
+        "_mine",
         "free",
         "hand",
         "source",
@@ -151,9 +166,9 @@ class Context:
     def __init__(self, game: GlyphChess, state: Any, seat: int, known: dict | None = None) -> None:
         self.game, self.state, self.seat = game, state, seat
         self.player = game.players[seat]
-        self.board = board = state.board
+        self.board = state.board
         self.names = game.geo.names
-        self.mine = [spot for spot, piece in compress(enumerate(board), board) if piece[0] == seat]
+        self._mine: list[int] | None = None
         spent = state.spent
         self.free = tuple([n for n in range(1, len(state.dice) + 1) if n - 1 not in spent])
         self.hand = state.hands[seat]
@@ -163,7 +178,7 @@ class Context:
         self.kind = ""
         self.payers: Payers | None = None
         self.budget = 0
-        self._situation: tuple = ()
+        self._situation = -1
         self._by_type: dict = {}
         self._landing: dict = {}
         self._passing: dict = {}
@@ -183,14 +198,27 @@ class Context:
             self.payers, self._situation, self.budget = self._paying(kind)
         else:
             dice = self.state.dice
-            self.payers, self._situation, self.budget = None, (self.free, tuple([dice[n - 1] for n in self.free])), 0
+            self.payers, self.budget = None, 0
+            self._situation = numbered((self.free, tuple([dice[n - 1] for n in self.free])))
         return self
 
     def casters(self) -> Iterator[int]:
-        """The seat's pieces, in board order, each turned to with :meth:`at`."""
-        for source in self.mine:
-            self.at(source)
-            yield source
+        """The seat's pieces, in board order, each turned to with :meth:`at`
+        (found as they are reached: whether a player can act is often known
+        at the first)."""
+        seat = self.seat
+        for source, piece in compress(enumerate(self.board), self.board):
+            if piece[0] == seat:
+                self.at(source)
+                yield source
+
+    @property
+    def mine(self) -> list[int]:
+        """The seat's spots, in board order."""
+        if self._mine is None:
+            seat = self.seat
+            self._mine = [spot for spot, piece in compress(enumerate(self.board), self.board) if piece[0] == seat]
+        return self._mine
 
     # -- paying ------------------------------------------------------------------------
     def _paying(self, kind: str) -> tuple[Payers, tuple, int]:
@@ -207,7 +235,7 @@ class Context:
             showing = tuple([(n, dice[n - 1]) for n in self.free if dice[n - 1] in faces])
         coins = paid_by.coins
         pool = tuple([n if g in coins else 0 for g, n in zip(GLYPHS, self.hand)]) if coins else ()
-        return paid_by, (faces, showing, pool), len(showing) + sum(pool)
+        return paid_by, numbered((faces, showing, pool)), len(showing) + sum(pool)
 
     def priced(self, cost: str, kind: str | None = None) -> Priced:
         """X -> the ways to pay ``cost`` (a cost kind) for X in items of the
@@ -223,7 +251,7 @@ class Context:
         if cost == "any-die":
             dice = self.state.dice
             showing = tuple([dice[n - 1] for n in self.free])
-            situation, paid_by = ("any-die", self.free, tuple(map(showing.index, showing))), ANY_DIE
+            situation, paid_by = numbered(("any-die", self.free, tuple(map(showing.index, showing)))), ANY_DIE
         elif kind is None or kind == self.kind:
             if self.payers is None:
                 raise payment.unknown_type(self.kind)
@@ -281,7 +309,9 @@ class Context:
         game, kind = self.game, self.kind
         fixed = game.move_costs_fixed
         if fixed:
-            key = ("moves", kind, reach, self._situation)
+            # The costs are the game's header-time rule (the function itself
+            # is in the key: another variant's rule is another function).
+            key = ("moves", game.move_costs, kind, reach, self._situation)
             found = self._known.get(key)
             if found is not None:
                 return found

@@ -102,44 +102,32 @@ class Fast:
         self.game = game
         self.table = game.steps
         self.ways = WAYS
-        #: The action step's listing of the Work now: (the Work, the families
-        #: found so far, the rest to find), forgotten at every event.
-        self._listing: tuple[Work, list, Iterator] | None = None
+        #: The node of the Work now: (the Work, the node), forgotten at every event.
+        self._node: tuple[Work, Any] | None = None
         self._official_act = self.table.get(ACT) is steps.ACT_STEP
 
     def thaw(self, state: State) -> Work:
-        self._listing = None
+        self._node = None
         return thaw(state)
 
     freeze = staticmethod(freeze)
 
-    def _listed(self, live: Work, every: bool) -> list:
-        """The families of the player at turn's actions: the first one at
-        least (whether there is any), or ``every`` one."""
-        found = self._listing
-        if found is None or found[0] is not live:
-            found = self._listing = (live, [], actions.by_piece(self.game, live, live.turn, self.ways))
-        _, families, rest = found
-        if every:
-            for more in rest:
-                families += more
-        elif not families:
-            for more in rest:
-                families += more
-                break
-        return families
-
     def next(self, live: Work) -> Any:
-        if live.phase == ACT and self._official_act:
-            # The action step's node, with the listing begun kept for legal().
-            return steps.act_node(self.game, live, bool(self._listed(live, False)))
-        return self.table[live.phase].node(self.game, live)
+        # The node depends on the state alone: kept until the next event (the
+        # engine asks for it again and again; the action step's asks whether
+        # the player can act).
+        known = self._node
+        if known is not None and known[0] is live:
+            return known[1]
+        node = self.table[live.phase].node(self.game, live)
+        self._node = (live, node)
+        return node
 
     def check(self, live: Work, decision: Event) -> str | None:
         return self.game.check(live, decision)  # the checks only read: a Work reads as a State does
 
     def apply(self, live: Work, event: Event) -> None:
-        self._listing = None
+        self._node = None
         game = self.game
         self.table[live.phase].apply(game, live, event)
         steps.settle(game, live)
@@ -150,7 +138,7 @@ class Fast:
         if type(node) is not Decide or player not in node.players:
             return []
         if live.phase == ACT and self._official_act:
-            return Actions(list(self._listed(live, True)))
+            return Actions(list(actions.families(game, live, game.seats[player], self.ways)))
         return self.table[live.phase].legal(game, live, player)
 
     def state(self, live: Work) -> State:

@@ -141,9 +141,10 @@ def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source:
     return payment.check(game, state, seat, source, *cost, dice=event.dice, coins=event.coins, piece=kind)
 
 
-def listing(ctx: Context, out: list) -> None:
+def listing(ctx: Context, out: list, first: bool = False) -> None:
     """Every move of the piece the listing ``ctx`` is turned to, appended to
-    ``out``: (Move, (player, from, to), ways to pay)."""
+    ``out``: (Move, (player, from, to), ways to pay); only the first one
+    found when ``first``."""
     game, state, seat, source, kind = ctx.game, ctx.state, ctx.seat, ctx.source, ctx.kind
     r = game.r
     reach = r.glyph_move_range(game=game, state=state, seat=seat, piece=kind, source=source)
@@ -163,6 +164,8 @@ def listing(ctx: Context, out: list) -> None:
                 ways = by_distance[distance]
                 if ways:
                     append((Move, (player, here, names[target]), ways))
+                    if first:
+                        return
             if not passable[pass_keys[target]]:
                 break
 

@@ -185,16 +185,11 @@ DRAW_STEP = TurnStep(DRAW, _draw_node, (Draw,), _draw, _draw_follows)
 
 
 # -- the action --------------------------------------------------------------------
-def act_node(game, state, can_act: bool):
-    """The action step's node: the player at turn decides, or passes when no
-    action is possible (``can_act``)."""
-    if can_act:
+def _act_node(game, state):
+    # The player at turn decides, or passes when no action is possible.
+    if actions.can_act(game, state, state.turn):
         return game.decides[state.turn]
     return Forced(Pass(game.players[state.turn]))
-
-
-def _act_node(game, state):
-    return act_node(game, state, actions.can_act(game, state, state.turn))
 
 
 def _act(game, work, event):

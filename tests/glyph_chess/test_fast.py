@@ -245,3 +245,43 @@ def test_ways_alike_have_the_same_ways_to_pay():
         shared += key in found
         assert found.setdefault(key, ways) == ways, (key, n)
     assert shared > 10_000  # the keys are shared often: the test compares something
+
+
+def test_ways_remembered_across_games_follow_each_games_move_costs(house):
+    """Ways to pay are remembered across games: a game whose move costs are
+    changed (glyph-minion-steps changes the header-time ``glyph_move_costs``,
+    a toll changes every move) never lends its moves' prices to another."""
+    import random
+
+    from tabletop import Header, Variant, get_plugin_manager, hookimpl, rulehook
+    from tabletop_glyph_chess import actions
+    from tabletop_glyph_chess.context import WAYS
+
+    class Toll:
+        @rulehook(wrapper=True)
+        def glyph_move_costs(self, players):
+            official = yield
+            return lambda piece, distance: (lambda c: (c[0], c[1] + 1, *c[2:]) if c[0] == "x" else c)(
+                official(piece, distance)
+            )
+
+    class Plugin:
+        @hookimpl
+        def register_variants(self):
+            return [Variant("toll", "glyph-chess", "", Toll())]
+
+    pm = get_plugin_manager(environment=False)
+    pm.register(Plugin())
+    registry = Registry(pm)
+    tolled = registry.game(Header("glyph-chess", ("ann", "ben"), (registry.variant_entry("toll", "glyph-chess"),)))
+    official = registry.game(Header("glyph-chess", ("ann", "ben")))
+    differ = 0
+    for n in range(60):
+        live = _scrambled(official, random.Random(f"toll-{n}"), 2)
+        for seat in (0, 1):
+            with_toll = list(actions.families(tolled, live, seat, WAYS))
+            plain = list(actions.families(official, live, seat, WAYS))
+            assert plain == list(actions.families(official, live, seat, {})), (n, seat)
+            assert with_toll == list(actions.families(tolled, live, seat, {})), (n, seat)
+            differ += with_toll != plain
+    assert differ > 0

@@ -44,7 +44,7 @@ def official_game(house, match):
     return house.game(Header("glyph-chess", match.game.players))
 
 
-def test_glyph_minion_steps_minions_move_paid_with_summoner_items(house):
+def test_glyph_move_costs_minion_steps_minions_move_paid_with_summoner_items(house):
     steps = 0
     for match, event in positions(house, "glyph-minion-steps", 14):
         if isinstance(event, Move):
@@ -118,7 +118,7 @@ def test_glyph_no_scepter_swap_the_swap_never_takes_the_scepter(house):
     assert refused > 0
 
 
-def test_glyph_wild_sight_wild_coins_pay_in_sight_own_coins_do_not(house):
+def test_glyph_payers_wild_sight_wild_coins_pay_in_sight_own_coins_do_not(house):
     wild_in_sight = 0
     for match, _event in positions(house, "glyph-wild-sight", 12, bot="greedy"):
         state = match.state
@@ -153,3 +153,68 @@ def test_glyph_wild_sight_the_escape_asks_the_same_payers(house):
     assert in_sight(game.geo, state, spot)
     assert list(official.escape_coins(game=official, state=state, spot=spot)) == []
     assert list(game.escape_coins(game=game, state=state, spot=spot)) == ["I"]  # wild, not her own N coin
+
+
+def test_glyph_escape_cost_a_seeress_coin_buys_the_escape(house):
+    class SeeressEscape:
+        @rulehook
+        def glyph_escape_cost(self, game, state, spot):
+            return "S"
+
+    class Plugin:
+        @hookimpl
+        def register_variants(self):
+            return [Variant("seeress-escape", "glyph-chess", "", SeeressEscape())]
+
+    pm = get_plugin_manager(environment=False)
+    pm.register(Plugin())
+    registry = Registry(pm)
+    pieces = {"ann": {"a4": "K", "b2": "N"}, "ben": {"m4": "K", "c2": "F"}}
+    data = position(pieces, dice="F F S S S", hands={"ann": "N S"})
+    official, state = game_at(registry, data)
+    game, _ = game_at(registry, data, ["seeress-escape"])
+    spot = game.geo.spot("b2")
+    assert not in_sight(game.geo, state, spot)
+    assert list(official.escape_coins(game=official, state=state, spot=spot)) == ["N"]
+    assert list(game.escape_coins(game=game, state=state, spot=spot)) == ["S"]
+
+
+def test_glyph_more_spells_two_variants_each_add_a_spell(house):
+    from tabletop_glyph_chess import FORCE_MAGE, SEERESS, Spell
+
+    def check(game, state, seat, source, spots, target):
+        return (None, 0) if not spots else ("no spots", 0)
+
+    def options(ctx):
+        yield (), "", 0
+
+    def effect(game, work, seat, source, spots, target):
+        pass
+
+    class Rest:
+        @rulehook
+        def glyph_more_spells(self, players):
+            return {"rest": Spell("rest", FORCE_MAGE, "die", check, effect, options, "rest c3 / D1")}
+
+    class Pray:
+        @rulehook
+        def glyph_more_spells(self, players):
+            return {"pray": Spell("pray", SEERESS, "die", check, effect, options, "pray c3 / D1")}
+
+    class Plugin:
+        @hookimpl
+        def register_variants(self):
+            return [Variant("rest", "glyph-chess", "", Rest()), Variant("pray", "glyph-chess", "", Pray())]
+
+    pm = get_plugin_manager(environment=False)
+    pm.register(Plugin())
+    registry = Registry(pm)
+    pieces = {"ann": {"a4": "K", "g5": "F", "g3": "S"}, "ben": {"m4": "K"}}
+    data = position(pieces, dice="F S E E E")
+    game, state = game_at(registry, data, ["rest", "pray"])
+    state = to_action(game, state)
+    assert {"rest", "pray"} <= set(game.spells) and "swap" in game.spells
+    cast = {e.spell for e in game.legal(state, "ann") if isinstance(e, Cast)}
+    assert {"rest", "pray"} <= cast
+    official, _ = game_at(registry, data)
+    assert not {"rest", "pray"} & set(official.spells)
