@@ -7,14 +7,16 @@ action makes (stopping where a necromancer may escape), and ends the action.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import chain
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import accumulate, chain
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from tabletop import Event
 
 from . import escape, movement, payment
-from .context import Context
+from .context import WAYS, Context
 from .events import Cast, Move
 from .kills import land
 from .pieces import NAMES, SCEPTER
@@ -146,10 +148,52 @@ def families(
     return chain.from_iterable(by_piece(game, state, seat, known))
 
 
-def legal(game: GlyphChess, state: State | Work, seat: int) -> list[Event]:
+def legal(game: GlyphChess, state: State | Work, seat: int) -> Actions:
     """Every action of ``seat`` now (elementalist paths listed up to
-    ``blaze.LISTED`` steps)."""
-    return [cls(*fields, dice, coins) for cls, fields, ways in families(game, state, seat) for dice, coins in ways]
+    ``blaze.LISTED`` steps), each event made when it is looked at; the ways
+    to pay are remembered by situation (``context.WAYS``) on every path."""
+    return Actions(list(families(game, state, seat, WAYS)))
+
+
+_WAYS_OF = itemgetter(2)
+
+
+class Actions(Sequence):
+    """Every action of a player, in the order of the plain list, built one at
+    a time: each family is (event class, its fields but the payment, the ways
+    to pay)."""
+
+    __slots__ = ("_families", "_ends")
+
+    def __init__(self, families: list[tuple[type, tuple, list]]) -> None:
+        self._families = families
+        self._ends = list(accumulate(map(len, map(_WAYS_OF, families))))
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return list(self)[index]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("action index out of range")
+        k = bisect_right(self._ends, index)
+        cls, fields, ways = self._families[k]
+        dice, coins = ways[index - (self._ends[k - 1] if k else 0)]
+        return cls(*fields, dice, coins)
+
+    def __iter__(self) -> Iterator[Event]:
+        for cls, fields, ways in self._families:
+            for dice, coins in ways:
+                yield cls(*fields, dice, coins)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None = None) -> bool:

@@ -6,7 +6,7 @@ The rules are written once, against a Work; the plain path thaws a state,
 carries out one event and freezes the result, and this path keeps the Work.
 What the fast path adds:
 
-- the legal actions as a lazy sequence (:class:`Actions`): the actions are
+- the legal actions as a lazy sequence (:class:`~tabletop_glyph_chess.actions.Actions`, the listing of every path): the actions are
   found and each one's ways to pay are counted, but an event is built only
   when it is asked for, so a bot's uniform choice builds one;
 - the ways to pay remembered across listings and games by what they depend
@@ -18,17 +18,14 @@ What the fast path adds:
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Iterator, Sequence
-from itertools import accumulate
-from operator import itemgetter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Chance, Decide, Event
 
-from . import actions, steps
+from . import steps
 from .context import WAYS
-from .state import ACT, State, Work, freeze, thaw
+from .state import State, Work, freeze, thaw
 
 if TYPE_CHECKING:
     from .game import GlyphChess
@@ -59,42 +56,6 @@ class IndexedChance(Chance):
     __hash__ = Chance.__hash__
 
 
-_WAYS_OF = itemgetter(2)
-
-
-class Actions(Sequence):
-    """Every action of a player, in the order of the plain list, built one at
-    a time: each family is (event class, its fields but the payment, the ways
-    to pay)."""
-
-    __slots__ = ("_families", "_ends")
-
-    def __init__(self, families: list[tuple[type, tuple, list]]) -> None:
-        self._families = families
-        self._ends = list(accumulate(map(len, map(_WAYS_OF, families))))
-
-    def __len__(self) -> int:
-        return self._ends[-1] if self._ends else 0
-
-    def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return list(self)[index]
-        size = len(self)
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("action index out of range")
-        k = bisect_right(self._ends, index)
-        cls, fields, ways = self._families[k]
-        dice, coins = ways[index - (self._ends[k - 1] if k else 0)]
-        return cls(*fields, dice, coins)
-
-    def __iter__(self) -> Iterator[Event]:
-        for cls, fields, ways in self._families:
-            for dice, coins in ways:
-                yield cls(*fields, dice, coins)
-
-
 class Fast:
     """Glyph Chess's fast path (tabletop's ``Fast`` contract)."""
 
@@ -104,7 +65,6 @@ class Fast:
         self.ways = WAYS
         #: The node of the Work now: (the Work, the node), forgotten at every event.
         self._node: tuple[Work, Any] | None = None
-        self._official_act = self.table.get(ACT) is steps.ACT_STEP
 
     def thaw(self, state: State) -> Work:
         self._node = None
@@ -137,8 +97,6 @@ class Fast:
         node = self.next(live)
         if type(node) is not Decide or player not in node.players:
             return []
-        if live.phase == ACT and self._official_act:
-            return Actions(list(actions.families(game, live, game.seats[player], self.ways)))
         return self.table[live.phase].legal(game, live, player)
 
     def state(self, live: Work) -> State:

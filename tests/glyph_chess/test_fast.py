@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop import Registry, get_plugin_manager
-from tabletop_glyph_chess.fast import Actions, IndexedChance
+from tabletop_glyph_chess.actions import Actions
+from tabletop_glyph_chess.fast import IndexedChance
 
 from ..conftest import ROOT
 from ..fastpath import compare
