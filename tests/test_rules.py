@@ -135,7 +135,7 @@ def test_a_rule_hook_with_a_wrong_argument_name_is_one_line_naming_file_and_line
         load()
     assert str(caught.value) == (
         f"{plugin}:3: variant 'house': rule hook 'glux_score_room' has no argument 'pip' "
-        "(it passes: room, pips, players)"
+        "(it passes: game, state, room, pips, players)"
     )
 
 

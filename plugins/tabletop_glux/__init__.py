@@ -11,10 +11,14 @@ after the rulebook's parts (see docs/glux.md) and may change.
 - ``rank_room(pips, second_place, first=4, second=2)``: the majority in one
   room, for variants that change its points.
 - ``KINDS`` and ``FACES``: the chips.
+- ``Board`` (``game.board``): squares, rooms, the middle room, and its
+  geometry: ``line(square, direction)``, ``neighbours(square, directions)``,
+  ``rays(directions)``, ``room_of(square)``; ``ORTHOGONAL`` and ``DIAGONAL``.
 """
 
 from __future__ import annotations
 
+from .board import DIAGONAL, ORTHOGONAL, Board
 from .chips import FACES, KINDS
 from .events import Draw, Exclude, FirstPlayer, Place, Start
 from .game import Glux
@@ -22,8 +26,11 @@ from .scoring import rank_room
 from .state import State, recall, remember
 
 __all__ = [
+    "DIAGONAL",
     "FACES",
     "KINDS",
+    "ORTHOGONAL",
+    "Board",
     "Draw",
     "Exclude",
     "FirstPlayer",

@@ -32,7 +32,10 @@ from tabletop.errors import quote
 
 #: The printed board's sides, by name.
 BUILT_IN = {"two-players": "two-players.txt", "three-four-players": "three-four-players.txt"}
+#: The four orthogonal directions, as (column step, row step): up, right, down, left.
 ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
+#: The four diagonal directions, as (column step, row step).
+DIAGONAL = ((1, 1), (1, -1), (-1, -1), (-1, 1))
 PATH = "."
 _ROW = re.compile(r"^\s*(\d+)\s+(.*)$")
 #: Bounds on a board drawing: columns a to z, as many rows, and the text of a
@@ -117,6 +120,23 @@ class Board:
             tuple(tuple((ray[: n - 1], ray[n - 1]) for ray in lines if len(ray) >= n) if n else () for n in range(7))
             for lines in self.rays(directions)
         )
+
+    # -- geometry, for rules and house rules ----------------------------------
+    def line(self, square: int, direction: tuple[int, int]) -> tuple[int, ...]:
+        """The squares in a straight line from ``square`` (not included) in
+        ``direction`` (column step, row step), nearest first, to the edge:
+        ``board.line(board.square("a1"), (1, 0))`` is b1, c1, ... m1."""
+        return self.rays((direction,))[square][0]
+
+    def neighbours(self, square: int, directions: tuple[tuple[int, int], ...] = ORTHOGONAL) -> tuple[int, ...]:
+        """The squares next to ``square`` in ``directions`` (orthogonal unless
+        given; ``ORTHOGONAL + DIAGONAL`` for all eight), those on the board."""
+        return tuple(line[0] for line in self.rays(directions)[square] if line)
+
+    def room_of(self, square: int) -> str | None:
+        """The room letter of ``square``, or None for a path square."""
+        room = self.rooms[square]
+        return None if room == PATH else room
 
     def starts_for(self, players: int) -> tuple[int, ...]:
         try:

@@ -47,8 +47,8 @@ def _gain(game: Glux, state: State, decision: Place, room: str, square: int, pla
     me = decision.player
     after[me] = after.get(me, 0) + decision.face
     score = game.rules.glux_score_room
-    vp_before = score(room=room, pips=before, players=players).get(me, 0)
-    vp_after = score(room=room, pips=after, players=players).get(me, 0)
+    vp_before = score(game=game, state=state, room=room, pips=before, players=players).get(me, 0)
+    vp_after = score(game=game, state=state, room=room, pips=after, players=players).get(me, 0)
     return vp_after - vp_before, after[me] - before.get(me, 0)
 
 

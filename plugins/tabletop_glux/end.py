@@ -11,13 +11,17 @@ from typing import Any
 
 from tabletop import rulehook
 
+from .forms import reads
+
 
 @rulehook
+@reads("holding, not excluded")
 def glux_still_placing(game: Any, state: Any, seat: int) -> bool:
     return state.hands[seat] is not None and not state.excluded[seat]
 
 
 @rulehook
+@reads("nobody's turn")
 def glux_game_over(game: Any, state: Any) -> bool:
     # Whose turn it is was worked out when the last event was applied: nobody's.
     return state.began and state.turn is None

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from tabletop import Event, rulehook
 
 from .events import Exclude
-from .state import State, evolve, put
+from .state import Work
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -27,8 +27,8 @@ def glux_stuck(game: Any, state: Any, seat: int) -> Event:
     return Exclude(game.players[seat])
 
 
-def apply_exclude(game: Glux, state: State, event: Exclude) -> State:
-    """Excluded until the final scoring: skipped from now on."""
+def exclude(game: Glux, work: Work, event: Exclude) -> None:
+    """The effect of an exclusion: skipped until the final scoring."""
     seat = game.seats[event.player]
-    state = evolve(state, excluded=put(state.excluded, seat, True))
-    return evolve(state, turn=game.next_turn(state, seat))
+    work.excluded[seat] = True
+    work.turn = game.turns.next(work, seat)

@@ -18,12 +18,13 @@ Three things make it fast, none of which changes a rule:
   set of players and looked up, and so are the placement events a bot looks
   at (``Placements.made``).
 
-Whatever a variant changes among the counting rules (rules 1, 3, 4 and 6),
-the fast path asks the predicates in force (``placement.Placement``) with the
-live state, which has the same fields as ``State``. A variant that changes how
-the turn passes, what is remembered or which decisions there are leaves the
-game without a fast path (``Glux.fast()`` is None); the engine then folds on
-the plain path.
+Every rule is the one generator's (``placement.Placement``, ``turn.Turns``),
+asked with the live state, which has the same fields as ``State``: whatever
+a variant changes, or wraps, the fast path asks the rules in force. The
+reach is kept while rules 1-3 are read in their declared line form
+(``forms.py``). Only a variant that adds decisions or memory leaves the game
+without a fast path (``Glux.fast()`` is None); the engine then folds on the
+plain path.
 """
 
 from __future__ import annotations
@@ -34,30 +35,18 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop import Chance, Decide, Event, Forced, Over
 
-from . import setup, start_option
-from .chips import FACES, KINDS
-from .events import Draw, Exclude, FirstPlayer, Place, Start
-from .placement import Placements
-from .state import State
+from . import setup
+from .chips import FACES
+from .events import Place, Start
+from .state import State, Work, freeze, thaw
 
 if TYPE_CHECKING:
     from .game import Glux
 
-#: Rule hooks whose change leaves Glüx without a fast path (see the module's docstring).
-PLAIN_ONLY = (
-    "glux_turn_order",
-    "glux_draw_after_placing",
-    "glux_still_placing",
-    "glux_game_over",
-    "glux_start_option",
-    "glux_stuck",
-    "glux_memo",
-    "glux_check",
-    "glux_apply",
-    "glux_decisions",
-)
+#: Rule hooks for decisions and memory a variant adds: when a variant
+#: implements one, Glüx has no fast path (see the module's docstring).
+PLAIN_ONLY = ("glux_memo", "glux_check", "glux_apply", "glux_decisions")
 
-_KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 #: For the players of a game, each seat's draw nodes by the bag's contents.
 _DRAW_NODES: dict[tuple[str, ...], tuple[dict[tuple[int, ...], Chance], ...]] = {}
 #: For the players of a game and its board (boards are made once and compared
@@ -65,36 +54,8 @@ _DRAW_NODES: dict[tuple[str, ...], tuple[dict[tuple[int, ...], Chance], ...]] = 
 _PLACES: dict[tuple[tuple[str, ...], Any], tuple[dict[int, Place], ...]] = {}
 
 
-class Live:
-    """A Glüx state that changes in place: the fields of ``State``, as lists,
-    plus each seat's reach (square -> how many clear counts end there)."""
-
-    __slots__ = (
-        "stacks",
-        "tops",
-        "bags",
-        "hands",
-        "started",
-        "option_used",
-        "excluded",
-        "began",
-        "turn",
-        "drawing",
-        "memo",
-        "reach",
-        "filled",
-    )
-
-    #: Each seat's reach (square -> how many clear counts end there, for
-    #: squares the seat may land on), or None while nobody asked for a whole
-    #: list of placements (a replay asks only whether one square is reached).
-    reach: list[dict[int, int]] | None
-    #: While the reach is kept: the squares holding a chip, one bit each
-    #: (bit ``square``), so that a line is clear when no bit of it is set.
-    filled: int
-
-    def bag_size(self, seat: int) -> int:
-        return sum(self.bags[seat])
+#: The fast path's state: the mutable state both paths apply effects to.
+Live = Work
 
 
 class Fast:
@@ -107,19 +68,20 @@ class Fast:
         self.names = game.board.names
         self.indices = game.board.indices
         self.start_squares = game.start_squares
-        self.start_owner = game.start_owner
         placement = game.placement
         self.placement = placement
-        #: Reach is kept incrementally only under the official counting rules.
-        self.incremental = placement.official
+        self.turns = game.turns
+        self.rules = game.rules
+        self.over_asked = game.over_asked
+        #: Reach is kept incrementally while rules 1-3 are read as lines.
+        self.incremental = placement.lines
+        self.cover = placement.cover
         self.height = placement.height
-        self.rays = placement.rays
-        self.back_rays = placement.back_rays
         self.paths = placement.paths
         self.crossings = crossings(game.board, placement.directions)
         #: ``paths`` with the squares between as a mask of bits (see ``Live.filled``).
         self.counts = masked_paths(game.board, placement.directions)
-        self.draws = game._draws
+        self.draws = game.draws
         # A bag's contents only shrink during a game, so the draw nodes are
         # shared by every game of these players (the chance tables). A seat's
         # draws are its player's (``turn.draw_outcomes``), so the players are
@@ -130,7 +92,7 @@ class Fast:
         if self.draw_nodes is None:
             self.draw_nodes = _DRAW_NODES[self.players] = tuple({} for _ in self.players)
         #: For each seat, whether it may land on each square under rule 6.
-        self.landable = landable(game.start_owner, len(self.players))
+        self.landable = placement.landable
         # A placement is the same event in every game of these players on this
         # board, so one made for a bot is kept for the next game's (a random
         # bot looks at one placement a turn, and making it is a fair part of
@@ -140,29 +102,16 @@ class Fast:
         self.made = _PLACES.get((self.players, game.board))
         if self.made is None:
             self.made = _PLACES[self.players, game.board] = tuple({} for _ in self.players)
-        #: For each seat, the seats after it in turn order, itself last.
-        self.after = seats_after(len(self.players))
-        self.decides = game._decides
-        self.excludes = exclusions(self.players)
+        self.decides = game.decides
         self.over = Over()
+        from .game import EFFECTS
+
+        self.effects = EFFECTS
 
     # -- between the two paths ---------------------------------------------
     def thaw(self, state: State) -> Live:
-        """A mutable copy of ``state``, with each seat's reach counted afresh."""
-        live = Live()
-        live.stacks = list(state.stacks)
-        live.tops = [list(t) for t in state.tops]
-        live.bags = [list(b) for b in state.bags]
-        live.hands = list(state.hands)
-        live.started = list(state.started)
-        live.option_used = list(state.option_used)
-        live.excluded = list(state.excluded)
-        live.began = state.began
-        live.turn = state.turn
-        live.drawing = state.drawing
-        live.memo = state.memo
-        live.reach = None
-        return live
+        """A mutable copy of ``state``; each seat's reach is counted when first needed."""
+        return thaw(state)
 
     def count_reach(self, live: Live) -> list[dict[int, int]]:
         """Each seat's reach, counted afresh; kept up to date from then on.
@@ -180,39 +129,36 @@ class Fast:
                         reach[dest] = reach.get(dest, 0) + 1
             live.reach.append(reach)
         live.filled = sum(1 << square for square, stack in enumerate(stacks) if stack)
+        live.index = self
         return live.reach
 
     def freeze(self, live: Live) -> State:
         """The immutable state equal to ``live``."""
-        return State(
-            tuple(live.stacks),
-            tuple(map(tuple, live.tops)),
-            tuple(map(tuple, live.bags)),
-            tuple(live.hands),
-            tuple(live.started),
-            tuple(live.option_used),
-            tuple(live.excluded),
-            live.began,
-            live.turn,
-            live.drawing,
-            live.memo,
-        )
+        return freeze(live)
 
     # -- the engine's questions ------------------------------------------------
     def next(self, live: Live):
         if not live.began:
             return self._setup(live)
         seat = live.turn
-        if seat is None:
+        if seat is None or (self.over_asked is not None and self.over_asked(game=self.game, state=live)):
             return self.over
         if live.drawing:
             bag = tuple(live.bags[seat])
             node = self.draw_nodes[seat].get(bag)
             return node if node is not None else self.draw_node(live, seat)
+        placement = self.placement
         reach = live.reach
-        if (reach is not None and reach[seat]) or self.option_open(live, seat) or self.can_count(live, seat):
+        if reach is not None and reach[seat] and self.cover is None:
             return self.decides[seat]
-        return self.excludes[seat]
+        if placement.option_open(live, seat) or placement.placeable(
+            live,
+            seat,
+            reach[seat] if reach is not None else placement.reachable(live, seat),  # type: ignore[arg-type]
+        ):
+            return self.decides[seat]
+        # "Important": no counting placement and the start-square option used.
+        return Forced(self.rules.glux_stuck(game=self.game, state=live, seat=seat))
 
     def check(self, live: Live, decision: Event) -> str | None:
         if type(decision) is Place:
@@ -225,58 +171,21 @@ class Fast:
             square = self.indices.get(decision.square)
             if square is None:
                 return f"{decision.square} is not a square of this board"
-            if decision.start:
-                return start_option.error(self.game, live, seat, square)  # type: ignore[arg-type]
-            if not self.incremental:
-                return self.placement.error(live, seat, square)  # type: ignore[arg-type]
-            owner = self.start_owner[square]
-            if len(live.stacks[square]) < self.height and owner in (-1, seat):
-                reach = live.reach
-                if reach is None:
-                    if self.placement._official_reaches(live, seat, square):  # type: ignore[arg-type]
-                        return None
-                elif reach[seat].get(square):
-                    return None
-            return self.placement.error(live, seat, square)  # type: ignore[arg-type]
+            reach = live.reach
+            if reach is not None and not decision.start and reach[seat].get(square):
+                if self.cover is None or not live.stacks[square]:
+                    return None  # counted to, may land, has room; rule 4 has nothing to ask
+            return self.placement.error(live, seat, square, decision.face, decision.start)  # type: ignore[arg-type]
         if type(decision) is Start:
             return setup.check_start(self.game, live, decision)  # type: ignore[arg-type]
         return f"{decision.kind} is not a decision"
 
     def apply(self, live: Live, event: Event) -> None:
-        kind = type(event)
-        if kind is Draw:
-            seat = self.seats[event.player]
-            live.bags[seat][_KIND_INDEX[event.chip]] -= 1
-            live.hands[seat] = event.chip
-            if live.drawing:
-                live.drawing = False
-                live.turn = self.next_seat(live, seat)
-        elif kind is Place:
-            seat = self.seats[event.player]
-            self.put(live, self.indices[event.square], seat, event.face)
-            live.hands[seat] = None
-            if event.start:
-                live.option_used[seat] = True
-            if any(live.bags[seat]):
-                live.drawing = True
-                live.turn = seat
-            else:
-                live.drawing = False
-                live.turn = self.next_seat(live, seat)
-        elif kind is Start:
-            seat = self.seats[event.player]
-            self.put(live, self.start_squares[seat], seat, event.face)
-            live.hands[seat] = None
-            live.started[seat] = True
-        elif kind is FirstPlayer:
-            live.began = True
-            live.turn = self.seats[event.starter]
-        elif kind is Exclude:
-            seat = self.seats[event.player]
-            live.excluded[seat] = True
-            live.turn = self.next_seat(live, seat)
-        else:
-            raise TypeError(f"not a Glüx event: {event!r}")
+        try:
+            effect = self.effects[type(event)]
+        except KeyError:
+            raise TypeError(f"not a Glüx event: {event!r}") from None
+        effect(self.game, live, event)
 
     def legal(self, live: Live, player: str) -> Sequence[Event]:
         seat = self.seats[player]
@@ -292,38 +201,8 @@ class Fast:
             reach = live.reach if live.reach is not None else self.count_reach(live)
             squares = sorted(reach[seat])
         else:
-            squares = sorted(self.targets(live, seat))
-        start = self.start_squares[seat]
-        option = not live.option_used[seat] and len(live.stacks[start]) == 1  # rule 7
-        if option:
-            squares.append(start)
-        return Placements(player, squares, self.names, option, FACES[kind], self.made[seat])
-
-    # -- the rules on the live state ------------------------------------------
-    def targets(self, live: Live, seat: int):
-        """The squares ``seat`` may place on by counting (no repeats)."""
-        if not self.incremental:
-            return set(self.placement.targets(live, seat))  # type: ignore[arg-type]
-        reach = live.reach if live.reach is not None else self.count_reach(live)
-        return reach[seat]
-
-    def can_count(self, live: Live, seat: int) -> bool:
-        if not self.incremental:
-            return next(self.placement.targets(live, seat), None) is not None  # type: ignore[arg-type]
-        if live.reach is None:
-            return next(self.placement._official_targets(live, seat), None) is not None  # type: ignore[arg-type]
-        return bool(live.reach[seat])
-
-    def option_open(self, live: Live, seat: int) -> bool:
-        return not live.option_used[seat] and len(live.stacks[self.start_squares[seat]]) == 1
-
-    def next_seat(self, live: Live, after: int) -> int | None:
-        hands = live.hands
-        excluded = live.excluded
-        for seat in self.after[after]:
-            if hands[seat] is not None and not excluded[seat]:
-                return seat
-        return None
+            squares = sorted(set(self.placement.reachable(live, seat)))  # type: ignore[arg-type]
+        return self.placement.listing(live, seat, player, squares, self.names, self.made[seat])
 
     def draw_node(self, live: Live, seat: int) -> Chance:
         bag = tuple(live.bags[seat])
@@ -344,64 +223,58 @@ class Fast:
                 return self.draw_node(live, seat)
         return self.game.first_player_node
 
-    def put(self, live: Live, square: int, seat: int, face: int) -> None:
-        """A chip of ``seat`` goes on top of ``square``: the stacks, the tops and
-        every seat's reach follow."""
-        stacks = live.stacks
-        old = stacks[square]
+    # -- keeping the reach as chips are placed (``placement.put_chip``) ---------
+    def placed(self, live: Live, square: int, seat: int, face: int, old: tuple) -> None:
+        """A chip of ``seat`` went on ``square`` (which held ``old``) showing
+        ``face``: the counts it ends and the counts it makes."""
         reaches = live.reach
-        if reaches is not None:
-            filled = live.filled
-            if old:
-                # The covered chip counts no more (rule 4).
-                covered, was = old[-1]
-                reach = reaches[covered]
-                for between, dest in self.counts[square][was]:
-                    if not filled & between:
-                        left = reach.get(dest)
-                        if left is not None:  # else the seat may not land there, or it is full
-                            if left > 1:
-                                reach[dest] = left - 1
-                            else:
-                                del reach[dest]
-            else:
-                # The square now blocks every count that passed over it (rule 3):
-                # in each direction only the first chip met can count over it,
-                # the nearest set bit of the squares behind.
-                for behind, below, table in self.crossings[square]:
-                    chips = filled & behind
-                    if chips:
-                        sq = chips.bit_length() - 1 if below else (chips & -chips).bit_length() - 1
-                        owner, count = stacks[sq][-1]
-                        path = table[sq][count]
-                        if path is not None:
-                            beyond, dest = path
-                            if not filled & beyond:  # those before the square are empty: sq is the first chip
-                                reach = reaches[owner]
-                                left = reach.get(dest)
-                                if left is not None:
-                                    if left > 1:
-                                        reach[dest] = left - 1
-                                    else:
-                                        del reach[dest]
-                live.filled = filled = filled | (1 << square)
-            stacks[square] = stack = old + ((seat, face),)
-            if len(stack) >= self.height:
-                # Full for good (rule 5; stacks only grow): nobody counts to it.
-                for reach in reaches:
-                    reach.pop(square, None)
-            # The new chip counts from here.
-            reach = reaches[seat]
-            landable = self.landable[seat]
-            height = self.height
-            for between, dest in self.counts[square][face]:
-                if not filled & between and landable[dest] and len(stacks[dest]) < height:
-                    reach[dest] = reach.get(dest, 0) + 1
-        else:
-            stacks[square] = old + ((seat, face),)
+        stacks = live.stacks
+        filled = live.filled
         if old:
-            live.tops[old[-1][0]].remove(square)
-        live.tops[seat].append(square)
+            # The covered chip counts no more (rule 4).
+            covered, was = old[-1]
+            reach = reaches[covered]  # type: ignore[index]
+            for between, dest in self.counts[square][was]:
+                if not filled & between:
+                    left = reach.get(dest)
+                    if left is not None:  # else the seat may not land there, or it is full
+                        if left > 1:
+                            reach[dest] = left - 1
+                        else:
+                            del reach[dest]
+        else:
+            # The square now blocks every count that passed over it (rule 3):
+            # in each direction only the first chip met can count over it,
+            # the nearest set bit of the squares behind (other squares than
+            # this one, so their stacks are as before).
+            for behind, below, table in self.crossings[square]:
+                chips = filled & behind
+                if chips:
+                    sq = chips.bit_length() - 1 if below else (chips & -chips).bit_length() - 1
+                    owner, count = stacks[sq][-1]
+                    path = table[sq][count]
+                    if path is not None:
+                        beyond, dest = path
+                        if not filled & beyond:  # those before the square are empty: sq is the first chip
+                            reach = reaches[owner]  # type: ignore[index]
+                            left = reach.get(dest)
+                            if left is not None:
+                                if left > 1:
+                                    reach[dest] = left - 1
+                                else:
+                                    del reach[dest]
+            live.filled = filled = filled | (1 << square)
+        height = self.height
+        if len(stacks[square]) >= height:
+            # Full for good (rule 5; stacks only grow): nobody counts to it.
+            for reach in reaches:  # type: ignore[union-attr]
+                reach.pop(square, None)
+        # The new chip counts from here.
+        reach = reaches[seat]  # type: ignore[index]
+        landable = self.landable[seat]
+        for between, dest in self.counts[square][face]:
+            if not filled & between and landable[dest] and len(stacks[dest]) < height:
+                reach[dest] = reach.get(dest, 0) + 1
 
 
 @functools.lru_cache(maxsize=32)
@@ -435,24 +308,6 @@ def crossings(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
                 lines.append((bits(line), line[0] < square, table))
         found.append(tuple(lines))
     return tuple(found)
-
-
-@functools.lru_cache(maxsize=64)
-def landable(start_owner: tuple[int, ...], players: int) -> tuple[tuple[bool, ...], ...]:
-    """For each seat and square: not another player's start square (rule 6)."""
-    return tuple(tuple(owner in (-1, seat) for owner in start_owner) for seat in range(players))
-
-
-@functools.lru_cache(maxsize=8)
-def seats_after(players: int) -> tuple[tuple[int, ...], ...]:
-    """For each seat, the seats after it in turn order (clockwise), itself last."""
-    return tuple(tuple((seat + step) % players for step in range(1, players + 1)) for seat in range(players))
-
-
-@functools.lru_cache(maxsize=256)
-def exclusions(players: tuple[str, ...]) -> tuple[Forced, ...]:
-    """Each seat's forced exclusion ("Important"), made once per set of players."""
-    return tuple(Forced(Exclude(p)) for p in players)
 
 
 def bits(squares: Any) -> int:

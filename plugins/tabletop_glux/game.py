@@ -25,17 +25,12 @@ from . import (
     resignation,
     scoring,
     setup,
-    start_option,
     turn,
 )
-from .chips import FACES, KINDS
+from .chips import KINDS
 from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
-from .placement import Placements
-from .state import State, evolve
-
-#: Rule hooks that change who plays next; when none is overridden, the turn
-#: passes by the official code inlined in ``turn.py`` and ``placement.py``.
-TURN_HOOKS = ("glux_turn_order", "glux_still_placing", "glux_draw_after_placing")
+from .forms import form_of
+from .state import State, evolve, freeze, thaw
 
 
 class Glux(Game):
@@ -67,6 +62,8 @@ class Glux(Game):
         n = len(self.players)
         self.seats = {p: i for i, p in enumerate(self.players)}
         self.board = boards.load(options.get("board"), n)
+        #: Each square's index by name (``board.indices``).
+        self.indices = self.board.indices
         # What the header fixes is asked of the rules once, here.
         self.start_squares = setup.start_squares(self.board, n, rules)
         bag = rules.glux_bag(players=n)
@@ -77,20 +74,17 @@ class Glux(Game):
         #: For each square, the seat whose start square it is, or -1.
         self.start_owner = tuple(owner)
         self.room_squares = self.board.room_squares
-        #: Which groups of rules a variant changes (else the official code runs inlined).
-        self.hooked_turns = any(map(rules.overridden, TURN_HOOKS))
-        self.hooked = {name: rules.overridden(name) for name in _HOOKS}
-        # The same, as attributes, for the questions asked for every event.
-        self._hooked_over = self.hooked["glux_game_over"]
-        self._hooked_option = self.hooked["glux_start_option"]
-        self._hooked_decisions = self.hooked["glux_decisions"]
-        self._hooked_memo = self.hooked["glux_memo"]
+        self.turns = turn.Turns(self)
         self.placement = placement.Placement(self)
-        self._targets = self.placement.targets
+        rules = self.rules
+        #: The end as asked, or None when read in its declared form (``forms.py``).
+        self.over_asked = None if form_of(rules.glux_game_over) == "nobody's turn" else rules.glux_game_over
+        # Hooks for decisions and memory a variant adds (the official rules add none).
+        self._variant_events = any(map(rules.overridden, fast.PLAIN_ONLY))
         # Nodes asked for again and again, made once.
-        self._draws = turn.draw_outcomes(self.players)
+        self.draws = turn.draw_outcomes(self.players)
         self._draw_nodes: tuple[dict[tuple[int, ...], Chance], ...] = tuple({} for _ in self.players)
-        self._decides = setup.decide_nodes(self.players)
+        self.decides = setup.decide_nodes(self.players)
         self.first_player_node = setup.first_player_node(self)
 
     # -- the engine's questions --------------------------------------------
@@ -101,20 +95,19 @@ class Glux(Game):
         if not state.began:
             return setup.node(self, state)
         seat = state.turn
-        if seat is None or (self._hooked_over and self.rules.glux_game_over(game=self, state=state)):
+        if self.game_over(state):
             return Over()
         if state.drawing:
             return self.draw_node(state, seat)
+        placement = self.placement
         if (
-            self.option_open(state, seat)
-            or next(self._targets(state, seat), None) is not None
-            or (self._hooked_decisions and self._variant_decisions(state, seat))
+            placement.placeable(state, seat, placement.reachable(state, seat))
+            or placement.option_open(state, seat)
+            or self.rules.glux_decisions(game=self, state=state, seat=seat)
         ):
-            return self._decides[seat]
+            return self.decides[seat]
         # "Important": no counting placement and the start-square option used.
-        if self.hooked["glux_stuck"]:
-            return Forced(self.rules.glux_stuck(game=self, state=state, seat=seat))
-        return Forced(Exclude(self.players[seat]))
+        return Forced(self.rules.glux_stuck(game=self, state=state, seat=seat))
 
     def check(self, state: State, decision: Event) -> str | None:
         if isinstance(decision, Place):
@@ -126,37 +119,28 @@ class Glux(Game):
             square = self.board.indices.get(decision.square)
             if square is None:
                 return f"{decision.square} is not a square of this board"
-            if decision.start:
-                return start_option.error(self, state, seat, square)
-            return self.placement.error(state, seat, square)
+            return self.placement.error(state, seat, square, decision.face, decision.start)
         if isinstance(decision, Start):
             return setup.check_start(self, state, decision)
-        if self.hooked["glux_check"]:
-            reason = self.rules.glux_check(game=self, state=state, decision=decision)
-            if reason is not None:
-                return reason or None
+        reason = self.rules.glux_check(game=self, state=state, decision=decision)
+        if reason is not None:
+            return reason or None
         return f"{decision.kind} is not a decision"
 
     def apply(self, state: State, event: Event) -> State:
-        kind = type(event)
-        if kind is Draw:
-            after = turn.apply_draw(self, state, event)
-        elif kind is Place:
-            after = placement.apply_place(self, state, event)
-        elif kind is Start:
-            after = setup.apply_start(self, state, event)
-        elif kind is FirstPlayer:
-            after = setup.apply_first_player(self, state, event)
-        elif kind is Exclude:
-            after = exclusion.apply_exclude(self, state, event)
+        effect = EFFECTS.get(type(event))
+        if effect is not None:
+            # The one effect, on a thawed copy (the fast path runs it on its own).
+            work = thaw(state)
+            effect(self, work, event)
+            after = freeze(work)
         else:
-            after = self.rules.glux_apply(game=self, state=state, event=event) if self.hooked["glux_apply"] else None
+            after = self.rules.glux_apply(game=self, state=state, event=event)
             if after is None:
                 raise TypeError(f"not a Glüx event: {event!r}")
-        if self._hooked_memo:
-            memo = self.rules.glux_memo(game=self, state=state, event=event, memo=after.memo)
-            if memo != after.memo:
-                after = evolve(after, memo=tuple(memo))
+        memo = self.rules.glux_memo(game=self, state=state, event=event, memo=after.memo)
+        if memo != after.memo:
+            after = evolve(after, memo=memo)
         return after
 
     def legal(self, state: State, player: str) -> Sequence[Event]:
@@ -166,59 +150,61 @@ class Glux(Game):
         kind = state.hands[seat]
         if kind is None or state.turn != seat or state.drawing:
             return []
-        squares = sorted(set(self._targets(state, seat)))
-        option = self.option_open(state, seat)
-        if option:
-            squares.append(self.start_squares[seat])
-        placements = Placements(player, squares, self.board.names, option, FACES[kind])
-        if self._hooked_decisions:
-            extra = self._variant_decisions(state, seat)
-            if extra:
-                return [*placements, *extra]
+        placement = self.placement
+        squares = sorted(set(placement.reachable(state, seat)))
+        placements = placement.listing(state, seat, player, squares, self.board.names)
+        extra = tuple(self.rules.glux_decisions(game=self, state=state, seat=seat))
+        if extra:
+            return [*placements, *extra]
         return placements
 
     def outcome(self, state: State) -> Outcome:
         return scoring.outcome(self, state)
 
     def fast(self) -> fast.Fast | None:
-        """The fused, mutable fast path (``fast.py``); None when a variant
-        changes how the turn passes, what is remembered or which decisions
-        there are."""
-        if any(map(self.rules.overridden, fast.PLAIN_ONLY)):
+        """The mutable fast path (``fast.py``); None when a variant adds
+        decisions or memory (those are folded on the plain path)."""
+        if self._variant_events:
             return None
         return fast.Fast(self)
 
     # -- the rules' own questions, for the modules, bots and views ------------
     def draw_node(self, state: State, seat: int) -> Chance:
         """The chance node of ``seat`` drawing from its bag (one per bag's contents)."""
-        bag = state.bags[seat]
+        bag = tuple(state.bags[seat])
         node = self._draw_nodes[seat].get(bag)
         if node is None:
-            node = self._draw_nodes[seat][bag] = Chance(self._draws[seat], bag)
+            node = self._draw_nodes[seat][bag] = Chance(self.draws[seat], bag)
         return node
 
     def next_turn(self, state: State, after: int) -> int | None:
         """The seat that places next after ``after``, or None (see ``turn.py``)."""
-        return turn.next_turn(self, state, after)
+        return self.turns.next(state, after)
+
+    def game_over(self, state: Any) -> bool:
+        """Whether the game has ended (``glux_game_over``)."""
+        asked = self.over_asked
+        if asked is None:
+            return state.began and state.turn is None
+        return bool(asked(game=self, state=state))
+
+    def start_option(self, state: Any, seat: int) -> bool:
+        """Rule 7 as the rules in force say (``glux_start_option``), before rules 4-6."""
+        return self.placement.rule7(state, seat)
 
     def option_open(self, state: State, seat: int) -> bool:
-        """Rule 7: whether the start-square option is open to ``seat`` now."""
-        if self._hooked_option:
-            return bool(self.rules.glux_start_option(game=self, state=state, seat=seat))
-        return not state.option_used[seat] and len(state.stacks[self.start_squares[seat]]) == 1
+        """Rule 7: whether ``seat`` may place on its start square without counting now."""
+        return self.placement.option_open(state, seat)
 
     def targets(self, state: State, seat: int) -> set[int]:
-        """Every square ``seat`` may place on by counting (rules 1-6)."""
-        return set(self.placement.targets(state, seat))
+        """Every square ``seat`` may place on by counting (rules 1-6; rule 4
+        with at least one face of the chip in hand)."""
+        placement = self.placement
+        return {sq for sq in placement.reachable(state, seat) if placement.placeable(state, seat, (sq,))}
 
     def can_count(self, state: State, seat: int) -> bool:
         """Whether ``seat`` has any counting placement (stops at the first)."""
-        return next(self._targets(state, seat), None) is not None
-
-    def _variant_decisions(self, state: State, seat: int) -> tuple[Event, ...]:
-        if not self._hooked_decisions:
-            return ()
-        return tuple(self.rules.glux_decisions(game=self, state=state, seat=seat))
+        return self.placement.placeable(state, seat, self.placement.reachable(state, seat))
 
     def pips_in(self, state: State, room: str) -> dict[str, int]:
         """Pips on top chips in ``room``, by player (only players with pips there)."""
@@ -248,7 +234,7 @@ class Glux(Game):
                 bag = bags[other]
                 bags[other] = bag[:i] + (bag[i] + 1,) + bag[i + 1 :]
                 hands[other] = Hidden("chip")
-        return evolve(state, hands=tuple(hands), bags=tuple(bags))
+        return evolve(state, hands=tuple(hands), bags=tuple(bags), memo=state.memo.seen_by(player))
 
     def sees(self, event: Event, player: str | None) -> bool:
         # A draw goes into a hidden hand; only its owner knows the chip.
@@ -285,15 +271,11 @@ class Glux(Game):
         return f"place the {kind} chip"
 
 
-#: Rule hooks asked per event only when a variant implements them.
-_HOOKS = (
-    "glux_game_over",
-    "glux_stuck",
-    "glux_start_option",
-    "glux_check",
-    "glux_apply",
-    "glux_memo",
-    "glux_decisions",
-    "glux_notate",
-    "glux_parse",
-)
+#: Each event's effect on a mutable state (``state.Work``), for both paths.
+EFFECTS = {
+    Draw: turn.draw,
+    Place: placement.place,
+    Start: setup.start,
+    FirstPlayer: setup.first_player,
+    Exclude: exclusion.exclude,
+}

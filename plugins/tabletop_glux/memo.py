@@ -3,8 +3,11 @@
 A rule that needs memory (how often a player did something, a flag set once
 per game) keeps it in the game state, so that it is part of every state a
 replay passes, compared by ``diff`` and equal on every path. ``state.memo``
-is a tuple of ``(variant name, value)`` pairs with immutable values (numbers,
-strings, tuples, frozensets); it is empty under the official rules.
+is a :class:`tabletop.Memo`: public entries every player sees and entries
+kept for one player's eyes (``remember(memo, name, value, player=...)``),
+values immutable (numbers, strings, tuples, frozensets); a player's view
+carries only the public ones and their own. It is empty under the official
+rules.
 
 A variant updates its entry either where it applies its own events
 (``glux_apply``), or after any event by wrapping ``glux_memo``::
@@ -17,15 +20,16 @@ A variant updates its entry either where it applies its own events
             memo = remember(memo, "my-variant", covers + 1)
         return memo
 
-``recall(state, name, default)`` reads an entry; ``remember(memo, name,
-value)`` returns the memo with one entry set.
+``recall(state, name, default, player=None)`` reads an entry;
+``remember(memo, name, value, player=None)`` returns the memo with one
+entry set.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tabletop import Event, rulehook
+from tabletop import Event, Memo, rulehook
 
 from .state import recall, remember
 
@@ -33,8 +37,6 @@ __all__ = ["glux_memo", "recall", "remember"]
 
 
 @rulehook
-def glux_memo(
-    game: Any, state: Any, event: Event, memo: tuple[tuple[str, object], ...]
-) -> tuple[tuple[str, object], ...]:
+def glux_memo(game: Any, state: Any, event: Event, memo: Memo) -> Memo:
     # The official rules remember nothing beyond the state itself.
     return memo

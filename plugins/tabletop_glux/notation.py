@@ -25,7 +25,7 @@ def notate(game: Glux, decision: Event) -> str:
         return f"{decision.face}@{game.board.name_of(game.start_squares[game.seats[decision.player]])}"
     if isinstance(decision, Place):
         return f"{decision.face}@{'start' if decision.start else decision.square}"
-    text = game.rules.glux_notate(game=game, decision=decision) if game.hooked["glux_notate"] else None
+    text = game.rules.glux_notate(game=game, decision=decision)
     if text is not None:
         return text
     raise TypeError(f"not a Glüx decision: {decision!r}")
@@ -50,7 +50,7 @@ def sentence(game: Glux, event: Event, visible: bool) -> str:
         return f"{event.player} is excluded (no placement left)"
     if isinstance(event, (Start, Place)):
         return f"{event.player} {notate(game, event)}"
-    if event.origin == DECISION and game.hooked["glux_notate"]:
+    if event.origin == DECISION:
         # A decision a variant adds reads as its player writes it.
         text = game.rules.glux_notate(game=game, decision=event)
         if text is not None:
@@ -59,10 +59,9 @@ def sentence(game: Glux, event: Event, visible: bool) -> str:
 
 
 def parse(game: Glux, text: str, player: str, state: State) -> Event:
-    if game.hooked["glux_parse"]:
-        decision = game.rules.glux_parse(game=game, text=text, player=player, state=state)
-        if decision is not None:
-            return decision
+    decision = game.rules.glux_parse(game=game, text=text, player=player, state=state)
+    if decision is not None:
+        return decision
     m = _MOVE.match(text)
     if not m:
         raise NotationError(f"cannot read {text!r}: write FACE@SQUARE like 6@f7, or 6@start")

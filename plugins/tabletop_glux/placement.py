@@ -3,14 +3,24 @@
 "Starting from one of their own chips on the board (the starting chip), the
 player counts as many squares in a straight line as the number of pips on
 that chip. The last square reached this way is where they place their new
-chip." Each rule below is one predicate, the official implementation of its
-rule hook. Both forms of placement are built from the same predicates:
+chip." Each rule below is written once, as the official implementation of
+its rule hook. :class:`Placement` is the one generator built from them,
+compiled once per game and used by the plain fold, the fast path, the
+listing and the checking alike:
 
-- the forward form, :meth:`Placement.targets`, lists every square a player
-  can count to (for ``moves`` and the bots);
-- the backward form, :meth:`Placement.error`, checks one given square (for
-  a logged decision): it looks back from the square, since in each direction
-  only the first chip that may not be passed can count to it.
+- header-time rules (the directions, rule 2; the stack height, rule 5; the
+  squares each seat may land on, rule 6) are asked once per game and kept
+  as tables;
+- per-move predicates (rules 1, 3 and 4) are asked where they can matter:
+  rule 3 only for the squares between a starting chip and its destination,
+  rule 4 only for a destination holding a chip and having room for one more,
+  once for each face of the chip in hand. An official predicate that
+  declares its table form (``forms.py``) is read from the state instead.
+
+The forward form (:meth:`Placement.reachable`) lists every square a player
+can count to; the backward form (:meth:`Placement.reaches`) checks one given
+square, looking back from it, since in each direction only the first chip
+that may not be passed can count to it.
 
 Rule 7 and "Important" are in ``start_option.py`` and ``exclusion.py``.
 """
@@ -18,14 +28,16 @@ Rule 7 and "Important" are in ``start_option.py`` and ``exclusion.py``.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import rulehook
 
 from .board import ORTHOGONAL
+from .chips import FACES
 from .events import Place
-from .state import State, next_seat, put
+from .forms import form_of, reads
+from .state import Work
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -35,6 +47,7 @@ if TYPE_CHECKING:
 
 
 @rulehook
+@reads("own top chip")
 def glux_counts_from(game: Any, state: Any, seat: int, square: int) -> bool:
     # Rule 1: from any of one's own chips on the board; a covered chip counts
     # for nothing (rule 4), so only one's own top chips.
@@ -49,20 +62,24 @@ def glux_directions() -> tuple[tuple[int, int], ...]:
 
 
 @rulehook
+@reads("top face")
 def glux_distance(game: Any, state: Any, square: int) -> int:
     # Rule 2: as many squares as the pips on the starting chip (its top face).
     return state.stacks[square][-1][1]
 
 
 @rulehook
+@reads("empty square")
 def glux_may_pass(game: Any, state: Any, seat: int, square: int) -> bool:
     # Rule 3: a chip of anyone between start and destination blocks the way.
     return not state.stacks[square]
 
 
 @rulehook
-def glux_may_cover(game: Any, state: Any, seat: int, square: int) -> bool:
-    # Rule 4: onto a single chip of any player, the player's own included.
+@reads("always")
+def glux_may_cover(game: Any, state: Any, seat: int, square: int, face: int, chip: str) -> bool:
+    # Rule 4: onto a single chip of any player, the player's own included,
+    # whatever the face placed.
     return True
 
 
@@ -73,26 +90,24 @@ def glux_stack_height(players: int) -> int:
 
 
 @rulehook
-def glux_may_land(game: Any, state: Any, seat: int, square: int) -> bool:
+def glux_may_land(game: Any, seat: int, square: int) -> bool:
     # Rule 6: never on another player's start marker.
     return game.start_owner[square] in (-1, seat)
 
-
-#: The rule hooks of counting; when no variant changes any of them, the
-#: official predicates run inlined (see ``Placement``).
-COUNTING_HOOKS = ("glux_counts_from", "glux_distance", "glux_may_pass", "glux_may_cover", "glux_may_land")
 
 _NUMBERS = {1: "one chip", 2: "two chips", 3: "three chips", 4: "four chips"}
 
 
 class Placement:
-    """Rules 1-6 for one game: the directions and stack height its header
-    fixes, and the predicates in force (a variant's, or the official ones)."""
+    """Rules 1-6 compiled for one game: the tables its header fixes and the
+    predicates in force. ``state`` may be a ``State`` or the fast path's
+    mutable copy (the same fields)."""
 
     def __init__(self, game: Glux) -> None:
         rules = game.rules
         self.game = game
         board = game.board
+        players = len(game.players)
         # Rule 2: the directions are fixed for the game; asked once.
         self.directions = tuple(rules.glux_directions())
         self.rays = board.rays(self.directions)
@@ -100,70 +115,122 @@ class Placement:
         self.paths = board.paths(self.directions)
         self.back_rays = board.rays(tuple((-dc, -dr) for dc, dr in self.directions))
         # Rule 5.
-        self.height = int(rules.glux_stack_height(players=len(game.players)))
+        self.height = int(rules.glux_stack_height(players=players))
+        # Rule 6: for each seat and square, whether the seat may land there.
+        self.landable = landable_table(rules.glux_may_land, game, board, game.start_owner, players)
         self.start_owner = game.start_owner
-        #: Whether every counting rule is official (then ``tops`` lists exactly
-        #: the squares a seat counts from, and the inlined forms below apply).
-        self.official = not any(map(rules.overridden, COUNTING_HOOKS))
+        self.start_squares = game.start_squares
         self.counts_from = rules.glux_counts_from
         self.distance = rules.glux_distance
         self.may_pass = rules.glux_may_pass
-        self.may_cover = rules.glux_may_cover
-        self.may_land = rules.glux_may_land
-        if self.official:
-            # The forward form asked on every turn: the inlined one, without a detour.
-            self.targets = self._official_targets  # type: ignore[method-assign]
+        #: Whether rules 1-3 are read as lines over the top chips (their
+        #: declared forms); else each predicate is asked.
+        self.lines = (
+            form_of(self.counts_from) == "own top chip"
+            and form_of(self.distance) == "top face"
+            and form_of(self.may_pass) == "empty square"
+        )
+        #: Rule 4 as asked, or None when every chip may be covered.
+        self.cover = None if form_of(rules.glux_may_cover) == "always" else rules.glux_may_cover
+        #: Rule 7 as asked, or None when read in its declared form.
+        self.option_asked = (
+            None
+            if form_of(rules.glux_start_option) == "unused, one chip on the start square"
+            else rules.glux_start_option
+        )
+        #: Whether rules 4-6 have nothing to refuse on a start square holding one chip.
+        self.option_plain = (
+            self.height > 1
+            and self.cover is None
+            and all(self.landable[s][sq] for s, sq in enumerate(self.start_squares))
+        )
 
     # -- rules 4, 5 and 6: the destination ------------------------------------
-    def refused_by(self, state: State, seat: int, square: int) -> int | None:
-        """The rule (5, 6 or 4) that forbids placing on ``square``, or None."""
+    def refused_by(self, state: Any, seat: int, square: int, face: int, chip: str | None) -> int | None:
+        """The rule (5, 6 or 4) that forbids placing ``face`` of ``chip`` on ``square``, or None."""
         stack = state.stacks[square]
         if len(stack) >= self.height:
             return 5
-        game = self.game
-        if not self.may_land(game=game, state=state, seat=seat, square=square):
+        if not self.landable[seat][square]:
             return 6
-        if stack and not self.may_cover(game=game, state=state, seat=seat, square=square):
+        cover = self.cover
+        if (
+            stack
+            and cover is not None
+            and not cover(game=self.game, state=state, seat=seat, square=square, face=face, chip=chip)
+        ):
             return 4
         return None
 
+    def faces(self, state: Any, seat: int, square: int, faces: tuple[int, ...], chip: str) -> tuple[int, ...]:
+        """Rule 4: which of ``faces`` may go onto ``square`` (all of them on an empty square)."""
+        cover = self.cover
+        if cover is None or not state.stacks[square]:
+            return faces
+        game = self.game
+        low, high = faces  # a chip has two faces
+        low_ok = cover(game=game, state=state, seat=seat, square=square, face=low, chip=chip)
+        high_ok = cover(game=game, state=state, seat=seat, square=square, face=high, chip=chip)
+        if low_ok:
+            return faces if high_ok else (low,)
+        return (high,) if high_ok else ()
+
     # -- rules 1, 2 and 3: the count ---------------------------------------------
-    def origins(self, state: State, seat: int) -> Iterator[int]:
-        """Rule 1: the squares ``seat`` may count from."""
-        if self.official:
-            yield from state.tops[seat]
+    def reachable(self, state: Any, seat: int) -> Iterator[int]:
+        """Forward: each square ``seat`` counts to under rules 1-3 and may land
+        on under rules 5 and 6 (repeats possible; rule 4 is asked per face)."""
+        stacks = state.stacks
+        height = self.height
+        landable = self.landable[seat]
+        if self.lines:
+            paths = self.paths
+            for origin in state.tops[seat]:
+                for between, dest in paths[origin][stacks[origin][-1][1]]:
+                    if landable[dest] and len(stacks[dest]) < height:
+                        for sq in between:
+                            if stacks[sq]:
+                                break
+                        else:
+                            yield dest
             return
         game = self.game
-        for square, stack in enumerate(state.stacks):
-            if stack and self.counts_from(game=game, state=state, seat=seat, square=square):
-                yield square
-
-    def _clear(self, state: State, seat: int, between: tuple[int, ...]) -> bool:
-        """Rule 3: every square on the way may be passed."""
-        game = self.game
-        may_pass = self.may_pass
-        return all(may_pass(game=game, state=state, seat=seat, square=sq) for sq in between)
-
-    def counted(self, state: State, seat: int) -> Iterator[int]:
-        """Forward: each square ``seat`` counts to under rules 1-3 (repeats possible)."""
-        game = self.game
-        for origin in self.origins(state, seat):
-            n = self.distance(game=game, state=state, square=origin)
+        counts_from, distance, may_pass = self.counts_from, self.distance, self.may_pass
+        for origin, stack in enumerate(stacks):
+            if not stack or not counts_from(game=game, state=state, seat=seat, square=origin):
+                continue
+            n = distance(game=game, state=state, square=origin)
             if n < 1:
                 continue
             for ray in self.rays[origin]:
-                if len(ray) >= n and self._clear(state, seat, ray[: n - 1]):
-                    yield ray[n - 1]
+                if len(ray) >= n:
+                    dest = ray[n - 1]
+                    if (
+                        landable[dest]
+                        and len(stacks[dest]) < height
+                        and all(may_pass(game=game, state=state, seat=seat, square=sq) for sq in ray[: n - 1])
+                    ):
+                        yield dest
 
-    def reaches(self, state: State, seat: int, square: int) -> bool:
+    def reaches(self, state: Any, seat: int, square: int) -> bool:
         """Backward: whether ``seat`` counts exactly to ``square`` under rules 1-3.
         In each direction only the first square that may not be passed can be
         a starting chip beyond which nothing counts."""
+        stacks = state.stacks
+        if self.lines:
+            for ray in self.back_rays[square]:
+                for distance, sq in enumerate(ray, start=1):
+                    stack = stacks[sq]
+                    if stack:
+                        owner, face = stack[-1]
+                        if owner == seat and face == distance:
+                            return True
+                        break
+            return False
         game = self.game
         for ray in self.back_rays[square]:
             for distance, sq in enumerate(ray, start=1):
                 if (
-                    state.stacks[sq]
+                    stacks[sq]
                     and self.counts_from(game=game, state=state, seat=seat, square=sq)
                     and self.distance(game=game, state=state, square=sq) == distance
                 ):
@@ -172,97 +239,157 @@ class Placement:
                     break
         return False
 
-    # -- both forms ----------------------------------------------------------------
-    def targets(self, state: State, seat: int) -> Iterator[int]:
-        """Forward form: every square ``seat`` may place on by counting (repeats possible)."""
-        return (sq for sq in self.counted(state, seat) if self.refused_by(state, seat, sq) is None)
+    # -- whole placements: a square and a face ----------------------------------------
+    def placeable(self, state: Any, seat: int, squares: Iterable[int]) -> bool:
+        """Whether any of ``squares`` (each passing rules 1-3, 5 and 6) takes a face of the chip in hand."""
+        if self.cover is None:
+            for _ in squares:
+                return True
+            return False
+        chip = state.hands[seat]
+        faces = FACES[chip]
+        return any(self.faces(state, seat, square, faces, chip) for square in squares)
 
-    def error(self, state: State, seat: int, square: int) -> str | None:
-        """Backward form: why ``seat`` may not place on ``square`` by counting, or None."""
-        rule = self.refused_by(state, seat, square)
-        name = self.game.board.name_of(square)
+    def rule7(self, state: Any, seat: int) -> bool:
+        """Rule 7 as the rules in force say (``glux_start_option``), before rules 4-6."""
+        asked = self.option_asked
+        if asked is None:
+            return not state.option_used[seat] and len(state.stacks[self.start_squares[seat]]) == 1
+        return bool(asked(game=self.game, state=state, seat=seat))
+
+    def option_open(self, state: Any, seat: int) -> bool:
+        """Rule 7 with rules 4-6: whether ``seat`` may place on its start square without counting now."""
+        start = self.start_squares[seat]
+        if self.option_asked is None:
+            # Rule 7 read in its form: the start square holds exactly one chip.
+            if state.option_used[seat] or len(state.stacks[start]) != 1:
+                return False
+            if self.option_plain:
+                return True
+        elif not self.option_asked(game=self.game, state=state, seat=seat):
+            return False
+        if len(state.stacks[start]) >= self.height or not self.landable[seat][start]:
+            return False
+        return self.cover is None or bool(self.faces(state, seat, start, FACES[state.hands[seat]], state.hands[seat]))
+
+    def listing(
+        self,
+        state: Any,
+        seat: int,
+        player: str,
+        squares: list[int],
+        names: tuple[str, ...],
+        made: dict[int, Place] | None = None,
+    ) -> Sequence[Place]:
+        """The placements of ``seat``: each of ``squares`` (sorted, counted to),
+        then the start square when the option is open, with each face rule 4
+        allows there."""
+        chip = state.hands[seat]
+        faces = FACES[chip]
+        if self.option_plain and self.option_asked is None:
+            # ``option_open`` when rules 4-6 have nothing to refuse there, without
+            # a call: this runs on every turn of self-play.
+            option = not state.option_used[seat] and len(state.stacks[self.start_squares[seat]]) == 1
+        else:
+            option = self.option_open(state, seat)
+        if option:
+            squares.append(self.start_squares[seat])
+        placements = Placements(player, squares, names, option, faces, made)
+        if self.cover is None:
+            return placements
+        stacks, ask = state.stacks, self.faces
+        allowed = {square: ask(state, seat, square, faces, chip) for square in squares if stacks[square]}
+        if all(len(these) == 2 for these in allowed.values()):
+            return placements
+        return [p for i, p in enumerate(placements) if p.face in allowed.get(squares[i >> 1], faces)]
+
+    def error(self, state: Any, seat: int, square: int, face: int, start: bool) -> str | None:
+        """Why ``seat`` may not place ``face`` on ``square`` (by counting, or
+        by the start-square option when ``start``), or None."""
+        if not start:
+            # The common case first: a legal placement by counting (rules 5, 6
+            # and, on an empty square, 4 have nothing to refuse).
+            stack = state.stacks[square]
+            if (
+                len(stack) < self.height
+                and self.landable[seat][square]
+                and (self.cover is None or not stack)
+                and self.reaches(state, seat, square)
+            ):
+                return None
+        names = self.game.board.names
+        if start:
+            own = self.start_squares[seat]
+            if square != own:
+                return f"the start-square option places on {names[own]}, not {names[square]}"
+            if not self.rule7(state, seat):
+                if state.option_used[seat]:
+                    return "the start-square option was used already"
+                if len(state.stacks[square]) != 1:
+                    return "the start-square option needs exactly one chip on the start square"
+                return "the start-square option is not open now"
+        rule = self.refused_by(state, seat, square, face, state.hands[seat])
         if rule == 5:
-            return f"{name} holds {_NUMBERS.get(self.height, f'{self.height} chips')} already"
+            return f"{names[square]} holds {_NUMBERS.get(self.height, f'{self.height} chips')} already"
         if rule == 6:
             owner = self.start_owner[square]
             if owner >= 0:
-                return f"{name} is {self.game.players[owner]}'s start square"
-            return f"no chip may be placed on {name}"
+                return f"{names[square]} is {self.game.players[owner]}'s start square"
+            return f"no chip may be placed on {names[square]}"
         if rule == 4:
-            return f"the chip on {name} may not be covered"
-        reaches = self._official_reaches if self.official else self.reaches
-        if not reaches(state, seat, square):
-            return f"no chip of yours counts exactly to {name} along a clear straight line"
+            return f"the chip on {names[square]} may not be covered with a {face}"
+        if not start and not self.reaches(state, seat, square):
+            return f"no chip of yours counts exactly to {names[square]} along a clear straight line"
         return None
 
-    # The official rules 1-6 inlined: the same predicates as above, fused into
-    # one loop each way, for official games (the plain path's hot loop).
-    def _official_targets(self, state: State, seat: int) -> Iterator[int]:
-        stacks = state.stacks
-        start_owner = self.start_owner
-        height = self.height
-        paths = self.paths
-        for origin in state.tops[seat]:
-            for between, dest in paths[origin][stacks[origin][-1][1]]:
-                if len(stacks[dest]) < height and start_owner[dest] in (-1, seat):
-                    for sq in between:
-                        if stacks[sq]:
-                            break
-                    else:
-                        yield dest
 
-    def _official_reaches(self, state: State, seat: int, square: int) -> bool:
-        stacks = state.stacks
-        for ray in self.back_rays[square]:
-            for distance, sq in enumerate(ray, start=1):
-                stack = stacks[sq]
-                if stack:
-                    owner, face = stack[-1]
-                    if owner == seat and face == distance:
-                        return True
-                    break
-        return False
+#: Rule 6's table, by the rule in force and the game's board, start squares
+#: and number of players (all that a header-time rule may read).
+_LANDABLE: dict[tuple[Any, ...], tuple[tuple[bool, ...], ...]] = {}
 
 
-def apply_place(game: Glux, state: State, event: Place) -> State:
-    """The chip goes on top of the square (covering what is there: rule 4,
-    only the top chip counts from now on); then the player draws, or the turn
-    passes."""
-    seat = game.seats[event.player]
-    square = game.board.indices[event.square]
-    stack = state.stacks[square]
-    tops = state.tops
-    if stack:
-        covered = stack[-1][0]
-        tops = put(tops, covered, tuple(s for s in tops[covered] if s != square))
-    tops = put(tops, seat, tops[seat] + (square,))
-    hands = put(state.hands, seat, None)
-    option_used = put(state.option_used, seat, True) if event.start else state.option_used
-    stacks = put(state.stacks, square, stack + ((seat, event.face),))
-
-    def after(turn: int | None, drawing: bool) -> State:
-        return State(
-            stacks,
-            tops,
-            state.bags,
-            hands,
-            state.started,
-            option_used,
-            state.excluded,
-            state.began,
-            turn,
-            drawing,
-            state.memo,
+def landable_table(may_land: Any, game: Any, board: Any, start_owner: tuple[int, ...], players: int) -> tuple:
+    """For each seat and square, ``glux_may_land``'s answer: asked once per header."""
+    key = (may_land, board, start_owner, players)
+    table = _LANDABLE.get(key)
+    if table is None:
+        if len(_LANDABLE) > 64:
+            _LANDABLE.clear()
+        table = _LANDABLE[key] = tuple(
+            tuple(bool(may_land(game=game, seat=seat, square=square)) for square in range(len(start_owner)))
+            for seat in range(players)
         )
+    return table
 
-    if game.hooked_turns:
-        placed = after(seat, True)
-        if game.rules.glux_draw_after_placing(game=game, state=placed, seat=seat):
-            return placed
-        return after(game.next_turn(placed, seat), False)
-    # With chips left in the bag the player draws next; else the turn passes.
-    drawing = state.bag_size(seat) > 0
-    return after(seat if drawing else next_seat(hands, state.excluded, seat), drawing)
+
+def put_chip(work: Work, square: int, seat: int, face: int) -> None:
+    """A chip of ``seat`` goes on top of ``square`` (covering what is there:
+    rule 4, only the top chip counts from now on)."""
+    stacks = work.stacks
+    old = stacks[square]
+    stacks[square] = old + ((seat, face),)
+    if old:
+        work.tops[old[-1][0]].remove(square)
+    work.tops[seat].append(square)
+    if work.index is not None:
+        work.index.placed(work, square, seat, face, old)  # type: ignore[attr-defined]
+
+
+def place(game: Glux, work: Work, event: Place) -> None:
+    """The effect of a placement: the chip goes on the square; then the
+    player draws (2nd phase), or the turn passes."""
+    seat = game.seats[event.player]
+    put_chip(work, game.indices[event.square], seat, event.face)
+    work.hands[seat] = None
+    if event.start:
+        work.option_used[seat] = True
+    turns = game.turns
+    work.turn = seat
+    work.drawing = True
+    # The 2nd phase: read in its declared form ("bag not empty"), or asked.
+    if not (any(work.bags[seat]) if turns.bag else turns.draw_after_placing(game=game, state=work, seat=seat)):
+        work.drawing = False
+        work.turn = turns.next(work, seat)
 
 
 class Placements(Sequence[Place]):

@@ -114,6 +114,6 @@ def facets(game: Glux, state: State, viewer: str | None) -> dict[str, str]:
         if state.excluded[seat]:
             found[f"excluded {player}"] = "yes"
     found["turn"] = game.players[state.turn] if state.turn is not None else "-"
-    for name, value in state.memo:  # what variants remember; empty under the official rules
+    for name, value in state.memo.items():  # what variants remember; empty under the official rules
         found[f"memo {name}"] = str(value)
     return found

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from tabletop.errors import IllegalEventError
 
-from .state import State, evolve, next_seat, put
+from .state import State, evolve, put
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -24,4 +24,5 @@ def resign(game: Glux, state: State, player: str) -> State:
     excluded = put(state.excluded, seat, True)
     if state.turn != seat:
         return evolve(state, excluded=excluded)
-    return evolve(state, excluded=excluded, turn=next_seat(state.hands, excluded, seat), drawing=False)
+    state = evolve(state, excluded=excluded, drawing=False)
+    return evolve(state, turn=game.turns.next(state, seat))

@@ -56,7 +56,7 @@ def rank_room(pips: Mapping[str, int], second_place: bool, first: int = 4, secon
 
 
 @rulehook
-def glux_score_room(room: str, pips: Mapping[str, int], players: int) -> Mapping[str, int]:
+def glux_score_room(game: Any, state: Any, room: str, pips: Mapping[str, int], players: int) -> Mapping[str, int]:
     # "In a game with two players, victory points are awarded for the first position only."
     return rank_room(pips, second_place=players > 2)
 
@@ -81,11 +81,13 @@ def room_pips(game: Glux, state: State) -> dict[str, dict[str, int]]:
     return {room: dict(pips_in(game=game, state=state, room=room)) for room in game.room_squares}
 
 
-def room_points(game: Glux, state: State) -> dict[str, dict[str, int]]:
-    """Each room's victory points by player."""
+def room_points(game: Glux, state: State, pips: dict[str, dict[str, int]] | None = None) -> dict[str, dict[str, int]]:
+    """Each room's victory points by player (from ``pips``, each room's pips, when given)."""
     n = len(game.players)
     score = game.rules.glux_score_room
-    return {room: dict(score(room=room, pips=pips, players=n)) for room, pips in room_pips(game, state).items()}
+    if pips is None:
+        pips = room_pips(game, state)
+    return {room: dict(score(game=game, state=state, room=room, pips=p, players=n)) for room, p in pips.items()}
 
 
 def outcome(game: Glux, state: State) -> Outcome:
@@ -93,9 +95,8 @@ def outcome(game: Glux, state: State) -> Outcome:
     rules = game.rules
     points = {p: 0 for p in game.players}
     pips = room_pips(game, state)
-    n = len(game.players)
-    for room, room_pips_ in pips.items():
-        for player, vp in rules.glux_score_room(room=room, pips=room_pips_, players=n).items():
+    for room_points_ in room_points(game, state, pips).values():
+        for player, vp in room_points_.items():
             points[player] += vp
     middle = pips.get(game.board.middle, {})
     winners = tuple(rules.glux_winners(points=points, middle=middle))

@@ -16,7 +16,8 @@ from tabletop import Chance, Decide, PluginError, rulehook
 
 from .chips import FACES, KINDS
 from .events import FirstPlayer, Start
-from .state import State, evolve, put
+from .placement import put_chip
+from .state import State, Work
 
 if TYPE_CHECKING:
     from tabletop.nodes import Node
@@ -102,20 +103,18 @@ def face_error(kind: str | None, face: int) -> str | None:
     return None
 
 
-def apply_start(game: Glux, state: State, event: Start) -> State:
+def start(game: Glux, work: Work, event: Start) -> None:
+    """The effect of choosing the start chip's face: it goes on the start square."""
     seat = game.seats[event.player]
-    square = game.start_squares[seat]
-    return evolve(
-        state,
-        stacks=put(state.stacks, square, ((seat, event.face),)),
-        tops=put(state.tops, seat, (square,)),
-        hands=put(state.hands, seat, None),
-        started=put(state.started, seat, True),
-    )
+    put_chip(work, game.start_squares[seat], seat, event.face)
+    work.hands[seat] = None
+    work.started[seat] = True
 
 
-def apply_first_player(game: Glux, state: State, event: FirstPlayer) -> State:
-    return evolve(state, began=True, turn=game.seats[event.starter])
+def first_player(game: Glux, work: Work, event: FirstPlayer) -> None:
+    """The effect of drawing the start player: play begins with them."""
+    work.began = True
+    work.turn = game.seats[event.starter]
 
 
 def legal_starts(state: State, seat: int, player: str) -> list[Start]:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import attrs
 
+from tabletop.memo import EMPTY, Memo
+from tabletop.memo import recall as recall
+from tabletop.memo import remember as remember
+
 from .chips import KINDS
 
 #: A chip on the board: (seat of its owner, the face showing).
@@ -32,15 +36,99 @@ class State:
     began: bool = False
     turn: int | None = None
     drawing: bool = False
-    #: What variants remember: ``((variant name, value), ...)``, immutable
-    #: values only, in the order first remembered. Empty under the official rules.
-    memo: tuple[tuple[str, object], ...] = ()
+    #: What variants remember (``tabletop.Memo``: public entries and each
+    #: player's own); empty under the official rules.
+    memo: Memo = EMPTY
 
     def bag_size(self, seat: int) -> int:
         return sum(self.bags[seat])
 
 
 _FIELDS = tuple(f.name for f in attrs.fields(State))
+
+
+class Work:
+    """A state that changes in place: the fields of ``State``, as lists.
+
+    Each event's effect is written once, against a ``Work``: the fast path
+    keeps one for a whole game; the plain fold thaws the state, applies the
+    same effect and freezes the result (``thaw``, ``freeze``). While the fast
+    path keeps each seat's reach, ``index`` is the object that keeps it up to
+    date as chips are placed (``fast.Fast``); else None."""
+
+    __slots__ = (
+        "stacks",
+        "tops",
+        "bags",
+        "hands",
+        "started",
+        "option_used",
+        "excluded",
+        "began",
+        "turn",
+        "drawing",
+        "memo",
+        "reach",
+        "filled",
+        "index",
+    )
+
+    stacks: list[tuple[Chip, ...]]
+    tops: list[list[int]]
+    bags: list[list[int]]
+    hands: list[str | None]
+    started: list[bool]
+    option_used: list[bool]
+    excluded: list[bool]
+    began: bool
+    turn: int | None
+    drawing: bool
+    memo: Memo
+    #: Each seat's reach (square -> how many clear counts end there), or None
+    #: while nobody asked for a whole list of placements (see ``fast.py``).
+    reach: list[dict[int, int]] | None
+    #: While the reach is kept: the squares holding a chip, one bit each.
+    filled: int
+    index: object | None
+
+    def bag_size(self, seat: int) -> int:
+        return sum(self.bags[seat])
+
+
+def thaw(state: State) -> Work:
+    """A mutable copy of ``state`` (no reach kept)."""
+    work = Work()
+    work.stacks = list(state.stacks)
+    work.tops = [list(t) for t in state.tops]
+    work.bags = [list(b) for b in state.bags]
+    work.hands = list(state.hands)
+    work.started = list(state.started)
+    work.option_used = list(state.option_used)
+    work.excluded = list(state.excluded)
+    work.began = state.began
+    work.turn = state.turn
+    work.drawing = state.drawing
+    work.memo = state.memo
+    work.reach = None
+    work.index = None
+    return work
+
+
+def freeze(work: Work) -> State:
+    """The immutable state equal to ``work``."""
+    return State(
+        tuple(work.stacks),
+        tuple(map(tuple, work.tops)),
+        tuple(map(tuple, work.bags)),
+        tuple(work.hands),
+        tuple(work.started),
+        tuple(work.option_used),
+        tuple(work.excluded),
+        work.began,
+        work.turn,
+        work.drawing,
+        work.memo,
+    )
 
 
 def evolve(state: State, **changes: object) -> State:
@@ -60,28 +148,3 @@ def take_from_bag(bags: tuple[tuple[int, ...], ...], seat: int, kind: str) -> tu
     return put(bags, seat, put(bag, i, bag[i] - 1))
 
 
-def recall(state: State, name: str, default: object = None) -> object:
-    """What the variant ``name`` remembers in ``state`` (``default`` if nothing)."""
-    for key, value in state.memo:
-        if key == name:
-            return value
-    return default
-
-
-def remember(memo: tuple[tuple[str, object], ...], name: str, value: object) -> tuple[tuple[str, object], ...]:
-    """``memo`` with the variant ``name`` remembering ``value`` (immutable, e.g. a tuple)."""
-    for i, (key, _) in enumerate(memo):
-        if key == name:
-            return put(memo, i, (name, value))
-    return memo + ((name, value),)
-
-
-def next_seat(hands: tuple[str | None, ...], excluded: tuple[bool, ...], after: int) -> int | None:
-    """The next seat after ``after`` (clockwise, itself last) still placing:
-    holding a chip and not excluded."""
-    n = len(hands)
-    for step in range(1, n + 1):
-        seat = (after + step) % n
-        if hands[seat] is not None and not excluded[seat]:
-            return seat
-    return None

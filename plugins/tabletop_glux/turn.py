@@ -14,60 +14,72 @@ from tabletop import rulehook
 
 from .chips import KINDS
 from .events import Draw
-from .state import State, evolve, next_seat, put, take_from_bag
+from .forms import form_of, reads
+from .state import Work
 
 if TYPE_CHECKING:
     from .game import Glux
 
 
 @rulehook
-def glux_turn_order(game: Any, state: Any, seat: int) -> tuple[int, ...]:
+def glux_turn_order(game: Any, seat: int) -> tuple[int, ...]:
     # Clockwise: the next seat first, the player themself last.
     n = len(game.players)
     return tuple((seat + step) % n for step in range(1, n + 1))
 
 
 @rulehook
+@reads("bag not empty")
 def glux_draw_after_placing(game: Any, state: Any, seat: int) -> bool:
     # 2nd phase: draw a new chip, if the bag has any.
     return state.bag_size(seat) > 0
 
 
-def next_turn(game: Glux, state: State, after: int) -> int | None:
-    """The seat that places next after ``after`` (the rules in force), or None."""
-    if not game.hooked_turns:
-        return next_seat(state.hands, state.excluded, after)
-    still = game.rules.glux_still_placing
-    for seat in game.rules.glux_turn_order(game=game, state=state, seat=after):
-        if still(game=game, state=state, seat=seat):
-            return seat
-    return None
+class Turns:
+    """How the turn passes in one game, for both paths: the turn order (a
+    header-time rule, asked once per seat), whether a player still places and
+    whether they draw after placing (asked, or read in their declared form)."""
+
+    def __init__(self, game: Glux) -> None:
+        rules = game.rules
+        self.game = game
+        #: For each seat, the seats that may take the turn after it, in order.
+        self.order = tuple(tuple(rules.glux_turn_order(game=game, seat=seat)) for seat in range(len(game.players)))
+        self.still_placing = rules.glux_still_placing
+        self.draw_after_placing = rules.glux_draw_after_placing
+        #: Whether "still placing" is read as holding a chip and not being excluded.
+        self.holding = form_of(self.still_placing) == "holding, not excluded"
+        #: Whether "draws after placing" is read as the bag holding a chip
+        #: (by the effect of a placement, ``placement.place``).
+        self.bag = form_of(self.draw_after_placing) == "bag not empty"
+
+    def next(self, state: Any, after: int) -> int | None:
+        """The seat that places next after ``after``, or None."""
+        if self.holding:
+            hands, excluded = state.hands, state.excluded
+            for seat in self.order[after]:
+                if hands[seat] is not None and not excluded[seat]:
+                    return seat
+            return None
+        still, game = self.still_placing, self.game
+        for seat in self.order[after]:
+            if still(game=game, state=state, seat=seat):
+                return seat
+        return None
 
 
-def apply_draw(game: Glux, state: State, event: Draw) -> State:
-    """The chip goes from the bag into the hand; a draw in the 2nd phase ends the turn."""
+_KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
+
+
+def draw(game: Glux, work: Work, event: Draw) -> None:
+    """The effect of a draw: the chip goes from the bag into the hand; a draw
+    in the 2nd phase ends the turn."""
     seat = game.seats[event.player]
-    bags = take_from_bag(state.bags, seat, event.chip)
-    hands = put(state.hands, seat, event.chip)
-    if not state.drawing:
-        return evolve(state, bags=bags, hands=hands)
-    if game.hooked_turns:
-        after = evolve(state, bags=bags, hands=hands, drawing=False)
-        return evolve(after, turn=next_turn(game, after, seat))
-    # (Written out in full rather than with evolve(): this runs for every other event.)
-    return State(
-        state.stacks,
-        state.tops,
-        bags,
-        hands,
-        state.started,
-        state.option_used,
-        state.excluded,
-        state.began,
-        next_seat(hands, state.excluded, seat),
-        False,
-        state.memo,
-    )
+    work.bags[seat][_KIND_INDEX[event.chip]] -= 1
+    work.hands[seat] = event.chip
+    if work.drawing:
+        work.drawing = False
+        work.turn = game.turns.next(work, seat)
 
 
 @functools.lru_cache(maxsize=64)

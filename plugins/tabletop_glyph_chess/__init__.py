@@ -4,9 +4,12 @@ The names a house rule needs are exported here (see docs/glyph-chess.md and
 docs/hooks.md).
 """
 
-from .events import Cast, Move
+from .context import Context
+from .events import Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
 from .game import GlyphChess
+from .hexes import DIRECTIONS, HexBoard
 from .kills import minions_leave, relocate, strike
+from .payment import COST_KINDS, PAYMENT_TYPES, Payers
 from .pieces import (
     ELEMENTALIST,
     FORCE_MAGE,
@@ -23,18 +26,32 @@ from .state import State, Step, Work, recall, remember
 from .steps import TurnStep
 
 __all__ = [
+    "COST_KINDS",
+    "DIRECTIONS",
     "ELEMENTALIST",
     "FORCE_MAGE",
     "GLYPHS",
     "ILLUSIONIST",
     "MINION",
     "NECROMANCER",
+    "PAYMENT_TYPES",
     "SCEPTER",
     "SEERESS",
     "SUMMONER",
     "Cast",
+    "Context",
+    "Discard",
+    "Draw",
+    "Escape",
+    "Glimpse",
     "GlyphChess",
+    "HexBoard",
     "Move",
+    "Pass",
+    "Payers",
+    "Reroll",
+    "Roll",
+    "Shuffle",
     "Spell",
     "State",
     "Step",

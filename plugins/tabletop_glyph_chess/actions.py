@@ -7,15 +7,19 @@ action makes (stopping where a necromancer may escape), and ends the action.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import accumulate, chain
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from tabletop import Event
 
 from . import escape, movement, payment
+from .context import WAYS, Context
 from .events import Cast, Move
 from .kills import land
-from .pieces import GLYPHS, MINION, NAMES, SCEPTER
+from .pieces import NAMES, SCEPTER
 from .state import ACT, ESCAPE, OVER, ROLLING, State, Work
 
 if TYPE_CHECKING:
@@ -31,9 +35,8 @@ def check(game: GlyphChess, state: State | Work, seat: int, event: Event) -> str
     piece = state.board[source]
     if piece is None or piece[0] != seat:
         return f"no piece of yours on {event.source}"
-    may_coin = game.may_use_coins(game=game, state=state, spot=source)
     if type(event) is Move:
-        return movement.check(game, state, seat, event, source, piece[1], may_coin)
+        return movement.check(game, state, seat, event, source, piece[1])
     name = event.spell
     spell = game.spells.get(name)
     if spell is None:
@@ -49,8 +52,10 @@ def check(game: GlyphChess, state: State | Work, seat: int, event: Event) -> str
     problem, amount = spell.check(game, state, seat, source, spots, event.target)
     if problem:
         return problem
-    wild = game.wild(state, seat)
-    return payment.error(state, seat, spell.caster, game.costs[name], amount, event.dice, event.coins, may_coin, wild)
+    cost, kind = game.costs[name]
+    return payment.check(
+        game, state, seat, source, cost, amount, kind, dice=event.dice, coins=event.coins, piece=piece[1]
+    )
 
 
 # -- carrying out -------------------------------------------------------------
@@ -103,65 +108,116 @@ def finish(work: Work) -> None:
 
 
 # -- listing --------------------------------------------------------------------
-def budget(game: GlyphChess, state: State | Work, seat: int, glyph: str, may_coin: bool) -> int:
-    """How many items of ``glyph`` the seat could spend at most."""
-    spent = state.spent
-    dice = sum(1 for i, f in enumerate(state.dice) if f == glyph and i not in spent)
-    if not may_coin:
-        return dice
-    wild = game.wild(state, seat)
-    return dice + sum(n for g, n in zip(GLYPHS, state.hands[seat]) if g == glyph or g in wild)
+def by_piece(
+    game: GlyphChess, state: State | Work, seat: int, known: dict | None = None
+) -> Iterator[list[tuple[type, tuple, list]]]:
+    """Every action of ``seat`` now, grouped: for each piece with actions, in
+    board order, a list of (event class, its fields but the payment, the
+    ways to pay): its moves, then its spells' options. The one listing, for
+    the plain path and the fast path alike; ways to pay are remembered in
+    ``known`` (see :class:`~tabletop_glyph_chess.context.Context`)."""
+    ctx = Context(game, state, seat, known)
+    spells, costs = game.by_caster, game.costs
+    player = ctx.player
+    names = ctx.names
+    name_of = names.__getitem__
+    moves = movement.listing
+    for source in ctx.casters():
+        out: list = []
+        moves(ctx, out)
+        casts = spells.get(ctx.kind)
+        if casts:
+            here = names[source]
+            append = out.append
+            for spell in casts:
+                name = spell.name
+                priced = ctx.priced(*costs[name])
+                for spots, target, amount in spell.options(ctx):
+                    ways = priced[amount]
+                    if ways:
+                        append((Cast, (player, name, here, tuple(map(name_of, spots)), target), ways))
+        if out:
+            yield out
 
 
-def families(game: GlyphChess, state: State | Work, seat: int) -> Iterator[tuple[type, tuple, list]]:
+def families(
+    game: GlyphChess, state: State | Work, seat: int, known: dict | None = None
+) -> Iterator[tuple[type, tuple, list]]:
     """Every action of ``seat`` now, grouped: (event class, its fields but the
-    payment, the ways to pay), in the order ``moves`` lists them. Ways to pay
-    are worked out once per cost."""
-    player = game.players[seat]
-    names = game.geo.names
-    wild = game.wild(state, seat)
-    spells = game.by_caster
-    costs = game.costs
-    for source, piece in enumerate(state.board):
-        if piece is None or piece[0] != seat:
-            continue
-        kind = piece[1]
-        may_coin = game.may_use_coins(game=game, state=state, spot=source)
-        cache: dict = {}
-
-        def pays(glyph, cost, amount, may_coin=may_coin, cache=cache):
-            key = (glyph, cost, amount)
-            ways = cache.get(key)
-            if ways is None:
-                ways = cache[key] = list(payment.options(state, seat, glyph, cost, amount, may_coin, wild))
-            return ways
-
-        yield from movement.families(game, state, seat, source, kind, may_coin, pays)
-        if kind == SCEPTER or kind == MINION or kind not in spells:
-            continue
-        most = budget(game, state, seat, kind, may_coin)
-        for spell in spells[kind]:
-            cost = costs[spell.name]
-            for spots, target, amount in spell.options(game, state, seat, source, most):
-                ways = pays(kind, cost, amount)
-                if ways:
-                    yield Cast, (player, spell.name, names[source], tuple(names[s] for s in spots), target), ways
+    payment, the ways to pay), in the order ``moves`` lists them (see :func:`by_piece`)."""
+    return chain.from_iterable(by_piece(game, state, seat, known))
 
 
-def legal(game: GlyphChess, state: State | Work, seat: int) -> list[Event]:
+def legal(game: GlyphChess, state: State | Work, seat: int) -> Actions:
     """Every action of ``seat`` now (elementalist paths listed up to
-    ``blaze.LISTED`` steps)."""
-    return [cls(*fields, dice, coins) for cls, fields, ways in families(game, state, seat) for dice, coins in ways]
+    ``blaze.LISTED`` steps), each event made when it is looked at; the ways
+    to pay are remembered by situation (``context.WAYS``) on every path."""
+    return Actions(list(families(game, state, seat, WAYS)))
 
 
-def can_act(game: GlyphChess, state: State | Work, seat: int) -> bool:
-    if game.plain_moves:
-        # Nearly always the scepter can step (any unspent die, a spot not its
-        # own side's); only when it cannot is every action looked for.
-        board = state.board
-        if len(state.spent) < len(state.dice) and (seat, SCEPTER) in board:
-            for target in game.geo.neighbours[board.index((seat, SCEPTER))]:
-                landing = board[target]
-                if landing is None or landing[0] != seat:
+_WAYS_OF = itemgetter(2)
+
+
+class Actions(Sequence):
+    """Every action of a player, in the order of the plain list, built one at
+    a time: each family is (event class, its fields but the payment, the ways
+    to pay)."""
+
+    __slots__ = ("_families", "_ends")
+
+    def __init__(self, families: list[tuple[type, tuple, list]]) -> None:
+        self._families = families
+        self._ends = list(accumulate(map(len, map(_WAYS_OF, families))))
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return list(self)[index]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("action index out of range")
+        k = bisect_right(self._ends, index)
+        cls, fields, ways = self._families[k]
+        dice, coins = ways[index - (self._ends[k - 1] if k else 0)]
+        return cls(*fields, dice, coins)
+
+    def __iter__(self) -> Iterator[Event]:
+        for cls, fields, ways in self._families:
+            for dice, coins in ways:
+                yield cls(*fields, dice, coins)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None = None) -> bool:
+    """Whether ``seat`` has any action now: the listing of :func:`by_piece`,
+    stopped at the first action found."""
+    ctx = Context(game, state, seat, known)
+    spells, costs = game.by_caster, game.costs
+    found: list = []
+    # The scepter is looked at first: it nearly always has a step, and it
+    # pays with dice alone (nothing to ask of the payers), so the answer is
+    # usually found at once; then every piece, as the listing goes.
+    board, scepter = state.board, (seat, SCEPTER)
+    if scepter in board:
+        ctx.at(board.index(scepter))
+        movement.listing(ctx, found, first=True)
+        if found:
+            return True
+    for _ in ctx.casters():
+        movement.listing(ctx, found, first=True)
+        if found:
+            return True
+        for spell in spells.get(ctx.kind, ()):
+            priced = ctx.priced(*costs[spell.name])
+            for _spots, _target, amount in spell.options(ctx):
+                if priced[amount]:
                     return True
-    return next(families(game, state, seat), None) is not None
+    return False

@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING
 
 from tabletop import Bot, Event
 
-from . import payment
+from .context import Context
 from .events import Cast, Move
 from .pieces import ELEMENTALIST, MINION, SCEPTER
-from .spells import blaze
 from .state import ACT
 
 if TYPE_CHECKING:
@@ -90,19 +89,22 @@ def _long_blazes(game: GlyphChess, state: State, seat: int, rng: random.Random) 
     """A few blaze paths longer than ``moves`` lists, drawn at random (legal
     too: there are too many to list)."""
     found: list[Event] = []
-    if state.phase != ACT or game.spells.get("blaze") is not blaze.BLAZE:
+    if state.phase != ACT:
         return found
     names = game.geo.names
-    for source, piece in enumerate(state.board):
-        if piece == (seat, ELEMENTALIST):
-            may_coin = game.may_use_coins(game=game, state=state, spot=source)
-            wild = game.wild(state, seat)
-            for path in blaze.sample(game, state, seat, source, rng):
-                ways = payment.options(state, seat, ELEMENTALIST, game.costs["blaze"], len(path), may_coin, wild)
-                dice, coins = next(ways, ((), ()))
-                cast = Cast(game.players[seat], "blaze", names[source], tuple(names[s] for s in path), "", dice, coins)
-                if game.check(state, cast) is None:
-                    found.append(cast)
+    for spell in game.spells.values():
+        if spell.sample is None:
+            continue
+        cost, kind = game.costs[spell.name]
+        for source, piece in enumerate(state.board):
+            if piece == (seat, spell.caster):
+                ctx = Context(game, state, seat).at(source)
+                for path in spell.sample(game, state, seat, source, rng):
+                    dice, coins = next(iter(ctx.ways(cost, len(path), kind)), ((), ()))
+                    spots = tuple(names[s] for s in path)
+                    cast = Cast(game.players[seat], spell.name, names[source], spots, "", dice, coins)
+                    if game.check(state, cast) is None:
+                        found.append(cast)
     return found
 
 

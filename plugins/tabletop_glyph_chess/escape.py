@@ -4,6 +4,10 @@ spot the attacker came from. Each landing is a separate attack (FAQ Q16); on
 a blaze the spot is the start of that one step (FAQ Q10); a blast does not
 land on it (FAQ Q9); in an enemy seeress's sight no coin may be used (FAQ
 Q11). The owner is asked only when they can pay.
+
+What the escape costs is the hook ``glyph_escape_cost`` (a payment type: one
+coin that may pay for it); which coins may pay, ``glyph_payers``, as for
+every payment; the coins offered, ``glyph_escape_coins``.
 """
 
 from __future__ import annotations
@@ -13,7 +17,6 @@ from typing import TYPE_CHECKING
 from tabletop import rulehook
 
 from .pieces import GLYPHS, NECROMANCER
-from .sight import in_sight
 from .state import State, Step, Work
 
 if TYPE_CHECKING:
@@ -21,12 +24,22 @@ if TYPE_CHECKING:
 
 
 @rulehook
+def glyph_escape_cost(game: GlyphChess, state: State | Work, spot: int) -> str:
+    # One item of the necromancer's own type, paid with a coin.
+    return NECROMANCER
+
+
+@rulehook
 def glyph_escape_coins(game: GlyphChess, state: State | Work, spot: int) -> list[str]:
+    # The coins in hand that may pay the escape's cost for the necromancer on
+    # ``spot`` (``glyph_payers``: officially its own and wild coins, none in
+    # an enemy seeress's sight).
     seat = state.board[spot][0]
-    if in_sight(game.geo, state, spot):
+    kind = game.r.glyph_escape_cost(game=game, state=state, spot=spot)
+    if not kind:
         return []
-    wild = game.wild(state, seat)
-    return [g for g, n in zip(GLYPHS, state.hands[seat]) if n and (g == NECROMANCER or g in wild)]
+    paid_by = game.payers(game=game, state=state, seat=seat, spot=spot, kind=kind)
+    return [g for g, n in zip(GLYPHS, state.hands[seat]) if n and g in paid_by.coins]
 
 
 def attacked_necromancer(state: State | Work, step: Step) -> bool:

@@ -11,15 +11,13 @@ from typing import Any
 
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
 
-from . import bots, evaluation, hookspecs, notation, official, position, render, resignation, steps
+from . import bots, evaluation, hookspecs, notation, official, payment, position, render, resignation, steps
+from .context import ByOccupant
 from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
 from .hexes import board
 from .pieces import DICE, GLYPHS
 from .state import ACT, SETUP, State, evolve, freeze, thaw
-
-#: The rule hooks whose official rule is the inlined fast path, by group.
-MOVEMENT_HOOKS = ("glyph_move_range", "glyph_move_cost", "glyph_move_directions", "glyph_may_pass", "glyph_may_land")
 
 
 def overridden(rules: Any, name: str) -> bool:
@@ -78,10 +76,24 @@ class GlyphChess(Game):
         self.r = r = SimpleNamespace(
             **{name: getattr(rules, name) if name in self.overridden else f for name, f in official.OFFICIAL.items()}
         )
-        self.plain_moves = not self.overridden.intersection(MOVEMENT_HOOKS)
-        self.official_strike = "glyph_strike" not in self.overridden
-        self.official_eliminate = "glyph_eliminate" not in self.overridden
         self.may_use_coins = r.glyph_may_use_coins
+        self.payers = r.glyph_payers
+        self.may_land = r.glyph_may_land
+        self.may_pass = r.glyph_may_pass
+        # Landing and passing: header-time rules by what is on the spot,
+        # compiled into a table per seat and piece; the per-move hooks are
+        # asked spot by spot only when a variant changes them.
+        self.spots = range(self.geo.size)
+        self.longest_line = max(len(ray) for rays in self.geo.ray_lists for ray in rays)
+        self._landing, self._passing = r.glyph_landing(players=n), r.glyph_passing(players=n)
+        self._tables: dict = {}
+        self.landing_by_occupant = "glyph_may_land" not in self.overridden
+        #: Move costs by piece and distance (``glyph_move_costs``); the
+        #: per-move ``glyph_move_cost`` is asked move by move only when a
+        #: variant changes it.
+        self.move_costs = r.glyph_move_costs(players=n)
+        self.move_costs_fixed = "glyph_move_cost" not in self.overridden
+        self.passing_by_occupant = "glyph_may_pass" not in self.overridden
         self.escape_coins = r.glyph_escape_coins
         self.centre_wins = r.glyph_centre_wins
         wild = r.glyph_wild_coins
@@ -89,8 +101,16 @@ class GlyphChess(Game):
         self.edges = tuple(tuple(e) for e in r.glyph_start_edges(game=self, players=n))
         self.first = r.glyph_first_player(players=n)
         self.spells = dict(r.glyph_spells(players=n))
+        # A gathering hook: every variant's answer, in a list (asked of the
+        # rules themselves, not of the official function alone).
+        for added in rules.glyph_more_spells(players=n) or ():
+            self.spells.update(added)
         costs = dict(r.glyph_costs())
-        self.costs = {name: costs.get(name, spell.cost) for name, spell in self.spells.items()}
+        #: Each spell's cost: (cost kind, payment type or None for the caster's).
+        self.costs = {
+            name: payment.cost_of(f"the cost of {name}", costs.get(name, spell.cost))
+            for name, spell in self.spells.items()
+        }
         self.by_caster: dict[str, list] = {}
         for spell in self.spells.values():
             self.by_caster.setdefault(spell.caster, []).append(spell)
@@ -102,6 +122,24 @@ class GlyphChess(Game):
         self.rolls = tuple(Chance(tuple(Roll(d + 1, f) for f in GLYPHS)) for d in range(DICE))
         self.decides = tuple(Decide((p,)) for p in self.players)
         self.draws = tuple(tuple(Draw(p, g) for g in GLYPHS) for p in self.players)
+        payment.check_move_costs(self)
+
+    def landing_table(self, seat: int, piece: str) -> dict:
+        """What stands on a spot -> whether ``seat``'s ``piece`` may land there
+        (``glyph_landing``, worked out once per occupant in a game)."""
+        key = (True, seat, piece)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = ByOccupant(self._landing, seat, piece)
+        return table
+
+    def passing_table(self, seat: int, piece: str) -> dict:
+        """What stands on a spot -> whether ``seat``'s ``piece`` may pass over it (``glyph_passing``)."""
+        key = (False, seat, piece)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = ByOccupant(self._passing, seat, piece)
+        return table
 
     def rerollable(self, state: Any, seat: int) -> tuple[int, ...]:
         """The dice ``seat`` may re-roll in its awakening step."""
@@ -157,7 +195,7 @@ class GlyphChess(Game):
         bags = tuple(
             b if i == seat else tuple(x + y for x, y in zip(b, state.hands[i])) for i, b in enumerate(state.bags)
         )
-        return evolve(state, hands=hands, bags=bags)
+        return evolve(state, hands=hands, bags=bags, memo=state.memo.seen_by(player))
 
     def resign(self, state: State, player: str) -> State:
         return resignation.resign(self, state, player)

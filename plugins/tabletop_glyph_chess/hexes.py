@@ -31,7 +31,15 @@ def rotate(q: int, r: int, sixths: int) -> tuple[int, int]:
 
 @attrs.frozen(eq=False)
 class HexBoard:
-    """A hexagon of hex spots with ``radius`` spots from the centre to an edge."""
+    """A hexagon of hex spots with ``radius`` spots from the centre to an edge
+    (a game's board is ``game.geo``): the public helpers for board geometry.
+
+    ``names[spot]`` and ``spot(name)`` convert; ``center``; ``neighbours[spot]``;
+    ``rays[spot][direction]`` (or ``line(spot, direction)``): the spots in a
+    straight line; ``ray_lists[spot]`` the six rays without names;
+    ``step(spot, direction)``, ``beyond(source, spot)``,
+    ``direction(source, target)``, ``between(source, target)``,
+    ``distance(a, b)``; ``edge(sixths)`` a player's starting edge."""
 
     radius: int
     coords: tuple[tuple[int, int], ...] = attrs.field(init=False)
@@ -69,6 +77,33 @@ class HexBoard:
         dq, dr = DIRECTIONS[direction]
         return self.at.get((q + dq, r + dr))
 
+    def line(self, spot: int, direction: str) -> tuple[int, ...]:
+        """The spots in a straight line from ``spot`` (not included) in
+        ``direction``, nearest first, to the edge."""
+        return self.rays[spot][direction]
+
+    def direction(self, source: int, target: int) -> tuple[str, int] | None:
+        """(direction, distance) from ``source`` to ``target`` when they are
+        in a straight line, else None."""
+        for name, ray in self.rays[source].items():
+            if target in ray:
+                return name, ray.index(target) + 1
+        return None
+
+    def between(self, source: int, target: int) -> tuple[int, ...] | None:
+        """The spots strictly between ``source`` and ``target`` in a straight
+        line (what a move passes over), or None when not in a line."""
+        found = self.direction(source, target)
+        if found is None:
+            return None
+        name, distance = found
+        return self.rays[source][name][: distance - 1]
+
+    def distance(self, a: int, b: int) -> int:
+        """How many single steps apart ``a`` and ``b`` are."""
+        (q, r), (q2, r2) = self.coords[a], self.coords[b]
+        return max(abs(q - q2), abs(r - r2), abs(q - q2 + r - r2))
+
     def beyond(self, source: int, spot: int) -> int | None:
         """The spot past ``spot`` (next to ``source``) in the same straight
         line away from ``source``; None past the edge or when not next to it."""
@@ -99,6 +134,7 @@ class HexBoard:
 
     @functools.cached_property
     def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        """For each spot, the spots next to it (up to six, in ``DIRECTIONS`` order)."""
         return tuple(tuple(r[0] for r in self.rays[s].values() if r) for s in range(self.size))
 
     def edge(self, sixths: int) -> tuple[int, ...]:

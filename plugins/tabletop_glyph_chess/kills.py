@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from tabletop import rulehook
 
 from .pieces import GLYPHS, ILLUSIONIST, MINION, SCEPTER, SUMMONER
-from .scepter import glyph_eliminate
 from .state import BURNT, KILLED, Step, Work
 
 if TYPE_CHECKING:
@@ -42,10 +41,7 @@ def relocate(work: Work, source: int, target: int) -> None:
 
 def strike(game: GlyphChess, work: Work, spot: int, burn: bool) -> None:
     """The piece on ``spot`` is killed (or incinerated) and leaves the board."""
-    if game.official_strike:
-        glyph_strike(game, work, spot, burn)
-    else:
-        game.r.glyph_strike(game=game, state=work, spot=spot, burn=burn)
+    game.r.glyph_strike(game=game, state=work, spot=spot, burn=burn)
 
 
 @rulehook
@@ -68,10 +64,7 @@ def glyph_strike(game: GlyphChess, state: Work, spot: int, burn: bool) -> bool:
 
 def eliminate(game: GlyphChess, work: Work, seat: int) -> None:
     """``seat``'s scepter fell (see :mod:`~tabletop_glyph_chess.scepter`)."""
-    if game.official_eliminate:
-        glyph_eliminate(game, work, seat)
-    else:
-        game.r.glyph_eliminate(game=game, state=work, seat=seat)
+    game.r.glyph_eliminate(game=game, state=work, seat=seat)
 
 
 def land(game: GlyphChess, work: Work, step: Step, escape_with: str = "") -> None:

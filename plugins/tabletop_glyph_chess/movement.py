@@ -7,12 +7,16 @@ the summoner's ``march``. The scepter's own range and cost are in
 
 Each rule is a hook (``glyph_move_range``, ``glyph_move_cost``,
 ``glyph_move_directions``, ``glyph_may_pass``, ``glyph_may_land``); the
-official ones are here.
+official ones are here. Passing and landing are header-time rules by what
+stands on the spot (``glyph_passing``, ``glyph_landing``: compiled into a
+table per game, which the listing reads), and the per-move hooks
+``glyph_may_pass`` and ``glyph_may_land`` answer from that table unless a
+variant changes them (then they are asked spot by spot).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tabletop import rulehook
@@ -23,6 +27,7 @@ from .pieces import ELEMENTALIST, FORCE_MAGE, MINION, NAMES, SCEPTER, SUMMONER
 from .state import State, Step, Work
 
 if TYPE_CHECKING:
+    from .context import Context
     from .game import GlyphChess
 
 
@@ -36,11 +41,25 @@ def glyph_move_range(game: GlyphChess, state: State | Work, seat: int, piece: st
     return game.geo.size  # as far as the items paid reach
 
 
-@rulehook
-def glyph_move_cost(game: GlyphChess, state: State | Work, seat: int, piece: str, distance: int) -> tuple[str, int]:
+def costs(piece: str, distance: int) -> tuple[str, int]:
+    """The official cost of a move: the scepter one die of any face a spot,
+    a glyph piece X items of its type for X spots."""
     if piece == SCEPTER:
         return scepter.COST, distance
     return "x", distance
+
+
+@rulehook
+def glyph_move_costs(players: int):
+    return costs
+
+
+@rulehook
+def glyph_move_cost(
+    game: GlyphChess, state: State | Work, seat: int, piece: str, distance: int
+) -> tuple[str, int] | tuple[str, int, str]:
+    # The header-time table's answer.
+    return game.move_costs(piece, distance)
 
 
 @rulehook
@@ -50,16 +69,37 @@ def glyph_move_directions(
     return game.geo.rays[source]
 
 
+def passes(seat: int, piece: str, there: tuple[int, str] | None) -> bool:
+    """The official passing rule, by what stands on the spot: an empty spot;
+    the force mage passes any piece; a summoner its own minions."""
+    return there is None or piece == FORCE_MAGE or (piece == SUMMONER and there == (seat, MINION))
+
+
+def lands(seat: int, piece: str, there: tuple[int, str] | None) -> bool:
+    """The official landing rule, by what stands on the spot: not on a
+    friendly piece, but a summoner may land on its own minion (which leaves)."""
+    return there is None or there[0] != seat or (piece == SUMMONER and there[1] == MINION)
+
+
+@rulehook
+def glyph_passing(players: int):
+    return passes
+
+
+@rulehook
+def glyph_landing(players: int):
+    return lands
+
+
 @rulehook
 def glyph_may_pass(game: GlyphChess, state: State | Work, seat: int, piece: str, spot: int) -> bool:
-    there = state.board[spot]
-    return there is None or piece == FORCE_MAGE or (piece == SUMMONER and there == (seat, MINION))
+    # The header-time rule, for the piece on the spot.
+    return game.passing_table(seat, piece)[state.board[spot]]
 
 
 @rulehook
 def glyph_may_land(game: GlyphChess, state: State | Work, seat: int, piece: str, spot: int) -> bool:
-    there = state.board[spot]
-    return there is None or there[0] != seat or (piece == SUMMONER and there[1] == MINION)
+    return game.landing_table(seat, piece)[state.board[spot]]
 
 
 # -- checking, listing, carrying out -----------------------------------------------
@@ -74,7 +114,7 @@ def line(game: GlyphChess, state: State | Work, seat: int, piece: str, source: i
     return None
 
 
-def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source: int, kind: str, may_coin: bool):
+def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source: int, kind: str):
     r = game.r
     reach = r.glyph_move_range(game=game, state=state, seat=seat, piece=kind, source=source)
     if not reach:
@@ -97,30 +137,36 @@ def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source:
             return f"{game.geo.names[spot]} is in the way"
     if not r.glyph_may_land(game=game, state=state, seat=seat, piece=kind, spot=target):
         return f"{event.target} holds a piece of yours"
-    cost, amount = r.glyph_move_cost(game=game, state=state, seat=seat, piece=kind, distance=distance)
-    return payment.error(state, seat, kind, cost, amount, event.dice, event.coins, may_coin, game.wild(state, seat))
+    cost = r.glyph_move_cost(game=game, state=state, seat=seat, piece=kind, distance=distance)
+    return payment.check(game, state, seat, source, *cost, dice=event.dice, coins=event.coins, piece=kind)
 
 
-def families(
-    game: GlyphChess, state: State | Work, seat: int, source: int, kind: str, may_coin: bool, pays
-) -> Iterator:
-    """Every move of the piece on ``source``: (Move, (player, from, to), ways to pay)."""
+def listing(ctx: Context, out: list, first: bool = False) -> None:
+    """Every move of the piece the listing ``ctx`` is turned to, appended to
+    ``out``: (Move, (player, from, to), ways to pay); only the first one
+    found when ``first``."""
+    game, state, seat, source, kind = ctx.game, ctx.state, ctx.seat, ctx.source, ctx.kind
     r = game.r
     reach = r.glyph_move_range(game=game, state=state, seat=seat, piece=kind, source=source)
     if not reach:
         return
-    player, names = game.players[seat], game.geo.names
+    by_distance = ctx.move_ways(reach)
+    reach = len(by_distance) - 1  # no farther than it can pay
+    if not reach:
+        return
+    player, names, append = ctx.player, ctx.names, out.append
+    here = names[source]
+    (land_keys, landable), (pass_keys, passable) = ctx.landing(kind), ctx.passing(kind)
     rays = r.glyph_move_directions(game=game, state=state, seat=seat, piece=kind, source=source)
     for ray in rays.values():
         for distance, target in enumerate(ray[:reach], start=1):
-            if r.glyph_may_land(game=game, state=state, seat=seat, piece=kind, spot=target):
-                cost, amount = r.glyph_move_cost(game=game, state=state, seat=seat, piece=kind, distance=distance)
-                ways = pays(kind, cost, amount)
+            if landable[land_keys[target]]:
+                ways = by_distance[distance]
                 if ways:
-                    yield Move, (player, names[source], names[target]), ways
-                elif cost == "x" or cost == "any-die":
-                    break  # a longer move costs more still
-            if not r.glyph_may_pass(game=game, state=state, seat=seat, piece=kind, spot=target):
+                    append((Move, (player, here, names[target]), ways))
+                    if first:
+                        return
+            if not passable[pass_keys[target]]:
                 break
 
 

@@ -4,15 +4,24 @@ implementation, each kept beside the rule it implements and gathered here."""
 from __future__ import annotations
 
 from .awakening import glyph_draws, glyph_hand_limit, glyph_rerollable
-from .escape import glyph_escape_coins
+from .escape import glyph_escape_coins, glyph_escape_cost
 from .kills import glyph_strike
-from .movement import glyph_may_land, glyph_may_pass, glyph_move_cost, glyph_move_directions, glyph_move_range
+from .movement import (
+    glyph_landing,
+    glyph_may_land,
+    glyph_may_pass,
+    glyph_move_cost,
+    glyph_move_costs,
+    glyph_move_directions,
+    glyph_move_range,
+    glyph_passing,
+)
 from .notation import glyph_notate, glyph_parse
-from .payment import glyph_wild_coins
+from .payment import glyph_payers, glyph_wild_coins
 from .scepter import glyph_centre_wins, glyph_eliminate
 from .setup import glyph_coins, glyph_first_player, glyph_secret_setup, glyph_start_edges, glyph_starting_coins
 from .sight import glyph_may_use_coins
-from .spells import COSTS, glyph_costs, glyph_spells
+from .spells import COSTS, glyph_costs, glyph_more_spells, glyph_spells
 from .steps import glyph_turn_steps
 from .victory import glyph_outcome
 
@@ -30,17 +39,23 @@ OFFICIAL = {
         glyph_hand_limit,
         glyph_draws,
         glyph_move_range,
+        glyph_move_costs,
         glyph_move_cost,
         glyph_move_directions,
+        glyph_passing,
+        glyph_landing,
         glyph_may_pass,
         glyph_may_land,
         glyph_spells,
+        glyph_more_spells,
         glyph_costs,
         glyph_may_use_coins,
         glyph_wild_coins,
+        glyph_payers,
         glyph_parse,
         glyph_notate,
         glyph_strike,
+        glyph_escape_cost,
         glyph_escape_coins,
         glyph_centre_wins,
         glyph_eliminate,

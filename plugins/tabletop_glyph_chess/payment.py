@@ -1,28 +1,160 @@
-"""Paying for moves and spells with coins and dice.
+"""Paying for moves, spells and the necromancer's escape with coins and dice.
 
 "Consume X of type T" means X items, each a coin of type T, a die showing T,
 or a wild coin (a coin of a type whose piece is dead). A piece in sight of an
 enemy seeress may use no coins at all. A master spell's die is a die: no coin
 replaces it.
 
-Costs are written as: ``x`` (X items), ``item`` (1 item), ``die`` (1 die
-showing the type, nothing else), ``die+x`` (that die and X items more),
-``any-die`` (the scepter: exactly 1 die of any face, never a coin; with an
-amount N: N dice of any faces).
-
-Which coins are wild is the rule hook ``glyph_wild_coins``; the caller passes
-the answer as ``wild``.
+A payment is (cost kind, amount, payment type). Cost kinds: ``x`` (X items),
+``item`` (1 item), ``die`` (1 die, nothing else), ``die+x`` (that die and X
+items more), ``coin`` (X coins, never a die), ``any-die`` (the scepter: N dice
+of any faces, never a coin). The payment type is a glyph letter: what may pay
+one item of it (which die faces, which coin types) is the rule hook
+``glyph_payers``; its official answer, :func:`official_payers`, is the
+sentence above. Which coins are wild is ``glyph_wild_coins``; whether the
+piece is in sight, ``glyph_may_use_coins``: the official payers ask both.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from itertools import combinations
 
-from tabletop import rulehook
+import attrs
+
+from tabletop import PluginError, rulehook
 
 from .pieces import GLYPHS, a_coin
 from .state import ALIVE, State, Work
+
+#: The cost kinds (see above).
+COST_KINDS = frozenset({"x", "item", "die", "die+x", "coin", "any-die"})
+#: The payment types: what an item may be of.
+PAYMENT_TYPES = frozenset(GLYPHS)
+
+
+def unknown_type(kind: str) -> PluginError:
+    """The error for a payment type that is not one (a rule named it)."""
+    return PluginError(f"'{kind}' is not a payment type (a cost is paid in items of a glyph type: {', '.join(GLYPHS)})")
+
+
+def unknown_cost(cost: str) -> PluginError:
+    """The error for a cost kind that is not one."""
+    return PluginError(f"'{cost}' is not a cost kind (cost kinds: {', '.join(sorted(COST_KINDS))})")
+
+
+def cost_of(name: str, value: object) -> tuple[str, str | None]:
+    """A cost as a rule gives it (a cost kind, or (cost kind, payment type)) as
+    (cost kind, payment type or None for the piece's own), refused when either
+    is unknown; ``name`` says whose cost it is."""
+    kind, type_ = (value, None) if isinstance(value, str) else (tuple(value) + (None,))[:2]
+    if kind not in COST_KINDS:
+        raise PluginError(f"{name}: {unknown_cost(kind)}")
+    if type_ is not None and type_ not in PAYMENT_TYPES:
+        raise PluginError(f"{name}: {unknown_type(type_)}")
+    return kind, type_
+
+
+@attrs.frozen
+class Payers:
+    """What may pay one item of a payment type: dice showing one of ``faces``,
+    coins of one of the types ``coins``; ``why`` says why some coins may not
+    (``"in sight of an enemy seeress"``), for the message refusing them."""
+
+    faces: frozenset[str]
+    coins: frozenset[str] = frozenset()
+    why: str = ""
+
+
+@functools.lru_cache(maxsize=1024)
+def payers(faces: frozenset[str], coins: frozenset[str] = frozenset(), why: str = "") -> Payers:
+    """The :class:`Payers` for these (made once: a listing asks for the same few again and again)."""
+    return Payers(faces, coins, why)
+
+
+#: Each glyph type alone, as a set (made once: its hash is kept).
+ALONE = {glyph: frozenset((glyph,)) for glyph in GLYPHS}
+
+
+def official_payers(game, state: State | Work, seat: int, spot: int | None, kind: str) -> Payers:
+    """Officially: dice showing ``kind``; coins of ``kind`` and the wild ones,
+    unless the piece on ``spot`` is in sight of an enemy seeress."""
+    faces = ALONE.get(kind) or frozenset((kind,))
+    if spot is not None and not game.may_use_coins(game=game, state=state, spot=spot):
+        return payers(faces, frozenset(), "in sight of an enemy seeress")
+    wild = game.wild(state, seat)
+    return payers(faces, faces | wild if wild else faces)
+
+
+@rulehook
+def glyph_payers(game, state: State | Work, seat: int, spot: int | None, kind: str) -> Payers:
+    return official_payers(game, state, seat, spot, kind)
+
+
+def check(
+    game,
+    state: State | Work,
+    seat: int,
+    spot: int | None,
+    cost: str,
+    amount: int,
+    kind: str | None = None,
+    *,
+    dice: tuple[int, ...],
+    coins: tuple[str, ...],
+    piece: str = "",
+) -> str | None:
+    """Why ``dice`` and ``coins`` do not pay ``cost`` for X = ``amount`` in
+    items of the payment type ``kind`` (``piece``'s own when None) for the
+    piece on ``spot``, or None: what may pay is asked of ``glyph_payers``."""
+    if cost not in COST_KINDS:
+        raise unknown_cost(cost)
+    if cost == "any-die":
+        return error(state, seat, cost, amount, dice, coins, payers(frozenset(GLYPHS)), kind or piece)
+    kind = kind or piece
+    if kind not in PAYMENT_TYPES:
+        raise unknown_type(kind)
+    paid_by = game.payers(game=game, state=state, seat=seat, spot=spot, kind=kind)
+    return error(state, seat, cost, amount, dice, coins, paid_by, kind)
+
+
+def check_move_costs(game) -> None:
+    """Refuse, as the game is made, a move cost of an unknown kind or type:
+    ``glyph_move_cost`` is asked for every piece and a move of 1 and 2 spots
+    in the state the game starts from."""
+    from .pieces import NAMES
+
+    if not game.overridden & {"glyph_move_cost", "glyph_move_costs", "glyph_move_range"}:
+        return  # the official costs, known good
+    state = game.initial()
+    for seat in range(len(game.players)):
+        for piece in NAMES:
+            for distance in (1, 2):
+                try:
+                    cost = game.r.glyph_move_cost(game=game, state=state, seat=seat, piece=piece, distance=distance)
+                except (LookupError, TypeError, ValueError, AttributeError):
+                    continue  # a rule that reads a position the start has not: asked again as moves are listed
+                if cost is None:
+                    continue
+                kind, type_ = cost[0], cost[2] if len(cost) > 2 else None
+                where = f"glyph_move_cost for the {NAMES[piece]}"
+                if kind not in COST_KINDS:
+                    raise PluginError(f"{where}: {unknown_cost(kind)}")
+                if kind != "any-die" and (type_ or piece) not in PAYMENT_TYPES and _moves(game, state, seat, piece):
+                    raise PluginError(f"{where}: {unknown_type(type_ or piece)}")
+
+
+def _moves(game, state, seat: int, piece: str) -> bool:
+    """Whether the ``piece`` moves at all (a range somewhere on the board)."""
+    r = game.r
+    for source in range(game.geo.size):
+        try:
+            if r.glyph_move_range(game=game, state=state, seat=seat, piece=piece, source=source):
+                return True
+        except (LookupError, TypeError, ValueError, AttributeError):
+            return True
+    return False
 
 
 def official_wild(state: State | Work, seat: int) -> frozenset[str]:
@@ -49,16 +181,15 @@ def pay(work: Work, seat: int, dice: tuple[int, ...], coins: tuple[str, ...]) ->
 def error(
     state: State | Work,
     seat: int,
-    glyph: str,
     cost: str,
     amount: int,
     dice: tuple[int, ...],
     coins: tuple[str, ...],
-    may_coin: bool,
-    wild: frozenset[str],
+    paid_by: Payers,
+    kind: str,
 ) -> str | None:
-    """Why this payment does not pay ``cost`` (for X = ``amount``), or None.
-    ``dice`` are die numbers 1-5."""
+    """Why this payment does not pay ``cost`` (for X = ``amount``) of type
+    ``kind`` with the items ``paid_by`` allows, or None. ``dice`` are die numbers 1-5."""
     if len(set(dice)) != len(dice):
         return "a die is spent twice"
     for number in dice:
@@ -75,48 +206,56 @@ def error(
                 return "the scepter moves for exactly 1 die, never coins"
             return f"this costs exactly {amount} dice of any face, never coins"
         return None
-    if coins and not may_coin:
-        return "in sight of an enemy seeress: no coins may be used"
-    wrong = [f"D{n}" for n, f in zip(dice, faces) if f != glyph]
+    if coins and not paid_by.coins:
+        return f"{paid_by.why or 'here'}: no coins may be used"
+    wrong = [f"D{n}" for n, f in zip(dice, faces) if f not in paid_by.faces]
     if wrong:
-        return f"{', '.join(wrong)} {'does' if len(wrong) == 1 else 'do'} not show {glyph}"
+        return f"{', '.join(wrong)} {'does' if len(wrong) == 1 else 'do'} not show {kind}"
     hand = dict(zip(GLYPHS, state.hands[seat])) if coins else {}
     for coin in set(coins):
         if coin not in hand:
             return f"'{coin}' is not a coin"
-        if coin != glyph and coin not in wild:
+        if coin not in paid_by.coins:
+            if paid_by.why:
+                return f"{paid_by.why}: {a_coin(coin)} may not be used"
             return f"{a_coin(coin)} pays only for {coin} (it is not wild)"
         if coins.count(coin) > hand[coin]:
             return f"you hold {hand[coin]} {coin} coin{'s' if hand[coin] != 1 else ''}, not {coins.count(coin)}"
     total = len(dice) + len(coins)
     if cost == "die":
         if len(dice) != 1 or coins:
-            return f"this spell costs exactly 1 die showing {glyph}"
+            return f"this spell costs exactly 1 die showing {kind}"
     elif cost == "die+x":
         if not dice:
-            return f"this spell needs a die showing {glyph} (no coin replaces it)"
+            return f"this spell needs a die showing {kind} (no coin replaces it)"
         if total != amount + 1:
             return f"this costs 1 die and {amount} more, {amount + 1} in all; {total} given"
+    elif cost == "coin":
+        if dice:
+            return "this is paid in coins, never dice"
+        if total != amount:
+            return f"this costs {amount} coin{'s' if amount != 1 else ''}; {total} given"
     elif total != amount:
         return f"this costs {amount}; {total} given"
     return None
 
 
 def options(
-    state: State | Work, seat: int, glyph: str, cost: str, amount: int, may_coin: bool, wild: frozenset[str]
+    state: State | Work, seat: int, cost: str, amount: int, paid_by: Payers
 ) -> Iterator[tuple[tuple[int, ...], tuple[str, ...]]]:
-    """Every distinct way to pay: (die numbers, coins). Dice showing the same
-    face are alike, so the lowest-numbered are taken."""
-    free = [i + 1 for i in range(len(state.dice)) if i not in state.spent]
+    """Every distinct way to pay: (die numbers, coins), most dice first. Dice
+    showing the same face are alike, so the lowest-numbered are taken."""
+    dice = state.dice
+    free = [i + 1 for i in range(len(dice)) if i not in state.spent]
     if cost == "any-die":
         seen = set()
         for numbers in combinations(free, amount):
-            faces = tuple(sorted(state.dice[n - 1] for n in numbers))
+            faces = tuple(sorted(dice[n - 1] for n in numbers))
             if faces not in seen:
                 seen.add(faces)
                 yield numbers, ()
         return
-    showing = [n for n in free if state.dice[n - 1] == glyph]
+    showing = [n for n in free if dice[n - 1] in paid_by.faces]
     if cost == "item":
         amount = 1
     if cost == "die":
@@ -125,10 +264,23 @@ def options(
         return
     total = amount + 1 if cost == "die+x" else amount
     least = 1 if cost == "die+x" else 0
+    if cost == "coin":
+        showing = []
     pool: list[tuple[str, int]] = []
-    if may_coin:
-        hand = dict(zip(GLYPHS, state.hands[seat]))
-        pool = [(g, hand[g]) for g in GLYPHS if hand[g] and (g == glyph or g in wild)]
+    if paid_by.coins:
+        hand = state.hands[seat]
+        pool = [(g, n) for g, n in zip(GLYPHS, hand) if n and g in paid_by.coins]
+    if len(paid_by.faces) > 1:
+        # Dice of different faces differ (the reset step re-rolls the ones spent).
+        groups: dict[str, list[int]] = {}
+        for n in showing:
+            groups.setdefault(dice[n - 1], []).append(n)
+        for n_dice in range(min(len(showing), total), least - 1, -1):
+            for faces in _multisets([(f, len(ns)) for f, ns in groups.items()], n_dice):
+                picked = tuple(sorted(n for f in set(faces) for n in groups[f][: faces.count(f)]))
+                for coins in _multisets(pool, total - n_dice):
+                    yield picked, coins
+        return
     for n_dice in range(min(len(showing), total), least - 1, -1):
         for coins in _multisets(pool, total - n_dice):
             yield tuple(showing[:n_dice]), coins

@@ -123,6 +123,6 @@ def facets(game: GlyphChess, state: State) -> dict[str, str]:
             found[f"eliminated {player}"] = "yes"
     found["turn"] = game.players[state.turn]
     found["step"] = state.phase
-    for name, value in state.memo:  # what variants remember (none under the official rules)
+    for name, value in state.memo.items():  # what variants remember (none under the official rules)
         found[f"memo {name}"] = repr(value)
     return found

@@ -19,6 +19,10 @@ from __future__ import annotations
 
 import attrs
 
+from tabletop import memo as memory
+from tabletop.memo import EMPTY, Memo
+from tabletop.memo import recall as recall
+
 from .pieces import GLYPHS
 
 #: A piece on the board: (seat of its owner, its letter).
@@ -79,8 +83,9 @@ class State:
     #: Setup: coins still to draw, per seat.
     owed: tuple[int, ...] = ()
     winner: int | None = None
-    #: Variants' memory: (variant name, immutable value) pairs, sorted by name.
-    memo: tuple[tuple[str, object], ...] = ()
+    #: What variants remember (``tabletop.Memo``: public entries and each
+    #: player's own); empty under the official rules.
+    memo: Memo = EMPTY
 
     def wild(self, seat: int) -> set[str]:
         """The seat's coin types that are wild: those of its dead glyph pieces."""
@@ -121,8 +126,8 @@ FIELDS = tuple(f.name for f in attrs.fields(State))
 
 class Work:
     """A state being changed: the fields of :class:`State`, with lists for
-    tuples (``fates``, ``hands``, ``bags`` and ``used`` are lists of lists)
-    and ``memo`` a dict."""
+    tuples (``fates``, ``hands``, ``bags`` and ``used`` are lists of lists);
+    ``memo`` is the same immutable value, replaced when a variant remembers."""
 
     __slots__ = FIELDS
 
@@ -150,7 +155,7 @@ def thaw(state: State) -> Work:
     w.placed = list(state.placed)
     w.owed = list(state.owed)
     w.winner = state.winner
-    w.memo = dict(state.memo)
+    w.memo = state.memo
     return w
 
 
@@ -174,21 +179,11 @@ def freeze(w: Work) -> State:
         tuple(w.placed),
         tuple(w.owed),
         w.winner,
-        tuple(sorted(w.memo.items())),
+        w.memo,
     )
 
 
-def recall(state: State | Work, name: str, default: object = None) -> object:
-    """What the variant ``name`` remembered in ``state`` (``default`` if nothing)."""
-    memo = state.memo
-    if type(memo) is dict:
-        return memo.get(name, default)
-    for key, value in memo:
-        if key == name:
-            return value
-    return default
-
-
-def remember(work: Work, name: str, value: object) -> None:
-    """Keep ``value`` (immutable) under the variant's ``name`` in the state being changed."""
-    work.memo[name] = value
+def remember(work: Work, name: str, value: object, *, player: str | None = None) -> None:
+    """Keep ``value`` (immutable) under the variant's ``name`` in the state
+    being changed: for everyone, or for ``player``'s eyes only."""
+    work.memo = memory.remember(work.memo, name, value, player=player)

@@ -22,13 +22,11 @@ over        nothing                                      -
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import attrs
-
-from tabletop import Chance, Decide, Event, Forced, Over, rulehook
+from tabletop import Chance, Decide, Event, Forced, Over, TurnStep, rulehook
 
 from . import actions, awakening, escape, position, setup
 from .events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
@@ -55,39 +53,6 @@ if TYPE_CHECKING:
     from .game import GlyphChess
 
 NOT_NOW = "it is not the action step"
-
-
-def _not_now(game: Any, state: Any, decision: Event) -> str | None:
-    return NOT_NOW
-
-
-def _nothing(game: Any, state: Any, player: str) -> list[Event]:
-    return []
-
-
-def _wait(game: Any, work: Work) -> str | None:
-    return None
-
-
-@attrs.frozen
-class TurnStep:
-    """One step of the turn.
-
-    ``node(game, state)`` is what it offers; ``accepts`` the event classes it
-    takes and ``apply(game, work, event)`` what one does (changing the Work);
-    ``follows(game, work)`` is called on entering the step and after each of
-    its events: the phase that follows when it needs no event now, or None to
-    wait here. ``check``, ``legal`` and ``asks`` answer for its decisions.
-    """
-
-    name: str
-    node: Callable[[Any, Any], Any]
-    accepts: tuple[type[Event], ...] = ()
-    apply: Callable[[Any, Work, Event], None] | None = None
-    follows: Callable[[Any, Work], str | None] = _wait
-    check: Callable[[Any, Any, Event], str | None] = _not_now
-    legal: Callable[[Any, Any, str], list[Event]] = _nothing
-    asks: Callable[[Any, Any, str], str] = lambda game, state, player: "decide"
 
 
 def settle(game: GlyphChess, work: Work) -> None:
@@ -221,6 +186,7 @@ DRAW_STEP = TurnStep(DRAW, _draw_node, (Draw,), _draw, _draw_follows)
 
 # -- the action --------------------------------------------------------------------
 def _act_node(game, state):
+    # The player at turn decides, or passes when no action is possible.
     if actions.can_act(game, state, state.turn):
         return game.decides[state.turn]
     return Forced(Pass(game.players[state.turn]))
@@ -240,11 +206,24 @@ def _act_check(game, state, decision):
 
 
 def _act_asks(game, state):
-    more = blaze.unlisted(game, state, state.turn)
-    if not more:
+    said = []
+    seat = state.turn
+    for spell in game.spells.values():
+        if spell.unlisted is not None:
+            more = 0
+            for source, piece in enumerate(state.board):
+                if piece == (seat, spell.caster) and more < blaze.COUNTED:
+                    more += spell.unlisted(game, state, seat, source, blaze.COUNTED - more)
+            if more:
+                count = f"{more:,}" if more < blaze.COUNTED else f"{blaze.COUNTED:,} or more"
+                said.append(
+                    f"{count} {spell.name} casts"
+                    if spell.name != "blaze"
+                    else f"{count} blaze paths of {blaze.LISTED + 1}+ steps"
+                )
+    if not said:
         return "move a piece or cast a spell"
-    count = f"{more:,}" if more < blaze.COUNTED else f"{blaze.COUNTED:,} or more"
-    return f"move a piece or cast a spell; also legal, not listed: {count} blaze paths of {blaze.LISTED + 1}+ steps"
+    return f"move a piece or cast a spell; also legal, not listed: {'; '.join(said)}"
 
 
 ACT_STEP = TurnStep(

@@ -92,3 +92,21 @@ def test_a_users_board_is_kept_in_the_header_so_the_log_replays_anywhere(cli, tm
     assert header["options"]["board"] == {"file": "tiny.txt", "text": GOOD}
     out = cli("replay", "g.jsonl").stdout
     assert "3   A    .    B" in out
+
+
+def test_geometry_helpers_lines_neighbours_and_rooms():
+    from tabletop_glux import DIAGONAL, ORTHOGONAL
+    from tabletop_glux.board import load
+
+    board = load(None, 2)  # the 2-player side, 13 x 9
+    a1, f5 = board.square("a1"), board.square("f5")
+    names = lambda squares: [board.name_of(s) for s in squares]  # noqa: E731
+    assert names(board.line(a1, (1, 0)))[:3] == ["b1", "c1", "d1"] and len(board.line(a1, (1, 0))) == 12
+    assert names(board.line(a1, (0, -1))) == []
+    assert names(board.line(a1, (1, 1)))[-1] == "i9"
+    assert sorted(names(board.neighbours(a1))) == ["a2", "b1"]
+    assert sorted(names(board.neighbours(f5, ORTHOGONAL + DIAGONAL))) == [
+        "e4", "e5", "e6", "f4", "f6", "g4", "g5", "g6"
+    ]  # fmt: skip
+    assert board.room_of(f5) == board.middle == "E"
+    assert board.room_of(board.square("a3")) is None

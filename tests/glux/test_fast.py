@@ -27,6 +27,10 @@ FAST_VARIANTS = [
     ("glux-diagonals",),
     ("glux-room-points:first=6,second=1",),
     ("glux-diagonals", "glux-stack-height:height=4", "glux-no-cover"),
+    ("glux-cover-fewer",),
+    ("glux-soft-ones", "glux-middle-double"),
+    ("glux-wrapped-cover",),
+    ("glux-wrapped-rules",),
 ]
 
 
@@ -62,6 +66,18 @@ def test_no_fast_path_when_a_variant_adds_a_decision(registry):
 
     assert registry.game(Header("glux", ("ann", "ben"), ("glux-redraw",))).fast() is None
     assert registry.game(Header("glux", ("ann", "ben"), ("glux-no-cover",))).fast() is not None
+
+
+@pytest.mark.parametrize("variants", FAST_VARIANTS)
+def test_a_changed_or_wrapped_rule_keeps_the_fast_path(registry, variants):
+    bot = registry.bot("random", "glux")
+    names = ["ann", "ben", "cat"]
+    header, played, events = selfplay(registry, "glux", names, [bot] * 3, "wrapped", variants)
+    assert registry.game(header).fast() is not None and played._fast is not None
+    if variants in (("glux-wrapped-cover",), ("glux-wrapped-rules",)):
+        # Asked instead of read in their forms, the rules say the same: the same game.
+        _, official, same = selfplay(registry, "glux", names, [bot] * 3, "wrapped")
+        assert [str(e) for e in events] == [str(e) for e in same] and official.state == played.state
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop import Registry, get_plugin_manager
+from tabletop import Header, Registry, get_plugin_manager
 from tabletop.engine import Match
 from tabletop.live import selfplay
+from tabletop_glux import FACES, Place, recall
 
 from ..conftest import ROOT
 
@@ -77,7 +78,7 @@ def test_glux_no_cover_refuses_covering_in_a_log(registry, cli):
 
     game = make_game(registry, variants=["glux-no-cover"])
     state = position(game, {"a1": [("ann", 2)], "a3": [("ben", 5)], "c1": [("ann", 1)], "m9": [("ben", 3)]})
-    assert game.check(state, Place("ann", "a3", 4)) == "the chip on a3 may not be covered"
+    assert game.check(state, Place("ann", "a3", 4)) == "the chip on a3 may not be covered with a 4"
     assert game.check(state, Place("ann", "c1", 4)) is None  # one's own chip still may be
     assert "a3" not in {game.board.name_of(s) for s in game.targets(state, 0)}
 
@@ -148,7 +149,9 @@ def test_glux_redraw_a_new_decision_played_to_the_end(registry, seed):
     for line in lines[1:]:
         replay.accept(registry.codec.decode_line("glux", line)[1])
     assert replay.over and replay.state == match.state
-    assert dict(replay.state.memo).get("glux-redraw", ()) == tuple(header.players.index(e.player) for e in redraws)
+    assert dict(replay.state.memo.items()).get("glux-redraw", ()) == tuple(
+        header.players.index(e.player) for e in redraws
+    )
 
 
 def test_glux_redraw_on_the_command_line(cli):
@@ -179,3 +182,128 @@ def test_the_guides_end_to_end_test_runs_as_written(monkeypatch):
     scope: dict = {}
     exec(compile(code, "docs/house-rules.md", "exec"), scope)
     scope["test_no_covering_another_players_chip"]()
+
+
+def official_twin(registry, game):
+    """The same players under the official rules (the same states fit it)."""
+    from tabletop import Header
+
+    return registry.game(Header("glux", game.players, ()))
+
+
+def refused_officially_legal(registry, game, placed) -> int:
+    """How many placements the official rules listed, in the positions
+    played, that the variant did not list."""
+    official = official_twin(registry, game)
+    refused = 0
+    for state, event in placed:
+        refused += len(set(official.legal(state, event.player)) - set(game.legal(state, event.player)))
+    return refused
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_glux_may_cover_by_face_cover_only_a_chip_showing_fewer_pips(registry, seed):
+    placed, match = play(registry, "glux-cover-fewer", seed)
+    game = match.game
+    covers = 0
+    for state, event in placed:
+        stack = state.stacks[game.board.indices[event.square]]
+        if stack:
+            covers += 1
+            assert stack[-1][1] < event.face, (event, stack)
+    assert covers > 5  # covering still happens, with a higher face
+    assert refused_officially_legal(registry, game, placed) > 0  # and the rule refused placements
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_glux_may_cover_by_chip_a_1_6_chip_covers_nothing(registry, seed):
+    placed, match = play(registry, "glux-soft-ones", seed)
+    game = match.game
+    covers = 0
+    for state, event in placed:
+        stack = state.stacks[game.board.indices[event.square]]
+        assert not (stack and event.face in (1, 6)), event  # the start-square option included
+        covers += bool(stack)
+    assert covers > 5
+    assert refused_officially_legal(registry, game, placed) > 0
+
+
+def test_glux_soft_ones_the_start_square_option_asks_rule_4(registry):
+    from tabletop import Header
+
+    from .helpers import position
+
+    game = registry.game(Header("glux", ("ann", "ben"), ("glux-soft-ones",)))
+    state = position(game, {"a1": [("ann", 6)], "m9": [("ben", 3)]}, hands={"ann": "1/6"})
+    assert not any(p.start for p in game.legal(state, "ann"))
+    assert game.check(state, Place("ann", "a1", 6, start=True)) == "the chip on a1 may not be covered with a 6"
+    fast = game.fast()
+    assert fast.check(fast.thaw(state), Place("ann", "a1", 6, start=True)) == game.check(
+        state, Place("ann", "a1", 6, start=True)
+    )
+    state = position(game, {"a1": [("ann", 6)], "m9": [("ben", 3)]}, hands={"ann": "2/5"})
+    assert {p.face for p in game.legal(state, "ann") if p.start} == {2, 5}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_glux_score_room_by_game_the_middle_room_scores_double(registry, players):
+    changed = 0
+    for seed in SEEDS[:4]:
+        _, match = play(registry, "glux-middle-double", seed, players=players)
+        game, state = match.game, match.state
+        official = official_twin(registry, game)
+        points = official.room_points(state)
+        middle = points[game.board.middle]
+        expected = {p: sum(room[p] for room in points.values() if p in room) + middle.get(p, 0) for p in game.players}
+        assert game.outcome(state).scores == expected
+        assert game.room_points(state)[game.board.middle] == {p: 2 * vp for p, vp in middle.items()}
+        changed += game.outcome(state).scores != official.outcome(state).scores
+    assert changed == 4  # the middle room scores in every game
+
+
+# -- glux-lucky-chip: a secret the variant keeps -----------------------------------------
+def test_glux_memo_a_secret_kept_for_one_player_is_in_their_view_only(registry):
+    header, match, events = selfplay(
+        registry, "glux", ["ann", "ben", "cy"], [registry.bot("random", "glux")] * 3, "lucky-0", ["glux-lucky-chip"]
+    )
+    replay = Match(registry, header)
+    game = replay.game
+    first_hand = {}
+    for event in events:
+        replay.accept(event)
+        if event.kind == "draw" and replay.state.started[game.seats[event.player]]:
+            first_hand.setdefault(event.player, event.chip)
+        state = replay.state
+        for player in header.players:
+            seen = game.view(state, player).memo
+            for other in header.players:
+                secret = recall(seen, "glux-lucky-chip", player=other)
+                assert secret == (first_hand.get(other) if other == player else None)
+            facets = game.describe(state, player)
+            assert not [k for k in facets if k.startswith("memo") and not k.endswith(f"({player})")]
+    # Everything is known to the game itself: each player's first hand chip.
+    assert {p: recall(replay.state, "glux-lucky-chip", player=p) for p in header.players} == first_hand
+    assert len(first_hand) == 3
+
+
+def test_glux_room_pips_lucky_chips_count_double_and_change_results(registry):
+    official = Registry(get_plugin_manager([], environment=False))
+    changed = 0
+    for seed in SEEDS:
+        _, match = play(registry, "glux-lucky-chip", seed, players=2)
+        game, state = match.game, match.state
+        plain = official.game(Header("glux", match.header.players)).room_pips(state)
+        lucky = game.room_pips(state)
+        for room, pips in lucky.items():
+            for player, total in pips.items():
+                kind = recall(state, "glux-lucky-chip", player=player)
+                doubled = sum(
+                    face
+                    for square in game.room_squares[room]
+                    if state.stacks[square] and game.players[state.stacks[square][-1][0]] == player
+                    for face in [state.stacks[square][-1][1]]
+                    if face in FACES[kind]
+                )
+                assert total == plain[room].get(player, 0) + doubled
+        changed += lucky != plain
+    assert changed >= len(SEEDS) // 2

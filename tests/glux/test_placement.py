@@ -220,30 +220,106 @@ def test_no_placement_before_setup_is_over(registry):
         match.accept(Place("ben", "m7", 3))
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_rules_1_to_6_the_forward_and_backward_forms_agree_and_match_the_inlined_rules(registry, players):
-    # Placement is built from one predicate per rule; official games run the
-    # same rules fused into one loop each way. Over whole games, in every
-    # position, both forms and both ways give the same squares and reasons.
-    from tabletop.live import selfplay
+def test_rule_7_the_plain_fold_records_that_the_option_was_used(game):
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]})
+    after = game.apply(state, Place("ann", "a1", 4, start=True))
+    assert after.option_used == (True, False)
+    fast = game.fast()
+    live = fast.thaw(state)
+    fast.apply(live, Place("ann", "a1", 4, start=True))
+    assert fast.freeze(live) == after
 
-    names = ["ann", "ben", "cat", "dan"][:players]
-    bot = registry.bot("random", "glux")
-    for seed in ("forms-1", "forms-2"):
-        header, _, events = selfplay(registry, "glux", names, [bot] * players, seed)
-        game = registry.game(header)
-        rules = game.placement
-        assert rules.official
-        state = game.initial()
-        for i, event in enumerate(events):
-            state = game.apply(state, event)
-            if not state.began or i % 3:
-                continue
-            for seat in range(players):
-                inlined = set(rules._official_targets(state, seat))
-                forward = {sq for sq in rules.counted(state, seat) if rules.refused_by(state, seat, sq) is None}
-                assert forward == inlined
-                for square in range(len(game.board.rooms)):
-                    by_predicates = rules.refused_by(state, seat, square) is None and rules.reaches(state, seat, square)
-                    assert by_predicates == (square in inlined)
-                    assert (rules.error(state, seat, square) is None) == (square in inlined)
+
+def test_rule_7_closed_on_a_start_square_of_two_chips_while_unused(game):
+    # Counting onto one's own start square (rule 6 allows it) ends the option
+    # though it was never used: rule 7 needs exactly one chip there.
+    from tabletop_glux.start_option import glux_start_option
+
+    state = position(game, {"a1": [("ann", 2), ("ann", 3)], "m9": [("ben", 3)]})
+    assert not glux_start_option(game=game, state=state, seat=0)
+    assert not game.option_open(state, 0)
+    assert not any(p.start for p in game.legal(state, "ann"))
+    used = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]}, option_used=["ann"])
+    assert not glux_start_option(game=game, state=used, seat=0)
+    assert game.check(used, Place("ann", "a1", 4, start=True)) == "the start-square option was used already"
+    assert glux_start_option(game=game, state=position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]}), seat=0)
+
+
+def test_rule_7_asks_rule_5_a_stack_height_of_one_closes_the_option(registry):
+    from tabletop import Variant, get_plugin_manager, hookimpl, rulehook
+    from tabletop.registry import Registry
+
+    class Flat:
+        @rulehook
+        def glux_stack_height(self, players):
+            return 1
+
+    class Plugin:
+        @staticmethod
+        @hookimpl
+        def register_variants():
+            return [Variant("flat", "glux", "no stacking", Flat())]
+
+    pm = get_plugin_manager(environment=False)
+    pm.register(Plugin, name="flat-plugin")
+    game = make_game(Registry(pm), variants=("flat",))
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]})
+    assert game.start_option(state, 0)  # rule 7 itself is open...
+    assert not game.option_open(state, 0)  # ...but rule 5 refuses the square
+    assert game.check(state, Place("ann", "a1", 4, start=True)) == "a1 holds one chip already"
+
+
+def test_game_over_only_once_setup_is_over_and_nobody_is_to_play(game):
+    from tabletop_glux.end import glux_game_over
+
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]})
+    assert not glux_game_over(game=game, state=state)
+    assert glux_game_over(game=game, state=attrs_evolve(state, turn=None))
+    assert not glux_game_over(game=game, state=game.initial())  # setup: nobody's turn yet
+    assert not glux_game_over(game=game, state=attrs_evolve(game.initial(), turn=0))
+
+
+def attrs_evolve(state, **changes):
+    import attrs
+
+    return attrs.evolve(state, **changes)
+
+
+def test_rule_5_a_full_stack_of_four_is_named_in_words(registry):
+    from tabletop import get_plugin_manager
+    from tabletop.registry import Registry
+
+    from ..conftest import ROOT
+
+    pm = get_plugin_manager([ROOT / "variants" / "house_rules" / "glux_stack_height.py"], environment=False)
+    game = make_game(Registry(pm), variants=("glux-stack-height:height=4",))
+    full = [("ben", 5), ("ben", 1), ("ann", 2), ("ben", 3)]
+    state = position(game, {"a1": [("ann", 2)], "a3": full, "m9": [("ben", 3)]})
+    assert game.check(state, Place("ann", "a3", 3)) == "a3 holds four chips already"
+
+
+def test_rule_2_a_chip_that_counts_no_squares_reaches_nothing(registry):
+    # The generic counting path (any variant of rules 1-3): a distance of 0
+    # counts nowhere, not even to the far end of a clear line.
+    from tabletop import Variant, get_plugin_manager, hookimpl, rulehook
+    from tabletop.registry import Registry
+
+    class SixesRest:
+        @rulehook
+        def glux_distance(self, state, square):
+            return 0 if state.stacks[square][-1][1] == 6 else None
+
+    class Plugin:
+        @staticmethod
+        @hookimpl
+        def register_variants():
+            return [Variant("sixes-rest", "glux", "a chip showing 6 counts nothing", SixesRest())]
+
+    pm = get_plugin_manager(environment=False)
+    pm.register(Plugin, name="sixes-plugin")
+    game = make_game(Registry(pm), variants=("sixes-rest",))
+    state = position(game, {"a1": [("ann", 6)], "m9": [("ben", 3)]})
+    assert squares(game, state, "ann") == set()
+    assert game.check(state, Place("ann", "a9", 3)).startswith("no chip of yours counts exactly to a9")
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]})
+    assert squares(game, state, "ann") == {"a3", "c1"}

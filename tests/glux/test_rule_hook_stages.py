@@ -358,9 +358,9 @@ def test_glux_winners_fewest_points_win(registry):
 def test_glux_memo_counts_covers(registry):
     chips = {"a1": [("ann", 2)], "a3": [("ben", 5)], "m9": [("ben", 3)]}
     official, variant = game(registry), game(registry, "CountCovers")
-    assert official.apply(position(official, chips), Place("ann", "a3", 4)).memo == ()
+    assert official.apply(position(official, chips), Place("ann", "a3", 4)).memo.public == ()
     after = variant.apply(position(variant, chips), Place("ann", "a3", 4))
-    assert after.memo == (("count-covers", 1),)
+    assert after.memo.public == (("count-covers", 1),)
     after = variant.apply(after, Draw("ann", "1/6"))
     assert recall(after, "count-covers") == 1 and variant.describe(after)["memo count-covers"] == "1"
 

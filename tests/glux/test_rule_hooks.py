@@ -70,8 +70,12 @@ def test_glux_score_room_official_and_variant(with_variants):
     official = game_with(with_variants)
     variant = with_variants.game(Header("glux", ("ann", "ben"), ("glux-second-place-2p",)))
     pips = {"ann": 7, "ben": 3}
-    assert dict(official.rules.glux_score_room(room="E", pips=pips, players=2)) == {"ann": 4, "ben": 0}
-    assert dict(variant.rules.glux_score_room(room="E", pips=pips, players=2)) == {"ann": 4, "ben": 2}
+    assert dict(
+        official.rules.glux_score_room(game=official, state=official.initial(), room="E", pips=pips, players=2)
+    ) == {"ann": 4, "ben": 0}
+    assert dict(
+        variant.rules.glux_score_room(game=variant, state=variant.initial(), room="E", pips=pips, players=2)
+    ) == {"ann": 4, "ben": 2}
 
 
 def test_glux_tiebreak_variant_shares_instead_of_the_middle_room(with_variants):

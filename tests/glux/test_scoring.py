@@ -20,15 +20,23 @@ def winners(points, middle):
 
 
 def test_example_left_room_10_9_4_scores_4_2_0():
-    assert score_room(room="L", pips={"Timo": 10, "Max": 9, "Pia": 4}, players=4) == {"Timo": 4, "Max": 2, "Pia": 0}
+    assert score_room(game=None, state=None, room="L", pips={"Timo": 10, "Max": 9, "Pia": 4}, players=4) == {
+        "Timo": 4,
+        "Max": 2,
+        "Pia": 0,
+    }
 
 
 def test_example_right_room_12_5_4_scores_4_2_0():
-    assert score_room(room="R", pips={"Sarah": 12, "Max": 5, "Timo": 4}, players=4) == {"Sarah": 4, "Max": 2, "Timo": 0}
+    assert score_room(game=None, state=None, room="R", pips={"Sarah": 12, "Max": 5, "Timo": 4}, players=4) == {
+        "Sarah": 4,
+        "Max": 2,
+        "Timo": 0,
+    }
 
 
 def test_example_first_place_tie_10_10_6_scores_4_4_0():
-    assert score_room(room="L", pips={"Pia": 10, "Sarah": 10, "Timo": 6}, players=4) == {
+    assert score_room(game=None, state=None, room="L", pips={"Pia": 10, "Sarah": 10, "Timo": 6}, players=4) == {
         "Pia": 4,
         "Sarah": 4,
         "Timo": 0,
@@ -36,7 +44,11 @@ def test_example_first_place_tie_10_10_6_scores_4_4_0():
 
 
 def test_example_second_place_tie_9_4_4_scores_4_2_2():
-    assert score_room(room="R", pips={"Max": 9, "Sarah": 4, "Timo": 4}, players=4) == {"Max": 4, "Sarah": 2, "Timo": 2}
+    assert score_room(game=None, state=None, room="R", pips={"Max": 9, "Sarah": 4, "Timo": 4}, players=4) == {
+        "Max": 4,
+        "Sarah": 2,
+        "Timo": 2,
+    }
 
 
 def test_example_tiebreak_20_20_decided_by_the_middle_room():
@@ -57,16 +69,16 @@ def test_tiebreak_still_tied_shares_the_victory():
 
 def test_only_players_with_pips_in_a_room_rank_there():
     # One player in the room: first place, and nobody is second.
-    assert score_room(room="A", pips={"ann": 1}, players=3) == {"ann": 4}
-    assert score_room(room="A", pips={}, players=3) == {}
+    assert score_room(game=None, state=None, room="A", pips={"ann": 1}, players=3) == {"ann": 4}
+    assert score_room(game=None, state=None, room="A", pips={}, players=3) == {}
 
 
 def test_two_players_score_first_place_only():
-    assert score_room(room="A", pips={"ann": 9, "ben": 4}, players=2) == {"ann": 4, "ben": 0}
+    assert score_room(game=None, state=None, room="A", pips={"ann": 9, "ben": 4}, players=2) == {"ann": 4, "ben": 0}
 
 
 def test_two_players_tied_for_first_both_score_4():
-    assert score_room(room="A", pips={"ann": 4, "ben": 4}, players=2) == {"ann": 4, "ben": 4}
+    assert score_room(game=None, state=None, room="A", pips={"ann": 4, "ben": 4}, players=2) == {"ann": 4, "ben": 4}
 
 
 def test_scoring_counts_top_chips_only(registry):
@@ -116,3 +128,22 @@ def test_variant_is_enabled_per_game_and_never_leaks(registry):
     state = position(without, {"f5": [("ann", 6)], "g5": [("ben", 2)]})
     assert with_variant.outcome(state).scores["ben"] == 2
     assert without.outcome(state).scores["ben"] == 0  # made after, still official
+
+
+def test_rank_room_a_player_with_no_pips_is_not_ranked_second():
+    from tabletop_glux import rank_room
+
+    assert rank_room({"ann": 5, "ben": 0}, second_place=True) == {"ann": 4, "ben": 0}
+    assert rank_room({"ann": 5, "ben": 0, "cy": 2}, second_place=True) == {"ann": 4, "ben": 0, "cy": 2}
+    assert rank_room({"ann": 0}, second_place=True) == {"ann": 0}
+    assert rank_room({"ann": 5, "cy": 2}, second_place=True, first=6, second=1) == {"ann": 6, "cy": 1}
+
+
+def test_a_tie_on_vp_and_middle_room_is_a_shared_victory_and_says_so(registry):
+    game = make_game(registry)
+    # ann: room G (a1) and room E by 5 pips; ben: room C (m9) and room E by 5 pips too.
+    chips = {"a1": [("ann", 1)], "f5": [("ann", 5)], "m9": [("ben", 3)], "g5": [("ben", 5)]}
+    outcome = game.outcome(position(game, chips))
+    assert outcome.scores == {"ann": 8, "ben": 8}
+    assert outcome.winners == ("ann", "ben")
+    assert outcome.note == "tie on VP and middle room"

@@ -9,14 +9,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop import Registry, get_plugin_manager
-from tabletop_glyph_chess.fast import Actions, IndexedChance
+from tabletop_glyph_chess.actions import Actions
+from tabletop_glyph_chess.fast import IndexedChance
 
 from ..conftest import ROOT
 from ..fastpath import compare
 
 HOUSE_RULES = [
     str(ROOT / "variants" / "house_rules" / f)
-    for f in ("glyph_long_scepter.py", "glyph_push.py", "glyph_hand_limit.py")
+    for f in (
+        "glyph_long_scepter.py",
+        "glyph_push.py",
+        "glyph_hand_limit.py",
+        "glyph_minion_steps.py",
+        "glyph_no_scepter_swap.py",
+        "glyph_wild_sight.py",
+    )
 ]
 VARIANTS = [
     (),
@@ -25,6 +33,10 @@ VARIANTS = [
     ("glyph-long-scepter", "glyph-push"),
     ("glyph-hand-limit:limit=3",),
     ("glyph-push", "glyph-hand-limit:limit=8"),
+    ("glyph-minion-steps",),
+    ("glyph-no-scepter-swap",),
+    ("glyph-wild-sight",),
+    ("glyph-minion-steps", "glyph-wild-sight", "glyph-no-scepter-swap", "glyph-long-scepter"),
 ]
 
 
@@ -39,7 +51,7 @@ def test_fast_path_plays_as_the_plain_path(house, seed, players):
     assert compare(house, "glyph-chess", ["ann", "ben", "cat"][:players], seed, strangers=4) > 0
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.text("abcdef0123456789", min_size=1, max_size=8), variants=st.sampled_from(VARIANTS[1:]))
 def test_fast_path_plays_as_the_plain_path_under_house_rules(house, seed, variants):
     assert compare(house, "glyph-chess", ["ann", "ben"], seed, variants, strangers=4) > 0
@@ -109,13 +121,17 @@ def _scrambled(game, rng, players):
 
 
 @pytest.mark.parametrize("players", [2, 3])
-@pytest.mark.parametrize("variants", [(), ("glyph-push",), ("glyph-long-scepter",)])
-def test_official_listing_is_the_plain_listing_in_random_positions(house, players, variants):
+@pytest.mark.parametrize(
+    "variants", [(), ("glyph-push",), ("glyph-long-scepter",), ("glyph-minion-steps", "glyph-wild-sight")]
+)
+def test_ways_remembered_across_listings_are_the_ways_worked_out_afresh(house, players, variants):
+    """The fast path's listing is the plain one with the ways to pay
+    remembered across listings and games: over random positions, a listing
+    with every way remembered is the listing with none."""
     import random
 
     from tabletop import Header
     from tabletop_glyph_chess import actions
-    from tabletop_glyph_chess.fast import official_families
     from tabletop_glyph_chess.game import GlyphChess
 
     entries = tuple(house.variant_entry(v, "glyph-chess") for v in variants)
@@ -126,10 +142,13 @@ def test_official_listing_is_the_plain_listing_in_random_positions(house, player
         rng = random.Random(f"scramble-{players}-{n}")
         live = _scrambled(game, rng, players)
         for seat in range(players):
-            plain = list(actions.families(game, live, seat))
-            assert list(fast.families(fast, live, seat)) == plain, (n, seat)
-            if fast.families is official_families:
-                assert official_families(fast, live, seat) == plain, (n, seat)
+            afresh = list(actions.families(game, live, seat, {}))
+            assert list(actions.families(game, live, seat, fast.ways)) == afresh, (n, seat)
+            assert (
+                list(fast.legal(live, game.players[seat]))
+                == [cls(*fields, dice, coins) for cls, fields, ways in afresh for dice, coins in ways]
+                or live.phase != "act"
+            )
 
 
 @settings(max_examples=60, deadline=None)
@@ -139,6 +158,7 @@ def test_march_orders_are_the_checked_permutations(seed):
     from itertools import permutations
 
     from tabletop import Header
+    from tabletop_glyph_chess.context import Context
     from tabletop_glyph_chess.hexes import DIRECTIONS
     from tabletop_glyph_chess.pieces import MINION
     from tabletop_glyph_chess.spells import march, pieces_of
@@ -156,7 +176,9 @@ def test_march_orders_are_the_checked_permutations(seed):
                 for order in permutations(minions, count)
                 if march.check(game, live, seat, 0, order, direction)[0] is None
             ]
-            assert list(march.options(game, live, seat, 0, budget)) == plain
+            ctx = Context(game, live, seat)
+            ctx.source, ctx.budget = 0, budget
+            assert list(march.options(ctx)) == plain
 
 
 @settings(max_examples=60, deadline=None)
@@ -190,7 +212,7 @@ def test_ways_alike_have_the_same_ways_to_pay():
     import random
 
     from tabletop_glyph_chess import payment
-    from tabletop_glyph_chess.fast import ways_alike
+    from tabletop_glyph_chess.context import ways_alike
     from tabletop_glyph_chess.pieces import GLYPHS
 
     class Position:
@@ -206,32 +228,61 @@ def test_ways_alike_have_the_same_ways_to_pay():
         state.hands = [[rng.choice((0, 0, 1, 2, 3, 4)) for _ in GLYPHS]]
         glyph = rng.choice(GLYPHS[:3])
         wild = frozenset(rng.sample(GLYPHS, rng.randrange(3)))
-        cost = rng.choice(("x", "item", "die", "die+x", "any-die"))
+        cost = rng.choice(("x", "item", "die", "die+x", "coin", "any-die"))
         amount, may_coin = rng.randrange(5), rng.random() < 0.7
         free = tuple(i + 1 for i in range(5) if i not in state.spent)
+        faces = frozenset({glyph} if rng.random() < 0.7 else rng.sample(GLYPHS[:3], 2))
+        coins = (frozenset({glyph}) | wild) if may_coin else frozenset()
         if cost == "any-die":
             showing, pool = tuple(state.dice[i - 1] for i in free), ()
+            faces = frozenset(GLYPHS)
         else:
-            showing = tuple(i for i in free if state.dice[i - 1] == glyph)
-            pool = (
-                tuple(c if g == glyph or g in wild else 0 for g, c in zip(GLYPHS, state.hands[0])) if may_coin else ()
-            )
-        ways = list(payment.options(state, 0, glyph, cost, amount, may_coin, wild))
+            showing = tuple(i for i in free if state.dice[i - 1] in faces)
+            if len(faces) > 1:
+                showing = tuple((i, state.dice[i - 1]) for i in showing)
+            pool = tuple(c if g in coins else 0 for g, c in zip(GLYPHS, state.hands[0]))
+        ways = list(payment.options(state, 0, cost, amount, payment.Payers(faces, coins)))
         key = ways_alike(cost, amount, free, showing, pool)
         shared += key in found
         assert found.setdefault(key, ways) == ways, (key, n)
     assert shared > 10_000  # the keys are shared often: the test compares something
 
 
-def test_move_lines_are_the_rays_with_their_moves():
-    from tabletop_glyph_chess.fast import move_lines
-    from tabletop_glyph_chess.hexes import board
+def test_ways_remembered_across_games_follow_each_games_move_costs(house):
+    """Ways to pay are remembered across games: a game whose move costs are
+    changed (glyph-minion-steps changes the header-time ``glyph_move_costs``,
+    a toll changes every move) never lends its moves' prices to another."""
+    import random
 
-    geo = board(6)
-    lines = move_lines(geo, "ann")
-    for source, rays in enumerate(geo.ray_lists):
-        assert [[spot for _, spot, _ in line] for line in lines[source]] == [list(ray) for ray in rays]
-        for line in lines[source]:
-            for distance, spot, fields in line:
-                assert fields == ("ann", geo.names[source], geo.names[spot])
-                assert geo.ray_lists[source][lines[source].index(line)][distance - 1] == spot
+    from tabletop import Header, Variant, get_plugin_manager, hookimpl, rulehook
+    from tabletop_glyph_chess import actions
+    from tabletop_glyph_chess.context import WAYS
+
+    class Toll:
+        @rulehook(wrapper=True)
+        def glyph_move_costs(self, players):
+            official = yield
+            return lambda piece, distance: (lambda c: (c[0], c[1] + 1, *c[2:]) if c[0] == "x" else c)(
+                official(piece, distance)
+            )
+
+    class Plugin:
+        @hookimpl
+        def register_variants(self):
+            return [Variant("toll", "glyph-chess", "", Toll())]
+
+    pm = get_plugin_manager(environment=False)
+    pm.register(Plugin())
+    registry = Registry(pm)
+    tolled = registry.game(Header("glyph-chess", ("ann", "ben"), (registry.variant_entry("toll", "glyph-chess"),)))
+    official = registry.game(Header("glyph-chess", ("ann", "ben")))
+    differ = 0
+    for n in range(60):
+        live = _scrambled(official, random.Random(f"toll-{n}"), 2)
+        for seat in (0, 1):
+            with_toll = list(actions.families(tolled, live, seat, WAYS))
+            plain = list(actions.families(official, live, seat, WAYS))
+            assert plain == list(actions.families(official, live, seat, {})), (n, seat)
+            assert with_toll == list(actions.families(tolled, live, seat, {})), (n, seat)
+            differ += with_toll != plain
+    assert differ > 0

@@ -318,7 +318,7 @@ def test_glyph_strike_a_variant_counts_the_pieces_taken_in_its_memo(house):
     data = position({"ann": {"g3": "F"}, "ben": {"g5": "E"}}, hands={"ann": "F F"})
     game, state = game_at(house, data, ["trophies"])
     state = act(game, to_action(game, state), "ann", "g3-g5 / F F")
-    assert recall(state, "trophies") == 1 and state.memo == (("trophies", 1),)
+    assert recall(state, "trophies") == 1 and state.memo.public == (("trophies", 1),)
     assert game.describe(state)["memo trophies"] == "1"  # diff shows it
     assert state.fates[1][2] == "killed"  # the official rule went on
 

@@ -262,7 +262,7 @@ def test_blaze_longer_paths_are_legal_counted_and_sampled_by_bots(registry):
     more = game.asks(state, "ann")
     assert "also legal, not listed:" in more and "blaze paths of 4+ steps" in more
     count = int(more.split("not listed: ")[1].split()[0].replace(",", ""))
-    assert count == blaze.unlisted(game, state, 0) > 100
+    assert count == blaze.unlisted(game, state, 0, game.geo.spot("g3"), blaze.COUNTED) > 100
     # The greedy bot weighs sampled longer paths: taking four pieces beats any listed path.
     choice = registry.bot("greedy", "glyph-chess").choose(game, state, "ann", listed, random.Random(3))
     assert choice.spell == "blaze" and len(choice.spots) >= 4 and game.check(state, choice) is None

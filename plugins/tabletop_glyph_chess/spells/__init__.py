@@ -33,4 +33,19 @@ def glyph_costs() -> Mapping[str, str]:
     return COSTS
 
 
-__all__ = ["COSTS", "SPELLS", "Spell", "adjacent_empty", "empty_next", "glyph_costs", "glyph_spells", "pieces_of"]
+@rulehook
+def glyph_more_spells(players: int) -> None:
+    return None  # the official game adds none: its spells are the table
+
+
+__all__ = [
+    "COSTS",
+    "SPELLS",
+    "Spell",
+    "adjacent_empty",
+    "empty_next",
+    "glyph_costs",
+    "glyph_more_spells",
+    "glyph_spells",
+    "pieces_of",
+]

@@ -3,20 +3,24 @@ does, the options it offers, how it is written, and what a bot should know."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 if TYPE_CHECKING:
+    from ..context import Context
     from ..game import GlyphChess
 
 #: ``check(game, state, seat, source, spots, target) -> (problem or None, X)``
 Check = Callable[[Any, Any, int, int, Sequence[int], str], tuple[str | None, int]]
 #: ``effect(game, work, seat, source, spots, target) -> None``: changes the Work.
 Effect = Callable[[Any, Any, int, int, Sequence[int], str], None]
-#: ``options(game, state, seat, source, budget) -> [(spots, target, X), ...]``
-Options = Callable[[Any, Any, int, int, int], Iterable[tuple[tuple[int, ...], str, int]]]
+#: ``options(ctx) -> [(spots, target, X), ...]``: ``ctx`` is the listing's
+#: :class:`~tabletop_glyph_chess.context.Context`, turned to the caster
+#: (``ctx.source``, ``ctx.budget``).
+Options = Callable[["Context"], Iterable[tuple[tuple[int, ...], str, int]]]
 #: ``victims(game, state, seat, source, spots, target) -> spots attacked``
 Victims = Callable[[Any, Any, int, int, Sequence[int], str], Iterable[int]]
 
@@ -25,16 +29,42 @@ def _no_victims(game, state, seat, source, spots, target) -> Iterable[int]:
     return ()
 
 
+def listing(options: Callable) -> Options:
+    """``options`` as ``options(ctx)``. An options function written the
+    older way, ``options(game, state, seat, source, budget)``, is called
+    with the context's fields."""
+    try:
+        params = inspect.signature(options).parameters.values()
+    except (TypeError, ValueError):  # a builtin or a callable without a signature
+        return options
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(positional) < 5:
+        return options
+
+    def by_context(ctx, _older=options):
+        return _older(ctx.game, ctx.state, ctx.seat, ctx.source, ctx.budget)
+
+    return by_context
+
+
 @attrs.frozen
 class Spell:
     """One spell of a piece.
 
     ``cost`` is a cost kind (see :mod:`~tabletop_glyph_chess.payment`); X is
-    what ``check`` and ``options`` give with each target. ``argument`` is the
+    what ``check`` and ``options`` give with each target. ``options(ctx)``
+    is the one listing of the spell, on every path (see
+    :class:`~tabletop_glyph_chess.context.Context`); a spell that moves or
+    removes pieces asks ``ctx.may_land``/``ctx.may_pass`` (and its ``check``
+    the same hooks), and strikes with :func:`~tabletop_glyph_chess.kills.strike`. ``argument`` is the
     word written after the caster's spot, if any: ``"player"``, ``"piece"``
     (a letter) or ``"direction"``; the spots follow. ``notation`` is an
     example as a player writes it. ``victims`` tells a bot which spots the
-    spell attacks (enemy pieces there are taken).
+    spell attacks (enemy pieces there are taken). A spell with more targets
+    than are listed (blaze's long paths) gives ``unlisted(game, state, seat,
+    source, limit)``, how many legal casts ``options`` leaves out (counted up
+    to ``limit``), and ``sample(game, state, seat, source, rng)``, some of
+    their spots for a bot to weigh.
     """
 
     name: str
@@ -42,10 +72,12 @@ class Spell:
     cost: str
     check: Check
     effect: Effect
-    options: Options
+    options: Options = attrs.field(converter=listing)
     notation: str
     argument: str = ""
     victims: Victims = _no_victims
+    unlisted: Callable[..., int] | None = None
+    sample: Callable[..., list[tuple[int, ...]]] | None = None
 
 
 def adjacent_empty(game: GlyphChess, state: Any, source: int, spot: int) -> str | None:

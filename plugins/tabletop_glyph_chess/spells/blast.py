@@ -2,7 +2,11 @@
 of Force Mage, move X spots in a straight line through any pieces to an empty
 spot and kill every enemy piece next to it (killed, not incinerated). It does
 not land on a necromancer, so none can escape (FAQ Q9). Its passive (passing
-through pieces) is in :mod:`~tabletop_glyph_chess.movement`."""
+through pieces) is in :mod:`~tabletop_glyph_chess.movement`.
+
+The move asks the movement hooks: ``glyph_may_pass`` for each spot passed
+(officially the force mage passes any), ``glyph_may_land`` for the empty spot
+it lands on; each kill is ``glyph_strike``."""
 
 from __future__ import annotations
 
@@ -20,7 +24,13 @@ def check(game, state, seat, source, spots, target):
         if spots[0] in ray:
             if state.board[spots[0]] is not None:
                 return f"{names[spots[0]]} is not empty", 0
-            return None, ray.index(spots[0]) + 1
+            distance = ray.index(spots[0]) + 1
+            for spot in ray[: distance - 1]:
+                if not game.may_pass(game=game, state=state, seat=seat, piece=FORCE_MAGE, spot=spot):
+                    return f"{names[spot]} is in the way", 0
+            if not game.may_land(game=game, state=state, seat=seat, piece=FORCE_MAGE, spot=spots[0]):
+                return f"the force mage may not land on {names[spots[0]]}", 0
+            return None, distance
     return f"{names[spots[0]]} is not in a straight line from {names[source]}", 0
 
 
@@ -33,12 +43,15 @@ def effect(game, work, seat, source, spots, target):
             strike(game, work, spot, False)
 
 
-def options(game, state, seat, source, budget):
-    board = state.board
-    for ray in game.geo.ray_lists[source]:
-        for distance, spot in enumerate(ray[: budget - 1], start=1):
-            if board[spot] is None:
+def options(ctx):
+    board = ctx.board
+    (land_keys, landable), (pass_keys, passable) = ctx.landing(FORCE_MAGE), ctx.passing(FORCE_MAGE)
+    for ray in ctx.game.geo.ray_lists[ctx.source]:
+        for distance, spot in enumerate(ray[: ctx.budget - 1], start=1):
+            if board[spot] is None and landable[land_keys[spot]]:
                 yield (spot,), "", distance
+            if not passable[pass_keys[spot]]:
+                break
 
 
 def victims(game, state, seat, source, spots, target):

@@ -1,7 +1,9 @@
 """The elementalist's master spell, blaze: for 1 die showing Elementalist and
 X of Elementalist, X single steps, turning at will, never onto a spot already
 passed (its starting spot counts) nor onto its own pieces; every enemy
-stepped on is incinerated (each step a separate attack, FAQ Q10). Its passive
+stepped on is incinerated (each step a separate attack, FAQ Q10). Each step
+is a landing: whether the elementalist may step on a spot is the movement
+hook ``glyph_may_land`` (officially: not on its own pieces). Its passive
 (incinerating instead of killing) is in :mod:`~tabletop_glyph_chess.movement`.
 
 ``moves`` lists paths of up to ``LISTED`` steps (there are thousands of
@@ -14,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from ..context import Context
 from ..pieces import ELEMENTALIST
 from ..state import Step
 from .base import Spell
@@ -36,9 +39,11 @@ def check(game, state, seat, source, spots, target):
             return f"{name} is not next to {names[here]}: the elementalist moves 1 spot at a time", 0
         if spot in seen:
             return f"the path passes {name} twice", 0
-        piece = state.board[spot]
-        if piece is not None and piece[0] == seat:
-            return f"{name} holds a piece of yours", 0
+        if not game.may_land(game=game, state=state, seat=seat, piece=ELEMENTALIST, spot=spot):
+            piece = state.board[spot]
+            if piece is not None and piece[0] == seat:
+                return f"{name} holds a piece of yours", 0
+            return f"the elementalist may not step on {name}", 0
         seen.add(spot)
         here = spot
     return None, len(spots)
@@ -49,19 +54,27 @@ def effect(game, work, seat, source, spots, target):
     work.steps = [Step(a, b, True) for a, b in zip(path, path[1:])]
 
 
-def paths(game, state, seat, source, longest) -> Iterator[tuple[int, ...]]:
-    """Every path of 1 to ``longest`` steps, depth first."""
+def steppable(game, state, seat) -> tuple:
+    """(keys, answers): whether the elementalist of ``seat`` may step on a
+    spot is ``answers[keys[spot]]`` (the landing rule, see
+    :meth:`~tabletop_glyph_chess.context.Context.landing`: the board does not
+    change while paths are listed)."""
+    return Context(game, state, seat).landing(ELEMENTALIST)
+
+
+def paths(game, state, seat, source, longest, landing=None) -> Iterator[tuple[int, ...]]:
+    """Every path of 1 to ``longest`` steps, depth first; ``landing`` (as
+    :func:`steppable` gives it) is asked for when not given."""
     if longest < 1:
         return
     neighbours = game.geo.neighbours
-    board = state.board
+    keys, landable = steppable(game, state, seat) if landing is None else landing
     path: list[int] = []
     seen = {source}
     ahead = [iter(neighbours[source])]  # for each spot of the path, the spots next to it not tried yet
     while ahead:
         for spot in ahead[-1]:
-            piece = board[spot]
-            if spot not in seen and (piece is None or piece[0] != seat):
+            if spot not in seen and landable[keys[spot]]:
                 path.append(spot)
                 yield tuple(path)
                 if len(path) < longest:
@@ -77,31 +90,25 @@ def paths(game, state, seat, source, longest) -> Iterator[tuple[int, ...]]:
 
 def longest(game, state, seat, source) -> int:
     """The most steps the elementalist on ``source`` can pay for now."""
-    from .. import actions, payment
-
-    may_coin = game.may_use_coins(game=game, state=state, spot=source)
-    most = actions.budget(game, state, seat, ELEMENTALIST, may_coin) - 1
-    cost, wild = game.costs.get("blaze", "die+x"), game.wild(state, seat)
-    while most > 0 and next(payment.options(state, seat, ELEMENTALIST, cost, most, may_coin, wild), None) is None:
+    ctx = Context(game, state, seat).at(source)
+    cost, kind = game.costs.get("blaze", ("die+x", None))
+    most = ctx.budget - 1
+    while most > 0 and not ctx.ways(cost, most, kind):
         most -= 1
     return most
 
 
-def unlisted(game, state, seat) -> int:
-    """How many blaze paths longer than ``LISTED`` steps ``seat`` could cast
-    now (counted up to ``COUNTED``)."""
-    if game.spells.get("blaze") is not BLAZE:
-        return 0
+def unlisted(game, state, seat, source, limit) -> int:
+    """How many blaze paths longer than ``LISTED`` steps the elementalist on
+    ``source`` could cast now (counted up to ``limit``)."""
     count = 0
-    for source, piece in enumerate(state.board):
-        if piece == (seat, ELEMENTALIST):
-            most = longest(game, state, seat, source)
-            if most > LISTED:
-                for path in paths(game, state, seat, source, most):
-                    if len(path) > LISTED:
-                        count += 1
-                        if count >= COUNTED:
-                            return count
+    most = longest(game, state, seat, source)
+    if most > LISTED:
+        for path in paths(game, state, seat, source, most):
+            if len(path) > LISTED:
+                count += 1
+                if count >= limit:
+                    return count
     return count
 
 
@@ -112,12 +119,12 @@ def sample(game, state, seat, source, rng: random.Random, tries: int = 12) -> li
     found = []
     if most <= LISTED:
         return found
-    neighbours, board = game.geo.neighbours, state.board
+    neighbours, (keys, landable) = game.geo.neighbours, steppable(game, state, seat)
     for _ in range(tries):
         length = rng.randint(LISTED + 1, most)
         path, seen, here = [], {source}, source
         while len(path) < length:
-            steps = [s for s in neighbours[here] if s not in seen and (board[s] is None or board[s][0] != seat)]
+            steps = [s for s in neighbours[here] if s not in seen and landable[keys[s]]]
             if not steps:
                 break
             here = rng.choice(steps)
@@ -128,8 +135,9 @@ def sample(game, state, seat, source, rng: random.Random, tries: int = 12) -> li
     return found
 
 
-def options(game, state, seat, source, budget):
-    for path in paths(game, state, seat, source, min(budget - 1, LISTED)):
+def options(ctx):
+    landing = ctx.landing(ELEMENTALIST)
+    for path in paths(ctx.game, ctx.state, ctx.seat, ctx.source, min(ctx.budget - 1, LISTED), landing):
         yield path, "", len(path)
 
 
@@ -137,4 +145,15 @@ def victims(game, state, seat, source, spots, target):
     return spots
 
 
-BLAZE: Spell = Spell("blaze", ELEMENTALIST, "die+x", check, effect, options, "blaze c3 c4 d4 / D1 E E", victims=victims)
+BLAZE: Spell = Spell(
+    "blaze",
+    ELEMENTALIST,
+    "die+x",
+    check,
+    effect,
+    options,
+    "blaze c3 c4 d4 / D1 E E",
+    victims=victims,
+    unlisted=unlisted,
+    sample=sample,
+)

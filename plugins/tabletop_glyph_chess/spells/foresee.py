@@ -23,9 +23,10 @@ def effect(game, work, seat, source, spots, target):
     work.phase, work.target = GLIMPSE, game.seats[target]
 
 
-def options(game, state, seat, source, budget):
-    for other, name in enumerate(game.players):
-        if other != seat and not state.eliminated[other]:
+def options(ctx):
+    seat, eliminated = ctx.seat, ctx.state.eliminated
+    for other, name in enumerate(ctx.game.players):
+        if other != seat and not eliminated[other]:
             yield (), name, 0
 
 

@@ -2,14 +2,18 @@
 spot each in the same direction, one at a time in the order given; a minion
 blocked by a friendly piece or the edge cannot be named, and is not paid for
 (FAQ Q5); a minion landing on an enemy kills it, each landing a separate
-attack (FAQ Q16). Minions move no other way."""
+attack (FAQ Q16). Minions move no other way.
+
+Each minion's landing asks the movement hook ``glyph_may_land`` (officially:
+not on a piece of its own side), on the board as it stands before the march;
+a spot left by a minion named before is empty by then, and may be landed on."""
 
 from __future__ import annotations
 
 from ..hexes import DIRECTIONS
 from ..pieces import MINION, SUMMONER
 from ..state import Step
-from .base import Spell, pieces_of
+from .base import Spell
 
 
 def check(game, state, seat, source, spots, target):
@@ -31,9 +35,15 @@ def check(game, state, seat, source, spots, target):
         to = geo.step(spot, target)
         if to is None:
             return f"the minion on {name} would leave the board", 0
-        there = moved[to] if to in moved else board[to]
-        if there is not None and there[0] == seat:
-            return f"the minion on {name} is blocked by your piece on {geo.names[to]}", 0
+        if to in moved:
+            there = moved[to]
+            if there is not None and there[0] == seat:
+                return f"the minion on {name} is blocked by your piece on {geo.names[to]}", 0
+        elif not game.may_land(game=game, state=state, seat=seat, piece=MINION, spot=to):
+            there = board[to]
+            if there is not None and there[0] == seat:
+                return f"the minion on {name} is blocked by your piece on {geo.names[to]}", 0
+            return f"the minion on {name} may not land on {geo.names[to]}", 0
         moved[spot], moved[to] = None, piece
     return None, len(spots)
 
@@ -43,27 +53,29 @@ def effect(game, work, seat, source, spots, target):
     work.steps = [Step(s, step(s, target)) for s in spots]
 
 
-def orders(game, board, seat, minions, most) -> list[tuple[str, tuple[int, ...]]]:
+def orders(game, board, seat, minions, most, landing) -> list[tuple[str, tuple[int, ...]]]:
     """(direction, order) for every order of up to ``most`` of ``minions``
     (their spots) that ``check`` allows: by direction, then by count, then as
     ``permutations`` gives them.
 
     All step the same way, so no two land on one spot: a minion may follow
-    the ones named before it exactly when it stays on the board and the spot
-    ahead is empty, holds an enemy, or held one of those minions. An order is
+    the ones named before it exactly when it stays on the board and it may
+    land on the spot ahead (``landing``: (keys, answers), see
+    :meth:`~tabletop_glyph_chess.context.Context.landing`), or
+    that spot held one of those minions. An order is
     allowed when each of its beginnings is, so each allowed order of
     ``count`` minions is extended by every minion not named yet."""
     found: list = []
     if most < 1 or not minions:
         return found
     rays = game.geo.rays
+    keys, landable = landing
     for direction in DIRECTIONS:
         picks = []  # (spot, the spot ahead, whether that spot is open now)
         for spot in minions:
             ray = rays[spot][direction]
             if ray:  # a minion that would leave the board is never named
-                there = board[ray[0]]
-                picks.append((spot, ray[0], there is None or there[0] != seat))
+                picks.append((spot, ray[0], landable[keys[ray[0]]]))
         level = [(spot,) for spot, _, open_ in picks if open_]
         found += [(direction, order) for order in level]
         for _ in range(1, min(len(picks), most)):
@@ -79,8 +91,8 @@ def orders(game, board, seat, minions, most) -> list[tuple[str, tuple[int, ...]]
     return found
 
 
-def options(game, state, seat, source, budget):
-    for direction, order in orders(game, state.board, seat, pieces_of(state, seat, MINION), budget):
+def options(ctx):
+    for direction, order in orders(ctx.game, ctx.board, ctx.seat, ctx.minions, ctx.budget, ctx.landing(MINION)):
         yield order, direction, len(order)
 
 

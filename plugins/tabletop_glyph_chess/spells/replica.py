@@ -6,7 +6,7 @@ real illusionist (FAQ Q7)."""
 from __future__ import annotations
 
 from ..pieces import ILLUSIONIST
-from .base import Spell, adjacent_empty, empty_next, pieces_of
+from .base import Spell, adjacent_empty, pieces_of
 
 
 def check(game, state, seat, source, spots, target):
@@ -21,9 +21,10 @@ def effect(game, work, seat, source, spots, target):
     work.board[spots[0]] = (seat, ILLUSIONIST)
 
 
-def options(game, state, seat, source, budget):
-    if len(pieces_of(state, seat, ILLUSIONIST)) == 1:
-        for spot in empty_next(game, state, source):
+def options(ctx):
+    board, illusionist = ctx.board, (ctx.seat, ILLUSIONIST)
+    if [board[spot] for spot in ctx.mine].count(illusionist) == 1:
+        for spot in ctx.empty_next(ctx.source):
             yield (spot,), "", 0
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..pieces import GLYPHS, ILLUSIONIST, NAMES, NECROMANCER
 from ..state import ALIVE, KILLED
-from .base import Spell, adjacent_empty, empty_next
+from .base import Spell, adjacent_empty
 
 
 def check(game, state, seat, source, spots, target):
@@ -28,14 +28,14 @@ def effect(game, work, seat, source, spots, target):
     work.board[spots[0]] = (seat, target)
 
 
-def options(game, state, seat, source, budget):
-    empty = None
-    for glyph, fate in zip(GLYPHS, state.fates[seat]):
-        if fate == KILLED and glyph != ILLUSIONIST:
-            if empty is None:
-                empty = empty_next(game, state, source)
-            for spot in empty:
-                yield (spot,), glyph, 0
+def options(ctx):
+    fates = ctx.state.fates[ctx.seat]
+    if KILLED in fates:
+        empty = ctx.empty_next(ctx.source)
+        for glyph, fate in zip(GLYPHS, fates):
+            if fate == KILLED and glyph != ILLUSIONIST:
+                for spot in empty:
+                    yield (spot,), glyph, 0
 
 
 REVIVE = Spell("revive", NECROMANCER, "die", check, effect, options, "revive c3 F d4 / D5", argument="piece")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..pieces import MINION, MINIONS, SUMMONER
-from .base import Spell, adjacent_empty, empty_next, pieces_of
+from .base import Spell, adjacent_empty, pieces_of
 
 
 def check(game, state, seat, source, spots, target):
@@ -29,10 +29,10 @@ def effect(game, work, seat, source, spots, target):
         work.board[spot] = (seat, MINION)
 
 
-def options(game, state, seat, source, budget):
-    spare = MINIONS - len(pieces_of(state, seat, MINION))
+def options(ctx):
+    spare = MINIONS - len(ctx.minions)
     if spare:
-        empty = empty_next(game, state, source)
+        empty = ctx.empty_next(ctx.source)
         for count in range(1, min(spare, 3) + 1):
             for spots in combinations(empty, count):
                 yield spots, "", 0

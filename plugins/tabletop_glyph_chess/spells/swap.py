@@ -26,9 +26,10 @@ def effect(game, work, seat, source, spots, target):
         minions_leave(work, seat)  # the summoner left its spot
 
 
-def options(game, state, seat, source, budget):
-    for spot, piece in enumerate(state.board):
-        if piece is not None and piece[0] == seat and spot != source:
+def options(ctx):
+    source = ctx.source
+    for spot in ctx.mine:
+        if spot != source:
             yield (spot,), "", 1
 
 

@@ -1,0 +1,402 @@
+"""What a listing of one player's actions reads, worked out once per listing:
+:class:`Context`.
+
+Every action is listed by one generator (:func:`~tabletop_glyph_chess.actions.families`),
+on the plain path and on the fast path alike: moves by
+:func:`~tabletop_glyph_chess.movement.families`, spells by each spell's own
+``options(ctx)``. The context holds what they share: the seat's pieces, the
+free dice by face, the hand, the piece being listed (``source``, ``kind``,
+what may pay for it, how many items it could spend) and its ways to pay,
+remembered across listings by what they depend on (the dice free and their
+faces, the coins that may pay), so a new spell is as fast as an official one
+with no code of its own beyond ``options``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import compress, count
+from typing import TYPE_CHECKING, Any
+
+from . import payment
+from .payment import PAYMENT_TYPES, Payers
+from .pieces import GLYPHS, MINION
+
+ANY_DIE = payment.payers(frozenset(GLYPHS))
+
+if TYPE_CHECKING:
+    from .game import GlyphChess
+
+#: Ways to pay remembered, at most (then forgotten all at once). They depend
+#: on nothing but their key, so every listing of the process shares them.
+KNOWN_WAYS = 50_000
+WAYS: dict = {}
+#: Payment situations, each numbered once (a number is hashed faster than
+#: the situation it stands for, on every look-up of a listing). Numbers are
+#: never given twice, so ways remembered under a forgotten one stay right.
+SITUATIONS: dict = {}
+_NUMBERS = count()
+
+
+def numbered(situation: tuple) -> int:
+    """The number of a payment situation (see :data:`SITUATIONS`)."""
+    number = SITUATIONS.get(situation)
+    if number is None:
+        if len(SITUATIONS) >= KNOWN_WAYS:
+            SITUATIONS.clear()
+        number = SITUATIONS[situation] = next(_NUMBERS)
+    return number
+
+
+def ways_alike(cost: str, amount: int, free: tuple, showing: tuple, pool: tuple) -> tuple:
+    """A key shared by every payment situation with the same ways to pay
+    ``cost`` (for X = ``amount``), as :func:`~tabletop_glyph_chess.payment.options`
+    finds them: ``showing`` is the faces of the ``free`` dice for "any-die",
+    else the free dice that may pay (with their faces when more than one face
+    may); ``pool`` the coins that may pay, by type (0 for a type that may not).
+
+    "any-die" ways depend on which free dice show the same face, not on the
+    faces; the others on at most as many dice and coins of a type as are paid
+    in all, and one die for "die"."""
+    if cost == "any-die":
+        return ("alike", cost, amount, free, tuple(map(showing.index, showing)))
+    if cost == "die":
+        return ("alike", cost, 0, showing[:1])
+    if cost == "coin":
+        return ("alike", cost, amount, (), tuple(n if n < amount else amount for n in pool))
+    total = 1 if cost == "item" else amount + 1 if cost == "die+x" else amount
+    if showing and type(showing[0]) is tuple:  # several faces may pay: which dice show which matters
+        return ("alike", cost, total, showing, tuple(n if n < total else total for n in pool))
+    return ("alike", cost, total, showing[:total], tuple(n if n < total else total for n in pool))
+
+
+class Asked(dict):
+    """Spot -> a per-move predicate's answer for one piece of one seat in one
+    state, asked of the hook the first time a spot is looked up (a dict
+    look-up after that)."""
+
+    __slots__ = ("game", "state", "seat", "piece", "hook")
+
+    def __init__(self, game: Any, state: Any, seat: int, piece: str, hook: Any) -> None:
+        super().__init__()
+        self.game, self.state, self.seat, self.piece, self.hook = game, state, seat, piece, hook
+
+    def __missing__(self, spot: int) -> bool:
+        answer = self[spot] = bool(
+            self.hook(game=self.game, state=self.state, seat=self.seat, piece=self.piece, spot=spot)
+        )
+        return answer
+
+
+class ByOccupant(dict):
+    """What is on a spot -> a header-time rule's answer for one piece of one
+    seat (``rule(seat, piece, occupant)``), worked out once per game and
+    occupant: the compiled table of ``glyph_landing`` or ``glyph_passing``."""
+
+    __slots__ = ("rule", "seat", "piece")
+
+    def __init__(self, rule: Any, seat: int, piece: str) -> None:
+        super().__init__()
+        self.rule, self.seat, self.piece = rule, seat, piece
+
+    def __missing__(self, occupant: Any) -> bool:
+        answer = self[occupant] = bool(self.rule(self.seat, self.piece, occupant))
+        return answer
+
+
+class Priced(dict):
+    """X -> the ways to pay a cost of one kind for X, in one payment
+    situation (the dice that may pay, the coins that may pay): shared by
+    every listing that meets the same situation."""
+
+    __slots__ = ("cost", "ctx", "paid_by")
+
+    def __init__(self, cost: str) -> None:
+        super().__init__()
+        self.cost, self.ctx, self.paid_by = cost, None, None
+
+    def __missing__(self, amount: int) -> list:
+        ways = self[amount] = self.ctx._pays(self.cost, amount, self.paid_by)
+        return ways
+
+
+class Context:
+    """One listing of ``seat``'s actions in ``state``.
+
+    Fields for the whole listing: ``game``, ``state``, ``seat``, ``player``
+    (the name), ``board``, ``names`` (spot names), ``mine`` (the seat's
+    spots, in board order), ``free`` (the free die numbers, 1-5), ``hand``.
+    Fields for the piece being listed (set by :meth:`at`): ``source``,
+    ``kind`` (its letter), ``payers`` (what may pay for its type,
+    :class:`~tabletop_glyph_chess.payment.Payers`) and ``budget`` (how many
+    items of its type the seat could spend at most: a spell lists nothing
+    that costs more).
+
+    What a spell's ``options(ctx)`` may use: these fields, :attr:`minions`,
+    :meth:`empty_next`, :meth:`landing` and :meth:`passing` (the movement
+    hooks, for a spell that moves pieces), :meth:`may_land`,
+    :meth:`may_pass`; it yields ``(spots, target, X)`` and the listing prices
+    each X with :meth:`priced`.
+    """
+
+    __slots__ = (
+        "game",
+        "state",
+        "seat",
+        "player",
+        "board",
+        "names",
+        "_mine",
+        "free",
+        "hand",
+        "source",
+        "kind",
+        "payers",
+        "budget",
+        "_known",
+        "_situation",
+        "_minions",
+        "_by_type",
+        "_landing",
+        "_passing",
+        "_moving",
+        "_prices",
+    )
+
+    def __init__(self, game: GlyphChess, state: Any, seat: int, known: dict | None = None) -> None:
+        self.game, self.state, self.seat = game, state, seat
+        self.player = game.players[seat]
+        self.board = state.board
+        self.names = game.geo.names
+        self._mine: list[int] | None = None
+        spent = state.spent
+        self.free = tuple([n for n in range(1, len(state.dice) + 1) if n - 1 not in spent])
+        self.hand = state.hands[seat]
+        self._known = WAYS if known is None else known
+        self._minions: list[int] | None = None
+        self.source = -1
+        self.kind = ""
+        self.payers: Payers | None = None
+        self.budget = 0
+        self._situation = -1
+        self._by_type: dict = {}
+        self._landing: dict = {}
+        self._passing: dict = {}
+        self._moving: dict = {}
+        self._prices: dict = {}
+
+    # -- the piece being listed ----------------------------------------------------
+    def at(self, source: int) -> Context:
+        """Turn to the piece on ``source``: its kind, what may pay for it, its budget."""
+        self.source = source
+        self.kind = kind = self.board[source][1]
+        if self._by_type:
+            self._by_type = {}
+        if self._prices:
+            self._prices = {}
+        if kind in PAYMENT_TYPES:
+            self.payers, self._situation, self.budget = self._paying(kind)
+        else:
+            dice = self.state.dice
+            self.payers, self.budget = None, 0
+            self._situation = numbered((self.free, tuple([dice[n - 1] for n in self.free])))
+        return self
+
+    def casters(self) -> Iterator[int]:
+        """The seat's pieces, in board order, each turned to with :meth:`at`
+        (found as they are reached: whether a player can act is often known
+        at the first)."""
+        seat = self.seat
+        for source, piece in compress(enumerate(self.board), self.board):
+            if piece[0] == seat:
+                self.at(source)
+                yield source
+
+    @property
+    def mine(self) -> list[int]:
+        """The seat's spots, in board order."""
+        if self._mine is None:
+            seat = self.seat
+            self._mine = [spot for spot, piece in compress(enumerate(self.board), self.board) if piece[0] == seat]
+        return self._mine
+
+    # -- paying ------------------------------------------------------------------------
+    def _paying(self, kind: str) -> tuple[Payers, tuple, int]:
+        """What may pay for ``kind`` here (``glyph_payers``), the payment
+        situation (what the ways to pay depend on) and how many items could
+        pay at most."""
+        game = self.game
+        paid_by = game.payers(game=game, state=self.state, seat=self.seat, spot=self.source, kind=kind)
+        dice = self.state.dice
+        faces = paid_by.faces
+        if len(faces) == 1:
+            showing = tuple([n for n in self.free if dice[n - 1] in faces])
+        else:
+            showing = tuple([(n, dice[n - 1]) for n in self.free if dice[n - 1] in faces])
+        coins = paid_by.coins
+        pool = tuple([n if g in coins else 0 for g, n in zip(GLYPHS, self.hand)]) if coins else ()
+        return paid_by, numbered((faces, showing, pool)), len(showing) + sum(pool)
+
+    def priced(self, cost: str, kind: str | None = None) -> Priced:
+        """X -> the ways to pay ``cost`` (a cost kind) for X in items of the
+        payment type ``kind`` (the piece's own when None), for the piece being
+        listed: [(dice, coins), ...], empty when it cannot be paid. Remembered
+        across listings by what the ways depend on."""
+        prices = self._prices
+        found = prices.get((cost, kind))
+        if found is not None:
+            return found
+        if cost not in payment.COST_KINDS:
+            raise payment.unknown_cost(cost)
+        if cost == "any-die":
+            dice = self.state.dice
+            showing = tuple([dice[n - 1] for n in self.free])
+            situation, paid_by = numbered(("any-die", self.free, tuple(map(showing.index, showing)))), ANY_DIE
+        elif kind is None or kind == self.kind:
+            if self.payers is None:
+                raise payment.unknown_type(self.kind)
+            situation, paid_by = self._situation, self.payers
+        else:
+            if kind not in PAYMENT_TYPES:
+                raise payment.unknown_type(kind)
+            other = self._by_type.get(kind)
+            if other is None:
+                other = self._by_type[kind] = self._paying(kind)
+            paid_by, situation, _ = other
+        known = self._known
+        key = (situation, cost)
+        found = known.get(key)
+        if found is None:
+            if len(known) >= KNOWN_WAYS:
+                known.clear()
+            found = known[key] = Priced(cost)
+        found.ctx, found.paid_by = self, paid_by
+        prices[(cost, kind)] = found
+        return found
+
+    def ways(self, cost: str, amount: int, kind: str | None = None) -> list:
+        """The ways to pay ``cost`` for X = ``amount`` (see :meth:`priced`)."""
+        return self.priced(cost, kind)[amount]
+
+    def _pays(self, cost: str, amount: int, paid_by: Payers) -> list:
+        state = self.state
+        dice, free = state.dice, self.free
+        if cost == "any-die":
+            showing, pool = tuple([dice[n - 1] for n in free]), ()
+        elif len(paid_by.faces) == 1:
+            showing = tuple([n for n in free if dice[n - 1] in paid_by.faces])
+            pool = tuple([n if g in paid_by.coins else 0 for g, n in zip(GLYPHS, self.hand)])
+        else:
+            showing = tuple([(n, dice[n - 1]) for n in free if dice[n - 1] in paid_by.faces])
+            pool = tuple([n if g in paid_by.coins else 0 for g, n in zip(GLYPHS, self.hand)])
+        alike = ways_alike(cost, amount, free, showing, pool)
+        known = self._known
+        ways = known.get(alike)
+        if ways is None:
+            if len(known) >= KNOWN_WAYS:
+                known.clear()
+            ways = known[alike] = list(payment.options(state, self.seat, cost, amount, paid_by))
+        return ways
+
+    def move_ways(self, reach: int) -> list:
+        """For each distance up to ``reach`` (index 0 unused), the ways to pay
+        for moving the piece listed that far; the list ends where a move
+        cannot be paid and a longer one costs more still. The costs are the
+        header-time table of ``glyph_move_costs`` (then the list is
+        remembered with the ways to pay), or, when a variant changes
+        ``glyph_move_cost``, that hook's, asked once per piece kind and
+        distance in a listing (it is not told where the piece stands)."""
+        game, kind = self.game, self.kind
+        fixed = game.move_costs_fixed
+        if fixed:
+            # The costs are the game's header-time rule (the function itself
+            # is in the key: another variant's rule is another function).
+            key = ("moves", game.move_costs, kind, reach, self._situation)
+            found = self._known.get(key)
+            if found is not None:
+                return found
+        costs = self._moving.get(kind)
+        if costs is None:
+            costs = self._moving[kind] = {}
+        state, seat = self.state, self.seat
+        cost_of = game.r.glyph_move_cost
+        found = [None]
+        alone = True  # paid in the piece's own type (or dice of any face) alone
+        for distance in range(1, min(reach, game.longest_line) + 1):
+            cost = costs.get(distance)
+            if cost is None:
+                if fixed:
+                    cost = game.move_costs(kind, distance)
+                else:
+                    cost = cost_of(game=game, state=state, seat=seat, piece=kind, distance=distance)
+                cost = costs[distance] = tuple(cost)
+            other = cost[2] if len(cost) > 2 and cost[2] != kind else None
+            alone = alone and other is None
+            ways = self.priced(cost[0], other)[cost[1]]
+            if not ways and cost[0] in DEARER:
+                break  # a longer move costs more still
+            found.append(ways)
+        if fixed and alone:
+            known = self._known
+            if len(known) >= KNOWN_WAYS:
+                known.clear()
+            known[key] = found
+        return found
+
+    # -- what spells often ask ---------------------------------------------------------
+    @property
+    def minions(self) -> list[int]:
+        """The spots of the seat's minions."""
+        if self._minions is None:
+            minion = (self.seat, MINION)
+            board = self.board
+            self._minions = [spot for spot in self.mine if board[spot] == minion]
+        return self._minions
+
+    def empty_next(self, spot: int) -> list[int]:
+        """The empty spots next to ``spot``."""
+        board = self.board
+        return [s for s in self.game.geo.neighbours[spot] if board[s] is None]
+
+    def landing(self, piece: str) -> tuple[Sequence, dict]:
+        """``(keys, answers)``: whether the seat's ``piece`` may end a move or
+        a step on a spot is ``answers[keys[spot]]``. When no variant asks
+        ``glyph_may_land`` move by move, the answers are the header-time table
+        of ``glyph_landing`` by what stands on the spot (``keys`` is the
+        board); else the hook's, asked once per spot and listing."""
+        found = self._landing.get(piece)
+        if found is None:
+            game = self.game
+            if game.landing_by_occupant:
+                found = (self.board, game.landing_table(self.seat, piece))
+            else:
+                found = (game.spots, Asked(game, self.state, self.seat, piece, game.may_land))
+            self._landing[piece] = found
+        return found
+
+    def passing(self, piece: str) -> tuple[Sequence, dict]:
+        """``(keys, answers)`` for passing over a spot (``glyph_passing``,
+        ``glyph_may_pass``), as :meth:`landing`."""
+        found = self._passing.get(piece)
+        if found is None:
+            game = self.game
+            if game.passing_by_occupant:
+                found = (self.board, game.passing_table(self.seat, piece))
+            else:
+                found = (game.spots, Asked(game, self.state, self.seat, piece, game.may_pass))
+            self._passing[piece] = found
+        return found
+
+    def may_land(self, piece: str, spot: int) -> bool:
+        """Whether the seat's ``piece`` may end a move or a step on ``spot``."""
+        keys, answers = self.landing(piece)
+        return answers[keys[spot]]
+
+    def may_pass(self, piece: str, spot: int) -> bool:
+        """Whether the seat's ``piece`` may pass over ``spot``."""
+        keys, answers = self.passing(piece)
+        return answers[keys[spot]]
+
+
+#: The cost kinds for which a longer move costs more.
+DEARER = frozenset({"x", "any-die", "coin"})
