@@ -89,3 +89,13 @@ def test_families_are_told_apart(toy):
         GATHERING,
     ]
     assert family_of(test_families_are_told_apart) is None
+
+
+def test_the_hook_reference_is_the_hookspecs_of_every_installed_game(registry):
+    from .conftest import ROOT
+
+    page = ROOT / "docs" / "hooks.md"
+    marked = set(hookdocs.MARK_NAMES.findall(page.read_text()))
+    games = {cls.rule_specs.__name__ for name, cls in registry.games.items() if name != "pile"}
+    assert games <= marked, "a game's hooks have no generated place in docs/hooks.md"
+    assert hookdocs.main(["--check", str(page)]) == 0, "docs/hooks.md is stale: run python -m tabletop.hookdocs"

@@ -35,32 +35,56 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tabletop import Event, Memo, rulespec
+from tabletop import Event, Memo, header_rule, move_rule
 
 # -- setup ---------------------------------------------------------------
 
 
-@rulespec(firstresult=True)
+@header_rule
 def glux_bag(players: int) -> Mapping[str, int] | None:
-    """Header-time. The chips in each player's bag at setup, by kind (``"1/6"``, ``"2/5"``, ``"3/4"``)."""
+    """The chips in each player's bag at setup, by kind (``"1/6"``, ``"2/5"``, ``"3/4"``).
+
+    Example::
+
+        class SmallBags:
+            @rulehook
+            def glux_bag(self, players):
+                return {"1/6": 4, "2/5": 4, "3/4": 4}
+    """
 
 
-@rulespec(firstresult=True)
+@header_rule
 def glux_start_squares(board: Any, players: int) -> Sequence[str] | None:
-    """Header-time. The start squares (names such as ``"a1"``) in seat order, one per player."""
+    """The start squares (names such as ``"a1"``) in seat order, one per player.
+
+    Example::
+
+        class MiddleStarts:
+            @rulehook
+            def glux_start_squares(self, board, players):
+                return ["f5", "h5"] if players == 2 else None
+    """
 
 
-@rulespec(firstresult=True)
+@header_rule
 def glux_who_may_start(players: tuple[str, ...]) -> tuple[str, ...] | None:
-    """Header-time. The players the start player is drawn from (each equally likely)."""
+    """The players the start player is drawn from (each equally likely).
+
+    Example::
+
+        class FirstSeatStarts:
+            @rulehook
+            def glux_who_may_start(self, players):
+                return players[:1]
+    """
 
 
 # -- a turn: place, then draw ----------------------------------------------
 
 
-@rulespec(firstresult=True)
+@header_rule
 def glux_turn_order(game: Any, seat: int) -> tuple[int, ...] | None:
-    """Header-time. The seats, in order, that may take the turn after ``seat``
+    """The seats, in order, that may take the turn after ``seat``
     (the first of them still placing plays); ``seat`` itself may come last.
     Asked once per seat when the game is made. None: the next rule decides
     (officially clockwise, ``seat`` last). Example, counter-clockwise::
@@ -72,37 +96,79 @@ def glux_turn_order(game: Any, seat: int) -> tuple[int, ...] | None:
     """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_draw_after_placing(game: Any, state: Any, seat: int) -> bool | None:
-    """Per-move. Whether ``seat``, having just placed, draws a chip now (2nd phase)."""
+    """Whether ``seat``, having just placed, draws a chip now (2nd phase).
+
+    Example::
+
+        class NoSecondPhase:
+            @rulehook
+            def glux_draw_after_placing(self, seat):
+                return False
+    """
 
 
 # -- placement: rules 1 to 6 -------------------------------------------------
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_counts_from(game: Any, state: Any, seat: int, square: int) -> bool | None:
-    """Per-move. Rule 1: whether ``seat`` may count from the chips on ``square``."""
+    """Rule 1: whether ``seat`` may count from the chips on ``square``.
+
+    Example::
+
+        class CountFromAnyChip:
+            @rulehook
+            def glux_counts_from(self, state, square):
+                return bool(state.stacks[square])
+    """
 
 
-@rulespec(firstresult=True)
+@header_rule
 def glux_directions() -> tuple[tuple[int, int], ...] | None:
-    """Header-time. Rule 2: the directions (column step, row step) in which a placement is counted."""
+    """Rule 2: the directions (column step, row step) in which a placement is counted.
+
+    Example::
+
+        class Diagonals:
+            @rulehook(wrapper=True)
+            def glux_directions(self):
+                directions = yield
+                return tuple(directions) + ((1, 1), (1, -1), (-1, -1), (-1, 1))
+    """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_distance(game: Any, state: Any, square: int) -> int | None:
-    """Per-move. Rule 2: how many squares the chips on ``square`` count (0: none)."""
+    """Rule 2: how many squares the chips on ``square`` count (0: none).
+
+    Example::
+
+        class CountTheUnderside:
+            @rulehook
+            def glux_distance(self, state, square):
+                return 7 - state.stacks[square][-1][1]
+    """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_may_pass(game: Any, state: Any, seat: int, square: int) -> bool | None:
-    """Per-move. Rule 3: whether a count by ``seat`` may pass over ``square`` on its way."""
+    """Rule 3: whether a count by ``seat`` may pass over ``square`` on its way.
+
+    Example::
+
+        class OwnChipsLetPass:
+            @rulehook
+            def glux_may_pass(self, state, seat, square):
+                stack = state.stacks[square]
+                return not stack or stack[-1][0] == seat
+    """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_may_cover(game: Any, state: Any, seat: int, square: int, face: int, chip: str) -> bool | None:
-    """Per-move. Rule 4: whether ``seat`` may place its ``chip`` (the kind in
+    """Rule 4: whether ``seat`` may place its ``chip`` (the kind in
     hand, ``"2/5"``) showing ``face`` on top of the chips on ``square``.
     Asked only where it can matter: ``square`` holds chips, has room for one
     more (rule 5), may be landed on (rule 6) and is counted to (or is the
@@ -116,14 +182,22 @@ def glux_may_cover(game: Any, state: Any, seat: int, square: int, face: int, chi
     """
 
 
-@rulespec(firstresult=True)
+@header_rule
 def glux_stack_height(players: int) -> int | None:
-    """Header-time. Rule 5: how many chips a square may hold."""
+    """Rule 5: how many chips a square may hold.
+
+    Example::
+
+        class HighStacks:
+            @rulehook
+            def glux_stack_height(self, players):
+                return 3
+    """
 
 
-@rulespec(firstresult=True)
+@header_rule
 def glux_may_land(game: Any, seat: int, square: int) -> bool | None:
-    """Header-time. Rule 6: whether ``seat`` may place on ``square`` at all
+    """Rule 6: whether ``seat`` may place on ``square`` at all
     (by counting or by the start-square option). Asked once per seat and
     square when the game is made, so it may read only the game
     (``game.board``, ``game.start_owner``, ``game.players``). None: the next
@@ -139,36 +213,80 @@ def glux_may_land(game: Any, seat: int, square: int) -> bool | None:
 # -- the start-square option, exclusion and the end ---------------------------
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_start_option(game: Any, state: Any, seat: int) -> bool | None:
-    """Per-move. Rule 7: whether ``seat`` may place on its start square without counting now."""
+    """Rule 7: whether ``seat`` may place on its start square without counting now.
+
+    Example::
+
+        class OptionAlwaysOpen:
+            @rulehook
+            def glux_start_option(self, game, state, seat):
+                return len(state.stacks[game.start_squares[seat]]) == 1
+    """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_stuck(game: Any, state: Any, seat: int) -> Event | None:
-    """Per-move. "Important": the event the rules force when ``seat`` must place and
-    cannot (by counting or by the start-square option)."""
+    """ "Important": the event the rules force when ``seat`` must place and
+    cannot (by counting or by the start-square option).
+
+    Example::
+
+        class StuckPlayersPass:
+            @rulehook
+            def glux_stuck(self, game, seat):
+                return Pass(game.players[seat])  # a RULES event of the variant's own
+    """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_still_placing(game: Any, state: Any, seat: int) -> bool | None:
-    """Per-move. Whether ``seat`` still takes turns (holds a chip, is not excluded)."""
+    """Whether ``seat`` still takes turns (holds a chip, is not excluded).
+
+    Example::
+
+        class ThreeChipsEach:
+            @rulehook
+            def glux_still_placing(self, state, seat):
+                return state.hands[seat] is not None and not state.excluded[seat] and len(state.tops[seat]) < 4
+    """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_game_over(game: Any, state: Any) -> bool | None:
-    """Per-move. Whether the game has ended (and final scoring is due)."""
+    """Whether the game has ended (and final scoring is due).
+
+    Example::
+
+        class SuddenEnd:
+            @rulehook
+            def glux_game_over(self, state):
+                return any(h is None and not state.bag_size(s) for s, h in enumerate(state.hands))
+    """
 
 
 # -- scoring -----------------------------------------------------------------
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_room_pips(game: Any, state: Any, room: str) -> Mapping[str, int] | None:
-    """Per-game (final scoring). The pips that count in ``room``, by player (only players with pips there)."""
+    """Per-game (final scoring). The pips that count in ``room``, by player (only players with pips there).
+
+    Example::
+
+        class CoveredChipsCount:
+            @rulehook
+            def glux_room_pips(self, game, state, room):
+                pips = {}
+                for square in game.room_squares[room]:
+                    for seat, face in state.stacks[square]:
+                        pips[game.players[seat]] = pips.get(game.players[seat], 0) + face
+                return pips
+    """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_score_room(
     game: Any, state: Any, room: str, pips: Mapping[str, int], players: int
 ) -> Mapping[str, int] | None:
@@ -189,56 +307,127 @@ def glux_score_room(
     """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_winners(points: Mapping[str, int], middle: Mapping[str, int]) -> tuple[str, ...] | None:
     """Per-game (final scoring). Victory: the players leading on victory points (several when tied; a
-    tie is then put to ``glux_tiebreak``)."""
+    tie is then put to ``glux_tiebreak``).
+
+    Example::
+
+        class FewestPointsWin:
+            @rulehook
+            def glux_winners(self, points):
+                least = min(points.values())
+                return tuple(p for p, vp in points.items() if vp == least)
+    """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_tiebreak(
     tied: tuple[str, ...], points: Mapping[str, int], middle: Mapping[str, int]
 ) -> tuple[str, ...] | None:
     """Per-game (final scoring). Who of the ``tied`` leaders wins (several: a shared victory).
-    ``middle`` holds each player's pips in the middle room."""
+    ``middle`` holds each player's pips in the middle room.
+
+    Example::
+
+        class NoTiebreak:
+            @rulehook
+            def glux_tiebreak(self, tied):
+                return tied
+    """
 
 
 # -- what variants remember and the decisions they add -------------------------
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_memo(game: Any, state: Any, event: Event, memo: Memo) -> Memo | None:
     """A variant's memory. The variants' memory after ``event``: ``state`` is the state before it,
     ``memo`` the memory as the event left it (a :class:`tabletop.Memo`).
     Implement it as a wrapper (``memo = yield``) and change only your own
     entry (``remember(memo, name, value)``, or ``remember(memo, name,
     value, player=...)`` for what only that player may know), so that
-    several variants combine."""
+    several variants combine.
+
+    Example::
+
+        from tabletop_glux import recall, remember
+
+        class CountCovers:
+            @rulehook(wrapper=True)
+            def glux_memo(self, game, state, event, memo):
+                memo = yield
+                if event.kind == "place" and state.stacks[game.board.indices[event.square]]:
+                    memo = remember(memo, "count-covers", recall(state, "count-covers", 0) + 1)
+                return memo
+    """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_check(game: Any, state: Any, decision: Event) -> str | None:
     """A variant's decisions. Why a decision of a kind a variant adds is illegal now; ``""`` when it
-    is legal; None when it is not this variant's kind."""
+    is legal; None when it is not this variant's kind.
+
+    Example::
+
+            @rulehook
+            def glux_check(self, state, decision):
+                if isinstance(decision, RedrawChip):
+                    return "once per game" if recall(state, "glux-redraw") else ""
+    """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_apply(game: Any, state: Any, event: Event) -> Any | None:
     """A variant's decisions. The state after an event of a kind a variant adds (a new state; never
-    change ``state``); None when it is not this variant's kind."""
+    change ``state``); None when it is not this variant's kind.
+
+    Example::
+
+            @rulehook
+            def glux_apply(self, state, event):
+                if isinstance(event, RedrawChip):
+                    return attrs.evolve(state, drawing=True, memo=remember(state.memo, "glux-redraw", True))
+    """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_decisions(game: Any, state: Any, seat: int) -> tuple[Event, ...] | None:
     """A variant's decisions. Decisions a variant adds to what ``seat`` may do now (listed after the
-    placements). Implement it as a wrapper: ``found = yield``, then add yours."""
+    placements). Implement it as a wrapper: ``found = yield``, then add yours.
+
+    Example::
+
+        class Redraw:
+            @rulehook(wrapper=True)
+            def glux_decisions(self, game, state, seat):
+                found = yield
+                return (*found, RedrawChip(game.players[seat]))
+    """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_notate(game: Any, decision: Event) -> str | None:
-    """A variant's decisions. A decision of a kind a variant adds, as its player writes it."""
+    """A variant's decisions. A decision of a kind a variant adds, as its player writes it.
+
+    Example::
+
+            @rulehook
+            def glux_notate(self, decision):
+                if isinstance(decision, RedrawChip):
+                    return "redraw"
+    """
 
 
-@rulespec(firstresult=True)
+@move_rule
 def glux_parse(game: Any, text: str, player: str, state: Any) -> Event | None:
-    """A variant's decisions. The decision ``text`` means, when it is written in a variant's notation; else None."""
+    """A variant's decisions. The decision ``text`` means, when it is written in a variant's notation; else None.
+
+    Example::
+
+            @rulehook
+            def glux_parse(self, text, player):
+                if text.strip() == "redraw":
+                    return RedrawChip(player)
+    """

@@ -146,5 +146,3 @@ def take_from_bag(bags: tuple[tuple[int, ...], ...], seat: int, kind: str) -> tu
     i = KINDS.index(kind)
     bag = bags[seat]
     return put(bags, seat, put(bag, i, bag[i] - 1))
-
-

@@ -29,6 +29,7 @@ from typing import Any
 from .rules import family_of
 
 MARK = re.compile(r"<!-- hooks: (?P<module>[\w.]+) -->\n(?P<body>.*?)<!-- /hooks -->", re.S)
+MARK_NAMES = re.compile(r"<!-- hooks: ([\w.]+) -->")
 SECTION = re.compile(r"^# -- (?P<title>.+?) -+\s*$")
 NOTICE = "<!-- generated from the hookspecs' docstrings by `python -m tabletop.hookdocs docs/hooks.md` -->\n"
 
@@ -77,7 +78,7 @@ def _hook(name: str, function: Any) -> str:
     arrow = f" -> {returns}" if returns is not inspect.Signature.empty else ""
     family = family_of(function)
     body = _markdown(inspect.getdoc(function) or "")
-    return f"\n#### `{name}`\n\n*{family}*\n\n```\n{name}({args}){arrow}\n```\n\n{body}\n"
+    return f"\n### `{name}`\n\n*{family}*\n\n```\n{name}({args}){arrow}\n```\n\n{body}\n"
 
 
 def _markdown(doc: str) -> str:
