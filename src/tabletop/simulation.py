@@ -237,8 +237,10 @@ def stream(
     jobs = batches(last, count, per_batch, first)
     if count == 1:
         for job in jobs:
-            guard.check()
-            yield play_arms(arms, job)
+            # Nothing is written while games are played: a signal stops them at once.
+            with guard.waiting():
+                done = play_arms(arms, job)
+            yield done
         return
     yield from _on_pool(arms, jobs, count, guard)
 

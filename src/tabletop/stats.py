@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import IO, Any
 
 import attrs
-import orjson
 
 from . import folders
 from .engine import Match, Replay
-from .events import DECISION, Event
 from .errors import TabletopError, UsageError
+from .events import DECISION, Event
 from .intervals import wilson
 from .registry import Registry
 
@@ -549,7 +548,14 @@ def _variant_table(groups: Sequence[Group]) -> str:
                 low, high = wilson(t.wins, t.games)
                 rates.append(f"{i}: {t.wins / t.games:.1%} ({low:.1%}-{high:.1%})")
         rows.append(
-            [g.game, str(g.players), " ".join(g.variants) or "-", g.bots_label or "-", str(g.finished), "; ".join(rates)]
+            [
+                g.game,
+                str(g.players),
+                " ".join(g.variants) or "-",
+                g.bots_label or "-",
+                str(g.finished),
+                "; ".join(rates),
+            ]
         )
     return _columns(rows)
 
