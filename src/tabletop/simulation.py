@@ -26,7 +26,9 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -249,6 +251,8 @@ def _quiet_worker() -> None:
     # Ctrl-C reaches every process of the terminal's group: the command
     # decides what happens, the workers do not print a traceback of their own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the command's handlers: stopping it must stop it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _on_pool(
@@ -265,7 +269,7 @@ def _on_pool(
                 break
         while waiting:
             with guard.waiting():
-                done = waiting.popleft().result()
+                done = _result(waiting.popleft())
             job = next(todo, None)
             if job is not None:
                 waiting.append(pool.submit(play_arms, arms, job))
@@ -278,16 +282,34 @@ def _on_pool(
             stop_pool(pool)
 
 
+def _result(future: Any) -> Any:
+    # Waited for in short steps: a signal may reach another thread of this
+    # process (the pool's or Dask's), and Python runs its handler in the main
+    # thread only once that thread runs Python code again.
+    while True:
+        try:
+            return future.result(timeout=POLL)
+        except (TimeoutError, FutureTimeout):
+            continue
+
+
+#: Seconds between two looks at a signal while waiting for a batch.
+POLL = 0.1
+
+
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool's workers now (their games are lost) and wait for them to end."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
     for proc in procs:
         with contextlib.suppress(Exception):
             proc.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
     for proc in procs:
         with contextlib.suppress(Exception):
-            proc.join(5)
+            proc.join(2)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _on_dask(
@@ -312,7 +334,7 @@ def _on_dask(
                 break
         while waiting:
             with guard.waiting():
-                done = waiting.popleft().result()
+                done = _result(waiting.popleft())
             job = next(todo, None)
             if job is not None:
                 waiting.append(client.submit(play_arms, arms, job, pure=False))
