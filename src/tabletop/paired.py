@@ -64,8 +64,8 @@ class Paired:
     def __init__(self, players: int) -> None:
         self.players = players
         self.games = 0
-        #: Games whose events differ at all, and games whose winners differ.
-        self.changed_play = 0
+        #: Games whose events or scores differ at all, and games whose winners differ.
+        self.changed_games = 0
         self.changed_winners = 0
         self.wins = [Mean() for _ in range(players)]
         self.scores = [Mean() for _ in range(players)]
@@ -76,7 +76,7 @@ class Paired:
 
     def add(self, base: GameRow, other: GameRow) -> None:
         self.games += 1
-        self.changed_play += base.digest != other.digest or base.events != other.events
+        self.changed_games += base.digest != other.digest or base.events != other.events or base.scores != other.scores
         self.changed_winners += set(base.winners) != set(other.winners)
         for seat, player in enumerate(base.players):
             a = player in base.winners
@@ -115,14 +115,14 @@ class Paired:
     def verdict(self, name: str) -> str:
         """What the change did, in one sentence."""
         n = self.games
-        if not self.changed_play:
+        if not self.changed_games:
             return (
-                f"{name} changed nothing: all {n} games were played event for event alike "
-                "(it does not apply to these games, e.g. at this player count)."
+                f"{name} changed nothing: all {n} games were played event for event alike, with the same "
+                "scores (it does not apply to these games, e.g. at this player count)."
             )
         if not self.changed_winners:
             return (
-                f"{name} changed the play of {self.changed_play} of {n} games but the winners of none: "
+                f"{name} changed the play or the scores of {self.changed_games} of {n} games but the winners of none: "
                 "every win-rate difference is exactly 0."
             )
         share = self.changed_winners / n
@@ -132,7 +132,7 @@ class Paired:
         return {
             "variant": name,
             "games": self.games,
-            "changed_play": self.changed_play,
+            "changed_games": self.changed_games,
             "changed_winners": self.changed_winners,
             "verdict": self.verdict(name),
             "test": "paired difference of per-seed win indicators, normal 95% interval; McNemar exact test",
