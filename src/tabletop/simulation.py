@@ -19,14 +19,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import math
+import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import tempfile
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any
 
@@ -258,58 +258,113 @@ def _quiet_worker() -> None:
 def _on_pool(
     arms: tuple[Plan, ...], jobs: list[list[int]], workers: int, guard: Guard
 ) -> Iterator[list[tuple[Played, ...]]]:
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
-    finished = False
+    pool = Pool(workers)
     try:
-        waiting: deque = deque()
-        todo = iter(jobs)
-        for job in todo:
-            waiting.append(pool.submit(play_arms, arms, job))
-            if len(waiting) >= workers * AHEAD:
-                break
-        while waiting:
-            with guard.waiting():
-                done = _result(waiting.popleft())
-            job = next(todo, None)
-            if job is not None:
-                waiting.append(pool.submit(play_arms, arms, job))
-            yield done
-        finished = True
+        yield from pool.ordered(play_arms, [(arms, job) for job in jobs], guard)
     finally:
-        if finished:
-            pool.shutdown(wait=True)
-        else:
-            stop_pool(pool)
+        pool.stop()
+
+
+class Pool:
+    """Worker processes on this machine, each fed through a pipe of its own.
+
+    Unlike :class:`concurrent.futures.ProcessPoolExecutor`, no thread of this
+    process reads from the workers: stopping them mid-batch (a signal) never
+    leaves a reader blocked on a message half sent, so a stop is immediate."""
+
+    def __init__(self, workers: int) -> None:
+        context = multiprocessing.get_context()
+        self.procs = []
+        self.conns = []
+        for _ in range(workers):
+            mine, theirs = context.Pipe()
+            proc = context.Process(target=_serve, args=(theirs,), daemon=True)
+            proc.start()
+            theirs.close()
+            self.procs.append(proc)
+            self.conns.append(mine)
+
+    def ordered(self, task: Callable, calls: Sequence[tuple], guard: Guard) -> Iterator[Any]:
+        """``task(*call)`` for each call, on the workers, yielded in call order
+        (at most :data:`AHEAD` calls handed to each worker at a time)."""
+        queued: list[deque[int]] = [deque() for _ in self.conns]
+        finished: dict[int, Any] = {}
+        handed = 0
+        wanted = 0
+
+        def hand_out() -> None:
+            nonlocal handed
+            for k, conn in enumerate(self.conns):
+                while handed < len(calls) and len(queued[k]) < AHEAD:
+                    conn.send((task, calls[handed]))
+                    queued[k].append(handed)
+                    handed += 1
+
+        hand_out()
+        while wanted < len(calls):
+            while wanted not in finished:
+                busy = [conn for k, conn in enumerate(self.conns) if queued[k]]
+                with guard.waiting():
+                    ready = multiprocessing.connection.wait(busy, timeout=POLL)
+                for conn in ready:
+                    k = self.conns.index(conn)
+                    try:
+                        ok, value = conn.recv()
+                    except (EOFError, OSError):
+                        code = self.procs[k].exitcode
+                        raise TabletopError(f"a worker process ended unexpectedly (exit code {code})") from None
+                    if not ok:
+                        raise value
+                    finished[queued[k].popleft()] = value
+                hand_out()
+            yield finished.pop(wanted)
+            wanted += 1
+
+    def stop(self) -> None:
+        """Stop the workers (a batch they are playing is lost) and wait for them."""
+        for proc in self.procs:
+            with contextlib.suppress(Exception):
+                proc.terminate()
+        for proc in self.procs:
+            proc.join(2)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1)
+        for conn in self.conns:
+            conn.close()
+
+
+def _serve(conn: Any) -> None:
+    """A worker: calls from the pipe, results back, until the pipe closes."""
+    _quiet_worker()
+    while True:
+        try:
+            task, call = conn.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        try:
+            reply = (True, task(*call))
+        except Exception as exc:
+            reply = (False, exc if isinstance(exc, TabletopError) else TabletopError(f"in a worker: {exc!r}"))
+        try:
+            conn.send(reply)
+        except (OSError, ValueError):
+            return
 
 
 def _result(future: Any) -> Any:
     # Waited for in short steps: a signal may reach another thread of this
-    # process (the pool's or Dask's), and Python runs its handler in the main
-    # thread only once that thread runs Python code again.
+    # process (Dask's), and Python runs its handler in the main thread only
+    # once that thread runs Python code again.
     while True:
         try:
             return future.result(timeout=POLL)
-        except (TimeoutError, FutureTimeout):
+        except TimeoutError:
             continue
 
 
 #: Seconds between two looks at a signal while waiting for a batch.
 POLL = 0.1
-
-
-def stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool's workers now (their games are lost) and wait for them to end."""
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    for proc in procs:
-        with contextlib.suppress(Exception):
-            proc.terminate()
-    for proc in procs:
-        with contextlib.suppress(Exception):
-            proc.join(2)
-            if proc.is_alive():
-                proc.kill()
-                proc.join(1)
-    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _on_dask(
