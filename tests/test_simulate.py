@@ -4,6 +4,7 @@ process pool, or a real Dask cluster, however the games are batched."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,27 @@ def test_simulate_scheduler_unreachable_is_a_usage_error(cli):
     pytest.importorskip("distributed")
     result = cli("simulate", "glux", "--players", "2", "--games", "1", "--scheduler", "tcp://127.0.0.1:9")
     assert result.exit_code == 2 and "cannot connect" in result.stderr
+
+
+def test_house_rules_reach_dask_workers_that_do_not_hold_them(cli, tmp_path):
+    # The house-rule file is named by a path relative to the command's folder:
+    # the cluster's workers, started in another folder, cannot open it there.
+    distributed = pytest.importorskip("distributed")
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "points.py").write_text(ROOM_POINTS.read_text())
+    assert not (Path.cwd() / "rules" / "points.py").exists()
+    args = ("--plugins", "rules/points.py", "simulate", "glux", "--players", "2", "--bot", "greedy", "--games", "6")
+    args += ("--variant", "glux-room-points:first=7", "--batch", "2")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, protocol="tcp"
+    ) as cluster:
+        with distributed.Client(cluster.scheduler_address) as client:
+            places = set(client.run(os.getcwd).values())
+        assert str(tmp_path) not in places
+        on_dask = cli(*args, "--scheduler", cluster.scheduler_address, "--results", "dask.jsonl")
+    assert on_dask.exit_code == 0, on_dask.stderr
+    here = cli(*args, "--workers", "2", "--results", "pool.jsonl")
+    assert here.exit_code == 0, here.stderr
+    assert (tmp_path / "dask.jsonl").read_bytes() == (tmp_path / "pool.jsonl").read_bytes()
+    rows = [json.loads(line) for line in (tmp_path / "dask.jsonl").read_text().splitlines()[1:]]
+    assert rows[0]["variants"] == ["glux-room-points:first=7"] and max(max(r["scores"]) for r in rows) >= 7
