@@ -61,7 +61,9 @@ def rows_written(path: Path) -> int:
         return 0
 
 
-def interrupt(args: list[str], cwd: Path, results: Path, signum: int, rows: int = 30) -> tuple[int, str, float, set[int]]:
+def interrupt(
+    args: list[str], cwd: Path, results: Path, signum: int, rows: int = 30
+) -> tuple[int, str, float, set[int]]:
     """Start the command, wait until it has written ``rows`` rows, send
     ``signum``; its exit code, stderr, seconds to stop, and its processes."""
     proc = subprocess.Popen(
@@ -142,7 +144,9 @@ def test_signal_stops_a_dask_run_and_the_rerun_finishes_it(tmp_path):
             while client.processing() and any(client.processing().values()) and time.monotonic() < deadline:
                 time.sleep(0.1)
             assert not any(client.processing().values())
-        again = subprocess.run(command(*args), cwd=tmp_path, env=environment(), capture_output=True, text=True, timeout=300)
+        again = subprocess.run(
+            command(*args), cwd=tmp_path, env=environment(), capture_output=True, text=True, timeout=300
+        )
         assert again.returncode == 0, again.stderr
     whole = subprocess.run(
         command(*RUN, "--games", "600", "--workers", "2", "--results", "whole.jsonl"),
