@@ -150,3 +150,22 @@ def test_replayed_log_knows_its_turn_order(registry):
 
     (row,) = rows_from_logs(registry, [REPLAYS / "glux" / "two-players.jsonl"])
     assert row.order == ("ben", "ann") and row.start == "ben"
+
+
+def test_a_game_reports_its_own_figures_and_turn_order(cli, tmp_path):
+    # Pile (the test game) reports how many cards were played; its highest
+    # pick starts (ties: the earlier seat), after picks made in any order.
+    result = cli(
+        "simulate", "pile", "--players", "3", "--games", "8", "--workers", "1", "--results", "p.jsonl", "-o", "logs"
+    )
+    assert result.exit_code == 0, result.stderr
+    for row in rows_of(tmp_path / "p.jsonl"):
+        events = [
+            json.loads(line)
+            for line in (tmp_path / "logs" / f"pile-{row['number']:05d}.jsonl").read_text().splitlines()[1:]
+        ]
+        played = sum(e["kind"] == "take" and e["payload"].get("card", False) for e in events)
+        assert row["figures"] == {"cards_played": played}
+        picks = {e["player"]: e["payload"]["number"] for e in events if e["kind"] == "pick"}
+        best = max(picks.values())
+        assert row["start"] == next(p for p in row["players"] if picks[p] == best)
