@@ -169,3 +169,30 @@ def test_a_game_reports_its_own_figures_and_turn_order(cli, tmp_path):
         picks = {e["player"]: e["payload"]["number"] for e in events if e["kind"] == "pick"}
         best = max(picks.values())
         assert row["start"] == next(p for p in row["players"] if picks[p] == best)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".parquet"])
+def test_stats_reads_results_files_as_it_reads_the_logs(cli, tmp_path, suffix):
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    assert cli(*RUN, "--games", "8", "--results", f"games{suffix}", "-o", "logs").exit_code == 0
+    from_logs = json.loads(cli("stats", "logs", "--by", "seat,start", "--json").stdout)
+    from_file = json.loads(cli("stats", f"games{suffix}", "--by", "seat,start", "--json").stdout)
+    assert from_file == from_logs
+    (tmp_path / "cut.parquet").write_bytes(b"PAR1 and then nothing")
+    bad = cli("stats", "cut.parquet")
+    assert bad.exit_code == 2 and "cut.parquet" in bad.stderr
+
+
+def test_compare_by_turn_order_pairs_the_places_in_turn(cli):
+    args = ("simulate", "glux", "--players", "4", "--bot", "greedy", "--games", "6", "--workers", "1")
+    result = cli(*args, "--compare", "glux-second-place-2p", "--by", "turn-order", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    places = data["compare"]["seats"]
+    assert [p["turn_order"] for p in places] == [1, 2, 3, 4]
+    (group,) = data["summaries"][0]["groups"]
+    by_place = {r["turn-order"]: r["win_rate"] for r in group["by"]["rows"]}
+    assert [p["without"] for p in places] == [by_place[k] for k in ("1st", "2nd", "3rd", "4th")]
+    text = cli(*args, "--compare", "glux-second-place-2p", "--by", "turn-order").stdout
+    assert "turn order  without" in text and "\n1st " in text

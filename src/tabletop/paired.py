@@ -61,8 +61,12 @@ def mcnemar(gains: int, losses: int) -> float:
 class Paired:
     """Pairs of games (same seed, two rule sets) added one at a time."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, by: str = "seat") -> None:
         self.players = players
+        #: ``seat``: seat k against seat k; ``turn-order``: the k-th player in
+        #: turn order against the k-th (the same seed draws the same start
+        #: player under both rule sets unless the rules change the draw).
+        self.by = by
         self.games = 0
         #: Games whose events or scores differ at all, and games whose winners differ.
         self.changed_games = 0
@@ -78,15 +82,18 @@ class Paired:
         self.games += 1
         self.changed_games += base.digest != other.digest or base.events != other.events or base.scores != other.scores
         self.changed_winners += set(base.winners) != set(other.winners)
-        for seat, player in enumerate(base.players):
+        ours, theirs = (base.order, other.order) if self.by == "turn-order" else (base.players, other.players)
+        for seat, player in enumerate(ours):
             a = player in base.winners
-            b = other.players[seat] in other.winners
+            b = theirs[seat] in other.winners
             self.base_wins[seat] += a
             self.other_wins[seat] += b
             self.gains[seat] += b and not a
             self.losses[seat] += a and not b
             self.wins[seat].add(int(b) - int(a))
-            self.scores[seat].add(other.scores[seat] - base.scores[seat])
+            self.scores[seat].add(
+                other.scores[other.players.index(theirs[seat])] - base.scores[base.players.index(player)]
+            )
 
     def seats(self) -> list[dict[str, Any]]:
         out = []
@@ -95,7 +102,7 @@ class Paired:
             slow, shigh = self.scores[seat].interval()
             out.append(
                 {
-                    "seat": seat + 1,
+                    "seat" if self.by == "seat" else "turn_order": seat + 1,
                     "without": rounded(self.base_wins[seat] / self.games) if self.games else None,
                     "with": rounded(self.other_wins[seat] / self.games) if self.games else None,
                     "difference": rounded(self.wins[seat].mean),
@@ -139,14 +146,21 @@ class Paired:
             "seats": self.seats(),
         }
 
+    def label(self, k: int) -> str:
+        """What slot ``k`` (from 1) is: ``seat 2`` or ``2nd`` (in turn order)."""
+        if self.by == "seat":
+            return f"seat {k}"
+        return f"{k}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(k, 'th') }"
+
     def table(self, name: str) -> str:
         lines = [f"Paired comparison with and without {name} (same seeds; with minus without, 95% interval):"]
-        rows = [["seat", "without", "with", "difference", "95% CI", "won/lost", "McNemar p", "score diff"]]
-        for e in self.seats():
+        head = "seat" if self.by == "seat" else "turn order"
+        rows = [[head, "without", "with", "difference", "95% CI", "won/lost", "McNemar p", "score diff"]]
+        for k, e in enumerate(self.seats(), start=1):
             low, high = e["ci95"]
             rows.append(
                 [
-                    str(e["seat"]),
+                    str(k) if self.by == "seat" else self.label(k),
                     f"{e['without']:.1%}",
                     f"{e['with']:.1%}",
                     f"{e['difference']:+.1%}",
@@ -168,5 +182,5 @@ class Paired:
                     "The interval excludes 0 (a real change) for seat " + ", ".join(map(str, significant)) + "."
                 )
             else:
-                lines.append("Every interval includes 0: no change in seat win rates is shown at this number of games.")
+                lines.append("Every interval includes 0: no change in win rates is shown at this number of games.")
         return "\n".join(lines)

@@ -171,7 +171,7 @@ def plot(
     if paired is not None:
         diff = axes[1]
         seats = paired.seats()
-        xs = [e["seat"] for e in seats]
+        xs = list(range(1, len(seats) + 1))
         ys = [e["difference"] for e in seats]
         diff.errorbar(
             xs,
@@ -186,7 +186,7 @@ def plot(
         diff.set_ylim(-reach, reach)
         diff.set_xlim(0.5, len(xs) + 0.5)
         diff.set_xticks(xs)
-        diff.set_xticklabels([f"seat {x}" for x in xs])
+        diff.set_xticklabels([paired.label(x) for x in xs])
         diff.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
         diff.set_ylabel("change in win rate (percentage points)")
         diff.set_title(f"with minus without {paired_name}\n(paired by seed, 95% interval)", fontsize="medium")

@@ -358,37 +358,36 @@ def read_meta(path: Path) -> dict[str, Any]:
 
 
 def read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The metadata and the rows of a results file. A last line cut short
-    (the run was killed) is left out."""
+    """The metadata and the rows of a results file (all in memory: for a
+    few; :func:`records` streams them)."""
+    return read_meta(path), list(records(path))
+
+
+def records(path: Path) -> Iterator[dict[str, Any]]:
+    """The rows of a results file, one at a time. A last line cut short (the
+    run was killed) is left out."""
     path = Path(path)
     kind = kind_of(path)
     if kind == "parquet":
         pq, _ = _parquet({})
-        table = pq.read_table(str(path))
-        meta = orjson.loads((table.schema.metadata or {})[b"tabletop.run"])
-        rows = table.to_pylist()
-        for rec in rows:
-            rec["figures"] = orjson.loads(rec["figures"] or "{}")
-        return meta, rows
-    return _read_text(path, kind)
-
-
-def _read_text(path: Path, kind: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        for batch in pq.ParquetFile(str(path)).iter_batches(batch_size=PARQUET_GROUP):
+            for rec in batch.to_pylist():
+                rec["figures"] = orjson.loads(rec["figures"] or "{}")
+                yield rec
+        return
+    read_meta(path)
     with open(path, "rb") as handle:
-        data = handle.read()
-    complete = data[: data.rfind(b"\n") + 1]
-    lines = complete.decode("utf-8").splitlines()
-    if not lines:
-        raise ValueError("empty")
-    if kind == "csv":
-        if not lines[0].startswith(CSV_META):
-            raise ValueError("no run line")
-        meta = orjson.loads(lines[0][len(CSV_META) :])
-        reader = csv.DictReader(io.StringIO("\n".join(lines[1:]) + "\n"))
-        return meta, [_typed(_unflat(r)) for r in reader]
-    head = orjson.loads(lines[0])
-    meta = head["run"]
-    return meta, [orjson.loads(line) for line in lines[1:]]
+        handle.readline()
+        if kind == "csv":
+            handle.readline()
+        for line in handle:
+            if not line.endswith(b"\n"):
+                return
+            if kind == "csv":
+                (flat,) = csv.DictReader(io.StringIO(line.decode("utf-8")), fieldnames=FIELDS)
+                yield _typed(_unflat(flat))
+            else:
+                yield orjson.loads(line)
 
 
 def _typed(rec: dict[str, Any]) -> dict[str, Any]:
@@ -402,6 +401,5 @@ def _typed(rec: dict[str, Any]) -> dict[str, Any]:
 
 def iter_rows(path: Path) -> Iterator[GameRow]:
     """The games of a results file, as :class:`GameRow` (for ``tabletop stats``)."""
-    _, rows = read(path)
-    for rec in rows:
+    for rec in records(path):
         yield row_from(rec)

@@ -135,7 +135,7 @@ def play(
     meta = metadata(run)
     arms = len(run.arms)
     summaries = [Summary(run.by) for _ in run.arms]
-    paired = Paired(run.arms[0].players) if arms == 2 else None
+    paired = Paired(run.arms[0].players, "turn-order" if "turn-order" in run.by else "seat") if arms == 2 else None
     done = Done(run, summaries, 0, paired=paired)
     results = Results(run.results, meta) if run.results is not None else None
     for arm in run.arms:

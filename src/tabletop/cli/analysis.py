@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..errors import TabletopError, UsageError
-from ..stats import GROUPINGS, Summary, parse_by, rows_from_logs, write_csv
+from ..stats import GROUPINGS, Summary, parse_by, rows_from_files, write_csv
 from . import main
 from .common import pass_env, plot_option
 
@@ -27,7 +27,8 @@ from .common import pass_env, plot_option
 @plot_option
 @pass_env
 def stats(env, paths: tuple[Path, ...], by: str, as_json: bool, as_csv: bool, plot_path: Path | None) -> None:
-    """Summarise logs: wins per seat, player and bot with 95% intervals,
+    """Summarise logs or results files (simulate --results): wins per seat,
+    player, bot, start player or place in turn order with 95% intervals,
     shared victories, scores and game length.
 
     Files and folders (searched for *.jsonl) are read one log at a time and
@@ -40,6 +41,7 @@ def stats(env, paths: tuple[Path, ...], by: str, as_json: bool, as_csv: bool, pl
       tabletop stats games/ --by bot --plot wins.svg
       tabletop stats games/ --by turn-order,variant
       tabletop stats games/ --csv > games.csv
+      tabletop stats results.csv --by turn-order --plot order.png
     """
     if as_json and as_csv:
         raise UsageError("--json and --csv exclude each other")
@@ -53,7 +55,7 @@ def stats(env, paths: tuple[Path, ...], by: str, as_json: bool, as_csv: bool, pl
             summary.add(row)
             yield row
 
-    rows = counted(rows_from_logs(registry, paths, failed))
+    rows = counted(rows_from_files(registry, paths, failed))
     if as_csv:
         write_csv(rows, sys.stdout)
     else:

@@ -14,6 +14,7 @@ from .. import balance
 from ..errors import UsageError
 from ..runs import Run, play
 from ..simulation import Guard, Plan
+from ..stats import parse_by
 from . import main
 from .common import game_option, parse_options, pass_env, plot_option, variant_option
 
@@ -53,6 +54,12 @@ from .common import game_option, parse_options, pass_env, plot_option, variant_o
     type=click.FloatRange(min=0, min_open=True, max=1),
     help="Stop early once every seat's 95% interval is at most this wide (--games is the most).",
 )
+@click.option(
+    "--by",
+    default="seat",
+    show_default=True,
+    help="Win tables per seat, bot, start, turn-order (several with commas); turn-order pairs a --compare by it.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @plot_option
 @pass_env
@@ -73,6 +80,7 @@ def simulate(
     compare,
     sweep,
     until_interval,
+    by,
     as_json,
     plot_path,
 ) -> None:
@@ -118,6 +126,7 @@ def simulate(
         scheduler=scheduler,
         per_batch=per_batch,
         until_interval=until_interval,
+        by=parse_by(by),
     )
     stderr = sys.stderr
     quiet = contextlib.nullcontext(stderr) if stderr.isatty() else open(os.devnull, "w")
