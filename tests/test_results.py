@@ -196,3 +196,15 @@ def test_compare_by_turn_order_pairs_the_places_in_turn(cli):
     assert [p["without"] for p in places] == [by_place[k] for k in ("1st", "2nd", "3rd", "4th")]
     text = cli(*args, "--compare", "glux-second-place-2p", "--by", "turn-order").stdout
     assert "turn order  without" in text and "\n1st " in text
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_rerun_asking_fewer_games_than_the_file_holds_is_refused(cli, tmp_path, suffix):
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    assert cli(*RUN, "--games", "6", "--results", f"games{suffix}").exit_code == 0
+    before = (tmp_path / f"games{suffix}").read_bytes()
+    fewer = cli(*RUN, "--games", "4", "--results", f"games{suffix}")
+    assert fewer.exit_code == 2 and "holds more than the 4 games asked for" in fewer.stderr
+    assert (tmp_path / f"games{suffix}").read_bytes() == before
+    assert not list(tmp_path.glob("*.partial"))

@@ -167,8 +167,10 @@ class Results:
                 offset += len(handle.readline())
             keep = offset
             for line in handle:
-                if games == limit or not line.endswith(b"\n"):
+                if not line.endswith(b"\n"):
                     break
+                if games == limit and self._parse(line.decode("utf-8")) is not None:
+                    raise self._longer(limit)
                 offset += len(line)
                 rec = self._parse(line.decode("utf-8"))
                 if rec is None or rec["number"] != games + 1:
@@ -182,6 +184,12 @@ class Results:
         with open(self.path, "r+b") as handle:
             handle.truncate(keep)
         self._append()
+
+    def _longer(self, games: int | None) -> UsageError:
+        return UsageError(
+            f"holds more than the {games} games asked for; rerun with the --games it was started with",
+            where=str(self.path),
+        )
 
     def _parse(self, text: str) -> dict[str, Any] | None:
         try:
@@ -269,7 +277,13 @@ class Results:
         for batch in old.iter_batches(batch_size=PARQUET_GROUP):
             for rec in batch.to_pylist():
                 rec["figures"] = orjson.loads(rec["figures"] or "{}")
-                if rec["number"] != seen + 1 or seen == limit:
+                if seen == limit:
+                    self._writer.close()
+                    self._writer = None
+                    assert self._partial is not None
+                    self._partial.unlink(missing_ok=True)
+                    raise self._longer(limit)
+                if rec["number"] != seen + 1:
                     return
                 group.append(rec)
                 if len(group) == arms:

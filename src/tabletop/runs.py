@@ -158,7 +158,8 @@ def play(
     logs_there = _check_logs(run, meta)
     if results is not None and results.existing() is not None:
         group: list[GameRow] = []
-        for rec in results.resume(arms, limit=logs_there):
+        limit = run.games if logs_there is None else min(run.games, logs_there)
+        for rec in results.resume(arms, limit=limit):
             group.append(row_from(rec))
             if len(group) == arms:
                 add(tuple(group))
