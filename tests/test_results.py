@@ -208,3 +208,28 @@ def test_a_rerun_asking_fewer_games_than_the_file_holds_is_refused(cli, tmp_path
     assert fewer.exit_code == 2 and "holds more than the 4 games asked for" in fewer.stderr
     assert (tmp_path / f"games{suffix}").read_bytes() == before
     assert not list(tmp_path.glob("*.partial"))
+
+
+def test_a_results_path_that_is_not_a_file_is_refused(cli, tmp_path):
+    (tmp_path / "device.csv").symlink_to("/dev/zero")  # reading it would never end
+    result = cli(*RUN, "--games", "3", "--results", "device.csv")
+    assert result.exit_code == 2 and result.stderr == "tabletop: device.csv: not a regular file; choose another name\n"
+
+
+def test_a_full_disk_is_one_line_naming_the_file(cli, tmp_path, monkeypatch):
+    import errno
+
+    from tabletop.results import Results
+
+    def full(self, out, rows):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    assert cli(*RUN, "--games", "2", "--results", "games.csv").exit_code == 0
+    monkeypatch.setattr(Results, "_rows_text", full)
+    result = cli(*RUN, "--games", "4", "--results", "games.csv")
+    assert result.exit_code == 2
+    assert result.stderr == "tabletop: games.csv: cannot write: No space left on device\n"
+    # The two games written before are still there: a rerun continues from them.
+    monkeypatch.undo()
+    again = cli(*RUN, "--games", "4", "--results", "games.csv", "--json")
+    assert json.loads(again.stdout)["resumed"] == 2

@@ -12,9 +12,10 @@ interrupt holds games 1 to *k* of every arm, and a rerun continues from *k*.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,19 @@ def _unflat(flat: dict[str, str]) -> dict[str, Any]:
     return rec
 
 
+def _named(method: Callable) -> Callable:
+    """A failing disk (full, read-only, gone) as one line naming the file."""
+
+    @functools.wraps(method)
+    def wrapped(self: Results, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except OSError as exc:
+            raise UsageError(f"cannot write: {exc.strerror or exc}", where=str(self.path)) from None
+
+    return wrapped
+
+
 class Results:
     """A results file open for appending rows; see the module's docstring."""
 
@@ -129,12 +143,18 @@ class Results:
 
     def existing(self) -> dict[str, Any] | None:
         """The metadata of the run the file holds, or None if there is no file."""
-        if not self.path.exists() or (self.path.is_file() and self.path.stat().st_size == 0):
+        if not self.path.exists():
+            return None
+        if not self.path.is_file():
+            raise UsageError("not a regular file; choose another name", where=str(self.path))
+        if self.path.stat().st_size == 0:
             return None
         try:
             return read_meta(self.path)
         except UsageError:
             raise
+        except OSError as exc:
+            raise UsageError(f"cannot read it: {exc.strerror or exc}", where=str(self.path)) from None
         except Exception as exc:  # cut short before its first line, or not ours
             raise UsageError(
                 f"not a tabletop results file ({type(exc).__name__}); choose another name", where=str(self.path)
@@ -142,6 +162,7 @@ class Results:
 
     # -- writing ----------------------------------------------------------
 
+    @_named
     def start(self) -> None:
         """Start a new file."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -162,11 +183,11 @@ class Results:
         keep = games = 0
         group: list[dict[str, Any]] = []
         with open(self.path, "rb") as handle:
-            offset = len(handle.readline())
+            offset = len(handle.readline(MAX_META))
             if self.kind == "csv":
-                offset += len(handle.readline())
+                offset += len(handle.readline(MAX_META))
             keep = offset
-            for line in handle:
+            for line in _lines(handle):
                 if not line.endswith(b"\n"):
                     break
                 if games == limit and self._parse(line.decode("utf-8")) is not None:
@@ -218,6 +239,7 @@ class Results:
         else:
             out.write("".join(orjson.dumps(r).decode() + "\n" for r in rows))
 
+    @_named
     def write(self, rows: Sequence[dict[str, Any]]) -> None:
         """Append ``rows`` (whole batches: see the module's docstring)."""
         if self.kind == "parquet":
@@ -228,6 +250,7 @@ class Results:
         self._rows_text(self._handle, rows)
         self._handle.flush()
 
+    @_named
     def sync(self) -> None:
         """Make what is written durable (called now and then, not per row)."""
         if self.kind == "parquet":
@@ -236,6 +259,7 @@ class Results:
             self._handle.flush()
             os.fsync(self._handle.fileno())
 
+    @_named
     def close(self) -> None:
         if self.kind == "parquet":
             self._close_parquet()
@@ -314,6 +338,8 @@ class Results:
         os.replace(self._partial, self.path)
 
 
+#: The longest first line (the run's metadata) read.
+MAX_META = 1 << 20
 #: Rows per Parquet row group.
 PARQUET_GROUP = 20_000
 
@@ -363,7 +389,7 @@ def read_meta(path: Path) -> dict[str, Any]:
             ) from None
         return orjson.loads((schema.metadata or {})[b"tabletop.run"])
     with open(path, "rb") as handle:
-        first = handle.readline().decode("utf-8")
+        first = handle.readline(MAX_META).decode("utf-8")
     if kind == "csv":
         if not first.startswith(CSV_META):
             raise ValueError("no run line")
@@ -391,17 +417,24 @@ def records(path: Path) -> Iterator[dict[str, Any]]:
         return
     read_meta(path)
     with open(path, "rb") as handle:
-        handle.readline()
+        handle.readline(MAX_META)
         if kind == "csv":
-            handle.readline()
-        for line in handle:
+            handle.readline(MAX_META)
+        for line in _lines(handle):
             if not line.endswith(b"\n"):
+                if len(line) >= MAX_META:
+                    raise UsageError(f"a row longer than {MAX_META} bytes", where=str(path))
                 return
             if kind == "csv":
                 (flat,) = csv.DictReader(io.StringIO(line.decode("utf-8")), fieldnames=FIELDS)
                 yield _typed(_unflat(flat))
             else:
                 yield orjson.loads(line)
+
+
+def _lines(handle: Any) -> Iterator[bytes]:
+    # Lines of at most MAX_META bytes: a longer one comes cut (no newline).
+    return iter(lambda: handle.readline(MAX_META), b"")
 
 
 def _typed(rec: dict[str, Any]) -> dict[str, Any]:

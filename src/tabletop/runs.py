@@ -213,9 +213,7 @@ def play(
                     break
                 guard.check()
     except Interrupted as exc:
-        _sync(results, run)
-        if results is not None:
-            results.close()
+        _finish(results, run)
         where = " and ".join(str(p) for p in (run.results, run.logs) if p is not None)
         kept_text = (
             f"{done.games} of {run.games} games are in {where}"
@@ -224,10 +222,20 @@ def play(
         )
         rerun = "; run the same command again to continue" if where else ""
         raise Interrupted(f"interrupted by {exc.name}: {kept_text}{rerun}", signum=exc.signum) from None
+    except BaseException:
+        # Whatever stopped the run (a worker's error, a full disk), what is
+        # written stays readable and a rerun continues it.
+        with contextlib.suppress(Exception):
+            _finish(results, run)
+        raise
+    _finish(results, run)
+    return done
+
+
+def _finish(results: Results | None, run: Run) -> None:
     _sync(results, run)
     if results is not None:
         results.close()
-    return done
 
 
 def _narrow(done: Done, width: float) -> bool:
@@ -261,9 +269,12 @@ def _write_logs(run: Run, batch: list[tuple[Played, ...]]) -> None:
             assert played.lines is not None
             name = log_name(run.arms[k], played.number)
             tmp = folder / f".{name}.partial"
-            with open(tmp, "w", encoding="utf-8") as out:
-                out.write("".join(line + "\n" for line in played.lines))
-            os.replace(tmp, folder / name)
+            try:
+                with open(tmp, "w", encoding="utf-8") as out:
+                    out.write("".join(line + "\n" for line in played.lines))
+                os.replace(tmp, folder / name)
+            except OSError as exc:
+                raise UsageError(f"cannot write a log: {exc.strerror or exc}", where=str(folder / name)) from None
 
 
 def _check_logs(run: Run, meta: dict[str, Any]) -> int | None:
