@@ -16,7 +16,8 @@ ELSEWHERE = ("dask ", "pip install", "--scheduler tcp://10.0.0.5", "bench/millio
 
 def commands() -> list[str]:
     blocks = re.findall(r"```sh\n(.*?)```", PAGE.read_text(), re.S)
-    lines = [line for block in blocks for line in block.splitlines() if line.strip()]
+    # A command continued on the next line (a trailing backslash) is one command.
+    lines = [line for block in blocks for line in block.replace("\\\n", " ").splitlines() if line.strip()]
     return [c for c in lines if c.startswith("tabletop ") and not any(e in c for e in ELSEWHERE)]
 
 
