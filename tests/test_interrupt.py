@@ -28,6 +28,13 @@ def environment() -> dict[str, str]:
     return env
 
 
+def finish(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the command to its end."""
+    done = subprocess.run(command(*args), cwd=cwd, env=environment(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def descendants(pid: int) -> set[int]:
     """Every process below ``pid`` (children, their children...)."""
     found: set[int] = set()
@@ -109,18 +116,9 @@ def test_signal_stops_a_pool_run_and_the_rerun_finishes_it(tmp_path, signum, cod
     assert 30 <= kept < 400 and f": {kept} of 400 games are in games.csv and logs" in err
     assert_no_orphans(family)
     # The rerun plays the rest; the file is the one a run never stopped writes.
-    again = subprocess.run(command(*args), cwd=tmp_path, env=environment(), capture_output=True, text=True, timeout=300)
-    assert again.returncode == 0, again.stderr
+    again = finish(args, tmp_path)
     assert f"Resumed: games 1 to {kept} were played before." in again.stdout
-    whole = subprocess.run(
-        command(*RUN, "--workers", "1", "--games", "400", "--results", "whole.csv"),
-        cwd=tmp_path,
-        env=environment(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert whole.returncode == 0, whole.stderr
+    finish([*RUN, "--workers", "1", "--games", "400", "--results", "whole.csv"], tmp_path)
     assert (tmp_path / "games.csv").read_bytes() == (tmp_path / "whole.csv").read_bytes()
     assert len(list((tmp_path / "logs").glob("*.jsonl"))) == 400
     assert not list((tmp_path / "logs").glob(".*partial"))
@@ -144,17 +142,6 @@ def test_signal_stops_a_dask_run_and_the_rerun_finishes_it(tmp_path):
             while client.processing() and any(client.processing().values()) and time.monotonic() < deadline:
                 time.sleep(0.1)
             assert not any(client.processing().values())
-        again = subprocess.run(
-            command(*args), cwd=tmp_path, env=environment(), capture_output=True, text=True, timeout=300
-        )
-        assert again.returncode == 0, again.stderr
-    whole = subprocess.run(
-        command(*RUN, "--games", "600", "--workers", "2", "--results", "whole.jsonl"),
-        cwd=tmp_path,
-        env=environment(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert whole.returncode == 0, whole.stderr
+        finish(args, tmp_path)
+    finish([*RUN, "--games", "600", "--workers", "2", "--results", "whole.jsonl"], tmp_path)
     assert (tmp_path / "games.jsonl").read_bytes() == (tmp_path / "whole.jsonl").read_bytes()

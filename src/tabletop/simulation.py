@@ -35,7 +35,7 @@ import attrs
 from .api import bot_named, registry
 from .errors import PluginError, TabletopError, UsageError
 from .live import selfplay
-from .plugins import ENV_VAR
+from .plugins import ENV_VAR, plugin_files
 from .stats import GameRow, bot_seat_name, decisions_of, row_of
 
 
@@ -407,19 +407,11 @@ def shipped(plan: Plan) -> Plan:
     carried in it as text, for workers whose folders do not hold them."""
     paths = [*plan.plugins, *filter(None, os.environ.get(ENV_VAR, "").split(os.pathsep))]
     sources = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            files = sorted(p for p in path.glob("*.py") if not p.name.startswith("_"))
-        elif path.is_file():
-            files = [path]
-        else:
-            raise PluginError(f"{raw}: no such plugin file or folder")
-        for file in files:
-            try:
-                sources.append((file.name, file.read_text(encoding="utf-8")))
-            except (OSError, UnicodeDecodeError) as exc:
-                raise PluginError(f"cannot read it: {exc}", where=str(file)) from None
+    for file in plugin_files(paths):
+        try:
+            sources.append((file.name, file.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PluginError(f"cannot read it: {exc}", where=str(file)) from None
     return attrs.evolve(plan, plugins=(), sources=tuple(sources))
 
 
