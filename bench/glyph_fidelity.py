@@ -22,15 +22,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "variants" / "house_rules"
 CASES = [
-    ("random-2p", ["--players", "2", "--games", "12"]),
-    ("random-3p", ["--players", "3", "--games", "8"]),
-    ("greedy-2p", ["--players", "2", "--games", "4", "--bot", "greedy"]),
-    ("greedy-random-3p", ["--players", "3", "--games", "3", "--bot", "greedy", "--bot", "random", "--bot", "greedy"]),
-    ("mcts-2p", ["--players", "2", "--games", "1", "--bot", "mcts:iterations=30", "--bot", "greedy"]),
-    ("long-scepter", ["--players", "2", "--games", "6", "--variant", "glyph-long-scepter"]),
-    ("push", ["--players", "2", "--games", "6", "--variant", "glyph-push", "--bot", "greedy", "--bot", "random"]),
-    ("hand-limit", ["--players", "3", "--games", "4", "--variant", "glyph-hand-limit:limit=7"]),
-    ("advanced-setup", ["--players", "2", "--games", "3", "--variant", "glyph-advanced-setup"]),
+    ("random-2p", ["--seats", "2", "--games", "12"]),
+    ("random-3p", ["--seats", "3", "--games", "8"]),
+    ("greedy-2p", ["--seats", "2", "--games", "4", "--bot", "greedy"]),
+    ("greedy-random-3p", ["--seats", "3", "--games", "3", "--bot", "greedy", "--bot", "random", "--bot", "greedy"]),
+    ("mcts-2p", ["--seats", "2", "--games", "1", "--bot", "mcts:iterations=30", "--bot", "greedy"]),
+    ("long-scepter", ["--seats", "2", "--games", "6", "--variant", "glyph-long-scepter"]),
+    ("push", ["--seats", "2", "--games", "6", "--variant", "glyph-push", "--bot", "greedy", "--bot", "random"]),
+    ("hand-limit", ["--seats", "3", "--games", "4", "--variant", "glyph-hand-limit:limit=7"]),
+    ("advanced-setup", ["--seats", "2", "--games", "3", "--variant", "glyph-advanced-setup"]),
 ]
 
 

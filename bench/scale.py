@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 from tabletop import simulation
 from tabletop.simulation import Plan
@@ -52,11 +51,15 @@ def main() -> None:
     print(f"2 workers (process pool):  {games / two:8.1f} games/s  efficiency {one / two / 2:.0%}")
 
     # The cost of one task: empty batches on a started pool, per task and worker.
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        list(pool.map(simulation.play_batch, [plan] * 4, [[]] * 4))
+    pool = simulation.Pool(2)
+    try:
+        guard = simulation.Guard()
+        list(pool.ordered(simulation.play_arms, [((plan,), [])] * 4, guard))
         started = time.perf_counter()
-        list(pool.map(simulation.play_batch, [plan] * EMPTY, [[]] * EMPTY))
+        list(pool.ordered(simulation.play_arms, [((plan,), [])] * EMPTY, guard))
         pool_task = (time.perf_counter() - started) * 2 / EMPTY
+    finally:
+        pool.stop()
     print(f"  cost of a task:          {pool_task * 1000:8.2f} ms (per worker)")
 
     try:

@@ -4,12 +4,15 @@ process pool, or a real Dask cluster, however the games are batched."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from tabletop import simulation
 from tabletop.simulation import Plan
+
+from .conftest import ROOT
 
 PLAN = Plan(game="glux", players=2, bots=("greedy", "random"), seed="same", logs=True)
 
@@ -62,20 +65,87 @@ def test_simulate_command_prints_the_table_and_writes_logs(cli, tmp_path: Path):
 
 
 COMPARE = ("simulate", "glux", "--seats", "2", "--bot", "greedy", "--games", "10", "--workers", "1")
+ROOM_POINTS = ROOT / "variants" / "house_rules" / "glux_room_points.py"
 
 
-def test_simulate_compare_reports_the_difference_with_intervals(cli, tmp_path: Path):
+def test_simulate_compare_is_paired_seed_by_seed(cli, tmp_path: Path):
     result = cli(*COMPARE, "--compare", "glux-second-place-2p", "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     without, with_ = data["summaries"]
     assert without["groups"][0]["variants"] == []
     assert with_["groups"][0]["variants"] == ["glux-second-place-2p"]
-    for entry, a, b in zip(data["compare"], without["groups"][0]["seats"], with_["groups"][0]["seats"]):
-        assert entry["difference"] == pytest.approx(b["win_rate"] - a["win_rate"])
+    compare = data["compare"]
+    assert compare["games"] == 10 and "McNemar" in compare["test"]
+    for entry, a, b in zip(compare["seats"], without["groups"][0]["seats"], with_["groups"][0]["seats"]):
+        # The paired difference is the mean of per-seed differences: with minus without.
+        assert entry["difference"] == pytest.approx(b["win_rate"] - a["win_rate"], abs=1e-4)
+        assert entry["difference"] == pytest.approx((entry["changed"]["won"] - entry["changed"]["lost"]) / 10, abs=1e-4)
         assert entry["ci95"][0] <= entry["difference"] <= entry["ci95"][1]
     text = cli(*COMPARE, "--compare", "glux-second-place-2p")
-    assert "Seat win rates with and without glux-second-place-2p" in text.stdout
+    assert "Paired comparison with and without glux-second-place-2p" in text.stdout
+
+
+def test_compare_that_changes_no_winner_reports_exactly_zero(cli):
+    # Six points for first place and none for second (the 2-player rule) change
+    # every score in proportion but no winner: the paired interval is 0 to 0.
+    result = cli("--plugins", ROOM_POINTS, *COMPARE, "--compare", "glux-room-points:first=6,second=0", "--json")
+    assert result.exit_code == 0, result.stderr
+    compare = json.loads(result.stdout)["compare"]
+    assert compare["changed_winners"] == 0 and compare["changed_games"] > 0
+    for seat in compare["seats"]:
+        assert seat["difference"] == 0 and seat["ci95"] == [0, 0] and seat["mcnemar_p"] == 1
+        assert seat["score_difference"] > 0
+    assert "winners of none" in compare["verdict"]
+
+
+def test_compare_with_a_variant_that_does_not_apply_says_so(cli):
+    # Second place already scores with four players: the variant changes nothing.
+    args = ("simulate", "glux", "--seats", "4", "--bot", "greedy", "--games", "4", "--workers", "1")
+    result = cli(*args, "--compare", "glux-second-place-2p")
+    assert result.exit_code == 0, result.stderr
+    assert (
+        "glux-second-place-2p changed nothing: all 4 games were played event for event alike, with the same scores"
+        in result.stdout
+    )
+    assert "does not apply" in result.stdout
+
+
+def test_sweep_plays_the_same_seeds_at_each_value(cli):
+    result = cli("--plugins", ROOM_POINTS, *COMPARE, "--sweep", "glux-room-points:first=4,6", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    values = data["sweep"]["values"]
+    assert [v["value"] for v in values] == ["4", "6"] and all(v["games"] == 10 for v in values)
+    assert data["run"]["arms"] == [["glux-room-points:first=4"], ["glux-room-points:first=6"]]
+    assert [g["groups"][0]["variants"] for g in data["summaries"]] == data["run"]["arms"]
+    bad = cli("--plugins", ROOM_POINTS, *COMPARE, "--sweep", "glux-room-points:first=4")
+    assert bad.exit_code == 2 and "two values or more" in bad.stderr
+
+
+def test_until_interval_stops_once_every_interval_is_that_narrow(cli):
+    result = cli(
+        *COMPARE[:-4], "--games", "400", "--workers", "1", "--batch", "10", "--until-interval", "0.35", "--json"
+    )
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["stopped_early"] is True
+    played = data["run"]["played"]
+    assert 10 < played < 400 and played % 10 == 0
+    for seat in data["summaries"][0]["groups"][0]["seats"]:
+        assert seat["ci95"][1] - seat["ci95"][0] <= 0.35
+    # One batch fewer would not have been narrow enough: it stopped at the first chance.
+    fewer = cli(*COMPARE[:-4], "--games", str(played - 10), "--workers", "1", "--batch", "10", "--json")
+    widths = [s["ci95"][1] - s["ci95"][0] for s in json.loads(fewer.stdout)["summaries"][0]["groups"][0]["seats"]]
+    assert max(widths) > 0.35
+
+
+def test_run_metadata_is_in_the_json(cli):
+    data = json.loads(cli(*COMPARE, "--seed", "meta", "--json").stdout)
+    run = data["run"]
+    assert run["game"] == "glux" and run["players"] == 2 and run["bots"] == ["greedy", "greedy"]
+    assert run["seed"] == "meta" and run["games"] == 10 and run["played"] == 10
+    assert run["arms"] == [[]] and run["tabletop"]
 
 
 @pytest.mark.parametrize(
@@ -106,3 +176,27 @@ def test_simulate_scheduler_unreachable_is_a_usage_error(cli):
     pytest.importorskip("distributed")
     result = cli("simulate", "glux", "--seats", "2", "--games", "1", "--scheduler", "tcp://127.0.0.1:9")
     assert result.exit_code == 2 and "cannot connect" in result.stderr
+
+
+def test_house_rules_reach_dask_workers_that_do_not_hold_them(cli, tmp_path):
+    # The house-rule file is named by a path relative to the command's folder:
+    # the cluster's workers, started in another folder, cannot open it there.
+    distributed = pytest.importorskip("distributed")
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "points.py").write_text(ROOM_POINTS.read_text())
+    assert not (Path.cwd() / "rules" / "points.py").exists()
+    args = ("--plugins", "rules/points.py", "simulate", "glux", "--seats", "2", "--bot", "greedy", "--games", "6")
+    args += ("--variant", "glux-room-points:first=7", "--batch", "2")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, protocol="tcp"
+    ) as cluster:
+        with distributed.Client(cluster.scheduler_address) as client:
+            places = set(client.run(os.getcwd).values())
+        assert str(tmp_path) not in places
+        on_dask = cli(*args, "--scheduler", cluster.scheduler_address, "--results", "dask.jsonl")
+    assert on_dask.exit_code == 0, on_dask.stderr
+    here = cli(*args, "--workers", "2", "--results", "pool.jsonl")
+    assert here.exit_code == 0, here.stderr
+    assert (tmp_path / "dask.jsonl").read_bytes() == (tmp_path / "pool.jsonl").read_bytes()
+    rows = [json.loads(line) for line in (tmp_path / "dask.jsonl").read_text().splitlines()[1:]]
+    assert rows[0]["variants"] == ["glux-room-points:first=7"] and max(max(r["scores"]) for r in rows) >= 7

@@ -1,22 +1,95 @@
-"""Pictures of many games: win rate per seat with its 95% interval, and the
-score distribution of each seat. Drawn with matplotlib (the ``plot`` extra)
-on its Agg backend, which needs no display."""
+"""Pictures of many games that a designer can read: win rates with their 95%
+intervals on an axis zoomed around the fair share, the paired difference a
+comparison measured (with its interval and the zero line), and score
+histograms on the same integer bins for every series. Drawn with matplotlib
+(the ``plot`` extra) on its Agg backend, which needs no display.
+
+The data behind each panel comes from plain functions (:func:`rate_bars`,
+:func:`zoomed`, :func:`histograms`), which the tests check."""
 
 from __future__ import annotations
 
 import io
+import math
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from . import files
 from .errors import UsageError
 from .intervals import wilson
-from .stats import Group
+from .stats import Group, Tally
+
+if TYPE_CHECKING:
+    from .balance import Report
+    from .paired import Paired
 
 
-def plot(groups: Sequence[Group], path: Path, title: str = "") -> Path:
-    """Draw ``groups`` side by side into ``path`` (its suffix picks the
-    format: .svg, .png, .pdf) and return the path."""
+@attrs.frozen
+class Bar:
+    """One win rate: what it is of (``seat 1``, ``greedy``, ``1st``), and its interval."""
+
+    label: str
+    wins: int
+    games: int
+    rate: float
+    low: float
+    high: float
+
+
+def rate_bars(group: Group) -> list[Bar]:
+    """The win rates a group's picture shows, by what its ``--by`` names:
+    seats, bots, start player or place in turn order."""
+    if group.by == ("seat",):
+        items: list[tuple[str, Tally]] = [(f"seat {i + 1}", t) for i, t in enumerate(group.seats)]
+    elif group.by == ("bot",):
+        items = sorted(group.by_bot.items())
+    else:
+        items = [(" ".join(key), t) for key, t in group.crossed_rows()]
+    bars = []
+    for label, tally in items:
+        if tally.games:
+            low, high = wilson(tally.wins, tally.games)
+            bars.append(Bar(label, tally.wins, tally.games, tally.wins / tally.games, low, high))
+    return bars
+
+
+def fair_share(group: Group) -> float:
+    """The win rate of a seat when no seat is favoured (shared victories aside)."""
+    return 1 / group.players
+
+
+def zoomed(bars: Sequence[Bar], fair: float, least: float = 0.04) -> tuple[float, float]:
+    """An axis around ``fair`` that holds every interval with a margin, at
+    least ``least`` each side: effects of a point or two stay visible."""
+    reach = max([least] + [max(abs(b.high - fair), abs(fair - b.low)) for b in bars])
+    reach *= 1.15
+    return max(0.0, fair - reach), min(1.0, fair + reach)
+
+
+def histograms(series: Sequence[Counter[int]]) -> tuple[list[int], list[list[float]]]:
+    """Scores (whole numbers) of several series on the same bins, from the
+    lowest score of all to the highest, one bin per score a game can give
+    (every other score when all are even); each series as shares of its
+    scores."""
+    scores = sorted({s for c in series for s in c})
+    if not scores:
+        return [], [[] for _ in series]
+    step = 0
+    for score in scores:
+        step = math.gcd(step, score - scores[0])
+    bins = list(range(scores[0], scores[-1] + 1, step or 1))
+    shares = []
+    for counts in series:
+        total = sum(counts.values()) or 1
+        shares.append([counts.get(b, 0) / total for b in bins])
+    return bins, shares
+
+
+def _pyplot() -> Any:
     try:
         import matplotlib
 
@@ -24,54 +97,175 @@ def plot(groups: Sequence[Group], path: Path, title: str = "") -> Path:
         import matplotlib.pyplot as plt
     except ImportError:
         raise UsageError("--plot needs matplotlib: pip install 'tabletop[plot]'") from None
+    return plt
+
+
+def _label(group: Group, groups: Sequence[Group]) -> str:
+    if len(groups) == 1:
+        return f"{group.finished:,} games"
+    parts = [", ".join(group.variants) or "official rules"]
+    if len({g.lineup for g in groups}) > 1 and group.lineup:
+        parts.append(group.bots_label)
+    return "; ".join(parts)
+
+
+def title_of(groups: Sequence[Group]) -> str:
+    """Game, players, bots, variants and games of the groups drawn."""
+    games = sorted({g.game for g in groups})
+    players = sorted({g.players for g in groups})
+    bots = sorted({g.bots_label for g in groups if g.lineup}) or (
+        [", ".join(sorted({b for g in groups for b in g.by_bot}))] if any(g.by_bot for g in groups) else []
+    )
+    variants = sorted({", ".join(g.variants) or "official rules" for g in groups})
+    count = sum(g.finished for g in groups)
+    parts = [", ".join(games), "/".join(map(str, players)) + " players"]
+    if bots:
+        parts.append("bots " + " / ".join(bots))
+    parts.append(" / ".join(variants))
+    parts.append(f"{count:,} games")
+    return ", ".join(parts)
+
+
+def plot(
+    groups: Sequence[Group],
+    path: Path,
+    title: str = "",
+    paired: Paired | None = None,
+    paired_name: str = "",
+) -> Path:
+    """Draw ``groups`` into ``path`` (its suffix picks the format: .svg, .png,
+    .pdf): win rates, the paired difference when there is one, scores."""
+    plt = _pyplot()
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    groups = [g for g in groups if g.finished]
     if not groups:
         raise UsageError("--plot: no finished games to draw")
-    seats = max(g.players for g in groups)
-    fig, (rates, scores) = plt.subplots(1, 2, figsize=(11, 4.5))
+    panels = 3 if paired is not None else 2
+    fig, axes = plt.subplots(1, panels, figsize=(5.2 * panels, 4.8))
+    rates, scores = axes[0], axes[-1]
+
+    # Win rates, zoomed around the fair share.
+    all_bars = [rate_bars(g) for g in groups]
+    labels = list(dict.fromkeys(b.label for bars in all_bars for b in bars))
     width = 0.8 / len(groups)
-    for k, group in enumerate(groups):
-        xs, ys, low, high = [], [], [], []
-        for i, tally in enumerate(group.seats):
-            if not tally.games:
-                continue
-            p = tally.wins / tally.games
-            lo, hi = wilson(tally.wins, tally.games)
-            xs.append(i + 1 + (k - (len(groups) - 1) / 2) * width)
-            ys.append(p)
-            low.append(max(0.0, p - lo))
-            high.append(max(0.0, hi - p))
-        rates.bar(xs, ys, width=width * 0.9, yerr=[low, high], capsize=4, label=_label(group, groups))
-    rates.set_xticks(range(1, seats + 1))
-    rates.set_xlabel("seat")
-    rates.set_ylabel("win rate (shared victories count for each)")
-    rates.set_ylim(0, 1)
-    rates.axhline(1 / seats, color="grey", linewidth=0.8, linestyle=":")
-    rates.set_title("win rate per seat, 95% interval")
+    fair = fair_share(groups[0])
+    for k, (group, bars) in enumerate(zip(groups, all_bars)):
+        xs = [labels.index(b.label) + (k - (len(groups) - 1) / 2) * width for b in bars]
+        rates.errorbar(
+            xs,
+            [b.rate for b in bars],
+            yerr=[[b.rate - b.low for b in bars], [b.high - b.rate for b in bars]],
+            fmt="o",
+            capsize=4,
+            label=_label(group, groups),
+        )
+    rates.set_xticks(range(len(labels)))
+    rates.set_xticklabels(labels, rotation=30 if len(labels) > 4 else 0)
+    rates.set_xlim(-0.6, len(labels) - 0.4)
+    rates.set_ylim(*zoomed([b for bars in all_bars for b in bars], fair))
+    rates.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    rates.axhline(fair, color="grey", linewidth=0.8, linestyle=":", label=f"fair share {fair:.0%}")
+    rates.set_ylabel("win rate (a shared victory counts for each)")
+    rates.set_title("win rate, 95% interval")
     rates.legend(fontsize="small")
-    styles = ["-", "--", ":", "-."]
-    for k, group in enumerate(groups):
-        for i, tally in enumerate(group.seats):
-            if not tally.games:
-                continue
-            points = sorted(tally.scores.items())
-            total = sum(tally.scores.values())
-            scores.step(
-                [s for s, _ in points],
-                [c / total for _, c in points],
-                where="mid",
-                linestyle=styles[k % len(styles)],
-                label=f"seat {i + 1}" + (f", {_label(group, groups)}" if len(groups) > 1 else ""),
-            )
-    scores.set_xlabel("score")
-    scores.set_ylabel("share of games")
-    scores.set_title("score distribution per seat")
+
+    if paired is not None:
+        diff = axes[1]
+        seats = paired.seats()
+        xs = list(range(1, len(seats) + 1))
+        ys = [e["difference"] for e in seats]
+        diff.errorbar(
+            xs,
+            ys,
+            yerr=[[y - e["ci95"][0] for y, e in zip(ys, seats)], [e["ci95"][1] - y for y, e in zip(ys, seats)]],
+            fmt="o",
+            capsize=4,
+            color="C3",
+        )
+        diff.axhline(0, color="grey", linewidth=0.8)
+        reach = max([0.02] + [max(abs(e["ci95"][0]), abs(e["ci95"][1])) for e in seats]) * 1.2
+        diff.set_ylim(-reach, reach)
+        diff.set_xlim(0.5, len(xs) + 0.5)
+        diff.set_xticks(xs)
+        diff.set_xticklabels([paired.label(x) for x in xs])
+        diff.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
+        diff.set_ylabel("change in win rate (percentage points)")
+        diff.set_title(f"with minus without {paired_name}\n(paired by seed, 95% interval)", fontsize="medium")
+
+    # Scores: one series per group, on the same integer bins.
+    series = [Counter() for _ in groups]
+    for counts, group in zip(series, groups):
+        for tally in group.seats:
+            counts.update(tally.scores)
+    bins, shares = histograms(series)
+    step = bins[1] - bins[0] if len(bins) > 1 else 1
+    width = 0.85 * step / len(groups)
+    for k, (group, share) in enumerate(zip(groups, shares)):
+        xs = [b + (k - (len(groups) - 1) / 2) * width for b in bins]
+        scores.bar(xs, share, width=width, alpha=0.85, label=_label(group, groups))
+    scores.xaxis.set_major_locator(MaxNLocator(integer=True))
+    scores.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    scores.set_xlabel("score (every seat)")
+    scores.set_ylabel("share of scores")
+    scores.set_title("scores")
     scores.legend(fontsize="small")
-    if title:
-        fig.suptitle(title)
+
+    fig.suptitle(title or title_of(groups))
     fig.tight_layout()
+    return _save(plt, fig, path)
+
+
+def plot_sweep(report: Report, path: Path) -> Path:
+    """Each seat's win rate (with its interval) at each value of a sweep."""
+    plt = _pyplot()
+    from matplotlib.ticker import PercentFormatter
+
+    rows = report.sweep_rows()
+    fig, ax = plt.subplots(figsize=(7, 4.8))
+    values = [r["value"] for r in rows]
+    seats = len(rows[0]["seats"])
+    for seat in range(seats):
+        ys = [r["seats"][seat]["win_rate"] for r in rows]
+        lows = [y - r["seats"][seat]["ci95"][0] for y, r in zip(ys, rows)]
+        highs = [r["seats"][seat]["ci95"][1] - y for y, r in zip(ys, rows)]
+        shift = (seat - (seats - 1) / 2) * 0.06
+        ax.errorbar(
+            [i + shift for i in range(len(values))],
+            ys,
+            yerr=[lows, highs],
+            fmt="o-",
+            capsize=3,
+            label=f"seat {seat + 1}",
+        )
+    fair = 1 / seats
+    bars = [Bar("", 0, 0, s["win_rate"], s["ci95"][0], s["ci95"][1]) for r in rows for s in r["seats"]]
+    ax.set_ylim(*zoomed(bars, fair))
+    ax.axhline(fair, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_xticks(range(len(values)))
+    ax.set_xticklabels(values)
+    ax.set_xlabel(report.sweep.split(":", 1)[1].split("=")[0] if report.sweep else "value")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_ylabel("win rate, 95% interval")
+    ax.legend(fontsize="small")
+    fig.suptitle(report.title())
+    fig.tight_layout()
+    return _save(plt, fig, path)
+
+
+def plot_report(report: Report, path: Path) -> Path:
+    """The picture of a ``simulate`` run: a sweep's curve, else :func:`plot`."""
+    if report.sweep:
+        return plot_sweep(report, path)
+    paired = report.done.paired
+    name = report._changed() if paired is not None else ""
+    return plot(report.groups, path, report.title(), paired, name)
+
+
+def _save(plt: Any, fig: Any, path: Path) -> Path:
     picture = io.BytesIO()
     try:
-        fig.savefig(picture, format=Path(path).suffix.lstrip(".").lower() or None)
+        fig.savefig(picture, format=Path(path).suffix.lstrip(".").lower() or None, dpi=110)
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot write the plot: {exc}", where=str(path)) from None
     finally:
@@ -79,9 +273,3 @@ def plot(groups: Sequence[Group], path: Path, title: str = "") -> Path:
     # Written whole, and into a device or FIFO rather than over it.
     files.replace(Path(path), picture.getvalue())
     return path
-
-
-def _label(group: Group, groups: Sequence[Group]) -> str:
-    if len(groups) == 1:
-        return f"{group.finished} games"
-    return ", ".join(group.variants) or "official rules"

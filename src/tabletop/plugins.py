@@ -100,17 +100,22 @@ def _check_pending(pm: pluggy.PluginManager) -> None:
 
 def load_paths(paths: Iterable[str | os.PathLike[str]]) -> list[ModuleType]:
     """Import each ``.py`` file named, or found directly in a folder named."""
-    modules = []
+    return [load_file(f) for f in plugin_files(paths)]
+
+
+def plugin_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The ``.py`` files named, or found directly in a folder named (not
+    those starting with ``_``), in the order they are loaded."""
+    found = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files = sorted(p for p in path.glob("*.py") if not p.name.startswith("_"))
+            found += sorted(p for p in path.glob("*.py") if not p.name.startswith("_"))
         elif path.is_file():
-            files = [path]
+            found.append(path)
         else:
             raise PluginError(f"{raw}: no such plugin file or folder")
-        modules += [load_file(f) for f in files]
-    return modules
+    return found
 
 
 def load_file(path: Path) -> ModuleType:

@@ -3,23 +3,40 @@
 Game ``i`` (from 1) of a run with seed ``S`` is played with the seed
 ``S-i`` alone, so its log is the same whichever worker plays it and however
 the games are split into batches. A batch is a list of game numbers; a
-worker plays them and returns one :class:`Played` per game. Batches are
-large enough that handing one out costs little next to playing it.
+worker plays them and returns one :class:`Played` per game and rule set
+(*arm*: a comparison plays every seed under two rule sets, a sweep under
+several). Batches are large enough that handing one out costs little next to
+playing it.
+
+:func:`stream` hands batches out a few at a time per worker and yields them
+back in game order, so memory stays flat however many games are played, and
+an interrupt (SIGINT, SIGTERM, see :class:`Guard`) stops the workers and
+leaves every batch already yielded complete.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import math
+import multiprocessing
+import multiprocessing.connection
 import os
+import signal
+import tempfile
+import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
 
 import attrs
 
 from .api import bot_named, registry
-from .errors import UsageError
+from .errors import PluginError, TabletopError, UsageError
 from .live import selfplay
-from .stats import GameRow, bot_seat_name, row_of
+from .plugins import ENV_VAR, plugin_files
+from .stats import GameRow, bot_seat_name, decisions_of, row_of
 
 
 @attrs.frozen
@@ -37,6 +54,9 @@ class Plan:
     plugins: tuple[str, ...] = ()
     #: Whether workers return each game's log lines.
     logs: bool = False
+    #: House-rule files carried to workers that do not share the folder:
+    #: ``(file name, text)``; see :func:`shipped`.
+    sources: tuple[tuple[str, str], ...] = ()
 
     def seat_names(self) -> list[str]:
         """Players are named by seat and bot (``p1-mcts``), which records the bots in the log."""
@@ -73,19 +93,38 @@ def check(plan: Plan) -> None:
     make_header(reg, plan.game, plan.seat_names(), plan.variants, dict(plan.options), plan.seed)
 
 
-def play_batch(plan: Plan, numbers: Sequence[int]) -> list[Played]:
-    """Play games ``numbers`` of ``plan`` (in any process: only ``plan`` is needed)."""
-    reg = registry(plan.plugins)
+def play_batch(plan: Plan, numbers: Sequence[int], digests: bool = False) -> list[Played]:
+    """Play games ``numbers`` of ``plan`` (in any process: only ``plan`` is
+    needed). ``digests``: give each row a digest of its events."""
+    reg = registry(_plugins_here(plan))
     bots = [bot_named(reg, spec, plan.game) for spec in plan.bots]
     players = plan.seat_names()
     options = dict(plan.options)
     done = []
     for number in numbers:
-        header, match, events = selfplay(reg, plan.game, players, bots, plan.game_seed(number), plan.variants, options)
-        row = row_of(reg, match, events=len(events), file=log_name(plan, number))
-        lines = tuple(reg.codec.log(header, events)) if plan.logs else None
-        done.append(Played(number, row, lines))
+        seed = plan.game_seed(number)
+        header, match, events = selfplay(reg, plan.game, players, bots, seed, plan.variants, options)
+        lines = tuple(reg.codec.log(header, events)) if plan.logs or digests else None
+        digest = hashlib.sha1("\n".join(lines[1:]).encode()).hexdigest()[:16] if digests and lines else ""
+        row = row_of(
+            reg,
+            match,
+            events=len(events),
+            file=log_name(plan, number),
+            decisions=decisions_of(events),
+            number=number,
+            seed=seed,
+            digest=digest,
+        )
+        done.append(Played(number, row, lines if plan.logs else None))
     return done
+
+
+def play_arms(arms: Sequence[Plan], numbers: Sequence[int]) -> list[tuple[Played, ...]]:
+    """Play each of ``numbers`` under every arm: one tuple per game, in arm order."""
+    several = len(arms) > 1
+    per_arm = [play_batch(arm, numbers, digests=several) for arm in arms]
+    return list(zip(*per_arm))
 
 
 def log_name(plan: Plan, number: int) -> str:
@@ -98,14 +137,309 @@ def log_name(plan: Plan, number: int) -> str:
 FEWEST = 50
 #: Most games in a batch, so that progress shows and the work stays balanced.
 MOST = 200
+#: Batches handed out ahead per worker: enough to keep every worker busy,
+#: few enough that results waiting to be written stay small.
+AHEAD = 3
 
 
-def batches(games: int, workers: int, per_batch: int | None = None) -> list[list[int]]:
-    """Game numbers 1..games cut into batches: about eight per worker (so
-    that the work stays balanced to the end), from 50 to 200 games each."""
-    fewest = min(FEWEST, math.ceil(games / workers))
-    size = per_batch or max(1, fewest, min(MOST, math.ceil(games / (workers * 8))))
-    return [list(range(start, min(start + size, games + 1))) for start in range(1, games + 1, size)]
+def batches(games: int, workers: int, per_batch: int | None = None, first: int = 1) -> list[range]:
+    """Game numbers ``first``..``games`` cut into batches: about eight per worker
+    (so that the work stays balanced to the end), from 50 to 200 games each.
+    Ranges, not lists: a million games' numbers would take 35 MB in every
+    worker process forked with them."""
+    count = games - first + 1
+    if count <= 0:
+        return []
+    fewest = min(FEWEST, math.ceil(count / workers))
+    size = per_batch or max(1, fewest, min(MOST, math.ceil(count / (workers * 8))))
+    return [range(start, min(start + size, games + 1)) for start in range(first, games + 1, size)]
+
+
+class Interrupted(TabletopError):
+    """Raised when SIGINT or SIGTERM stops a run; exits 128 + the signal's number."""
+
+    def __init__(self, message: str, *, where: str | None = None, signum: int = signal.SIGINT) -> None:
+        super().__init__(message, where=where)
+        self.signum = signum
+        self.exit_code = 128 + signum
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name
+
+
+class Guard:
+    """SIGINT and SIGTERM, caught while a run goes on. The signal is noted; it
+    interrupts only a wait for workers (:meth:`waiting`), so that results are
+    never half written, and is raised as :class:`Interrupted` at the next
+    :meth:`check`. Outside the main thread, signals are left alone."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self._waiting = False
+        self._old: dict[int, object] = {}
+
+    def __enter__(self) -> Guard:
+        if threading.current_thread() is threading.main_thread():
+            for sig in self.SIGNALS:
+                self._old[sig] = signal.signal(sig, self._caught)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)  # type: ignore[arg-type]
+        self._old.clear()
+
+    def _caught(self, signum: int, frame: object) -> None:
+        self.signum = signum
+        if self._waiting:
+            self._waiting = False
+            raise Interrupted("interrupted", signum=signum)
+
+    def check(self) -> None:
+        if self.signum is not None:
+            raise Interrupted("interrupted", signum=self.signum)
+
+    @contextlib.contextmanager
+    def waiting(self) -> Iterator[None]:
+        self.check()
+        self._waiting = True
+        try:
+            yield
+        finally:
+            self._waiting = False
+
+
+def stream(
+    arms: Sequence[Plan],
+    numbers: Sequence[int] | range,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    per_batch: int | None = None,
+    guard: Guard | None = None,
+) -> Iterator[list[tuple[Played, ...]]]:
+    """Play game ``numbers`` (consecutive, ascending) under every arm and yield
+    the batches in game order, each a list of per-game tuples (one
+    :class:`Played` per arm). ``workers``: processes on this machine (default:
+    one per core; 1 plays here, in this process); ``scheduler``: the address
+    of a Dask scheduler instead. Close the iterator (or let ``guard`` raise)
+    to stop: the workers are stopped, none is left behind."""
+    arms = tuple(arms)
+    for arm in arms:
+        check(arm)
+    guard = guard or Guard()
+    if not numbers:
+        return
+    first, last = numbers[0], numbers[-1]
+    if scheduler is not None:
+        yield from _on_dask(arms, first, last, scheduler, per_batch, guard)
+        return
+    count = workers or os.cpu_count() or 1
+    jobs = batches(last, count, per_batch, first)
+    if count == 1:
+        for job in jobs:
+            # Nothing is written while games are played: a signal stops them at once.
+            with guard.waiting():
+                done = play_arms(arms, job)
+            yield done
+        return
+    yield from _on_pool(arms, jobs, count, guard)
+
+
+def _quiet_worker() -> None:
+    # Ctrl-C reaches every process of the terminal's group: the command
+    # decides what happens, the workers do not print a traceback of their own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the command's handlers: stopping it must stop it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _on_pool(
+    arms: tuple[Plan, ...], jobs: list[range], workers: int, guard: Guard
+) -> Iterator[list[tuple[Played, ...]]]:
+    pool = Pool(workers)
+    try:
+        yield from pool.ordered(play_arms, [(arms, job) for job in jobs], guard)
+    finally:
+        pool.stop()
+
+
+class Pool:
+    """Worker processes on this machine, each fed through a pipe of its own.
+
+    Unlike :class:`concurrent.futures.ProcessPoolExecutor`, no thread of this
+    process reads from the workers: stopping them mid-batch (a signal) never
+    leaves a reader blocked on a message half sent, so a stop is immediate."""
+
+    def __init__(self, workers: int) -> None:
+        context = multiprocessing.get_context()
+        self.procs = []
+        self.conns = []
+        for _ in range(workers):
+            mine, theirs = context.Pipe()
+            proc = context.Process(target=_serve, args=(theirs,), daemon=True)
+            proc.start()
+            theirs.close()
+            self.procs.append(proc)
+            self.conns.append(mine)
+
+    def ordered(self, task: Callable, calls: Sequence[tuple], guard: Guard) -> Iterator[Any]:
+        """``task(*call)`` for each call, on the workers, yielded in call order
+        (at most :data:`AHEAD` calls handed to each worker at a time)."""
+        queued: list[deque[int]] = [deque() for _ in self.conns]
+        finished: dict[int, Any] = {}
+        handed = 0
+        wanted = 0
+
+        def hand_out() -> None:
+            nonlocal handed
+            for k, conn in enumerate(self.conns):
+                while handed < len(calls) and len(queued[k]) < AHEAD:
+                    conn.send((task, calls[handed]))
+                    queued[k].append(handed)
+                    handed += 1
+
+        hand_out()
+        while wanted < len(calls):
+            while wanted not in finished:
+                busy = [conn for k, conn in enumerate(self.conns) if queued[k]]
+                with guard.waiting():
+                    ready = multiprocessing.connection.wait(busy, timeout=POLL)
+                for conn in ready:
+                    k = self.conns.index(conn)
+                    try:
+                        ok, value = conn.recv()
+                    except (EOFError, OSError):
+                        code = self.procs[k].exitcode
+                        raise TabletopError(f"a worker process ended unexpectedly (exit code {code})") from None
+                    if not ok:
+                        raise value
+                    finished[queued[k].popleft()] = value
+                hand_out()
+            yield finished.pop(wanted)
+            wanted += 1
+
+    def stop(self) -> None:
+        """Stop the workers (a batch they are playing is lost) and wait for them."""
+        for proc in self.procs:
+            with contextlib.suppress(Exception):
+                proc.terminate()
+        for proc in self.procs:
+            proc.join(2)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1)
+        for conn in self.conns:
+            conn.close()
+
+
+def _serve(conn: Any) -> None:
+    """A worker: calls from the pipe, results back, until the pipe closes."""
+    _quiet_worker()
+    while True:
+        try:
+            task, call = conn.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        try:
+            reply = (True, task(*call))
+        except Exception as exc:
+            reply = (False, exc if isinstance(exc, TabletopError) else TabletopError(f"in a worker: {exc!r}"))
+        try:
+            conn.send(reply)
+        except (OSError, ValueError):
+            return
+
+
+def _result(future: Any) -> Any:
+    # Waited for in short steps: a signal may reach another thread of this
+    # process (Dask's), and Python runs its handler in the main thread only
+    # once that thread runs Python code again.
+    while True:
+        try:
+            return future.result(timeout=POLL)
+        except TimeoutError:
+            continue
+
+
+#: Seconds between two looks at a signal while waiting for a batch.
+POLL = 0.1
+
+
+def _on_dask(
+    arms: tuple[Plan, ...], first: int, last: int, address: str, per_batch: int | None, guard: Guard
+) -> Iterator[list[tuple[Played, ...]]]:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UsageError("--scheduler needs Dask distributed: pip install 'tabletop[dask]'") from None
+    arms = tuple(shipped(arm) for arm in arms)
+    try:
+        client = Client(address, timeout=10)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise UsageError(f"--scheduler {address}: cannot connect ({exc})") from None
+    waiting: deque = deque()
+    try:
+        workers = max(1, sum(client.nthreads().values()))
+        todo = iter(batches(last, workers, per_batch, first))
+        for job in todo:
+            waiting.append(client.submit(play_arms, arms, job, pure=False))
+            if len(waiting) >= workers * AHEAD:
+                break
+        while waiting:
+            with guard.waiting():
+                done = _result(waiting.popleft())
+            job = next(todo, None)
+            if job is not None:
+                waiting.append(client.submit(play_arms, arms, job, pure=False))
+            yield done
+    finally:
+        with contextlib.suppress(Exception):
+            client.cancel(list(waiting))
+        with contextlib.suppress(Exception):
+            client.close(timeout=5)
+
+
+def shipped(plan: Plan) -> Plan:
+    """``plan`` with its house-rule files (``--plugins`` and ``TABLETOP_PLUGINS``)
+    carried in it as text, for workers whose folders do not hold them."""
+    paths = [*plan.plugins, *filter(None, os.environ.get(ENV_VAR, "").split(os.pathsep))]
+    sources = []
+    for file in plugin_files(paths):
+        try:
+            sources.append((file.name, file.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PluginError(f"cannot read it: {exc}", where=str(file)) from None
+    return attrs.evolve(plan, plugins=(), sources=tuple(sources))
+
+
+def _plugins_here(plan: Plan) -> tuple[str, ...]:
+    """The house-rule files to load in this process: the plan's own paths, or
+    the files it carries, written once per process into a folder of their own."""
+    if not plan.sources:
+        return plan.plugins
+    return _written(plan.sources)
+
+
+_WRITTEN: dict[tuple[tuple[str, str], ...], tuple[str, ...]] = {}
+
+
+def _written(sources: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    if sources in _WRITTEN:
+        return _WRITTEN[sources]
+    digest = hashlib.sha256(repr(sources).encode()).hexdigest()[:16]
+    folder = Path(tempfile.mkdtemp(prefix=f"tabletop-rules-{digest}-"))
+    paths = []
+    for k, (name, text) in enumerate(sources):
+        # One folder per file keeps two files of the same name apart.
+        place = folder / str(k)
+        place.mkdir()
+        (place / name).write_text(text, encoding="utf-8")
+        paths.append(str(place / name))
+    _WRITTEN[sources] = tuple(paths)
+    return _WRITTEN[sources]
 
 
 def run(
@@ -116,55 +450,15 @@ def run(
     progress: Callable[[int], None] | None = None,
     per_batch: int | None = None,
 ) -> list[Played]:
-    """Play ``games`` games of ``plan``, in game order. ``workers``: processes
-    on this machine (default: one per core; 1 plays here, in this process);
-    ``scheduler``: the address of a Dask scheduler instead. ``progress`` is
-    called with the number of games each finished batch held."""
-    check(plan)
-    if scheduler is not None:
-        results = _on_dask(plan, games, scheduler, per_batch)
-    else:
-        count = workers or os.cpu_count() or 1
-        if count == 1:
-            results = (play_batch(plan, batch) for batch in batches(games, 1, per_batch))
-        else:
-            results = _on_pool(plan, games, count, per_batch)
+    """Play ``games`` games of ``plan`` and return them all, in game order
+    (for a few games; :func:`stream` or :mod:`tabletop.runs` for many)."""
     played: list[Played] = []
-    for batch in results:
-        played += batch
-        if progress is not None:
-            progress(len(batch))
-    played.sort(key=lambda p: p.number)
+    with contextlib.closing(stream([plan], range(1, games + 1), workers, scheduler, per_batch)) as batches_:
+        for batch in batches_:
+            played += [arms[0] for arms in batch]
+            if progress is not None:
+                progress(len(batch))
     return played
-
-
-def _on_pool(plan: Plan, games: int, workers: int, per_batch: int | None) -> Iterator[list[Played]]:
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_batch, plan, batch) for batch in batches(games, workers, per_batch)]
-        try:
-            for future in as_completed(futures):
-                yield future.result()
-        finally:
-            for future in futures:
-                future.cancel()
-
-
-def _on_dask(plan: Plan, games: int, address: str, per_batch: int | None) -> Iterator[list[Played]]:
-    try:
-        from distributed import Client
-        from distributed import as_completed as dask_completed
-    except ImportError:
-        raise UsageError("--scheduler needs Dask distributed: pip install 'tabletop[dask]'") from None
-    try:
-        client = Client(address, timeout=10)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise UsageError(f"--scheduler {address}: cannot connect ({exc})") from None
-    with client:
-        workers = max(1, sum(client.nthreads().values()))
-        jobs = batches(games, workers, per_batch)
-        futures = client.map(play_batch, [plan] * len(jobs), jobs, pure=False)
-        for future in dask_completed(futures):
-            yield future.result()
 
 
 def rows(played: Iterable[Played]) -> Iterator[GameRow]:

@@ -1,5 +1,5 @@
-"""Many games summarised: wins per seat and per bot, shared victories, scores
-and game length, with 95% intervals on win rates.
+"""Many games summarised: wins per seat, per bot, per place in the turn order,
+shared victories, scores and game length, with 95% intervals on win rates.
 
 A :class:`GameRow` is one finished (or unfinished) game reduced to what the
 summary needs; rows come from logs (:func:`rows_from_logs`, streamed) or
@@ -21,11 +21,12 @@ import attrs
 from . import folders
 from .engine import Match, Replay
 from .errors import TabletopError, UsageError
+from .events import DECISION, Event
 from .intervals import wilson
 from .registry import Registry
 
-#: What ``--by`` may group by.
-GROUPINGS = ("seat", "variant", "bot")
+#: What ``--by`` may group by (several may be combined: ``--by seat,start``).
+GROUPINGS = ("seat", "variant", "bot", "start", "turn-order")
 
 
 @attrs.frozen
@@ -42,6 +43,22 @@ class GameRow:
     events: int
     finished: bool
     file: str = ""
+    #: The game's number in its run and its seed (0 and "" for a log read from a file).
+    number: int = 0
+    seed: str = ""
+    #: The players in turn order, the start player first (see :func:`play_order`).
+    order: tuple[str, ...] = ()
+    #: The game's length in turns (decisions of its main kind, see :func:`play_order`).
+    turns: int = 0
+    #: Figures the game reports about itself (``Game.figures``), by name.
+    figures: tuple[tuple[str, float], ...] = ()
+    #: A digest of the events (paired comparisons tell unchanged games by it).
+    digest: str = ""
+
+    @property
+    def start(self) -> str:
+        """The start player (the first in turn order), or "" when unknown."""
+        return self.order[0] if self.order else ""
 
     @property
     def winning_seats(self) -> tuple[int, ...]:
@@ -61,10 +78,27 @@ class GameRow:
             "winning_seats": " ".join(map(str, self.winning_seats)),
             "events": self.events,
             "finished": int(self.finished),
+            "start": self.start,
+            "turn_order": " ".join(self.order),
+            "turns": self.turns,
         }
 
 
-CSV_FIELDS = ("file", "game", "variants", "players", "bots", "scores", "winners", "winning_seats", "events", "finished")
+CSV_FIELDS = (
+    "file",
+    "game",
+    "variants",
+    "players",
+    "bots",
+    "scores",
+    "winners",
+    "winning_seats",
+    "events",
+    "finished",
+    "start",
+    "turn_order",
+    "turns",
+)
 
 
 def bot_of(registry: Registry, game: str, player: str) -> str | None:
@@ -82,11 +116,21 @@ def bot_seat_name(seat: int, bot: str) -> str:
     return f"p{seat}-{bot}"
 
 
-def row_of(registry: Registry, match: Match, events: int | None = None, file: str = "") -> GameRow:
-    """The row of a game as ``match`` leaves it."""
+def row_of(
+    registry: Registry,
+    match: Match,
+    events: int | None = None,
+    file: str = "",
+    decisions: Sequence[tuple[str, str]] = (),
+    **more: Any,
+) -> GameRow:
+    """The row of a game as ``match`` leaves it; ``decisions`` are the
+    ``(kind, player)`` of its decisions in order (for the turn order)."""
     header = match.header
-    outcome = match.game.outcome(match.state)
+    state = match.state
+    outcome = match.game.outcome(state)
     over = match.over
+    order, turns = play_order(decisions, header.players)
     return GameRow(
         game=header.game,
         variants=tuple(header.variants),
@@ -97,7 +141,59 @@ def row_of(registry: Registry, match: Match, events: int | None = None, file: st
         events=match.seq if events is None else events,
         finished=over,
         file=file,
+        order=order,
+        turns=turns,
+        figures=figures_of(match.game, state),
+        **more,
     )
+
+
+def play_order(decisions: Sequence[tuple[str, str]], players: Sequence[str]) -> tuple[tuple[str, ...], int]:
+    """The turn order and the length in turns of a game, from the ``(kind,
+    player)`` of its decisions.
+
+    A game's turns are told by its main decision: the kind of decision made
+    most often (a placement in Glüx, a move in Glyph Chess). The turn order is
+    the order in which players first made it, so decisions of the setup (made
+    in seat order before Glüx draws its start player) do not count; players who
+    never made it follow in seat order. The length in turns is how many main
+    decisions were made."""
+    counts = Counter(kind for kind, _ in decisions)
+    if not counts:
+        return (), 0
+    main, turns = counts.most_common(1)[0]
+    order: list[str] = []
+    for kind, player in decisions:
+        if kind == main and player not in order:
+            order.append(player)
+            if len(order) == len(players):
+                break
+    order += [p for p in players if p not in order]
+    return tuple(order), turns
+
+
+def decisions_of(events: Iterable[Event]) -> list[tuple[str, str]]:
+    """The ``(kind, player)`` of each decision among ``events``."""
+    return [(e.kind, e.player) for e in events if e.origin == DECISION and hasattr(e, "player")]  # type: ignore[attr-defined]
+
+
+def figures_of(game: Any, state: Any) -> tuple[tuple[str, float], ...]:
+    """What ``game.figures(state)`` reports (an optional method of a game:
+    numbers about a finished game, by name), sorted by name."""
+    report = getattr(game, "figures", None)
+    if report is None:
+        return ()
+    figures = report(state) or {}
+    return tuple(sorted((str(k), float(v)) for k, v in figures.items()))
+
+
+def _logged_decisions(registry: Registry, game: str, path: Path) -> list[tuple[str, str]]:
+    # The log has just been replayed and checked: its events are decoded
+    # again, one line at a time, for the turn order.
+    decode = registry.codec.decode_line
+    with open(path, "rb") as handle:
+        next(handle, None)
+        return decisions_of(decode(game, line)[1] for line in handle if line.strip())
 
 
 def log_paths(paths: Iterable[Path]) -> Iterator[Path | TabletopError]:
@@ -105,6 +201,48 @@ def log_paths(paths: Iterable[Path]) -> Iterator[Path | TabletopError]:
     ``*.jsonl`` (streamed, any depth); a folder that cannot be read comes as
     the error that says so."""
     return folders.logs(paths)
+
+
+def is_results_file(path: Path) -> bool:
+    """Whether ``path`` is a results file of ``simulate --results`` (not a log)."""
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".parquet"):
+        return True
+    if suffix != ".jsonl":
+        return False
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(7) == b'{"run":'
+    except OSError:
+        return False
+
+
+def rows_from_files(
+    registry: Registry, paths: Iterable[Path], failed: list[TabletopError] | None = None
+) -> Iterator[GameRow]:
+    """The rows of logs (as :func:`rows_from_logs`) and of results files
+    (``simulate --results``) named among ``paths``, one at a time."""
+    from .results import iter_rows
+
+    logs: list[Path] = []
+    for path in paths:
+        if not Path(path).is_file() or not is_results_file(Path(path)):
+            logs.append(path)
+            continue
+        yield from rows_from_logs(registry, logs, failed)
+        logs = []
+        try:
+            yield from iter_rows(Path(path))
+        except TabletopError as exc:
+            if failed is None:
+                raise
+            failed.append(exc)
+        except Exception as exc:
+            error = UsageError(f"not a readable results file ({type(exc).__name__})", where=str(path))
+            if failed is None:
+                raise error from None
+            failed.append(error)
+    yield from rows_from_logs(registry, logs, failed)
 
 
 def rows_from_logs(
@@ -118,12 +256,37 @@ def rows_from_logs(
             if isinstance(path, TabletopError):
                 raise path
             match = Replay(registry, path).run()
+            decided = _decisions_again(registry, match, path)
         except TabletopError as exc:
             if failed is None:
                 raise
             failed.append(exc)
             continue
-        yield row_of(registry, match, file=str(path))
+        yield row_of(registry, match, file=str(path), decisions=decided)
+
+
+def _decisions_again(registry: Registry, match: Match, path: Path) -> list[tuple[str, str]]:
+    try:
+        return _logged_decisions(registry, match.header.game, path)
+    except OSError as exc:
+        raise UsageError(f"cannot read it again: {exc.strerror or exc}", where=str(path)) from None
+
+
+def parse_by(text: str | Sequence[str]) -> tuple[str, ...]:
+    """``--by`` as a tuple of groupings: ``seat``, ``start,variant``, ..."""
+    parts = [p.strip() for p in text.split(",")] if isinstance(text, str) else list(text)
+    out: list[str] = []
+    for part in parts:
+        if part not in GROUPINGS:
+            raise UsageError(f"--by {part}: one of {', '.join(GROUPINGS)} (combine them with commas: seat,start)")
+        if part not in out:
+            out.append(part)
+    return tuple(out) or ("seat",)
+
+
+def rounded(value: float | None, digits: int = 4) -> float | None:
+    """A float as printed in JSON: rates to 4 decimals, other figures to 3."""
+    return None if value is None else round(value, digits)
 
 
 class Tally:
@@ -141,14 +304,18 @@ class Tally:
         self.alone += won and alone
         self.scores[score] += 1
 
+    @property
+    def rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
     def as_json(self) -> dict[str, Any]:
         low, high = wilson(self.wins, self.games)
         return {
             "games": self.games,
             "wins": self.wins,
             "wins_alone": self.alone,
-            "win_rate": self.wins / self.games if self.games else None,
-            "ci95": [low, high],
+            "win_rate": rounded(self.rate),
+            "ci95": [rounded(low), rounded(high)],
             "score": score_summary(self.scores),
         }
 
@@ -172,8 +339,8 @@ def score_summary(scores: Counter[int]) -> dict[str, Any]:
         return ordered[-1][0]  # pragma: no cover
 
     return {
-        "mean": mean,
-        "sd": math.sqrt(var),
+        "mean": rounded(mean, 3),
+        "sd": rounded(math.sqrt(var), 3),
         "min": ordered[0][0],
         "q1": quantile(0.25),
         "median": quantile(0.5),
@@ -183,27 +350,57 @@ def score_summary(scores: Counter[int]) -> dict[str, Any]:
     }
 
 
-class Group:
-    """The games of one game, player count and set of variants."""
+#: What a group of games holds in common: game, player count, variants, and
+#: each seat's bot (``()`` when the bots are what is compared, ``--by bot``).
+GroupKey = tuple[str, int, tuple[str, ...], tuple[str, ...]]
 
-    def __init__(self, game: str, players: int, variants: tuple[str, ...]) -> None:
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+class Group:
+    """The games of one game, player count, set of variants and line-up of
+    bots: runs that differ in any of these are never pooled, unless ``--by``
+    names what differs (``--by bot`` pools line-ups and compares bots)."""
+
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        variants: tuple[str, ...],
+        lineup: tuple[str, ...] = (),
+        by: tuple[str, ...] = ("seat",),
+    ) -> None:
         self.game = game
         self.players = players
         self.variants = variants
+        self.lineup = lineup
+        self.by = tuple(d for d in by if d != "variant") or ("seat",)
         self.games = 0
         self.finished = 0
         self.shared = 0
         self.no_winner = 0
         self.lengths: Counter[int] = Counter()
+        self.turns: Counter[int] = Counter()
         self.seats = [Tally() for _ in range(players)]
         self.seat_names: list[Counter[str]] = [Counter() for _ in range(players)]
         self.by_player: dict[str, Tally] = {}
         self.by_bot: dict[str, Tally] = {}
+        #: Tallies by the ``--by`` groupings, keyed by their values.
+        self.crossed: dict[tuple[str, ...], Tally] = {}
 
     @property
     def label(self) -> str:
         variants = ", ".join(self.variants) if self.variants else "no variant"
         return f"{self.game}, {self.players} players, {variants}"
+
+    @property
+    def bots_label(self) -> str:
+        """The line-up in a few words: ``greedy`` (every seat) or ``greedy, random``."""
+        if not self.lineup:
+            return ""
+        return self.lineup[0] if len(set(self.lineup)) == 1 else ", ".join(self.lineup)
 
     def add(self, row: GameRow) -> None:
         self.games += 1
@@ -211,9 +408,12 @@ class Group:
             return
         self.finished += 1
         self.lengths[row.events] += 1
+        if row.turns:
+            self.turns[row.turns] += 1
         alone = len(row.winners) == 1
         self.shared += len(row.winners) > 1
         self.no_winner += not row.winners
+        crossed = self.by != ("seat",)
         for seat, (player, bot, score) in enumerate(zip(row.players, row.bots, row.scores)):
             won = player in row.winners
             self.seats[seat].add(won, alone, score)
@@ -221,6 +421,9 @@ class Group:
             self.by_player.setdefault(player, Tally()).add(won, alone, score)
             if bot is not None:
                 self.by_bot.setdefault(bot, Tally()).add(won, alone, score)
+            if crossed:
+                key = tuple(_value(d, row, seat, player, bot) for d in self.by)
+                self.crossed.setdefault(key, Tally()).add(won, alone, score)
 
     def seat_player(self, seat: int) -> str:
         """Who sat in ``seat``: the name when always the same, else how many names."""
@@ -229,36 +432,72 @@ class Group:
             return next(iter(names))
         return f"({len(names)} names)" if names else "-"
 
+    def crossed_rows(self) -> list[tuple[tuple[str, ...], Tally]]:
+        return sorted(self.crossed.items(), key=lambda kv: [_sortable(v) for v in kv[0]])
+
     def as_json(self) -> dict[str, Any]:
         lengths = score_summary(self.lengths)
-        return {
+        turns = score_summary(self.turns)
+        out = {
             "game": self.game,
             "players": self.players,
             "variants": list(self.variants),
+            "lineup": list(self.lineup) or None,
             "games": self.games,
             "finished": self.finished,
             "shared_victories": self.shared,
             "no_winner": self.no_winner,
             "events": {k: lengths[k] for k in ("mean", "min", "median", "max")},
+            "turns": {k: turns[k] for k in ("mean", "min", "median", "max")},
             "seats": [
                 {"seat": i + 1, "player": self.seat_player(i), **tally.as_json()} for i, tally in enumerate(self.seats)
             ],
             "players_by_name": {p: t.as_json() for p, t in sorted(self.by_player.items())},
             "bots": {b: t.as_json() for b, t in sorted(self.by_bot.items())},
         }
+        if self.crossed:
+            out["by"] = {
+                "groupings": list(self.by),
+                "rows": [{**dict(zip(self.by, key)), **t.as_json()} for key, t in self.crossed_rows()],
+            }
+        return out
+
+
+def _value(dimension: str, row: GameRow, seat: int, player: str, bot: str | None) -> str:
+    if dimension == "seat":
+        return str(seat + 1)
+    if dimension == "bot":
+        return bot or "-"
+    if not row.order:
+        return "?"
+    if dimension == "start":
+        return "start player" if row.order[0] == player else "not start"
+    return _ordinal(row.order.index(player) + 1)  # turn-order
+
+
+def _sortable(value: str) -> tuple[int, str]:
+    digits = "".join(c for c in value if c.isdigit())
+    return (int(digits) if digits else 0, value)
 
 
 class Summary:
     """Rows added one at a time, kept as counters per :class:`Group`."""
 
-    def __init__(self) -> None:
-        self.groups: dict[tuple[str, int, tuple[str, ...]], Group] = {}
+    def __init__(self, by: str | Sequence[str] = ("seat",)) -> None:
+        self.by = parse_by(by)
+        self.groups: dict[GroupKey, Group] = {}
+
+    def key(self, row: GameRow) -> GroupKey:
+        lineup = () if "bot" in self.by else tuple(b or "-" for b in row.bots)
+        if set(lineup) == {"-"}:
+            lineup = ()
+        return (row.game, len(row.players), row.variants, lineup)
 
     def add(self, row: GameRow) -> None:
-        key = (row.game, len(row.players), row.variants)
+        key = self.key(row)
         group = self.groups.get(key)
         if group is None:
-            group = self.groups[key] = Group(*key)
+            group = self.groups[key] = Group(*key, by=self.by)
         group.add(row)
 
     def extend(self, rows: Iterable[GameRow]) -> Summary:
@@ -274,19 +513,19 @@ class Summary:
         return [self.groups[k] for k in sorted(self.groups)]
 
     def as_json(self) -> dict[str, Any]:
-        return {"games": self.games, "groups": [g.as_json() for g in self.sorted_groups()]}
+        return {"games": self.games, "by": list(self.by), "groups": [g.as_json() for g in self.sorted_groups()]}
 
-    def table(self, by: str = "seat") -> str:
+    def table(self, by: str | Sequence[str] | None = None) -> str:
         """The summary as text: one block per group, win rates with 95% intervals."""
-        if by not in GROUPINGS:
-            raise UsageError(f"--by {by}: one of {', '.join(GROUPINGS)}")
+        if by is not None and parse_by(by) != self.by:
+            raise UsageError(f"this summary was counted --by {','.join(self.by)}, not --by {by}")
         if not self.groups:
             return "no games"
         blocks = []
-        if by == "variant":
+        if "variant" in self.by:
             blocks.append(_variant_table(self.sorted_groups()))
         for group in self.sorted_groups():
-            blocks.append(_group_table(group, by))
+            blocks.append(_group_table(group))
         return "\n\n".join(blocks)
 
 
@@ -304,53 +543,77 @@ def _score(tally: Tally) -> list[str]:
     return [f"{s['mean']:.1f} ± {s['sd']:.1f}", f"{s['min']}/{s['median']}/{s['max']}"]
 
 
-def _group_table(group: Group, by: str) -> str:
+def _group_table(group: Group) -> str:
     lengths = score_summary(group.lengths)
     lines = [f"{group.label}: {group.games} games"]
     if group.finished != group.games:
         lines[0] += f" ({group.games - group.finished} unfinished, left out below)"
+    if group.lineup:
+        lines.append(f"bots: {group.bots_label}")
     if group.finished:
-        lines.append(
+        line = (
             f"shared victories: {group.shared} ({group.shared / group.finished:.1%}); "
             f"events per game: mean {lengths['mean']:.1f}, min {lengths['min']}, "
             f"median {lengths['median']}, max {lengths['max']}"
         )
+        if group.turns:
+            line += f"; turns: mean {score_summary(group.turns)['mean']:.1f}"
+        lines.append(line)
     head = ["games", "wins", "win rate", "95% CI", "score mean ± sd", "min/median/max"]
-    if by == "bot":
+    if group.by == ("bot",):
         rows = [[bot, *_rate(t), *_score(t)] for bot, t in sorted(group.by_bot.items())]
         if not rows:
             lines.append("no bots recorded in these logs (bot seats are named like p1-greedy)")
             return "\n".join(lines)
         lines.append(_columns([["bot", *head], *rows]))
-    else:
+    elif group.by == ("seat",):
         rows = [[str(i + 1), group.seat_player(i), *_rate(t), *_score(t)] for i, t in enumerate(group.seats)]
         lines.append(_columns([["seat", "player", *head], *rows]))
         named = {p: t for p, t in group.by_player.items()}
         if len(named) > group.players:
             rows = [[p, *_rate(t), *_score(t)] for p, t in sorted(named.items())]
             lines.append(_columns([["player", *head], *rows]))
+    else:
+        if any("?" in key for key, _ in group.crossed_rows()):
+            lines.append("(?: the log does not show the turn order)")
+        rows = [[*key, *_rate(t), *_score(t)] for key, t in group.crossed_rows()]
+        lines.append(_columns([list(group.by), *[[*r] for r in rows]], first=len(group.by), head=head))
     return "\n".join(lines)
 
 
 def _variant_table(groups: Sequence[Group]) -> str:
-    rows = [["game", "players", "variants", "games", "seat win rates (95% CI)"]]
+    rows = [["game", "players", "variants", "bots", "games", "seat win rates (95% CI)"]]
     for g in groups:
         rates = []
         for i, t in enumerate(g.seats, start=1):
             if t.games:
                 low, high = wilson(t.wins, t.games)
                 rates.append(f"{i}: {t.wins / t.games:.1%} ({low:.1%}-{high:.1%})")
-        rows.append([g.game, str(g.players), " ".join(g.variants) or "-", str(g.finished), "; ".join(rates)])
+        rows.append(
+            [
+                g.game,
+                str(g.players),
+                " ".join(g.variants) or "-",
+                g.bots_label or "-",
+                str(g.finished),
+                "; ".join(rates),
+            ]
+        )
     return _columns(rows)
 
 
-def _columns(rows: list[list[str]]) -> str:
+def _columns(rows: list[list[str]], first: int = 0, head: list[str] | None = None) -> str:
+    numbers_from = 2
+    if head is not None:
+        rows = [rows[0] + head, *rows[1:]]
+        numbers_from = first
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     out = []
     for row in rows:
         last = len(row) - 1
         cells = [
-            c.rjust(w) if 2 <= i < last and _numeric(c) else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))
+            c.rjust(w) if numbers_from <= i < last and _numeric(c) else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row, widths))
         ]
         out.append("  ".join(cells).rstrip())
     return "\n".join(out)

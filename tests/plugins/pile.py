@@ -224,6 +224,10 @@ class Pile(Game):
         winners = (self.players[state.last],) if state.pile == 0 and state.last is not None else ()
         return Outcome(scores, winners)
 
+    def figures(self, state):
+        # Optional: numbers about a game that simulate --results records.
+        return {"cards_played": sum(state.used)}
+
     def sees(self, event, player):
         return player is None or not isinstance(event, Deal) or event.player == player
 

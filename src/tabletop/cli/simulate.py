@@ -10,11 +10,11 @@ from pathlib import Path
 
 import click
 
-from .. import logfile
+from .. import balance
 from ..errors import UsageError
-from ..intervals import difference
-from ..simulation import Plan, Played, log_name, run
-from ..stats import Group, Summary
+from ..runs import Run, play
+from ..simulation import Guard, Plan
+from ..stats import parse_by
 from .common import game_option, parse_options, pass_env, plot_option, seat_count, seats_option, variant_option
 
 
@@ -39,7 +39,24 @@ from .common import game_option, parse_options, pass_env, plot_option, seat_coun
 @click.option(
     "-o", "--output", type=click.Path(file_okay=False, path_type=Path), help="Write each game's log into this folder."
 )
-@click.option("--compare", help="Also play the same seeds with this variant toggled, and compare seat win rates.")
+@click.option(
+    "--results",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Stream one row per game into this file (.csv, .jsonl, .parquet) as batches finish.",
+)
+@click.option("--compare", help="Also play the same seeds with this variant toggled: a paired comparison.")
+@click.option("--sweep", help="Play the same seeds at each value of one variant setting: VARIANT:key=v1,v2,...")
+@click.option(
+    "--until-interval",
+    type=click.FloatRange(min=0, min_open=True, max=1),
+    help="Stop early once every seat's 95% interval is at most this wide (--games is the most).",
+)
+@click.option(
+    "--by",
+    default="seat",
+    show_default=True,
+    help="Win tables per seat, bot, start, turn-order (several with commas); turn-order pairs a --compare by it.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @plot_option
 @pass_env
@@ -57,7 +74,11 @@ def simulate(
     scheduler,
     per_batch,
     output,
+    results,
     compare,
+    sweep,
+    until_interval,
+    by,
     as_json,
     plot_path,
 ) -> None:
@@ -66,17 +87,22 @@ def simulate(
 
     Game i uses the seed SEED-i alone, so the same seed gives the same games
     however they are split among workers or machines. Seats are named by
-    seat and bot (p1-mcts), so the logs record who played.
+    seat and bot (p1-mcts), so the logs record who played. Results and logs
+    are written as games finish; Ctrl-C stops the run, keeping what is
+    written, and the same command run again continues it.
 
     \b
     Example:
-      tabletop simulate glux --seats 4 --bot greedy --games 1000
-      tabletop simulate glux --seats 2 --compare glux-second-place-2p --games 2000 --plot fair.svg
+      tabletop simulate glux --seats 4 --bot greedy --games 100000 --results games.csv
+      tabletop simulate glux --seats 2 --compare glux-second-place-2p --games 2000 --plot fair.png
+      tabletop --plugins variants/house_rules simulate glux --seats 4 --sweep glux-room-points:first=4,5,6 --games 5000
       tabletop simulate glyph-chess --seats 2 --bot mcts --bot greedy --games 200 --scheduler tcp://10.0.0.5:8786
     """
     count = seat_count(how_many, old_players)
     if workers is not None and scheduler is not None:
         raise UsageError("--workers and --scheduler exclude each other (Dask decides how many workers)")
+    if compare is not None and sweep is not None:
+        raise UsageError("--compare and --sweep exclude each other")
     names = list(bots) or ["random"]
     if len(names) not in (1, count):
         raise UsageError(f"--bot: give one bot for all seats or one per seat ({count})")
@@ -88,99 +114,37 @@ def simulate(
         options=tuple(sorted(parse_options(options).items())),
         seed=seed,
         plugins=tuple(str(p) for p in env.plugins),
-        logs=output is not None,
     )
-    arms = [plan]
-    if compare is not None:
-        if compare in variants:
-            arms = [plan.with_variants([v for v in variants if v != compare]), plan]
-        else:
-            arms = [plan, plan.with_variants([*variants, compare])]
-    if output is not None:
-        if output.exists() and any(output.iterdir()):
-            raise UsageError("the output folder is not empty; choose another", where=str(output))
-        output.mkdir(parents=True, exist_ok=True)
-    summaries = []
+    arms = balance.arms(plan, compare, sweep)
+    run = Run(
+        arms=arms,
+        games=games,
+        results=results,
+        logs=output,
+        workers=workers,
+        scheduler=scheduler,
+        per_batch=per_batch,
+        until_interval=until_interval,
+        by=parse_by(by),
+    )
     stderr = sys.stderr
     quiet = contextlib.nullcontext(stderr) if stderr.isatty() else open(os.devnull, "w")
-    with quiet as bar_file:
-        for k, arm in enumerate(arms):
-            label = f"{game} " + (", ".join(arm.variants) or "official rules")
-            with click.progressbar(length=games, label=label, file=bar_file) as bar:
-                played = run(arm, games, workers, scheduler, bar.update, per_batch)
-            if output is not None:
-                _write_logs(output / f"{k + 1}-{_slug(arm)}" if len(arms) > 1 else output, arm, played)
-            summaries.append(Summary().extend(p.row for p in played))
-    groups = [next(iter(s.groups.values())) for s in summaries]
+    with quiet as bar_file, Guard() as guard:
+        label = f"{game} " + " / ".join(", ".join(a.variants) or "official rules" for a in arms)
+        with click.progressbar(length=games, label=label, file=bar_file) as bar:
+            done = play(run, bar.update, guard)
+    report = balance.Report(done, compare=compare, sweep=sweep)
     if as_json:
-        data = {"summaries": [s.as_json() for s in summaries]}
-        if compare is not None:
-            data["compare"] = _comparison(*groups)
-        click.echo(json.dumps(data, ensure_ascii=False))
+        click.echo(json.dumps(report.as_json(), ensure_ascii=False))
     else:
-        click.echo("\n\n".join(s.table() for s in summaries))
-        if compare is not None:
-            click.echo("\n" + _comparison_table(*groups))
+        click.echo(report.text())
     if plot_path is not None:
-        from ..plotting import plot
+        from ..plotting import plot_report
 
-        title = f"{games} games of {game}, {count} players, bots: {' '.join(plan.bots)}"
-        plot(groups, plot_path, title)
+        plot_report(report, plot_path)
         if not as_json:
             click.echo(f"Picture written to {plot_path}.")
-    if output is not None and not as_json:
-        click.echo(f"Logs written to {output}/.")
-
-
-def _slug(plan: Plan) -> str:
-    return "-".join(v.partition(":")[0] for v in plan.variants) or "official"
-
-
-def _write_logs(folder: Path, plan: Plan, played: list[Played]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    for p in played:
-        assert p.lines is not None
-        logfile.create(folder / log_name(plan, p.number), p.lines)
-
-
-def _comparison(base: Group, other: Group) -> list[dict]:
-    out = []
-    for seat, (a, b) in enumerate(zip(base.seats, other.seats), start=1):
-        d, low, high = difference(b.wins, b.games, a.wins, a.games)
-        out.append(
-            {
-                "seat": seat,
-                "without": a.wins / a.games if a.games else None,
-                "with": b.wins / b.games if b.games else None,
-                "difference": d,
-                "ci95": [low, high],
-            }
-        )
-    return out
-
-
-def _comparison_table(base: Group, other: Group) -> str:
-    name = ", ".join(v for v in other.variants if v not in base.variants) or "the variant"
-    lines = [f"Seat win rates with and without {name} (same seeds; difference with its 95% interval):"]
-    rows = [["seat", "without", "with", "difference", "95% CI"]]
-    for entry in _comparison(base, other):
-        low, high = entry["ci95"]
-        rows.append(
-            [
-                str(entry["seat"]),
-                f"{entry['without']:.1%}",
-                f"{entry['with']:.1%}",
-                f"{entry['difference']:+.1%}",
-                f"{low:+.1%} to {high:+.1%}",
-            ]
-        )
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines += [
-        "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip() for r in rows
-    ]
-    significant = [e["seat"] for e in _comparison(base, other) if e["ci95"][0] > 0 or e["ci95"][1] < 0]
-    if significant:
-        lines.append("The interval excludes 0 (a real change) for seat " + ", ".join(map(str, significant)) + ".")
-    else:
-        lines.append("Every interval includes 0: no change in seat win rates is shown at this number of games.")
-    return "\n".join(lines)
+    if not as_json:
+        for what, where in (("Results", results), ("Logs", output)):
+            if where is not None:
+                click.echo(f"{what} written to {where}.")

@@ -9,21 +9,25 @@ from pathlib import Path
 import click
 
 from ..errors import TabletopError, UsageError
-from ..stats import GROUPINGS, Summary, rows_from_logs, write_csv
+from ..stats import GROUPINGS, Summary, parse_by, rows_from_files, write_csv
 from .common import pass_env, plot_option
 
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
-    "--by", type=click.Choice(GROUPINGS), default="seat", show_default=True, help="Win table per seat, variant or bot."
+    "--by",
+    default="seat",
+    show_default=True,
+    help="Win table per " + ", ".join(GROUPINGS) + "; several with commas (start,variant).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print one CSV row per game instead of the summary.")
 @plot_option
 @pass_env
 def stats(env, paths: tuple[Path, ...], by: str, as_json: bool, as_csv: bool, plot_path: Path | None) -> None:
-    """Summarise logs: wins per seat, player and bot with 95% intervals,
+    """Summarise logs or results files (simulate --results): wins per seat,
+    player, bot, start player or place in turn order with 95% intervals,
     shared victories, scores and game length.
 
     Files and folders (searched for *.jsonl) are read one log at a time and
@@ -34,20 +38,23 @@ def stats(env, paths: tuple[Path, ...], by: str, as_json: bool, as_csv: bool, pl
     Example:
       tabletop stats games/
       tabletop stats games/ --by bot --plot wins.svg
+      tabletop stats games/ --by turn-order,variant
       tabletop stats games/ --csv > games.csv
+      tabletop stats results.csv --by turn-order --plot order.png
     """
     if as_json and as_csv:
         raise UsageError("--json and --csv exclude each other")
+    by = parse_by(by)
     registry = env.registry
     failed: list[TabletopError] = []
-    summary = Summary()
+    summary = Summary(by)
 
     def counted(rows):
         for row in rows:
             summary.add(row)
             yield row
 
-    rows = counted(rows_from_logs(registry, paths, failed))
+    rows = counted(rows_from_files(registry, paths, failed))
     if as_csv:
         write_csv(rows, sys.stdout)
     else:
@@ -64,7 +71,7 @@ def stats(env, paths: tuple[Path, ...], by: str, as_json: bool, as_csv: bool, pl
     if as_json:
         click.echo(json.dumps(summary.as_json(), ensure_ascii=False))
     elif not as_csv:
-        click.echo(summary.table(by))
+        click.echo(summary.table())
         if plot_path is not None:
             click.echo(f"Picture written to {plot_path}.")
     if failed:

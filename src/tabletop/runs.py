@@ -1,0 +1,322 @@
+"""A run: many games under one or more rule sets (*arms*), streamed into a
+results file and a folder of logs, summarised as it goes, stopped cleanly by
+SIGINT or SIGTERM and resumed by running it again.
+
+This is what ``tabletop simulate`` does, as an API (tournaments and other
+commands reuse it)::
+
+    from tabletop.runs import Run, play
+    from tabletop.simulation import Plan
+
+    plan = Plan(game="glux", players=4, bots=("greedy",) * 4, seed="study")
+    done = play(Run(arms=(plan,), games=100_000, results=Path("games.csv")))
+    print(done.summaries[0].table())
+
+Rerunning the same :class:`Run` continues from the games already in the
+results file (or the logs folder); no game is played twice and the finished
+file holds the same rows as a run that was never stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Callable, Iterator
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import attrs
+import orjson
+
+from . import simulation
+from .errors import UsageError
+from .intervals import wilson
+from .paired import Paired
+from .results import Results, record, row_from
+from .simulation import Guard, Interrupted, Plan, Played, log_name
+from .stats import GameRow, Summary
+
+#: The file in a logs folder that records which run its logs belong to.
+RUN_FILE = "run.json"
+#: Seconds between two syncs to disk (results and logs are durable in batches).
+SYNC_EVERY = 5.0
+
+
+@attrs.frozen
+class Run:
+    """What to play and where to put it."""
+
+    #: The rule sets, each played on every seed: one (a plain run), two (a
+    #: paired comparison: the first is the base), or more (a sweep).
+    arms: tuple[Plan, ...]
+    games: int
+    results: Path | None = None
+    logs: Path | None = None
+    workers: int | None = None
+    scheduler: str | None = None
+    per_batch: int | None = None
+    #: Stop once every seat's 95% interval (of its win rate, or of the
+    #: paired difference) is at most this wide.
+    until_interval: float | None = None
+    #: How ``tabletop stats`` groups the summaries (``("seat",)``, ``("turn-order",)``...).
+    by: tuple[str, ...] = ("seat",)
+
+
+@attrs.define
+class Done:
+    """What a run left: a summary per arm, the paired comparison if any."""
+
+    run: Run
+    summaries: list[Summary]
+    games: int
+    resumed: int = 0
+    paired: Paired | None = None
+    #: Whether ``until_interval`` stopped the run before ``games``.
+    narrow: bool = False
+
+    def meta(self) -> dict[str, Any]:
+        return {**metadata(self.run), "played": self.games}
+
+
+def tabletop_version() -> str:
+    try:
+        return version("tabletop")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        return "unknown"
+
+
+def metadata(run: Run) -> dict[str, Any]:
+    """What identifies a run: a rerun continues only a run with the same metadata (``games`` aside)."""
+    base = run.arms[0]
+    return {
+        "tabletop": tabletop_version(),
+        "game": base.game,
+        "players": base.players,
+        "bots": list(base.bots),
+        "arms": [list(arm.variants) for arm in run.arms],
+        "options": dict(base.options),
+        "seed": base.seed,
+        "games": run.games,
+    }
+
+
+def _same_run(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    keys = ("game", "players", "bots", "arms", "options", "seed")
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
+def _differs(a: dict[str, Any], b: dict[str, Any]) -> str:
+    for key in ("game", "players", "bots", "arms", "options", "seed"):
+        if a.get(key) != b.get(key):
+            return f"{key} {orjson.dumps(a.get(key)).decode()}, not {orjson.dumps(b.get(key)).decode()}"
+    return ""
+
+
+def arm_folder(run: Run, k: int) -> Path:
+    """Where arm ``k``'s logs go: the logs folder itself, or a sub-folder per arm."""
+    assert run.logs is not None
+    if len(run.arms) == 1:
+        return run.logs
+    slug = "-".join(v.replace(":", "_").replace("=", "-").replace(",", "_") for v in run.arms[k].variants) or "official"
+    return run.logs / f"{k + 1}-{slug}"
+
+
+def play(
+    run: Run,
+    progress: Callable[[int], None] | None = None,
+    guard: Guard | None = None,
+) -> Done:
+    """Play ``run``, resuming it if its results file or logs folder holds its
+    beginning. ``progress`` is called with the games of each batch finished.
+    Raises :class:`Interrupted` (its message says what was kept) on SIGINT or
+    SIGTERM when ``guard`` catches them."""
+    meta = metadata(run)
+    arms = len(run.arms)
+    summaries = [Summary(run.by) for _ in run.arms]
+    paired = Paired(run.arms[0].players, "turn-order" if "turn-order" in run.by else "seat") if arms == 2 else None
+    done = Done(run, summaries, 0, paired=paired)
+    results = Results(run.results, meta) if run.results is not None else None
+    for arm in run.arms:
+        simulation.check(arm)
+
+    def add(group: tuple[GameRow, ...]) -> None:
+        for summary, row in zip(summaries, group):
+            summary.add(row)
+        if paired is not None:
+            paired.add(*group)
+
+    # What the files hold already: the beginning of this run, or nothing.
+    kept = 0
+    if results is not None:
+        there = results.existing()
+        if there is not None and not _same_run(there, meta):
+            raise UsageError(
+                f"holds another run ({_differs(there, meta)}); choose another file", where=str(results.path)
+            )
+    logs_there = _check_logs(run, meta)
+    if results is not None and results.existing() is not None:
+        group: list[GameRow] = []
+        limit = run.games if logs_there is None else min(run.games, logs_there)
+        for rec in results.resume(arms, limit=limit):
+            group.append(row_from(rec))
+            if len(group) == arms:
+                add(tuple(group))
+                group = []
+                kept += 1
+    elif results is not None:
+        results.start()
+    if results is None and logs_there:
+        kept = logs_there
+        _summaries_from_logs(run, kept, add)
+    if results is not None and logs_there is not None:
+        kept = min(kept, logs_there)
+    done.resumed = done.games = kept
+    if run.logs is not None:
+        run.logs.mkdir(parents=True, exist_ok=True)
+        (run.logs / RUN_FILE).write_text(orjson.dumps(meta, option=orjson.OPT_INDENT_2).decode() + "\n")
+        for k in range(arms):
+            arm_folder(run, k).mkdir(parents=True, exist_ok=True)
+
+    guard = guard or Guard()
+    last_sync = time.monotonic()
+    numbers = range(kept + 1, run.games + 1)
+    try:
+        with contextlib.closing(
+            simulation.stream(
+                [attrs.evolve(a, logs=run.logs is not None) for a in run.arms],
+                numbers,
+                run.workers,
+                run.scheduler,
+                run.per_batch,
+                guard,
+            )
+        ) as batches:
+            if run.until_interval is not None and _narrow(done, run.until_interval):
+                done.narrow = True
+            for batch in () if done.narrow else batches:
+                if run.logs is not None:
+                    _write_logs(run, batch)
+                if results is not None:
+                    results.write([record(p.row) for game in batch for p in game])
+                for game in batch:
+                    add(tuple(p.row for p in game))
+                done.games += len(batch)
+                if progress is not None:
+                    progress(len(batch))
+                if time.monotonic() - last_sync > SYNC_EVERY:
+                    _sync(results, run)
+                    last_sync = time.monotonic()
+                if run.until_interval is not None and _narrow(done, run.until_interval):
+                    done.narrow = True
+                    break
+                guard.check()
+    except Interrupted as exc:
+        _finish(results, run)
+        where = " and ".join(str(p) for p in (run.results, run.logs) if p is not None)
+        kept_text = (
+            f"{done.games} of {run.games} games are in {where}"
+            if where
+            else f"{done.games} of {run.games} games were played (nothing was kept: use --results)"
+        )
+        rerun = "; run the same command again to continue" if where else ""
+        raise Interrupted(f"interrupted by {exc.name}: {kept_text}{rerun}", signum=exc.signum) from None
+    except BaseException:
+        # Whatever stopped the run (a worker's error, a full disk), what is
+        # written stays readable and a rerun continues it.
+        with contextlib.suppress(Exception):
+            _finish(results, run)
+        raise
+    _finish(results, run)
+    return done
+
+
+def _finish(results: Results | None, run: Run) -> None:
+    _sync(results, run)
+    if results is not None:
+        results.close()
+
+
+def _narrow(done: Done, width: float) -> bool:
+    if done.paired is not None:
+        return done.paired.games > 1 and done.paired.widest() <= width
+    for summary in done.summaries:
+        for group in summary.groups.values():
+            for tally in group.seats:
+                low, high = wilson(tally.wins, tally.games)
+                if high - low > width:
+                    return False
+        if not summary.groups:
+            return False
+    return True
+
+
+def _sync(results: Results | None, run: Run) -> None:
+    if results is not None:
+        results.sync()
+    if run.logs is not None and hasattr(os, "sync"):
+        # One sync for every log written since the last: durable in batches,
+        # not file by file.
+        os.sync()
+
+
+def _write_logs(run: Run, batch: list[tuple[Played, ...]]) -> None:
+    for k in range(len(run.arms)):
+        folder = arm_folder(run, k)
+        for game in batch:
+            played = game[k]
+            assert played.lines is not None
+            name = log_name(run.arms[k], played.number)
+            tmp = folder / f".{name}.partial"
+            try:
+                with open(tmp, "w", encoding="utf-8") as out:
+                    out.write("".join(line + "\n" for line in played.lines))
+                os.replace(tmp, folder / name)
+            except OSError as exc:
+                raise UsageError(f"cannot write a log: {exc.strerror or exc}", where=str(folder / name)) from None
+
+
+def _check_logs(run: Run, meta: dict[str, Any]) -> int | None:
+    """How many games the logs folder holds already (None: no logs wanted)."""
+    if run.logs is None:
+        return None
+    folder = run.logs
+    if not folder.exists():
+        return 0
+    if not folder.is_dir():
+        raise UsageError("not a folder", where=str(folder))
+    marker = folder / RUN_FILE
+    if not marker.exists():
+        if any(folder.iterdir()):
+            raise UsageError("the output folder is not empty; choose another", where=str(folder))
+        return 0
+    try:
+        there = orjson.loads(marker.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        raise UsageError(f"{RUN_FILE} cannot be read; choose another folder", where=str(folder)) from None
+    if not _same_run(there, meta):
+        raise UsageError(f"holds the logs of another run ({_differs(there, meta)}); choose another", where=str(folder))
+    count = 0
+    while count < run.games and all(
+        (arm_folder(run, k) / log_name(run.arms[k], count + 1)).exists() for k in range(len(run.arms))
+    ):
+        count += 1
+    return count
+
+
+def _summaries_from_logs(run: Run, kept: int, add: Callable[[tuple[GameRow, ...]], None]) -> None:
+    from .api import registry
+    from .stats import rows_from_logs
+
+    reg = registry(run.arms[0].plugins)
+    for number in range(1, kept + 1):
+        paths = [arm_folder(run, k) / log_name(run.arms[k], number) for k in range(len(run.arms))]
+        add(tuple(rows_from_logs(reg, paths)))
+
+
+def rows_of(path: Path) -> Iterator[GameRow]:
+    """The games of a results file, one at a time."""
+    from .results import iter_rows
+
+    return iter_rows(path)
