@@ -122,7 +122,7 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=64, help="cores of the machine to project for")
     parser.add_argument("--machines", type=int, default=10, help="machines of the cluster to project for")
     args = parser.parse_args()
-    common = ["glux", "--players", "4", "--bot", args.bot, "--seed", "million"]
+    common = ["glux", "--seats", "4", "--bot", args.bot, "--seed", "million"]
     single = args.single or max(2000, args.games // 50)
     folder = args.keep or Path(tempfile.mkdtemp(prefix="million-"))
     folder.mkdir(parents=True, exist_ok=True)
