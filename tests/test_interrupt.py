@@ -6,6 +6,7 @@ with the rows of a run never stopped."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -145,3 +146,27 @@ def test_signal_stops_a_dask_run_and_the_rerun_finishes_it(tmp_path):
         finish(args, tmp_path)
     finish([*RUN, "--games", "600", "--workers", "2", "--results", "whole.jsonl"], tmp_path)
     assert (tmp_path / "games.jsonl").read_bytes() == (tmp_path / "whole.jsonl").read_bytes()
+
+
+def test_signal_stops_a_tournament_on_the_pool_and_the_rerun_finishes_it(tmp_path):
+    args = ["tournament", "glux", "--bot", "random", "--bot", "greedy", "--seats", "2", "--games", "600"]
+    args += ["--workers", "2", "--seed", "stop", "--results", "t.jsonl"]
+    status, err, took, family = interrupt(args, tmp_path, tmp_path / "t.jsonl", signal.SIGINT, rows=20)
+    assert family, "the pool had no worker processes"
+    assert status == 130, err
+    assert took < 5
+    assert err.count("\n") == 1 and "Traceback" not in err
+    kept = rows_written(tmp_path / "t.jsonl")
+    assert f"interrupted by SIGINT: {kept} of 600 games kept in t.jsonl; run the same command again" in err
+    assert_no_orphans(family)
+    finish(args, tmp_path)
+    (tmp_path / "whole").mkdir()
+    finish(args, tmp_path / "whole")
+
+    def games(path: Path) -> list[dict]:
+        # Every game but the CPU time its bots took, which no two runs share.
+        rows = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+        return sorted(({k: v for k, v in row.items() if k != "cpu"} for row in rows), key=lambda r: r["number"])
+
+    assert games(tmp_path / "t.jsonl") == games(tmp_path / "whole" / "t.jsonl")
+    assert [g["number"] for g in games(tmp_path / "t.jsonl")] == list(range(1, 601))

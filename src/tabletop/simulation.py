@@ -371,11 +371,22 @@ POLL = 0.1
 def _on_dask(
     arms: tuple[Plan, ...], first: int, last: int, address: str, per_batch: int | None, guard: Guard
 ) -> Iterator[list[tuple[Played, ...]]]:
+    arms = tuple(shipped(arm) for arm in arms)
+    yield from on_dask(
+        play_arms, lambda workers: ((arms, job) for job in batches(last, workers, per_batch, first)), address, guard
+    )
+
+
+def on_dask(task: Callable, calls: Callable[[int], Iterable[tuple]], address: str, guard: Guard) -> Iterator[Any]:
+    """``task(*call)`` for each call on the Dask cluster at ``address``,
+    yielded in call order; ``calls(workers)`` makes the calls once the
+    cluster's number of workers is known. At most :data:`AHEAD` calls per
+    worker wait on the cluster; a signal caught by ``guard`` stops the wait,
+    and whatever is still on the cluster is cancelled."""
     try:
         from distributed import Client
     except ImportError:
         raise UsageError("--scheduler needs Dask distributed: pip install 'tabletop[dask]'") from None
-    arms = tuple(shipped(arm) for arm in arms)
     try:
         client = Client(address, timeout=10)
     except (OSError, TimeoutError, ValueError) as exc:
@@ -383,17 +394,17 @@ def _on_dask(
     waiting: deque = deque()
     try:
         workers = max(1, sum(client.nthreads().values()))
-        todo = iter(batches(last, workers, per_batch, first))
-        for job in todo:
-            waiting.append(client.submit(play_arms, arms, job, pure=False))
+        todo = iter(calls(workers))
+        for call in todo:
+            waiting.append(client.submit(task, *call, pure=False))
             if len(waiting) >= workers * AHEAD:
                 break
         while waiting:
             with guard.waiting():
                 done = _result(waiting.popleft())
-            job = next(todo, None)
-            if job is not None:
-                waiting.append(client.submit(play_arms, arms, job, pure=False))
+            call = next(todo, None)
+            if call is not None:
+                waiting.append(client.submit(task, *call, pure=False))
             yield done
     finally:
         with contextlib.suppress(Exception):

@@ -27,7 +27,6 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -236,23 +235,37 @@ def run(
     scheduler: str | None = None,
     results: Path | None = None,
     progress: Callable[[int], None] | None = None,
+    guard: simulation.Guard | None = None,
 ) -> list[Result]:
     """Play games 1..``games`` of ``entry`` (those not already in ``results``)
-    on ``workers`` processes or a Dask cluster; every result, in game order."""
+    on ``workers`` processes or a Dask cluster; every result, in game order.
+
+    The games run as ``simulate``'s do (:func:`tabletop.simulation.stream`'s
+    pool and Dask runner): a SIGINT or SIGTERM caught by ``guard`` stops the
+    workers and raises :class:`~tabletop.simulation.Interrupted`, saying what
+    ``results`` kept; the same call again continues from there."""
     check(entry)
+    guard = guard or simulation.Guard()
     done = {r.number: r for r in (resume(results, entry) if results is not None else [])}
     todo = [n for n in range(1, games + 1) if n not in done]
     if progress is not None and done:
         progress(sum(1 for n in done if n <= games))
     sink = ResultsFile(results, entry) if results is not None else None
     try:
-        for batch in _batches_played(entry, todo, workers, scheduler):
+        for batch in _batches_played(entry, todo, workers, scheduler, guard):
             for r in batch:
                 done[r.number] = r
             if sink is not None:
                 sink.write(r.line() for r in batch)
             if progress is not None:
                 progress(len(batch))
+            guard.check()
+    except simulation.Interrupted as exc:
+        kept = sum(1 for n in done if n <= games)
+        where = f" in {results}; run the same command again to continue" if results is not None else ""
+        raise simulation.Interrupted(
+            f"interrupted by {exc.name}: {kept} of {games} games kept{where}", signum=exc.signum
+        ) from None
     finally:
         if sink is not None:
             sink.close()
@@ -260,52 +273,37 @@ def run(
 
 
 def _batches_played(
-    entry: Entry, todo: list[int], workers: int | None, scheduler: str | None
+    entry: Entry, todo: list[int], workers: int | None, scheduler: str | None, guard: simulation.Guard
 ) -> Iterator[list[Result]]:
     if not todo:
         return
     if scheduler is not None:
-        yield from _on_dask(entry, todo, scheduler)
+
+        def calls(workers: int) -> Iterator[tuple[Entry, list[int]]]:
+            size = _per_batch(todo, workers)
+            return ((entry, todo[i : i + size]) for i in range(0, len(todo), size))
+
+        yield from simulation.on_dask(play_games, calls, scheduler, guard)
         return
     count = workers or os.cpu_count() or 1
     jobs = [[todo[i - 1] for i in batch] for batch in simulation.batches(len(todo), count, _per_batch(todo, count))]
     if count == 1:
         for job in jobs:
-            yield play_games(entry, job)
+            with guard.waiting():
+                played = play_games(entry, job)
+            yield played
         return
-    with ProcessPoolExecutor(max_workers=count) as pool:
-        futures = [pool.submit(play_games, entry, job) for job in jobs]
-        try:
-            for future in as_completed(futures):
-                yield future.result()
-        finally:
-            for future in futures:
-                future.cancel()
+    pool = simulation.Pool(count)
+    try:
+        yield from pool.ordered(play_games, [(entry, job) for job in jobs], guard)
+    finally:
+        pool.stop()
 
 
 def _per_batch(todo: list[int], workers: int) -> int:
     # Bots that search take a second or more a game: small batches keep every
     # worker busy to the end and the results file close behind.
     return max(1, min(10, math.ceil(len(todo) / (workers * 4))))
-
-
-def _on_dask(entry: Entry, todo: list[int], address: str) -> Iterator[list[Result]]:
-    try:
-        from distributed import Client
-        from distributed import as_completed as dask_completed
-    except ImportError:
-        raise UsageError("--scheduler needs Dask distributed: pip install 'tabletop[dask]'") from None
-    try:
-        client = Client(address, timeout=10)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise UsageError(f"--scheduler {address}: cannot connect ({exc})") from None
-    with client:
-        workers = max(1, sum(client.nthreads().values()))
-        size = _per_batch(todo, workers)
-        jobs = [todo[i : i + size] for i in range(0, len(todo), size)]
-        futures = client.map(play_games, [entry] * len(jobs), jobs, pure=False)
-        for future in dask_completed(futures):
-            yield future.result()
 
 
 # -- the report ------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
+from ..simulation import Guard
 from ..tournament import Entry, pairs, ratings, run
 from .common import game_option, parse_options, pass_env, variant_option
 
@@ -74,8 +75,12 @@ def tournament(
     )
     stderr = sys.stderr
     quiet = contextlib.nullcontext(stderr) if stderr.isatty() else open(os.devnull, "w")
-    with quiet as bar_file, click.progressbar(length=games, label=f"{game} tournament", file=bar_file) as bar:
-        played = run(entry, games, workers, scheduler, results, bar.update)
+    with (
+        quiet as bar_file,
+        Guard() as guard,
+        click.progressbar(length=games, label=f"{game} tournament", file=bar_file) as bar,
+    ):
+        played = run(entry, games, workers, scheduler, results, bar.update, guard)
     rated = ratings(entry, played)
     duels = pairs(entry, played)
     if as_json:
