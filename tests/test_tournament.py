@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import types
 from pathlib import Path
@@ -13,6 +14,8 @@ import tabletop
 from tabletop import MCTS
 from tabletop import mcts as mcts_module
 from tabletop.tournament import Entry, Result, pairs, ratings, resume, run
+
+from .conftest import ROOT
 
 DUEL = Entry(game="glux", bots=("random", "greedy"), players=2, seed="t")
 
@@ -160,3 +163,29 @@ def test_a_results_file_that_cannot_be_written_is_one_line(cli, tmp_path: Path):
                  "--results", str(tmp_path / "missing" / "cup.jsonl"))  # fmt: skip
     assert result.exit_code == 2
     assert "cannot write the results file" in result.stderr and "Traceback" not in result.output
+
+
+def test_house_rules_reach_dask_workers_that_do_not_hold_them_in_a_tournament(cli, tmp_path: Path):
+    # Named by a path relative to the command's folder: the workers, started
+    # elsewhere, can read the rule only as the tournament carries it.
+    distributed = pytest.importorskip("distributed")
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "points.py").write_text((ROOT / "variants/house_rules/glux_room_points.py").read_text())
+    args = ("--plugins", "rules/points.py", "tournament", "glux", "--bot", "random", "--bot", "greedy")
+    args += ("--games", "4", "--variant", "glux-room-points:first=7")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, protocol="tcp"
+    ) as cluster:
+        with distributed.Client(cluster.scheduler_address) as client:
+            assert str(tmp_path) not in set(client.run(os.getcwd).values())
+        on_dask = cli(*args, "--scheduler", cluster.scheduler_address, "--results", "dask.jsonl")
+    assert on_dask.exit_code == 0, on_dask.stderr
+    here = cli(*args, "--workers", "1", "--results", "here.jsonl")
+    assert here.exit_code == 0, here.stderr
+
+    def games(name: str) -> list[dict]:
+        rows = [json.loads(line) for line in (tmp_path / name).read_text().splitlines()[1:]]
+        return sorted(({k: v for k, v in r.items() if k != "cpu"} for r in rows), key=lambda r: r["number"])
+
+    assert games("dask.jsonl") == games("here.jsonl")
+    assert max(max(g["scores"]) for g in games("dask.jsonl")) >= 7  # the house rule's 7 points were scored

@@ -416,14 +416,20 @@ def on_dask(task: Callable, calls: Callable[[int], Iterable[tuple]], address: st
 def shipped(plan: Plan) -> Plan:
     """``plan`` with its house-rule files (``--plugins`` and ``TABLETOP_PLUGINS``)
     carried in it as text, for workers whose folders do not hold them."""
-    paths = [*plan.plugins, *filter(None, os.environ.get(ENV_VAR, "").split(os.pathsep))]
+    return attrs.evolve(plan, plugins=(), sources=carried(plan.plugins))
+
+
+def carried(plugins: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The house-rule files of ``plugins`` and ``TABLETOP_PLUGINS`` as
+    ``(name, text)`` pairs, to send to a worker (see :func:`written`)."""
+    paths = [*plugins, *filter(None, os.environ.get(ENV_VAR, "").split(os.pathsep))]
     sources = []
     for file in plugin_files(paths):
         try:
             sources.append((file.name, file.read_text(encoding="utf-8")))
         except (OSError, UnicodeDecodeError) as exc:
             raise PluginError(f"cannot read it: {exc}", where=str(file)) from None
-    return attrs.evolve(plan, plugins=(), sources=tuple(sources))
+    return tuple(sources)
 
 
 def _plugins_here(plan: Plan) -> tuple[str, ...]:
@@ -431,13 +437,15 @@ def _plugins_here(plan: Plan) -> tuple[str, ...]:
     the files it carries, written once per process into a folder of their own."""
     if not plan.sources:
         return plan.plugins
-    return _written(plan.sources)
+    return written(plan.sources)
 
 
 _WRITTEN: dict[tuple[tuple[str, str], ...], tuple[str, ...]] = {}
 
 
-def _written(sources: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+def written(sources: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """The paths of house-rule files carried as text (:func:`carried`),
+    written once per process into a folder of their own."""
     if sources in _WRITTEN:
         return _WRITTEN[sources]
     digest = hashlib.sha256(repr(sources).encode()).hexdigest()[:16]

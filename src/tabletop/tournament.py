@@ -56,6 +56,9 @@ class Entry:
     options: tuple[tuple[str, str], ...] = ()
     seed: str = "tournament"
     plugins: tuple[str, ...] = ()
+    #: The house-rule files carried as text, for Dask workers whose folders
+    #: do not hold them (``simulation.carried``); else empty.
+    sources: tuple[tuple[str, str], ...] = ()
 
     def orders(self) -> list[tuple[int, ...]]:
         """Every seat order: each ordered choice of ``players`` entrants (by index)."""
@@ -146,7 +149,7 @@ def _timed(bot: Bot, spent: list[float], made: list[int], seat: int) -> Bot:
 
 def play_games(entry: Entry, numbers: Sequence[int]) -> list[Result]:
     """Play games ``numbers`` of ``entry`` (in any process: only ``entry`` is needed)."""
-    reg = registry(entry.plugins)
+    reg = registry(simulation.written(entry.sources) if entry.sources else entry.plugins)
     done = []
     for number in numbers:
         plan = entry.plan(number)
@@ -283,6 +286,7 @@ def _batches_played(
             size = _per_batch(todo, workers)
             return ((entry, todo[i : i + size]) for i in range(0, len(todo), size))
 
+        entry = attrs.evolve(entry, plugins=(), sources=simulation.carried(entry.plugins))
         yield from simulation.on_dask(play_games, calls, scheduler, guard)
         return
     count = workers or os.cpu_count() or 1
