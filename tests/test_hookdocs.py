@@ -99,3 +99,13 @@ def test_the_hook_reference_is_the_hookspecs_of_every_installed_game(registry):
     games = {cls.rule_specs.__name__ for name, cls in registry.games.items() if name != "pile"}
     assert games <= marked, "a game's hooks have no generated place in docs/hooks.md"
     assert hookdocs.main(["--check", str(page)]) == 0, "docs/hooks.md is stale: run python -m tabletop.hookdocs"
+
+
+def test_a_missing_page_or_module_is_one_line_and_exit_2(tmp_path, capsys):
+    assert hookdocs.main([str(tmp_path / "none.md")]) == 2
+    page = tmp_path / "hooks.md"
+    page.write_text("<!-- hooks: no_such_module.hookspecs -->\n<!-- /hooks -->\n")
+    assert hookdocs.main([str(page)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "none.md: cannot read it" in err and "no_such_module" in err
+    assert page.read_text() == "<!-- hooks: no_such_module.hookspecs -->\n<!-- /hooks -->\n"

@@ -124,8 +124,16 @@ def main(argv: list[str]) -> int:
         return 2
     stale = []
     for path in paths:
-        page = path.read_text(encoding="utf-8")
-        fresh = render(page)
+        try:
+            page = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"{path}: cannot read it: {exc}", file=sys.stderr)
+            return 2
+        try:
+            fresh = render(page)
+        except (ImportError, SyntaxError, OSError) as exc:
+            print(f"{path}: a module it names cannot be read: {exc}", file=sys.stderr)
+            return 2
         if fresh != page:
             stale.append(path)
             if not check:
