@@ -47,7 +47,8 @@ COMMANDS = {
         " scores, game length."
     ),
     "stats": (
-        "Summarise logs: wins per seat, player and bot with 95% intervals, shared victories, scores and game length."
+        "Summarise logs or results files (simulate --results): wins per seat, player, bot, start player or place in"
+        " turn order with 95% intervals, shared victories, scores and game length."
     ),
     "variants": (
         "List the installed variants (of GAME, or of every game), each with its parameters, their types and defaults."
