@@ -48,9 +48,17 @@ def watching(tmp_path):
 
 
 def until(check, timeout: float = 30):
+    """``check()``'s first true answer within ``timeout`` seconds. The page
+    reloads as the log grows: an element read while it does is gone from
+    under the reader (stale), which is "not yet", not a failure."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        found = check()
+        try:
+            found = check()
+        except (StaleElementReferenceException, NoSuchElementException):
+            found = None
         if found:
             return found
         time.sleep(0.1)
@@ -63,13 +71,14 @@ def test_the_page_follows_the_game_as_moves_are_appended(browser, watching, tmp_
     # Another process plays, as a referee or a hot-seat screen would.
     assert tabletop("play", "g.jsonl", "pick 2", "--player", "ann", cwd=tmp_path).returncode == 0
     assert until(lambda: _text(browser, "#position") == "Event 3 of 3")
-    assert "ann picks 2" in _text(browser, "#event")
+    assert "ann picks 2" in until(lambda: _text(browser, "#event"))
     browser.get_screenshot_as_file(str(tmp_path / "watch-desktop.png"))
     # A spectator who went back in the game stays where they are, and the page still grows.
-    browser.find_element("id", "first").click()
+    until(lambda: browser.find_element("id", "first").click() or True)
     assert tabletop("play", "g.jsonl", "pick 1", "--player", "bob", cwd=tmp_path).returncode == 0
     assert until(lambda: "4 events" in _text(browser, ".meta"))
-    assert _text(browser, "#position") == "Start" or _text(browser, "#position").startswith("Event ")
+    position = until(lambda: _text(browser, "#position"))
+    assert position == "Start" or position.startswith("Event ")
     assert not _errors(browser)
 
 
