@@ -94,7 +94,7 @@ class Clock:
             if remind and at - remind <= now < at and player not in due["reminded"]:
                 due["reminded"].append(player)
                 body = f"A reminder: your decision in game '{self.settings['game_id']}' is due by {self.when(at, player)}.\n\n{self._ask(match, player)}"
-                self._to(player, "Reminder: your decision is due", body, f"remind-{match.seq}-{player}")
+                self.mail_to(player, "Reminder: your decision is due", body, f"remind-{match.seq}-{player}")
                 done.append(f"reminded {player}")
             if now >= at and player not in due["late"]:
                 due["late"].append(player)
@@ -104,7 +104,7 @@ class Clock:
                     else "The game waits for you."
                 )
                 body = f"Your decision in game '{self.settings['game_id']}' was due by {self.when(at, player)}. {then}\n\n{self._ask(match, player)}"
-                self._to(player, "Late: your decision was due", body, f"late-{match.seq}-{player}")
+                self.mail_to(player, "Late: your decision was due", body, f"late-{match.seq}-{player}")
 
                 def notice(reader: str | None, at: float = at, player: str = player) -> str:
                     then = (
@@ -114,7 +114,7 @@ class Clock:
                     )
                     return f"{player} is late: their decision was due by {self.when(at, reader)}. {then}\n"
 
-                self._to_others(player, f"{player} is late", notice, f"late-{match.seq}-{player}-to-")
+                self.mail_others(player, f"{player} is late", notice, f"late-{match.seq}-{player}-to-")
                 self.mail_master(f"{player} is late", notice(None), key=f"late-{match.seq}-{player}-to-master")
                 done.append(f"late notice to {player}")
             if bot and now >= at + grace:

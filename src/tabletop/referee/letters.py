@@ -19,7 +19,7 @@ from .settings import LISTED
 
 
 class Letters:
-    def _to(self, player: str, subject: str, body: str, key: str, letter: mailin.Letter | None = None) -> None:
+    def mail_to(self, player: str, subject: str, body: str, key: str, letter: mailin.Letter | None = None) -> None:
         self.dir.queue(
             mailout.message(
                 self.settings,
@@ -31,21 +31,22 @@ class Letters:
             key=key,
         )
 
-    def _to_others(self, player: str, subject: str, body, key: str) -> None:
+    def mail_others(self, player: str, subject: str, body, key: str) -> None:
         """A note to every player but ``player``, queued under ``key`` and their
         name; ``body`` is the text, or makes each reader's own."""
         for other in self.players:
             if other != player:
-                self._to(other, subject, body(other) if callable(body) else body, key + other)
+                self.mail_to(other, subject, body(other) if callable(body) else body, key + other)
 
     def mail_master(self, subject: str, body: str, key: str | None = None, first: bool = False) -> None:
         master = self.settings.get("master")
         if master:
             self.dir.queue(mailout.message(self.settings, master, subject, body, first=first), key=key)
 
-    def _all(self, subject: str, body: str, stamp: str) -> None:
+    def mail_all(self, subject: str, body: str, stamp: str) -> None:
+        """A note to every player, each queued under ``stamp`` and their name."""
         for player in self.players:
-            self._to(player, subject, body + "\n", f"{stamp}-{player}")
+            self.mail_to(player, subject, body + "\n", f"{stamp}-{player}")
 
     def report_refused(self, refused: list[tuple[str, str, str]]) -> None:
         """Mails the SMTP server refused for good: the game master hears of each."""

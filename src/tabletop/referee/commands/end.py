@@ -12,5 +12,5 @@ class End(MasterCommand):
 
     def run(self, ref, now: float, stamp: str, **kwargs: Any) -> str:
         ref.settings["ended"] = now
-        ref._all("The game was ended", "The game master ended the game. No more decisions are played.", stamp)
+        ref.mail_all("The game was ended", "The game master ended the game. No more decisions are played.", stamp)
         return "ended"

@@ -26,5 +26,5 @@ class Extend(MasterCommand):
         due["reminded"] = [p for p in due["reminded"] if p != player]
         due["late"] = [p for p in due["late"] if p != player]
         when = ref.when(ref.deadline_of(player) or now, player)
-        ref._to(player, "Your deadline was extended", f"The game master extended your deadline to {when}.\n", stamp)
+        ref.mail_to(player, "Your deadline was extended", f"The game master extended your deadline to {when}.\n", stamp)
         return f"{player}'s deadline extended to {when}"

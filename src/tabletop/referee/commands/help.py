@@ -12,7 +12,9 @@ class Help(PlayerCommand):
     name = "help"
 
     def run(self, ref, mail: Mail) -> str:
-        ref._to(mail.player, "How to play by mail", mailout.player_help(ref.settings), mail.key + "-help", mail.letter)
+        ref.mail_to(
+            mail.player, "How to play by mail", mailout.player_help(ref.settings), mail.key + "-help", mail.letter
+        )
         return f"{mail.player} asked for help"
 
 

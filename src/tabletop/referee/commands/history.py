@@ -10,7 +10,7 @@ class History(PlayerCommand):
     name = "history"
 
     def run(self, ref, mail: Mail) -> str:
-        ref._to(mail.player, "The game so far", text(ref, mail.player), mail.key + "-history", mail.letter)
+        ref.mail_to(mail.player, "The game so far", text(ref, mail.player), mail.key + "-history", mail.letter)
         return f"{mail.player} asked for the history"
 
 

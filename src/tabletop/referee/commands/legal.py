@@ -12,7 +12,7 @@ class Legal(PlayerCommand):
     name = "legal"
 
     def run(self, ref, mail: Mail) -> str:
-        ref._to(mail.player, "Your legal decisions", text(ref, mail.player), mail.key + "-legal", mail.letter)
+        ref.mail_to(mail.player, "Your legal decisions", text(ref, mail.player), mail.key + "-legal", mail.letter)
         return f"{mail.player} asked for every legal decision"
 
 

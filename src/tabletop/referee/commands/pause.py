@@ -14,7 +14,7 @@ class Pause(MasterCommand):
         if ref.settings.get("paused"):
             return "already paused"
         ref.settings["paused"] = now
-        ref._all(
+        ref.mail_all(
             "The game is paused",
             "The game master paused the game: no decision is played and no deadline runs until it resumes.",
             stamp,

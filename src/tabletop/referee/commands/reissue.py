@@ -50,7 +50,7 @@ def mail_pending(ref) -> None:
         ref.queue_view(match, player, welcome=item["secret"], resend=True, key=item["key"])
         faults.point("master-secret-mailed")
         if item["replaced"]:
-            ref._to_others(
+            ref.mail_others(
                 player,
                 f"{player} is now played from another address",
                 f"The game master handed {player} to a new player ({item['replaced']}).\n",

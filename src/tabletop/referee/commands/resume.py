@@ -18,5 +18,5 @@ class Resume(MasterCommand):
         due = ref.settings.get("due")
         if due:  # the clocks stood still while the game was paused
             due["since"] = {p: t + (now - since) for p, t in due["since"].items()}
-        ref._all("The game resumes", "The game master resumed the game; deadlines run again.", stamp)
+        ref.mail_all("The game resumes", "The game master resumed the game; deadlines run again.", stamp)
         return "resumed"
