@@ -3,6 +3,7 @@ headless Chromium while another process appends moves to the log."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -27,12 +28,13 @@ def tabletop(*args, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.fixture
-def watching(tmp_path):
-    """A Pile game and ``tabletop watch`` serving it; yields the address."""
+@contextlib.contextmanager
+def served(tmp_path, *options: str, heading: str = "Watching g.jsonl at "):
+    """A Pile game and ``tabletop watch`` serving it (with ``options``);
+    yields the address, and stops the server."""
     assert tabletop("new", "pile", "--players", "ann,bob", "--seed", "s", "-o", "g.jsonl", cwd=tmp_path).returncode == 0
     server = subprocess.Popen(
-        [sys.executable, "-m", "tabletop", "--plugins", str(PILE), "watch", "g.jsonl", "--port", "0"],
+        [sys.executable, "-m", "tabletop", "--plugins", str(PILE), "watch", "g.jsonl", *options, "--port", "0"],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -40,11 +42,18 @@ def watching(tmp_path):
     )
     try:
         line = server.stdout.readline()
-        assert line.startswith("Watching g.jsonl at http://127.0.0.1:"), line + server.stderr.read()
+        assert line.startswith(heading + "http://127.0.0.1:"), line + server.stderr.read()
         yield line.split(" at ")[1].split()[0]
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@pytest.fixture
+def watching(tmp_path):
+    """A Pile game and ``tabletop watch`` serving it; yields the address."""
+    with served(tmp_path) as url:
+        yield url
 
 
 def until(check, timeout: float = 30):
@@ -112,23 +121,9 @@ def test_watch_refuses_a_bad_log_or_port_in_one_line(tmp_path):
 
 
 def test_a_players_view_served_holds_no_log_to_download(tmp_path):
-    assert tabletop("new", "pile", "--players", "ann,bob", "--seed", "s", "-o", "g.jsonl", cwd=tmp_path).returncode == 0
-    server = subprocess.Popen(
-        [sys.executable, "-m", "tabletop", "--plugins", str(PILE), "watch", "g.jsonl", "--as", "ann", "--port", "0"],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        line = server.stdout.readline()
-        assert line.startswith("Watching g.jsonl as ann sees it at http://127.0.0.1:"), line
-        url = line.split(" at ")[1].split()[0]
+    with served(tmp_path, "--as", "ann", heading="Watching g.jsonl as ann sees it at ") as url:
         with urllib.request.urlopen(url, timeout=10) as answer:
             html = answer.read().decode()
         assert "as ann sees it" in html and 'id="download"' not in html
         with pytest.raises(urllib.error.HTTPError, match="404"):
             urllib.request.urlopen(url + "log.jsonl", timeout=10)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
