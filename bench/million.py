@@ -4,6 +4,7 @@
     .venv/bin/python bench/million.py --games 100000          # a shorter run
     .venv/bin/python bench/million.py --games 100000 --dask   # the same on a Dask LocalCluster
     .venv/bin/python bench/million.py --games 20000 --memory-only
+    .venv/bin/python bench/million.py --efficiency 5 --single 10000
 
 It runs ``tabletop simulate glux --seats 4 --games N --results FILE`` as a
 user would (its own process) and reports:
@@ -16,6 +17,11 @@ user would (its own process) and reports:
 - the per-core efficiency: the steady rate over (workers x one process's
   steady rate), one process measured in the same run, before and after the
   big one (their mean);
+- with ``--efficiency ROUNDS`` instead: the per-core efficiency alone,
+  measured as a ratio round by round (one process plays ``--single`` games,
+  then the pool plays as many per worker; the ratio of the pool's steady
+  rate to workers x the one process's, in the same round), printed as
+  min/median/max: a baseline taken once drifts on a shared machine;
 - the command's own CPU time per game (the part that does not spread over
   workers: rows written, counters kept), and a projection for a bigger
   machine and a cluster from those figures.
@@ -26,6 +32,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -89,12 +96,14 @@ def simulate(args: list[str], results: Path, watch: int | None = None) -> dict:
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     rows = Rows(results)
-    peak = 0
+    peak = own = 0
     samples: list[tuple[float, int]] = []
     own_cpu = 0.0
     while proc.poll() is None:
-        pids = family(proc.pid) | (family(watch) if watch else set())
+        mine = family(proc.pid)
+        pids = mine | (family(watch) if watch else set())
         peak = max(peak, rss(pids))
+        own = max(own, rss(mine))
         own_cpu = max(own_cpu, cpu_seconds(proc.pid))
         samples.append((time.perf_counter(), rows.count()))
         time.sleep(0.2)
@@ -105,7 +114,7 @@ def simulate(args: list[str], results: Path, watch: int | None = None) -> dict:
     games = rows.count()
     moving = [(t, n) for t, n in samples if n > 0]
     steady = (moving[-1][1] - moving[0][1]) / (moving[-1][0] - moving[0][0]) if len(moving) > 2 else games / wall
-    return {"games": games, "wall": wall, "peak": peak, "steady": steady, "cpu_per_game": own_cpu / max(1, games)}
+    return {"games": games, "wall": wall, "peak": peak, "own": own, "steady": steady, "cpu_per_game": own_cpu / max(1, games)}
 
 
 def main() -> None:
@@ -117,6 +126,9 @@ def main() -> None:
         "--single", type=int, default=0, help="games of the one-process runs (default: games/50, 2,000 at least)"
     )
     parser.add_argument("--dask", action="store_true", help="run on a Dask LocalCluster of --workers processes")
+    parser.add_argument(
+        "--efficiency", type=int, default=0, metavar="ROUNDS", help="measure only the per-core efficiency, in rounds"
+    )
     parser.add_argument("--memory-only", action="store_true", help="the big run alone: time and peak memory")
     parser.add_argument("--keep", type=Path, help="a folder for the results files (default: a temporary one)")
     parser.add_argument("--cores", type=int, default=64, help="cores of the machine to project for")
@@ -135,6 +147,9 @@ def main() -> None:
         path.unlink(missing_ok=True)
         return simulate([*common, "--games", str(single), "--workers", "1"], path)
 
+    if args.efficiency:
+        efficiency_rounds(args, common, single, folder)
+        return
     before = None if args.memory_only else one("before")
     big = folder / "games.csv"
     big.unlink(missing_ok=True)
@@ -157,6 +172,8 @@ def main() -> None:
         f"{where}: {run['games']:,} games in {run['wall']:.1f} s ({run['games'] / run['wall']:,.0f} games/s; steady {run['steady']:,.0f} games/s)"
     )
     print(f"  peak memory (RSS, every process of the run): {run['peak'] / 2**20:,.0f} MB")
+    if args.dask:
+        print(f"  of which the command (without the cluster): {run['own'] / 2**20:,.0f} MB")
     print(f"  the command's own CPU: {run['cpu_per_game'] * 1e6:.0f} µs per game")
     print(f"  results file: {big.stat().st_size / 2**20:,.0f} MB ({big})")
     if before is None or after is None:
@@ -177,6 +194,28 @@ def main() -> None:
         rate = min(cores * rate1 * efficiency, limit)
         bound = " (bound by the command's own CPU)" if rate == limit else ""
         print(f"projection, {label}: {rate:,.0f} games/s; a million games in {1e6 / rate / 60:.1f} min{bound}")
+
+
+def efficiency_rounds(args: argparse.Namespace, common: list[str], single: int, folder: Path) -> None:
+    """The pool's steady rate over workers x one process's, round by round."""
+    ratios = []
+    for round_ in range(1, args.efficiency + 1):
+        path = folder / "one.csv"
+        path.unlink(missing_ok=True)
+        alone = simulate([*common, "--games", str(single), "--workers", "1"], path)
+        path.unlink(missing_ok=True)
+        pool = simulate([*common, "--games", str(single * args.workers), "--workers", str(args.workers)], path)
+        ratio = pool["steady"] / (args.workers * alone["steady"])
+        ratios.append(ratio)
+        print(
+            f"round {round_}: one process {alone['steady']:,.0f} games/s, "
+            f"{args.workers} workers {pool['steady']:,.0f} games/s: {ratio:.1%}",
+            flush=True,
+        )
+    print(
+        f"per-core efficiency, min / median / max of {len(ratios)} rounds: "
+        f"{min(ratios):.1%} / {statistics.median(ratios):.1%} / {max(ratios):.1%}"
+    )
 
 
 if __name__ == "__main__":
