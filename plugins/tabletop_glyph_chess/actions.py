@@ -117,27 +117,49 @@ def by_piece(
     the plain path and the fast path alike; ways to pay are remembered in
     ``known`` (see :class:`~tabletop_glyph_chess.context.Context`)."""
     ctx = Context(game, state, seat, known)
-    spells, costs = game.by_caster, game.costs
-    player = ctx.player
-    names = ctx.names
-    name_of = names.__getitem__
-    moves = movement.listing
-    for source in ctx.casters():
+    for source in ctx.mine:
         out: list = []
-        moves(ctx, out)
-        casts = spells.get(ctx.kind)
-        if casts:
-            here = names[source]
-            append = out.append
-            for spell in casts:
-                name = spell.name
-                priced = ctx.priced(*costs[name])
-                for spots, target, amount in spell.options(ctx):
-                    ways = priced[amount]
-                    if ways:
-                        append((Cast, (player, name, here, tuple(map(name_of, spots)), target), ways))
+        piece(ctx.at(source), out)
         if out:
             yield out
+
+
+def piece(ctx: Context, out: list) -> None:
+    """The actions of the piece the listing ``ctx`` is turned to, appended
+    to ``out``: its moves, then its spells' options, each priced."""
+    movement.listing(ctx, out)
+    casts = ctx.game.by_caster.get(ctx.kind)
+    if casts:
+        game = ctx.game
+        costs, player, named = game.costs, ctx.player, game.spot_names
+        here = ctx.names[ctx.source]
+        append = out.append
+        for spell in casts:
+            name = spell.name
+            priced = ctx.priced(*costs[name])
+            for spots, target, amount in spell.options(ctx):
+                ways = priced[amount]
+                if ways:
+                    spots = named[spots if type(spots) is tuple else tuple(spots)]
+                    append((Cast, (player, name, here, spots, target), ways))
+
+
+class SpotNames(dict):
+    """Spots -> their names, as a tuple: made once for each tuple of spots a
+    spell names (a look-up after that), forgotten all at once past ``KEPT``."""
+
+    __slots__ = ("names",)
+    KEPT = 50_000
+
+    def __init__(self, names: Sequence[str]) -> None:
+        super().__init__()
+        self.names = names
+
+    def __missing__(self, spots: tuple[int, ...]) -> tuple[str, ...]:
+        if len(self) >= self.KEPT:
+            self.clear()
+        named = self[spots] = tuple(map(self.names.__getitem__, spots))
+        return named
 
 
 def families(
@@ -151,8 +173,13 @@ def families(
 def legal(game: GlyphChess, state: State | Work, seat: int) -> Actions:
     """Every action of ``seat`` now (elementalist paths listed up to
     ``blaze.LISTED`` steps), each event made when it is looked at; the ways
-    to pay are remembered by situation (``context.WAYS``) on every path."""
-    return Actions(list(families(game, state, seat, WAYS)))
+    to pay are remembered by situation (``context.WAYS``) on every path.
+    The listing of :func:`by_piece`, into one list."""
+    ctx = Context(game, state, seat, WAYS)
+    out: list = []
+    for source in ctx.mine:
+        piece(ctx.at(source), out)
+    return Actions(out)
 
 
 _WAYS_OF = itemgetter(2)
@@ -211,7 +238,8 @@ def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None
         movement.listing(ctx, found, first=True)
         if found:
             return True
-    for _ in ctx.casters():
+    for source in ctx.mine:
+        ctx.at(source)
         movement.listing(ctx, found, first=True)
         if found:
             return True

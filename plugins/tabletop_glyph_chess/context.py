@@ -18,8 +18,8 @@ from collections.abc import Iterator, Sequence
 from itertools import compress, count
 from typing import TYPE_CHECKING, Any
 
-from . import payment
-from .payment import PAYMENT_TYPES, Payers
+from . import payment, sight
+from .payment import NO_WILD, PAYMENT_TYPES, Payers
 from .pieces import GLYPHS, MINION
 
 ANY_DIE = payment.payers(frozenset(GLYPHS))
@@ -36,6 +36,12 @@ WAYS: dict = {}
 #: never given twice, so ways remembered under a forgotten one stay right.
 SITUATIONS: dict = {}
 _NUMBERS = count()
+
+
+#: (what may pay, the listing's dice and hand, numbered) -> (what may pay,
+#: the payment situation's number, how many items could pay at most): the
+#: situation of a piece worked out once for every listing that meets it.
+PAID: dict = {}
 
 
 def numbered(situation: tuple) -> int:
@@ -155,12 +161,15 @@ class Context:
         "budget",
         "_known",
         "_situation",
+        "_plain",
+        "_base",
+        "_sighted",
+        "_wild",
         "_minions",
         "_by_type",
         "_landing",
         "_passing",
         "_moving",
-        "_prices",
     )
 
     def __init__(self, game: GlyphChess, state: Any, seat: int, known: dict | None = None) -> None:
@@ -179,11 +188,14 @@ class Context:
         self.payers: Payers | None = None
         self.budget = 0
         self._situation = -1
+        self._plain = -1
+        self._base = -1
+        self._sighted: set[int] | None = None
+        self._wild: frozenset[str] | None = None
         self._by_type: dict = {}
         self._landing: dict = {}
         self._passing: dict = {}
         self._moving: dict = {}
-        self._prices: dict = {}
 
     # -- the piece being listed ----------------------------------------------------
     def at(self, source: int) -> Context:
@@ -192,25 +204,17 @@ class Context:
         self.kind = kind = self.board[source][1]
         if self._by_type:
             self._by_type = {}
-        if self._prices:
-            self._prices = {}
         if kind in PAYMENT_TYPES:
-            self.payers, self._situation, self.budget = self._paying(kind)
+            self.payers, self._situation, self.budget = self._paying(kind, source)
         else:
-            dice = self.state.dice
+            # Paid in dice of any face (the scepter), or not at all: the
+            # situation is the free dice and their faces.
             self.payers, self.budget = None, 0
-            self._situation = numbered((self.free, tuple([dice[n - 1] for n in self.free])))
+            if self._plain < 0:
+                dice = self.state.dice
+                self._plain = numbered((self.free, tuple([dice[n - 1] for n in self.free])))
+            self._situation = self._plain
         return self
-
-    def casters(self) -> Iterator[int]:
-        """The seat's pieces, in board order, each turned to with :meth:`at`
-        (found as they are reached: whether a player can act is often known
-        at the first)."""
-        seat = self.seat
-        for source, piece in compress(enumerate(self.board), self.board):
-            if piece[0] == seat:
-                self.at(source)
-                yield source
 
     @property
     def mine(self) -> list[int]:
@@ -221,47 +225,83 @@ class Context:
         return self._mine
 
     # -- paying ------------------------------------------------------------------------
-    def _paying(self, kind: str) -> tuple[Payers, tuple, int]:
-        """What may pay for ``kind`` here (``glyph_payers``), the payment
-        situation (what the ways to pay depend on) and how many items could
-        pay at most."""
+    def _paying(self, kind: str, spot: int) -> tuple[Payers, int, int]:
+        """What may pay for ``kind`` for the piece on ``spot`` (``glyph_payers``),
+        the number of the payment situation (what the ways to pay depend on)
+        and how many items could pay at most; worked out once per listing
+        for each answer.
+
+        While no variant changes ``glyph_payers``, its official answer
+        depends on the kind, on whether the piece may use coins and on the
+        seat's wild coin types alone (:func:`~tabletop_glyph_chess.payment.payers_for`):
+        the wild types are asked once per listing, and whether each piece
+        may use coins is read from sight worked out once for all the seat's
+        pieces (:func:`~tabletop_glyph_chess.sight.sighted`) while no variant
+        changes ``glyph_may_use_coins``, else asked piece by piece."""
         game = self.game
-        paid_by = game.payers(game=game, state=self.state, seat=self.seat, spot=self.source, kind=kind)
-        dice = self.state.dice
-        faces = paid_by.faces
-        if len(faces) == 1:
-            showing = tuple([n for n in self.free if dice[n - 1] in faces])
-        else:
-            showing = tuple([(n, dice[n - 1]) for n in self.free if dice[n - 1] in faces])
-        coins = paid_by.coins
-        pool = tuple([n if g in coins else 0 for g, n in zip(GLYPHS, self.hand)]) if coins else ()
-        return paid_by, numbered((faces, showing, pool)), len(showing) + sum(pool)
+        if game.payers_by_table:
+            if game.coins_by_sight:
+                seen = self._sighted
+                if seen is None:
+                    seen = self._sighted = sight.sighted(game.geo, self.board, self.seat, len(game.players))
+                may = spot not in seen
+            else:
+                may = bool(game.may_use_coins(game=game, state=self.state, spot=spot))
+            wild = NO_WILD
+            if may:
+                wild = self._wild
+                if wild is None:
+                    wild = game.wild(self.state, self.seat)
+                    wild = self._wild = wild if type(wild) is frozenset else frozenset(wild)
+            return self._situation_of(payment.payers_for(kind, may, wild))
+        return self._situation_of(game.payers(game=game, state=self.state, seat=self.seat, spot=spot, kind=kind))
+
+    def _situation_of(self, paid_by: Payers) -> tuple[Payers, int, int]:
+        # Remembered across listings by what may pay and the listing's free
+        # dice, faces and hand (numbered once per listing).
+        base = self._base
+        if base < 0:
+            state = self.state
+            base = self._base = numbered(("base", self.free, tuple(state.dice), tuple(self.hand)))
+        key = (paid_by, base)
+        found = PAID.get(key)
+        if found is None:
+            dice = self.state.dice
+            faces = paid_by.faces
+            if len(faces) == 1:
+                showing = tuple([n for n in self.free if dice[n - 1] in faces])
+            else:
+                showing = tuple([(n, dice[n - 1]) for n in self.free if dice[n - 1] in faces])
+            coins = paid_by.coins
+            pool = tuple([n if g in coins else 0 for g, n in zip(GLYPHS, self.hand)]) if coins else ()
+            if len(PAID) >= KNOWN_WAYS:
+                PAID.clear()
+            found = PAID[key] = (paid_by, numbered((faces, showing, pool)), len(showing) + sum(pool))
+        return found
 
     def priced(self, cost: str, kind: str | None = None) -> Priced:
         """X -> the ways to pay ``cost`` (a cost kind) for X in items of the
         payment type ``kind`` (the piece's own when None), for the piece being
         listed: [(dice, coins), ...], empty when it cannot be paid. Remembered
         across listings by what the ways depend on."""
-        prices = self._prices
-        found = prices.get((cost, kind))
-        if found is not None:
-            return found
-        if cost not in payment.COST_KINDS:
-            raise payment.unknown_cost(cost)
         if cost == "any-die":
             dice = self.state.dice
             showing = tuple([dice[n - 1] for n in self.free])
             situation, paid_by = numbered(("any-die", self.free, tuple(map(showing.index, showing)))), ANY_DIE
         elif kind is None or kind == self.kind:
+            if cost not in payment.COST_KINDS:
+                raise payment.unknown_cost(cost)
             if self.payers is None:
                 raise payment.unknown_type(self.kind)
             situation, paid_by = self._situation, self.payers
         else:
+            if cost not in payment.COST_KINDS:
+                raise payment.unknown_cost(cost)
             if kind not in PAYMENT_TYPES:
                 raise payment.unknown_type(kind)
             other = self._by_type.get(kind)
             if other is None:
-                other = self._by_type[kind] = self._paying(kind)
+                other = self._by_type[kind] = self._paying(kind, self.source)
             paid_by, situation, _ = other
         known = self._known
         key = (situation, cost)
@@ -271,7 +311,6 @@ class Context:
                 known.clear()
             found = known[key] = Priced(cost)
         found.ctx, found.paid_by = self, paid_by
-        prices[(cost, kind)] = found
         return found
 
     def ways(self, cost: str, amount: int, kind: str | None = None) -> list:
