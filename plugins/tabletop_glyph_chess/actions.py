@@ -7,6 +7,7 @@ action makes (stopping where a necromancer may escape), and ends the action.
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, chain
@@ -19,6 +20,7 @@ from . import escape, movement, payment
 from .context import WAYS, Context
 from .events import Cast, Move
 from .kills import land
+from .payment import FLAT_COSTS
 from .pieces import NAMES, SCEPTER
 from .state import ACT, ESCAPE, OVER, ROLLING, State, Work
 
@@ -136,12 +138,22 @@ def piece(ctx: Context, out: list) -> None:
         append = out.append
         for spell in casts:
             name = spell.name
-            priced = ctx.priced(*costs[name])
+            cost = costs[name]
+            priced = ctx.priced(*cost)
+            if cost[0] in FLAT_COSTS and not priced[1]:
+                continue  # no target can be paid for: none is looked for
             for spots, target, amount in spell.options(ctx):
                 ways = priced[amount]
                 if ways:
                     spots = named[spots if type(spots) is tuple else tuple(spots)]
                     append((Cast, (player, name, here, spots, target), ways))
+
+
+@functools.lru_cache(maxsize=8)
+def spot_names(names: tuple[str, ...]) -> SpotNames:
+    """The :class:`SpotNames` of a board with these spot names (shared by
+    every game on that board)."""
+    return SpotNames(names)
 
 
 class SpotNames(dict):
@@ -244,7 +256,10 @@ def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None
         if found:
             return True
         for spell in spells.get(ctx.kind, ()):
-            priced = ctx.priced(*costs[spell.name])
+            cost = costs[spell.name]
+            priced = ctx.priced(*cost)
+            if cost[0] in FLAT_COSTS and not priced[1]:
+                continue
             for _spots, _target, amount in spell.options(ctx):
                 if priced[amount]:
                     return True

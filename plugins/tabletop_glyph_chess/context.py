@@ -14,13 +14,15 @@ with no code of its own beyond ``options``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from itertools import compress, count
 from typing import TYPE_CHECKING, Any
 
 from . import payment, sight
 from .payment import NO_WILD, PAYMENT_TYPES, Payers
 from .pieces import GLYPHS, MINION
+
+GLYPH_INDEX = {glyph: i for i, glyph in enumerate(GLYPHS)}
 
 ANY_DIE = payment.payers(frozenset(GLYPHS))
 
@@ -36,12 +38,6 @@ WAYS: dict = {}
 #: never given twice, so ways remembered under a forgotten one stay right.
 SITUATIONS: dict = {}
 _NUMBERS = count()
-
-
-#: (what may pay, the listing's dice and hand, numbered) -> (what may pay,
-#: the payment situation's number, how many items could pay at most): the
-#: situation of a piece worked out once for every listing that meets it.
-PAID: dict = {}
 
 
 def numbered(situation: tuple) -> int:
@@ -162,7 +158,7 @@ class Context:
         "_known",
         "_situation",
         "_plain",
-        "_base",
+        "_shown",
         "_sighted",
         "_wild",
         "_minions",
@@ -189,9 +185,9 @@ class Context:
         self.budget = 0
         self._situation = -1
         self._plain = -1
-        self._base = -1
+        self._shown: dict | None = None
         self._sighted: set[int] | None = None
-        self._wild: frozenset[str] | None = None
+        self._wild: frozenset[str] = NO_WILD
         self._by_type: dict = {}
         self._landing: dict = {}
         self._passing: dict = {}
@@ -228,8 +224,7 @@ class Context:
     def _paying(self, kind: str, spot: int) -> tuple[Payers, int, int]:
         """What may pay for ``kind`` for the piece on ``spot`` (``glyph_payers``),
         the number of the payment situation (what the ways to pay depend on)
-        and how many items could pay at most; worked out once per listing
-        for each answer.
+        and how many items could pay at most.
 
         While no variant changes ``glyph_payers``, its official answer
         depends on the kind, on whether the piece may use coins and on the
@@ -238,46 +233,58 @@ class Context:
         may use coins is read from sight worked out once for all the seat's
         pieces (:func:`~tabletop_glyph_chess.sight.sighted`) while no variant
         changes ``glyph_may_use_coins``, else asked piece by piece."""
+        shown = self._shown
+        if shown is None:
+            shown = self._begin()
         game = self.game
         if game.payers_by_table:
-            if game.coins_by_sight:
-                seen = self._sighted
-                if seen is None:
-                    seen = self._sighted = sight.sighted(game.geo, self.board, self.seat, len(game.players))
+            seen = self._sighted
+            if seen is not None:
                 may = spot not in seen
             else:
                 may = bool(game.may_use_coins(game=game, state=self.state, spot=spot))
-            wild = NO_WILD
-            if may:
-                wild = self._wild
-                if wild is None:
-                    wild = game.wild(self.state, self.seat)
-                    wild = self._wild = wild if type(wild) is frozenset else frozenset(wild)
-            return self._situation_of(payment.payers_for(kind, may, wild))
-        return self._situation_of(game.payers(game=game, state=self.state, seat=self.seat, spot=spot, kind=kind))
-
-    def _situation_of(self, paid_by: Payers) -> tuple[Payers, int, int]:
-        # Remembered across listings by what may pay and the listing's free
-        # dice, faces and hand (numbered once per listing).
-        base = self._base
-        if base < 0:
-            state = self.state
-            base = self._base = numbered(("base", self.free, tuple(state.dice), tuple(self.hand)))
-        key = (paid_by, base)
-        found = PAID.get(key)
-        if found is None:
+            paid_by = payment.payers_for(kind, may, self._wild if may else NO_WILD)
+        else:
+            paid_by = game.payers(game=game, state=self.state, seat=self.seat, spot=spot, kind=kind)
+        faces = paid_by.faces
+        if len(faces) == 1:
+            for face in faces:
+                showing = shown.get(face, ())
+        else:  # several faces may pay: which dice show which matters
             dice = self.state.dice
-            faces = paid_by.faces
-            if len(faces) == 1:
-                showing = tuple([n for n in self.free if dice[n - 1] in faces])
-            else:
-                showing = tuple([(n, dice[n - 1]) for n in self.free if dice[n - 1] in faces])
-            coins = paid_by.coins
-            pool = tuple([n if g in coins else 0 for g, n in zip(GLYPHS, self.hand)]) if coins else ()
-            if len(PAID) >= KNOWN_WAYS:
-                PAID.clear()
-            found = PAID[key] = (paid_by, numbered((faces, showing, pool)), len(showing) + sum(pool))
-        return found
+            showing = tuple([(n, dice[n - 1]) for n in self.free if dice[n - 1] in faces])
+        coins = paid_by.coins
+        if not coins:
+            pool: tuple = ()
+            budget = len(showing)
+        elif len(coins) == 1:
+            for coin in coins:
+                index = GLYPH_INDEX.get(coin)
+                held = 0 if index is None else self.hand[index]
+                pool = (coin, held)
+            budget = len(showing) + held
+        else:
+            pool = tuple([n if g in coins else 0 for g, n in zip(GLYPHS, self.hand)])
+            budget = len(showing) + sum(pool)
+        return paid_by, numbered((faces, showing, pool)), budget
+
+    def _begin(self) -> dict:
+        # What every piece's payment reads, worked out at the first piece
+        # paid in items: the free dice by the face they show; with the
+        # official payers, the wild types and sight.
+        state, game = self.state, self.game
+        dice = state.dice
+        shown: dict = {}
+        for n in self.free:
+            face = dice[n - 1]
+            shown[face] = (*shown.get(face, ()), n)
+        self._shown = shown
+        if game.payers_by_table:
+            wild = game.wild(state, self.seat)
+            self._wild = wild if type(wild) is frozenset else frozenset(wild)
+            if game.coins_by_sight:
+                self._sighted = sight.sighted(game.geo, self.board, self.seat, len(game.players))
+        return shown
 
     def priced(self, cost: str, kind: str | None = None) -> Priced:
         """X -> the ways to pay ``cost`` (a cost kind) for X in items of the

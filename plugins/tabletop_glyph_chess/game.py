@@ -11,7 +11,20 @@ from typing import Any
 
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
 
-from . import actions, bots, evaluation, hookspecs, movement, notation, official, payment, position, render, resignation, steps
+from . import (
+    actions,
+    bots,
+    evaluation,
+    hookspecs,
+    movement,
+    notation,
+    official,
+    payment,
+    position,
+    render,
+    resignation,
+    steps,
+)
 from .context import ByOccupant
 from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
@@ -85,7 +98,7 @@ class GlyphChess(Game):
         # asked spot by spot only when a variant changes them.
         self.spots = range(self.geo.size)
         #: Spots -> their names, for the spells' options (made once each).
-        self.spot_names = actions.SpotNames(self.geo.names)
+        self.spot_names = actions.spot_names(self.geo.names)
         self.longest_line = max(len(ray) for rays in self.geo.ray_lists for ray in rays)
         self._landing, self._passing = r.glyph_landing(players=n), r.glyph_passing(players=n)
         self._tables: dict = {}

@@ -30,6 +30,9 @@ from .state import ALIVE, State, Work
 
 #: The cost kinds (see above).
 COST_KINDS = frozenset({"x", "item", "die", "die+x", "coin", "any-die"})
+#: The cost kinds whose ways to pay do not depend on X (one die; one item):
+#: when they cannot be paid, no target of a spell that costs them can.
+FLAT_COSTS = frozenset({"die", "item"})
 #: The payment types: what an item may be of.
 PAYMENT_TYPES = frozenset(GLYPHS)
 
