@@ -244,9 +244,11 @@ def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None
     # The scepter is looked at first: it nearly always has a step, and it
     # pays with dice alone (nothing to ask of the payers), so the answer is
     # usually found at once; then every piece, as the listing goes.
-    board, scepter = state.board, (seat, SCEPTER)
-    if scepter in board:
-        ctx.at(board.index(scepter))
+    try:
+        ctx.at(state.board.index((seat, SCEPTER)))
+    except ValueError:
+        pass  # no scepter
+    else:
         movement.listing(ctx, found, first=True)
         if found:
             return True

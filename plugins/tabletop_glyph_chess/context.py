@@ -283,7 +283,7 @@ class Context:
             wild = game.wild(state, self.seat)
             self._wild = wild if type(wild) is frozenset else frozenset(wild)
             if game.coins_by_sight:
-                self._sighted = sight.sighted(game.geo, self.board, self.seat, len(game.players))
+                self._sighted = sight.sighted(game.geo, self.board, self.seat)
         return shown
 
     def priced(self, cost: str, kind: str | None = None) -> Priced:

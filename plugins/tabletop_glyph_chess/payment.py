@@ -182,6 +182,11 @@ def official_wild(state: State | Work, seat: int) -> frozenset[str]:
     fates = state.fates[seat]
     if ALIVE == fates[0] == fates[1] == fates[2] == fates[3] == fates[4] == fates[5]:
         return frozenset()
+    return _dead(tuple(fates))
+
+
+@functools.lru_cache(maxsize=256)
+def _dead(fates: tuple) -> frozenset[str]:
     return frozenset(g for g, fate in zip(GLYPHS, fates) if fate != ALIVE)
 
 

@@ -10,6 +10,7 @@ seat's actions while no variant changes ``glyph_may_use_coins``).
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from tabletop import rulehook
@@ -47,21 +48,13 @@ def in_sight(geo: HexBoard, state: State | Work, spot: int) -> bool:
     return False
 
 
-def sighted(geo: HexBoard, board, seat: int, players: int) -> set[int]:
+def sighted(geo: HexBoard, board, seat: int) -> set[int]:
     """The spots of ``seat``'s pieces in sight of an enemy seeress (each
     enemy seeress's :func:`firsts`, kept where a piece of ``seat`` stands)."""
     found: set[int] = set()
-    for other in range(players):
-        if other == seat:
-            continue
-        seeress, start = (other, SEERESS), 0
-        while True:
-            try:
-                start = board.index(seeress, start)
-            except ValueError:
-                break
-            found.update([spot for spot in firsts(geo, board, start) if board[spot][0] == seat])
-            start += 1
+    for spot, piece in compress(enumerate(board), board):
+        if piece[1] == SEERESS and piece[0] != seat:
+            found.update([other for other in firsts(geo, board, spot) if board[other][0] == seat])
     return found
 
 
