@@ -145,7 +145,10 @@ def piece(ctx: Context, out: list) -> None:
             for spots, target, amount in spell.options(ctx):
                 ways = priced[amount]
                 if ways:
-                    spots = named[spots if type(spots) is tuple else tuple(spots)]
+                    try:
+                        spots = named[spots]
+                    except TypeError:  # spots given as a list
+                        spots = named[tuple(spots)]
                     append((Cast, (player, name, here, spots, target), ways))
 
 

@@ -413,9 +413,11 @@ class Context:
         found = self._landing.get(piece)
         if found is None:
             game = self.game
-            found = self._landing[piece] = self._answers(
-                piece, game.landing_by_occupant, game.landing_table, game.may_land
-            )
+            if game.landing_by_occupant:
+                found = self.board, game.landing_table(self.seat, piece)
+            else:
+                found = game.spots, Asked(game, self.state, self.seat, piece, game.may_land)
+            self._landing[piece] = found
         return found
 
     def passing(self, piece: str) -> tuple[Sequence, dict]:
@@ -424,17 +426,12 @@ class Context:
         found = self._passing.get(piece)
         if found is None:
             game = self.game
-            found = self._passing[piece] = self._answers(
-                piece, game.passing_by_occupant, game.passing_table, game.may_pass
-            )
+            if game.passing_by_occupant:
+                found = self.board, game.passing_table(self.seat, piece)
+            else:
+                found = game.spots, Asked(game, self.state, self.seat, piece, game.may_pass)
+            self._passing[piece] = found
         return found
-
-    def _answers(self, piece: str, by_occupant: bool, table: Any, asked: Any) -> tuple[Sequence, Any]:
-        # The header-time table by what stands on a spot, or the per-move
-        # hook asked once per spot and listing.
-        if by_occupant:
-            return self.board, table(self.seat, piece)
-        return self.game.spots, Asked(self.game, self.state, self.seat, piece, asked)
 
     def may_land(self, piece: str, spot: int) -> bool:
         """Whether the seat's ``piece`` may end a move or a step on ``spot``."""
