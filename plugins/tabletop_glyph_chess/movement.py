@@ -169,23 +169,50 @@ def listing(ctx: Context, out: list, first: bool = False) -> None:
     if not most:
         return
     if game.directions_by_spot:
-        rays = game.geo.ray_lists[source]
+        lines = named_lines(game.geo, ctx.player, source)
     else:
         rays = game.r.glyph_move_directions(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
-        rays = rays.values()
-    player, names, append = ctx.player, ctx.names, out.append
-    here = names[source]
+        lines = _named(ctx.names, ctx.player, source, rays.values())
+    append = out.append
     (land_keys, landable), (pass_keys, passable) = ctx.landing(kind), ctx.passing(kind)
-    for ray in rays:
-        for distance, target in enumerate(ray[:most], start=1):
+    for line in lines:
+        for distance, target, fields in line[:most]:
             if landable[land_keys[target]]:
                 ways = by_distance[distance]
                 if ways:
-                    append((Move, (player, here, names[target]), ways))
+                    append((Move, fields, ways))
                     if first:
                         return
             if not passable[pass_keys[target]]:
                 break
+
+
+#: (board radius, player) -> for each spot, its lines with each move's
+#: fields made once (see :func:`named_lines`).
+LINES: dict = {}
+
+
+def named_lines(geo: HexBoard, player: str, source: int) -> tuple:
+    """The board's six lines from ``source`` (the official directions), each
+    spot as (distance, spot, the fields of ``player``'s move there): made
+    once per board, player and spot, for every game."""
+    table = LINES.get((geo.radius, player))
+    if table is None:
+        if len(LINES) >= 256:
+            LINES.clear()
+        table = LINES[geo.radius, player] = [None] * geo.size
+    lines = table[source]
+    if lines is None:
+        lines = table[source] = _named(geo.names, player, source, geo.ray_lists[source])
+    return lines
+
+
+def _named(names: Sequence[str], player: str, source: int, rays) -> tuple:
+    here = names[source]
+    return tuple(
+        tuple([(distance, spot, (player, here, names[spot])) for distance, spot in enumerate(ray, start=1)])
+        for ray in rays
+    )
 
 
 def perform(game: GlyphChess, work: Work, source: int, target: int) -> None:
