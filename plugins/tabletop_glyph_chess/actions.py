@@ -7,6 +7,7 @@ action makes (stopping where a necromancer may escape), and ends the action.
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, chain
@@ -19,6 +20,7 @@ from . import escape, movement, payment
 from .context import WAYS, Context
 from .events import Cast, Move
 from .kills import land
+from .payment import FLAT_COSTS
 from .pieces import NAMES, SCEPTER
 from .state import ACT, ESCAPE, OVER, ROLLING, State, Work
 
@@ -117,27 +119,62 @@ def by_piece(
     the plain path and the fast path alike; ways to pay are remembered in
     ``known`` (see :class:`~tabletop_glyph_chess.context.Context`)."""
     ctx = Context(game, state, seat, known)
-    spells, costs = game.by_caster, game.costs
-    player = ctx.player
-    names = ctx.names
-    name_of = names.__getitem__
-    moves = movement.listing
-    for source in ctx.casters():
+    for source in ctx.mine:
         out: list = []
-        moves(ctx, out)
-        casts = spells.get(ctx.kind)
-        if casts:
-            here = names[source]
-            append = out.append
-            for spell in casts:
-                name = spell.name
-                priced = ctx.priced(*costs[name])
-                for spots, target, amount in spell.options(ctx):
-                    ways = priced[amount]
-                    if ways:
-                        append((Cast, (player, name, here, tuple(map(name_of, spots)), target), ways))
+        piece(ctx.at(source), out)
         if out:
             yield out
+
+
+def piece(ctx: Context, out: list) -> None:
+    """The actions of the piece the listing ``ctx`` is turned to, appended
+    to ``out``: its moves, then its spells' options, each priced."""
+    movement.listing(ctx, out)
+    casts = ctx.game.by_caster.get(ctx.kind)
+    if casts:
+        game = ctx.game
+        costs, player, named = game.costs, ctx.player, game.spot_names
+        here = ctx.names[ctx.source]
+        append = out.append
+        for spell in casts:
+            name = spell.name
+            cost = costs[name]
+            priced = ctx.priced(*cost)
+            if cost[0] in FLAT_COSTS and not priced[1]:
+                continue  # no target can be paid for: none is looked for
+            for spots, target, amount in spell.options(ctx):
+                ways = priced[amount]
+                if ways:
+                    try:
+                        spots = named[spots]
+                    except TypeError:  # spots given as a list
+                        spots = named[tuple(spots)]
+                    append((Cast, (player, name, here, spots, target), ways))
+
+
+@functools.lru_cache(maxsize=8)
+def spot_names(names: tuple[str, ...]) -> SpotNames:
+    """The :class:`SpotNames` of a board with these spot names (shared by
+    every game on that board)."""
+    return SpotNames(names)
+
+
+class SpotNames(dict):
+    """Spots -> their names, as a tuple: made once for each tuple of spots a
+    spell names (a look-up after that), forgotten all at once past ``KEPT``."""
+
+    __slots__ = ("names",)
+    KEPT = 50_000
+
+    def __init__(self, names: Sequence[str]) -> None:
+        super().__init__()
+        self.names = names
+
+    def __missing__(self, spots: tuple[int, ...]) -> tuple[str, ...]:
+        if len(self) >= self.KEPT:
+            self.clear()
+        named = self[spots] = tuple(map(self.names.__getitem__, spots))
+        return named
 
 
 def families(
@@ -151,8 +188,13 @@ def families(
 def legal(game: GlyphChess, state: State | Work, seat: int) -> Actions:
     """Every action of ``seat`` now (elementalist paths listed up to
     ``blaze.LISTED`` steps), each event made when it is looked at; the ways
-    to pay are remembered by situation (``context.WAYS``) on every path."""
-    return Actions(list(families(game, state, seat, WAYS)))
+    to pay are remembered by situation (``context.WAYS``) on every path.
+    The listing of :func:`by_piece`, into one list."""
+    ctx = Context(game, state, seat, WAYS)
+    out: list = []
+    for source in ctx.mine:
+        piece(ctx.at(source), out)
+    return Actions(out)
 
 
 _WAYS_OF = itemgetter(2)
@@ -205,18 +247,24 @@ def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None
     # The scepter is looked at first: it nearly always has a step, and it
     # pays with dice alone (nothing to ask of the payers), so the answer is
     # usually found at once; then every piece, as the listing goes.
-    board, scepter = state.board, (seat, SCEPTER)
-    if scepter in board:
-        ctx.at(board.index(scepter))
+    try:
+        ctx.at(state.board.index((seat, SCEPTER)))
+    except ValueError:
+        pass  # no scepter
+    else:
         movement.listing(ctx, found, first=True)
         if found:
             return True
-    for _ in ctx.casters():
+    for source in ctx.mine:
+        ctx.at(source)
         movement.listing(ctx, found, first=True)
         if found:
             return True
         for spell in spells.get(ctx.kind, ()):
-            priced = ctx.priced(*costs[spell.name])
+            cost = costs[spell.name]
+            priced = ctx.priced(*cost)
+            if cost[0] in FLAT_COSTS and not priced[1]:
+                continue
             for _spots, _target, amount in spell.options(ctx):
                 if priced[amount]:
                     return True

@@ -14,13 +14,15 @@ with no code of its own beyond ``options``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from itertools import compress, count
 from typing import TYPE_CHECKING, Any
 
-from . import payment
-from .payment import PAYMENT_TYPES, Payers
+from . import payment, sight
+from .payment import NO_WILD, PAYMENT_TYPES, Payers
 from .pieces import GLYPHS, MINION
+
+GLYPH_INDEX = {glyph: i for i, glyph in enumerate(GLYPHS)}
 
 ANY_DIE = payment.payers(frozenset(GLYPHS))
 
@@ -155,12 +157,15 @@ class Context:
         "budget",
         "_known",
         "_situation",
+        "_plain",
+        "_shown",
+        "_sighted",
+        "_wild",
         "_minions",
         "_by_type",
         "_landing",
         "_passing",
         "_moving",
-        "_prices",
     )
 
     def __init__(self, game: GlyphChess, state: Any, seat: int, known: dict | None = None) -> None:
@@ -179,11 +184,14 @@ class Context:
         self.payers: Payers | None = None
         self.budget = 0
         self._situation = -1
+        self._plain = -1
+        self._shown: dict | None = None
+        self._sighted: set[int] | None = None
+        self._wild: frozenset[str] = NO_WILD
         self._by_type: dict = {}
         self._landing: dict = {}
         self._passing: dict = {}
         self._moving: dict = {}
-        self._prices: dict = {}
 
     # -- the piece being listed ----------------------------------------------------
     def at(self, source: int) -> Context:
@@ -192,25 +200,17 @@ class Context:
         self.kind = kind = self.board[source][1]
         if self._by_type:
             self._by_type = {}
-        if self._prices:
-            self._prices = {}
         if kind in PAYMENT_TYPES:
-            self.payers, self._situation, self.budget = self._paying(kind)
+            self.payers, self._situation, self.budget = self._paying(kind, source)
         else:
-            dice = self.state.dice
+            # Paid in dice of any face (the scepter), or not at all: the
+            # situation is the free dice and their faces.
             self.payers, self.budget = None, 0
-            self._situation = numbered((self.free, tuple([dice[n - 1] for n in self.free])))
+            if self._plain < 0:
+                dice = self.state.dice
+                self._plain = numbered((self.free, tuple([dice[n - 1] for n in self.free])))
+            self._situation = self._plain
         return self
-
-    def casters(self) -> Iterator[int]:
-        """The seat's pieces, in board order, each turned to with :meth:`at`
-        (found as they are reached: whether a player can act is often known
-        at the first)."""
-        seat = self.seat
-        for source, piece in compress(enumerate(self.board), self.board):
-            if piece[0] == seat:
-                self.at(source)
-                yield source
 
     @property
     def mine(self) -> list[int]:
@@ -221,47 +221,94 @@ class Context:
         return self._mine
 
     # -- paying ------------------------------------------------------------------------
-    def _paying(self, kind: str) -> tuple[Payers, tuple, int]:
-        """What may pay for ``kind`` here (``glyph_payers``), the payment
-        situation (what the ways to pay depend on) and how many items could
-        pay at most."""
+    def _paying(self, kind: str, spot: int) -> tuple[Payers, int, int]:
+        """What may pay for ``kind`` for the piece on ``spot`` (``glyph_payers``),
+        the number of the payment situation (what the ways to pay depend on)
+        and how many items could pay at most.
+
+        While no variant changes ``glyph_payers``, its official answer
+        depends on the kind, on whether the piece may use coins and on the
+        seat's wild coin types alone (:func:`~tabletop_glyph_chess.payment.payers_for`):
+        the wild types are asked once per listing, and whether each piece
+        may use coins is read from sight worked out once for all the seat's
+        pieces (:func:`~tabletop_glyph_chess.sight.sighted`) while no variant
+        changes ``glyph_may_use_coins``, else asked piece by piece."""
+        shown = self._shown
+        if shown is None:
+            shown = self._begin()
         game = self.game
-        paid_by = game.payers(game=game, state=self.state, seat=self.seat, spot=self.source, kind=kind)
-        dice = self.state.dice
+        if game.payers_by_table:
+            seen = self._sighted
+            if seen is not None:
+                may = spot not in seen
+            else:
+                may = bool(game.may_use_coins(game=game, state=self.state, spot=spot))
+            paid_by = payment.payers_for(kind, may, self._wild if may else NO_WILD)
+        else:
+            paid_by = game.payers(game=game, state=self.state, seat=self.seat, spot=spot, kind=kind)
         faces = paid_by.faces
         if len(faces) == 1:
-            showing = tuple([n for n in self.free if dice[n - 1] in faces])
-        else:
+            for face in faces:
+                showing = shown.get(face, ())
+        else:  # several faces may pay: which dice show which matters
+            dice = self.state.dice
             showing = tuple([(n, dice[n - 1]) for n in self.free if dice[n - 1] in faces])
         coins = paid_by.coins
-        pool = tuple([n if g in coins else 0 for g, n in zip(GLYPHS, self.hand)]) if coins else ()
-        return paid_by, numbered((faces, showing, pool)), len(showing) + sum(pool)
+        if not coins:
+            pool: tuple = ()
+            budget = len(showing)
+        elif len(coins) == 1:
+            for coin in coins:
+                index = GLYPH_INDEX.get(coin)
+                held = 0 if index is None else self.hand[index]
+                pool = (coin, held)
+            budget = len(showing) + held
+        else:
+            pool = tuple([n if g in coins else 0 for g, n in zip(GLYPHS, self.hand)])
+            budget = len(showing) + sum(pool)
+        return paid_by, numbered((faces, showing, pool)), budget
+
+    def _begin(self) -> dict:
+        # What every piece's payment reads, worked out at the first piece
+        # paid in items: the free dice by the face they show; with the
+        # official payers, the wild types and sight.
+        state, game = self.state, self.game
+        dice = state.dice
+        shown: dict = {}
+        for n in self.free:
+            face = dice[n - 1]
+            shown[face] = (*shown.get(face, ()), n)
+        self._shown = shown
+        if game.payers_by_table:
+            wild = game.wild(state, self.seat)
+            self._wild = wild if type(wild) is frozenset else frozenset(wild)
+            if game.coins_by_sight:
+                self._sighted = sight.sighted(game.geo, self.board, self.seat)
+        return shown
 
     def priced(self, cost: str, kind: str | None = None) -> Priced:
         """X -> the ways to pay ``cost`` (a cost kind) for X in items of the
         payment type ``kind`` (the piece's own when None), for the piece being
         listed: [(dice, coins), ...], empty when it cannot be paid. Remembered
         across listings by what the ways depend on."""
-        prices = self._prices
-        found = prices.get((cost, kind))
-        if found is not None:
-            return found
-        if cost not in payment.COST_KINDS:
-            raise payment.unknown_cost(cost)
         if cost == "any-die":
             dice = self.state.dice
             showing = tuple([dice[n - 1] for n in self.free])
             situation, paid_by = numbered(("any-die", self.free, tuple(map(showing.index, showing)))), ANY_DIE
         elif kind is None or kind == self.kind:
+            if cost not in payment.COST_KINDS:
+                raise payment.unknown_cost(cost)
             if self.payers is None:
                 raise payment.unknown_type(self.kind)
             situation, paid_by = self._situation, self.payers
         else:
+            if cost not in payment.COST_KINDS:
+                raise payment.unknown_cost(cost)
             if kind not in PAYMENT_TYPES:
                 raise payment.unknown_type(kind)
             other = self._by_type.get(kind)
             if other is None:
-                other = self._by_type[kind] = self._paying(kind)
+                other = self._by_type[kind] = self._paying(kind, self.source)
             paid_by, situation, _ = other
         known = self._known
         key = (situation, cost)
@@ -271,7 +318,6 @@ class Context:
                 known.clear()
             found = known[key] = Priced(cost)
         found.ctx, found.paid_by = self, paid_by
-        prices[(cost, kind)] = found
         return found
 
     def ways(self, cost: str, amount: int, kind: str | None = None) -> list:
@@ -367,9 +413,11 @@ class Context:
         found = self._landing.get(piece)
         if found is None:
             game = self.game
-            found = self._landing[piece] = self._answers(
-                piece, game.landing_by_occupant, game.landing_table, game.may_land
-            )
+            if game.landing_by_occupant:
+                found = self.board, game.landing_table(self.seat, piece)
+            else:
+                found = game.spots, Asked(game, self.state, self.seat, piece, game.may_land)
+            self._landing[piece] = found
         return found
 
     def passing(self, piece: str) -> tuple[Sequence, dict]:
@@ -378,17 +426,12 @@ class Context:
         found = self._passing.get(piece)
         if found is None:
             game = self.game
-            found = self._passing[piece] = self._answers(
-                piece, game.passing_by_occupant, game.passing_table, game.may_pass
-            )
+            if game.passing_by_occupant:
+                found = self.board, game.passing_table(self.seat, piece)
+            else:
+                found = game.spots, Asked(game, self.state, self.seat, piece, game.may_pass)
+            self._passing[piece] = found
         return found
-
-    def _answers(self, piece: str, by_occupant: bool, table: Any, asked: Any) -> tuple[Sequence, Any]:
-        # The header-time table by what stands on a spot, or the per-move
-        # hook asked once per spot and listing.
-        if by_occupant:
-            return self.board, table(self.seat, piece)
-        return self.game.spots, Asked(self.game, self.state, self.seat, piece, asked)
 
     def may_land(self, piece: str, spot: int) -> bool:
         """Whether the seat's ``piece`` may end a move or a step on ``spot``."""

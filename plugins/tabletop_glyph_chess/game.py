@@ -11,12 +11,25 @@ from typing import Any
 
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
 
-from . import bots, evaluation, hookspecs, notation, official, payment, position, render, resignation, steps
+from . import (
+    actions,
+    bots,
+    evaluation,
+    hookspecs,
+    movement,
+    notation,
+    official,
+    payment,
+    position,
+    render,
+    resignation,
+    steps,
+)
 from .context import ByOccupant
 from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
 from .hexes import board
-from .pieces import DICE, GLYPHS
+from .pieces import DICE, GLYPHS, NAMES
 from .state import ACT, SETUP, State, evolve, freeze, thaw
 
 
@@ -84,6 +97,8 @@ class GlyphChess(Game):
         # compiled into a table per seat and piece; the per-move hooks are
         # asked spot by spot only when a variant changes them.
         self.spots = range(self.geo.size)
+        #: Spots -> their names, for the spells' options (made once each).
+        self.spot_names = actions.spot_names(self.geo.names)
         self.longest_line = max(len(ray) for rays in self.geo.ray_lists for ray in rays)
         self._landing, self._passing = r.glyph_landing(players=n), r.glyph_passing(players=n)
         self._tables: dict = {}
@@ -94,6 +109,17 @@ class GlyphChess(Game):
         self.move_costs = r.glyph_move_costs(players=n)
         self.move_costs_fixed = "glyph_move_cost" not in self.overridden
         self.passing_by_occupant = "glyph_may_pass" not in self.overridden
+        # What may pay (``glyph_payers``) and whether a piece may use coins
+        # (``glyph_may_use_coins``): while no variant changes them, a listing
+        # reads the official payers by kind, sight worked out once for all
+        # the seat's pieces (see Context._paying).
+        self.payers_by_table = "glyph_payers" not in self.overridden
+        self.coins_by_sight = "glyph_may_use_coins" not in self.overridden
+        # A move's range and directions: while no variant changes them, the
+        # header-time tables by piece (movement.reach) and by spot (the rays).
+        self.reach_by_piece = "glyph_move_range" not in self.overridden
+        self.reaches = {piece: movement.reach(self.geo, piece) for piece in NAMES}
+        self.directions_by_spot = "glyph_move_directions" not in self.overridden
         self.escape_coins = r.glyph_escape_coins
         self.centre_wins = r.glyph_centre_wins
         wild = r.glyph_wild_coins

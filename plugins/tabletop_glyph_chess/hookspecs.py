@@ -189,7 +189,8 @@ def glyph_draws(game: Game, state: State, seat: int) -> bool | None:
 def glyph_move_range(game: Game, state: State, seat: int, piece: str, source: int) -> int | None:
     """How many spots at most ``piece`` on ``source`` may move (0: it does
     not move by itself). Official: the scepter 1, minions 0, glyph pieces as
-    far as they can pay.
+    far as they can pay (a table by piece, which the listing reads while no
+    variant implements this hook; a variant's is asked piece by piece).
 
     Example::
 
@@ -260,7 +261,8 @@ def glyph_move_directions(
 ) -> Mapping[str, Sequence[int]] | None:
     """The lines ``piece`` may move along from ``source``: direction name ->
     the spots in order, nearest first. Official: the six straight lines of
-    ``game.geo.rays[source]``.
+    ``game.geo.rays[source]`` (the board's table, which the listing reads
+    while no variant implements this hook).
 
     Example::
 
@@ -421,7 +423,9 @@ def glyph_payers(game: Game, state: State, seat: int, spot: int | None, kind: st
     some coins may not (said when a player offers one). Officially: dice
     showing ``kind``; coins of ``kind`` and the wild ones
     (``glyph_wild_coins``), none when ``glyph_may_use_coins`` says no
-    ("in sight of an enemy seeress").
+    ("in sight of an enemy seeress"). While no variant implements this hook,
+    a listing reads the official answer by kind, asking the wild types once
+    per listing; a variant's is asked piece by piece.
 
     Example (sight blocks the piece's own coins only: wild coins still pay)::
 
@@ -439,7 +443,10 @@ def glyph_may_use_coins(game: Game, state: State, spot: int) -> bool | None:
     """Whether the piece on ``spot`` may be paid for with coins at all (the
     official ``glyph_payers`` asks it, for moves, spells and the escape).
     Official: not when in sight of an enemy seeress (the first piece in one
-    of her six directions), judged as things stand (FAQ Q11).
+    of her six directions), judged as things stand (FAQ Q11). While no
+    variant implements this hook (nor ``glyph_payers``), a listing works
+    sight out once for all the seat's pieces; a variant's is asked piece by
+    piece.
 
     Example::
 

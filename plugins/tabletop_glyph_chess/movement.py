@@ -23,6 +23,7 @@ from tabletop import rulehook
 
 from . import payment, scepter
 from .events import Move
+from .hexes import HexBoard
 from .pieces import ELEMENTALIST, FORCE_MAGE, MINION, NAMES, SCEPTER, SUMMONER
 from .state import State, Step, Work
 
@@ -32,13 +33,20 @@ if TYPE_CHECKING:
 
 
 # -- the official rules ----------------------------------------------------------
-@rulehook
-def glyph_move_range(game: GlyphChess, state: State | Work, seat: int, piece: str, source: int) -> int:
+def reach(geo: HexBoard, piece: str) -> int:
+    """The official range of ``piece``, wherever it stands: the scepter's
+    own; none for a minion; else as far as the items paid reach."""
     if piece == SCEPTER:
         return scepter.RANGE
     if piece == MINION:
         return 0  # minions move only by the summoner's spell
-    return game.geo.size  # as far as the items paid reach
+    return geo.size
+
+
+@rulehook
+def glyph_move_range(game: GlyphChess, state: State | Work, seat: int, piece: str, source: int) -> int:
+    # The header-time table's answer (by piece).
+    return reach(game.geo, piece)
 
 
 def costs(piece: str, distance: int) -> tuple[str, int]:
@@ -144,30 +152,67 @@ def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source:
 def listing(ctx: Context, out: list, first: bool = False) -> None:
     """Every move of the piece the listing ``ctx`` is turned to, appended to
     ``out``: (Move, (player, from, to), ways to pay); only the first one
-    found when ``first``."""
-    game, state, seat, source, kind = ctx.game, ctx.state, ctx.seat, ctx.source, ctx.kind
-    r = game.r
-    reach = r.glyph_move_range(game=game, state=state, seat=seat, piece=kind, source=source)
-    if not reach:
+    found when ``first``. Range and directions are the header-time tables
+    (:func:`reach`, the board's rays) while no variant changes
+    ``glyph_move_range`` or ``glyph_move_directions``, else those hooks'."""
+    game, source, kind = ctx.game, ctx.source, ctx.kind
+    if game.reach_by_piece:
+        most = game.reaches.get(kind)
+        if most is None:
+            most = game.reaches[kind] = reach(game.geo, kind)
+    else:
+        most = game.r.glyph_move_range(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
+    if not most:
         return
-    by_distance = ctx.move_ways(reach)
-    reach = len(by_distance) - 1  # no farther than it can pay
-    if not reach:
+    by_distance = ctx.move_ways(most)
+    most = len(by_distance) - 1  # no farther than it can pay
+    if not most:
         return
-    player, names, append = ctx.player, ctx.names, out.append
-    here = names[source]
+    if game.directions_by_spot:
+        lines = named_lines(game.geo, ctx.player, source)
+    else:
+        rays = game.r.glyph_move_directions(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
+        lines = _named(ctx.names, ctx.player, source, rays.values())
+    append = out.append
     (land_keys, landable), (pass_keys, passable) = ctx.landing(kind), ctx.passing(kind)
-    rays = r.glyph_move_directions(game=game, state=state, seat=seat, piece=kind, source=source)
-    for ray in rays.values():
-        for distance, target in enumerate(ray[:reach], start=1):
+    for line in lines:
+        for distance, target, fields in line[:most]:
             if landable[land_keys[target]]:
                 ways = by_distance[distance]
                 if ways:
-                    append((Move, (player, here, names[target]), ways))
+                    append((Move, fields, ways))
                     if first:
                         return
             if not passable[pass_keys[target]]:
                 break
+
+
+#: (board radius, player) -> for each spot, its lines with each move's
+#: fields made once (see :func:`named_lines`).
+LINES: dict = {}
+
+
+def named_lines(geo: HexBoard, player: str, source: int) -> tuple:
+    """The board's six lines from ``source`` (the official directions), each
+    spot as (distance, spot, the fields of ``player``'s move there): made
+    once per board, player and spot, for every game."""
+    table = LINES.get((geo.radius, player))
+    if table is None:
+        if len(LINES) >= 256:
+            LINES.clear()
+        table = LINES[geo.radius, player] = [None] * geo.size
+    lines = table[source]
+    if lines is None:
+        lines = table[source] = _named(geo.names, player, source, geo.ray_lists[source])
+    return lines
+
+
+def _named(names: Sequence[str], player: str, source: int, rays) -> tuple:
+    here = names[source]
+    return tuple(
+        tuple([(distance, spot, (player, here, names[spot])) for distance, spot in enumerate(ray, start=1)])
+        for ray in rays
+    )
 
 
 def perform(game: GlyphChess, work: Work, source: int, target: int) -> None:

@@ -30,6 +30,9 @@ from .state import ALIVE, State, Work
 
 #: The cost kinds (see above).
 COST_KINDS = frozenset({"x", "item", "die", "die+x", "coin", "any-die"})
+#: The cost kinds whose ways to pay do not depend on X (one die; one item):
+#: when they cannot be paid, no target of a spell that costs them can.
+FLAT_COSTS = frozenset({"die", "item"})
 #: The payment types: what an item may be of.
 PAYMENT_TYPES = frozenset(GLYPHS)
 
@@ -56,7 +59,7 @@ def cost_of(name: str, value: object) -> tuple[str, str | None]:
     return kind, type_
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Payers:
     """What may pay one item of a payment type: dice showing one of ``faces``,
     coins of one of the types ``coins``; ``why`` says why some coins may not
@@ -79,11 +82,28 @@ ALONE = {glyph: frozenset((glyph,)) for glyph in GLYPHS}
 
 def official_payers(game, state: State | Work, seat: int, spot: int | None, kind: str) -> Payers:
     """Officially: dice showing ``kind``; coins of ``kind`` and the wild ones,
-    unless the piece on ``spot`` is in sight of an enemy seeress."""
-    faces = ALONE.get(kind) or frozenset((kind,))
+    unless the piece on ``spot`` may use no coins (``glyph_may_use_coins``:
+    in sight of an enemy seeress)."""
     if spot is not None and not game.may_use_coins(game=game, state=state, spot=spot):
-        return payers(faces, frozenset(), "in sight of an enemy seeress")
+        return payers_for(kind, False, NO_WILD)
     wild = game.wild(state, seat)
+    return payers_for(kind, True, wild if type(wild) is frozenset else frozenset(wild))
+
+
+#: No coin type wild.
+NO_WILD: frozenset[str] = frozenset()
+
+
+@functools.lru_cache(maxsize=1024)
+def payers_for(kind: str, may_coin: bool, wild: frozenset[str]) -> Payers:
+    """The official payers of ``kind``, for a piece that may use coins or not
+    (``may_coin``), with the seat's ``wild`` coin types: what
+    :func:`official_payers` answers, from what it asks. A listing that
+    knows those answers already (sight worked out once for all the seat's
+    pieces, the wild types once per listing) reads this table directly."""
+    faces = ALONE.get(kind) or frozenset((kind,))
+    if not may_coin:
+        return payers(faces, frozenset(), "in sight of an enemy seeress")
     return payers(faces, faces | wild if wild else faces)
 
 
@@ -162,6 +182,11 @@ def official_wild(state: State | Work, seat: int) -> frozenset[str]:
     fates = state.fates[seat]
     if ALIVE == fates[0] == fates[1] == fates[2] == fates[3] == fates[4] == fates[5]:
         return frozenset()
+    return _dead(tuple(fates))
+
+
+@functools.lru_cache(maxsize=256)
+def _dead(fates: tuple) -> frozenset[str]:
     return frozenset(g for g, fate in zip(GLYPHS, fates) if fate != ALIVE)
 
 

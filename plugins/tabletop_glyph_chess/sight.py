@@ -1,7 +1,16 @@
-"""The seeress's passive spell: enemy pieces in her sight cannot use coins."""
+"""The seeress's passive spell: enemy pieces in her sight cannot use coins.
+
+A seeress sees the first piece in each of her six directions
+(:func:`firsts`); that one line of sight serves both questions the rules
+ask: whether one piece is in sight of an enemy seeress (:func:`in_sight`,
+asked by ``glyph_may_use_coins`` when a payment is checked) and which of a
+seat's pieces are (:func:`sighted`, worked out once per listing of the
+seat's actions while no variant changes ``glyph_may_use_coins``).
+"""
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from tabletop import rulehook
@@ -14,20 +23,39 @@ if TYPE_CHECKING:
     from .state import State, Work
 
 
-def in_sight(geo: HexBoard, state: State | Work, spot: int) -> bool:
-    """Whether the piece on ``spot`` is in sight of an enemy seeress: the first
-    piece in one of her six directions. (Looked at from the spot: she sees it
-    exactly when she is the first piece in some direction from it.)"""
-    board = state.board
-    owner = board[spot][0]
+def firsts(geo: HexBoard, board, spot: int) -> list[int]:
+    """The spots of the first piece in each of the six directions from
+    ``spot``: what a seeress there sees."""
+    found = []
     for ray in geo.ray_lists[spot]:
         for other in ray:
-            piece = board[other]
-            if piece is not None:
-                if piece[1] == SEERESS and piece[0] != owner:
-                    return True
+            if board[other] is not None:
+                found.append(other)
                 break
+    return found
+
+
+def in_sight(geo: HexBoard, state: State | Work, spot: int) -> bool:
+    """Whether the piece on ``spot`` is in sight of an enemy seeress. Lines
+    run both ways: she sees it exactly when she is among the first pieces
+    seen from it."""
+    board = state.board
+    owner = board[spot][0]
+    for other in firsts(geo, board, spot):
+        piece = board[other]
+        if piece[1] == SEERESS and piece[0] != owner:
+            return True
     return False
+
+
+def sighted(geo: HexBoard, board, seat: int) -> set[int]:
+    """The spots of ``seat``'s pieces in sight of an enemy seeress (each
+    enemy seeress's :func:`firsts`, kept where a piece of ``seat`` stands)."""
+    found: set[int] = set()
+    for spot, piece in compress(enumerate(board), board):
+        if piece[1] == SEERESS and piece[0] != seat:
+            found.update([other for other in firsts(geo, board, spot) if board[other][0] == seat])
+    return found
 
 
 @rulehook
