@@ -39,6 +39,11 @@ def moment(text: str | None) -> float | None:
     return when.timestamp()
 
 
+def _registry(env, directory: Path):
+    """The registry for the game in ``directory``: its game's plugins only."""
+    return env.registry_for_log(GameDir(directory).log)
+
+
 class _Group(click.Group):
     """Every pbem command: a folder it cannot write is one line, not a traceback."""
 
@@ -141,7 +146,7 @@ def init(
     """
     pairs = [_pair(item, "--player", "NAME=ADDRESS") for item in players]
     referee.init(
-        env.registry,
+        env.registry_for(game),
         directory,
         game,
         pairs,
@@ -179,7 +184,7 @@ def receive(env, directory, file):
       tabletop pbem receive duel < message.eml
     """
     raw, size = mailin.bounded(file)
-    click.echo(referee.Referee.open(env.registry, directory).receive(raw, size=size))
+    click.echo(referee.Referee.open(_registry(env, directory), directory).receive(raw, size=size))
 
 
 def imap_options(command):
@@ -227,7 +232,7 @@ def poll(env, directory, maildir, imap_url, imap_password_file, ca_file):
     if (maildir is None) == (imap_url is None):
         raise UsageError("poll: name the mail to read: --maildir DIR or --imap imaps://USER@HOST/MAILBOX")
     if imap_url is not None:
-        ref = referee.Referee.open(env.registry, directory)
+        ref = referee.Referee.open(_registry(env, directory), directory)
         with ref.dir.locked("poll.lock"):
             connection = _imap_connection(ref, imap_url, imap_password_file, ca_file)
             try:
@@ -240,7 +245,7 @@ def poll(env, directory, maildir, imap_url, imap_password_file, ca_file):
         return
     if not (maildir / "new").is_dir():
         raise UsageError(f"{maildir}: not a Maildir (no new/ folder)")
-    ref = referee.Referee.open(env.registry, directory)
+    ref = referee.Referee.open(_registry(env, directory), directory)
     box = mailbox.Maildir(maildir, factory=None, create=False)
     count, failed = 0, 0
     with ref.dir.locked("poll.lock"):
@@ -294,7 +299,7 @@ def watch(env, directory, imap_url, imap_password_file, ca_file, every, max_time
     step = duration(every, "--every") or 60
     ends = time.monotonic() + duration(max_time, "--max-time") if max_time else None
     stopped: list[int] = []
-    ref = referee.Referee.open(env.registry, directory)
+    ref = referee.Referee.open(_registry(env, directory), directory)
     imap.mailbox(imap_url)  # a bad address is refused before any wait
     imap.password(imap_password_file)
 
@@ -374,7 +379,7 @@ def _send(directory: GameDir, env) -> None:
     for name, reason in outcome.deferred:
         click.echo(f"{name}: refused for now ({reason}); tried again later")
     if outcome.refused and settings.get("master"):
-        referee.Referee.open(env.registry, directory.path).report_refused(outcome.refused)
+        referee.Referee.open(_registry(env, directory.path), directory.path).report_refused(outcome.refused)
         more = delivery.send(directory, settings["smtp"], **_security(settings))
         outcome.sent += more.sent
         outcome.waiting = more.waiting
@@ -397,7 +402,7 @@ def tick(env, directory, now):
     Example:
       */15 * * * *  tabletop pbem tick /home/ref/games/duel
     """
-    ref = referee.Referee.open(env.registry, directory)
+    ref = referee.Referee.open(_registry(env, directory), directory)
     for line in ref.tick(moment(now)):
         click.echo(line)
     _send(ref.dir, env)
@@ -415,7 +420,7 @@ def status(env, directory, as_json):
       tabletop pbem status duel
       tabletop pbem status duel --json
     """
-    ref = referee.Referee.open(env.registry, directory)
+    ref = referee.Referee.open(_registry(env, directory), directory)
     if as_json:
         click.echo(json.dumps(ref.status_data(), ensure_ascii=False, indent=2))
         return
@@ -424,7 +429,7 @@ def status(env, directory, as_json):
 
 
 def _master(env, directory: Path, command: str, **kwargs) -> None:
-    ref = referee.Referee.open(env.registry, directory)
+    ref = referee.Referee.open(_registry(env, directory), directory)
     click.echo(ref.locked_master(command, **kwargs))
 
 
@@ -552,5 +557,5 @@ def set_(env, directory, settings):
             changes[key] = value or None
     if changes.get("smtp", "") is None or changes.get("referee", "") is None:
         raise UsageError("smtp and referee cannot be cleared")
-    for line in referee.Referee.open(env.registry, directory).set(changes):
+    for line in referee.Referee.open(_registry(env, directory), directory).set(changes):
         click.echo(line)
