@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tabletop import Event, Renderer
+from tabletop import Event
 from tabletop.svg import HIGHLIGHT, SHAPES, document, latest, shape, whose_turn
 from tabletop.svg import text as svg_text
 
@@ -146,6 +146,3 @@ def _legend(game: Glux, state: State, top: int, per_line: int) -> list[str]:
             )
         )
     return out
-
-
-RENDERERS = [Renderer("glux", "svg", "image/svg+xml", svg)]

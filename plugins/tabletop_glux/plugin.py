@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from tabletop import hookimpl
+from tabletop import Renderer, hookimpl
 
 from .bots import BOTS
 from .game import Glux
-from .picture import RENDERERS
 
 
 @hookimpl
@@ -19,6 +18,13 @@ def register_bots():
     return BOTS
 
 
+def svg(game, state, viewer, history=None):
+    """The board as an SVG picture (:mod:`.picture`, imported when a picture is drawn)."""
+    from .picture import svg
+
+    return svg(game, state, viewer, history)
+
+
 @hookimpl
 def register_renderers():
-    return RENDERERS
+    return [Renderer("glux", "svg", "image/svg+xml", svg)]

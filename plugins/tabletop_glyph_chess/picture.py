@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tabletop import Event, Renderer
+from tabletop import Event
 from tabletop.svg import HIGHLIGHT, SHAPES, document, latest, shape, whose_turn
 from tabletop.svg import text as svg_text
 
@@ -166,6 +166,3 @@ def _legend(game: GlyphChess, state: State, top: int, history: Sequence[Event] |
         line = _player_line(game, state, seat, player).removesuffix(" <")
         out.append(svg_text(MARGIN + 20, y, line, 12, "#222", anchor="start"))
     return out
-
-
-RENDERERS = [Renderer("glyph-chess", "svg", "image/svg+xml", svg)]

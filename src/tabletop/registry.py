@@ -13,10 +13,9 @@ from collections.abc import Iterable
 from typing import Any
 
 import attrs
-import cattrs
 import pluggy
 
-from . import jsonline
+from . import jsonline, payloads
 from . import rules as rulebook
 from .errors import LogFormatError, PluginError, UsageError, describe, quote
 from .events import CORE_EVENTS, Event
@@ -189,8 +188,10 @@ def _strict_tuple(kind: type) -> Any:
     return structure
 
 
-def make_converter() -> cattrs.Converter:
-    """The project's converter: strict about types and extra keys."""
+def make_converter() -> Any:
+    """The project's converter (a ``cattrs.Converter``): strict about types and extra keys."""
+    import cattrs
+
     converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
     for kind in (int, str, bool):
         converter.register_structure_hook(kind, _strict(kind))
@@ -207,7 +208,9 @@ class Codec:
     """Reads and writes event lines for every installed game."""
 
     def __init__(self, games: Iterable[type[Game]], variants: Iterable[Variant] = ()) -> None:
-        self.converter = make_converter()
+        self._converter: Any = None
+        self._readers: dict[type[Event], payloads.Reader | None] = {}
+        self._writers: dict[type[Event], payloads.Writer | None] = {}
         self.kinds: dict[str, dict[str, type[Event]]] = {}
         core = {cls.kind: cls for cls in CORE_EVENTS}
         for game in games:
@@ -230,6 +233,39 @@ class Codec:
         self._has_player: dict[type[Event], bool] = {}
         self._known: dict[tuple[str, bytes], Event] = {}
 
+    @property
+    def converter(self) -> Any:
+        """The cattrs converter, made when first needed: most lines are read
+        and written by functions made per event class (:mod:`tabletop.payloads`)."""
+        if self._converter is None:
+            self._converter = make_converter()
+        return self._converter
+
+    def _structure(self, payload: dict, cls: type[Event]) -> Event | None:
+        """The event, or None when the payload is not exactly right (the
+        converter then says why)."""
+        try:
+            read = self._readers[cls]
+        except KeyError:
+            read = self._readers[cls] = payloads.compile_reader(cls)
+        if read is not None:
+            return read(payload)
+        import cattrs
+
+        try:
+            return self.converter.structure(payload, cls)
+        except cattrs.BaseValidationError:
+            return None
+
+    def unstructure(self, event: Event) -> dict[str, Any]:
+        """An event's fields as a payload (its player included)."""
+        cls = type(event)
+        try:
+            write = self._writers[cls]
+        except KeyError:
+            write = self._writers[cls] = payloads.compile_writer(cls)
+        return write(event) if write is not None else self.converter.unstructure(event)
+
     def has_player(self, cls: type[Event]) -> bool:
         known = self._has_player.get(cls)
         if known is None:
@@ -237,7 +273,7 @@ class Codec:
         return known
 
     def encode(self, seq: int, event: Event) -> str:
-        payload = self.converter.unstructure(event)
+        payload = self.unstructure(event)
         line: dict[str, Any] = {"seq": seq, "kind": event.kind}
         if "player" in payload:
             line["player"] = payload.pop("player")
@@ -264,10 +300,9 @@ class Codec:
                     payload = {**payload, "player": data["player"]}
                 elif size != 3:
                     return self._decode(game, data)
-                try:
-                    return data["seq"], self.converter.structure(payload, cls)
-                except cattrs.BaseValidationError:
-                    pass
+                event = self._structure(payload, cls)
+                if event is not None:
+                    return data["seq"], event
         return self._decode(game, data)
 
     def _decode(self, game: str, data: Any) -> tuple[int, Event]:
@@ -296,6 +331,8 @@ class Codec:
             if not self.has_player(cls):
                 raise LogFormatError(f"event {seq} ({kind}): this kind of event has no player")
             payload = {**payload, "player": data["player"]}
+        import cattrs
+
         try:
             return seq, self.converter.structure(payload, cls)
         except cattrs.BaseValidationError as exc:
