@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .extensions import Bot
-from .live import random_choice
 from .mcts import DEFAULT
 from .plugins import hookimpl
+
+
+def random_choice(*args: Any) -> Any:
+    """:func:`tabletop.live.random_choice`, imported when a random bot first plays
+    (not by every command that loads the plugins)."""
+    from .live import random_choice
+
+    return random_choice(*args)
 
 
 @hookimpl
