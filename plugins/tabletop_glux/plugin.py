@@ -25,6 +25,13 @@ def svg(game, state, viewer, history=None):
     return svg(game, state, viewer, history)
 
 
+def legend(game):
+    """The key to the pictures (:mod:`.picture`, imported when the viewer asks)."""
+    from .picture import legend
+
+    return legend(game)
+
+
 @hookimpl
 def register_renderers():
-    return [Renderer("glux", "svg", "image/svg+xml", svg)]
+    return [Renderer("glux", "svg", "image/svg+xml", svg, legend)]

@@ -38,6 +38,8 @@ _WHERE = {
     "Reveal": "events",
     "Bot": "extensions",
     "Renderer": "extensions",
+    "Legend": "extensions",
+    "Symbol": "extensions",
     "Variant": "extensions",
     "Fast": "game",
     "Game": "game",
@@ -82,7 +84,7 @@ if TYPE_CHECKING:
         UsageError,
     )
     from .events import CHANCE, DECISION, RULES, Event, Reveal
-    from .extensions import Bot, Renderer, Variant
+    from .extensions import Bot, Legend, Renderer, Symbol, Variant
     from .game import Fast, Game, Hidden
     from .header import Header, Randomness
     from .mcts import MCTS
@@ -129,7 +131,9 @@ __all__ = [
     "PluginError",
     "Randomness",
     "Registry",
+    "Legend",
     "Renderer",
+    "Symbol",
     "Record",
     "Replay",
     "Reveal",
