@@ -231,7 +231,9 @@ class Codec:
                     raise PluginError(f"variant {variant.name}: event kind '{cls.kind}' is defined twice")
                 table[cls.kind] = cls
         self._has_player: dict[type[Event], bool] = {}
-        self._known: dict[tuple[str, bytes], Event] = {}
+        #: Events already read, by game and by the rest of their line after the number.
+        self._known: dict[str, dict[bytes, Event]] = {}
+        self._count = 0
 
     @property
     def converter(self) -> Any:
@@ -345,17 +347,21 @@ class Codec:
         # draw, the same roll): events are immutable, so the event read from
         # the rest of such a line is kept and shared. Only lines as tabletop
         # writes them ({"seq":N,...} with N plain digits) take this path.
-        if type(line) is bytes and line.startswith(b'{"seq":'):
+        if type(line) is bytes and line[:7] == b'{"seq":':
             comma = line.find(b",", 7)
             digits = line[7:comma]
             # At most 18 digits: a number that always fits in 64 bits.
-            if 7 < comma <= 25 and digits.isdigit() and (len(digits) == 1 or digits[:1] != b"0"):
-                key = (game, line[comma:])
-                event = self._known.get(key)
+            if 7 < comma <= 25 and digits.isdigit() and (comma == 8 or line[7] != 48):  # 48: b"0"
+                known = self._known.get(game)
+                if known is None:
+                    known = self._known[game] = {}
+                rest = line[comma:]
+                event = known.get(rest)
                 if event is None:
                     seq, event = self._decode_json(game, line)
-                    if len(self._known) < KNOWN_LINES:
-                        self._known[key] = event
+                    if self._count < KNOWN_LINES:
+                        known[rest] = event
+                        self._count += 1
                     return seq, event
                 return int(digits), event
         return self._decode_json(game, line)
