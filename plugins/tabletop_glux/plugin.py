@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from tabletop import Renderer, hookimpl
 
-from .bots import BOTS
 from .game import Glux
 
 
@@ -15,6 +14,9 @@ def register_games():
 
 @hookimpl
 def register_bots():
+    # Imported when a command first asks for a bot (the registry gathers them then).
+    from .bots import BOTS
+
     return BOTS
 
 

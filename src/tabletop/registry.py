@@ -44,10 +44,6 @@ class Registry:
         for found in pm.hook.register_renderers():
             for renderer in found or ():
                 self._add(self.renderers, (renderer.game, renderer.format), renderer, "renderer")
-        self.bots: dict[str, list[Bot]] = {}
-        for found in pm.hook.register_bots():
-            for bot in found or ():
-                self.bots.setdefault(bot.name, []).append(bot)
         # A variant's rules are checked now, when its plugin loads, rather than
         # when a game first enables it: an authoring error is found by any command.
         self.parameters: dict[str, tuple[Parameter, ...]] = {}
@@ -57,6 +53,17 @@ class Registry:
                 rulebook.check_rules(variant.name, cls.name, variant.rules, cls.rule_specs)
             self.parameters[variant.name] = rulebook.parameters(variant.rules, variant.name)
         self.codec = Codec(self.games.values(), self.variants.values())
+
+    @functools.cached_property
+    def bots(self) -> dict[str, list[Bot]]:
+        """Every bot, by name (several games may each have one of a name).
+        Gathered when first asked for: a command that plays no bot does not
+        import the bots (a search bot's module, say)."""
+        found: dict[str, list[Bot]] = {}
+        for bots in self.pm.hook.register_bots():
+            for bot in bots or ():
+                found.setdefault(bot.name, []).append(bot)
+        return found
 
     @staticmethod
     def _add(table: dict[str, Any], name: str, thing: Any, what: str) -> None:
