@@ -44,6 +44,17 @@ def test_entry_points_are_those_importlib_metadata_finds():
         assert expected, group
 
 
+def test_entry_points_are_read_as_the_packaging_spec_writes_them():
+    text = (
+        "[console_scripts]\nx = nowhere:main\n\n[tabletop]\n# a comment\n"
+        "plain = os.path\nattr = os:path.join\nextra = os:sep [speed]\nbare = json [speed]\n"
+    )
+    found = {e.name: e for _, e in installed._parse(text, "dist")}
+    assert set(found) == {"plain", "attr", "extra", "bare"}
+    assert found["attr"].load() is os.path.join and found["extra"].load() == os.sep
+    assert found["plain"].load() is os.path and found["bare"].load().__name__ == "json"
+
+
 @pytest.mark.parametrize("game", ["glux", "glyph-chess"])
 def test_what_a_game_says_of_itself_is_what_its_class_says(registry, game):
     about = installed.abouts()[game]

@@ -46,9 +46,9 @@ class EntryPoint(NamedTuple):
 
     def load(self) -> Any:
         """The module or the object the entry point names (extras are not checked)."""
-        module, _, attr = self.value.partition(":")
+        module, _, attr = self.value.split("[", 1)[0].partition(":")  # extras, in brackets, left out
         found: Any = importlib.import_module(module.strip())
-        for part in attr.split("[", 1)[0].strip().split(".") if attr else ():
+        for part in attr.strip().split(".") if attr.strip() else ():
             found = getattr(found, part)
         return found
 
