@@ -1,5 +1,7 @@
 """``tabletop view``: the step-through page, driven in a real headless Chromium,
-and per-player pages that hold nothing the player may not see."""
+and per-player pages that hold nothing the player may not see; its key (the
+seats' colours in the score table, the legend of the board's symbols, the
+turn marker and whose draw is due)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from hypothesis import strategies as st
 
 from tabletop.engine import Replay
 from tabletop.viewer import page
-from tabletop.viewer.page import encode_pictures
+from tabletop.viewer.page import build, encode_pictures, legend_of
 
 from .conftest import REPLAYS
 
@@ -403,3 +405,153 @@ def test_screenshots_at_desktop_and_phone_widths(browser, cli, tmp_path, width):
     finally:
         browser.set_window_size(1300, 1100)
     assert not _errors(browser)
+
+
+# -- the key: seats, symbols, turn -----------------------------------------------
+
+SHOTS = "TABLETOP_SCREENSHOTS"  # a folder to keep the pictures in, to look at
+
+
+def _keep(shot: Path) -> None:
+    folder = os.environ.get(SHOTS)
+    if folder:
+        shutil.copy(shot, Path(folder) / shot.name)
+
+
+def _legend(registry, log: Path):
+    match = Replay(registry, log).match
+    return legend_of(registry.renderer(match.header.game, "svg"), match)
+
+
+@pytest.mark.parametrize("log", [GLUX, GLYPH], ids=["glux", "glyph-chess"])
+def test_the_page_holds_the_games_key(registry, cli, tmp_path, log):
+    legend = _legend(registry, log)
+    cli("view", log, "-o", "game.html")
+    html = (tmp_path / "game.html").read_text()
+    players = Replay(registry, log).header.players
+    # One mark per seat, in the seat's colour; one item per symbol, with its meaning.
+    assert len(legend.seats) == len(players)
+    for i, colour in enumerate(legend.seats):
+        assert f'<li class="seat" data-seat="{i}">' in html and f'fill="{colour}"' in page_data(html)["seats"][i]
+    for symbol in legend.symbols:
+        assert f'<li data-symbol="{symbol.key}">' in html and symbol.meaning.replace("'", "&#x27;") in html
+    # Every symbol the pictures use has a meaning in the key.
+    used = set()
+    for view in page_data(html)["views"]:
+        used |= set(re.findall(r'data-symbol="([^"]+)"', " ".join(view["pictures"]["lines"])))
+    assert used and used <= {s.key for s in legend.symbols}
+
+
+def test_glux_key_names_its_symbols_and_glyph_chess_its_pieces(registry):
+    glux = {s.key: s.meaning for s in _legend(registry, GLUX).symbols}
+    assert {"start-corner", "middle-room", "last-placement", "chip", "covered"} == set(glux)
+    glyph = {s.key: s.meaning for s in _legend(registry, GLYPH).symbols}
+    assert [glyph[f"piece-{k}"].split(":")[0] for k in "KSIEFNUM"] == list("KSIEFNUM")
+
+
+def test_the_turn_marker_follows_the_events(registry):
+    match, steps = build(registry, GLUX)
+    events = [e for _, _, e in Replay(registry, GLUX)]
+    run = Replay(registry, GLUX)
+    seen = {"turn": 0, "due": 0}
+    for (_, seq, _event), step in zip(run, steps[1:]):
+        state = run.match.state
+        # The player at turn is the one the rules say (Glüx: state.turn), whatever the event was.
+        expected = None if state.turn is None else run.match.header.players[state.turn]
+        assert step.turn == expected, seq
+        # A draw is due: the next event is that player's draw (in setup, each player's in turn;
+        # then the player at turn's, after they placed).
+        if step.due is not None:
+            assert events[seq].origin == "chance" and events[seq].player == step.due, seq
+            assert step.turn in (None, step.due)
+            seen["due"] += 1
+        elif seq < len(events):
+            assert events[seq].origin != "chance" or getattr(events[seq], "player", None) is None
+        seen["turn"] += step.turn is not None
+    assert seen["turn"] > 100 and seen["due"] > 40
+
+
+def _cells(browser, row: str) -> list[str]:
+    from selenium.webdriver.common.by import By
+
+    return [c.text for c in browser.find_elements(By.CSS_SELECTOR, f"#scores {row}")]
+
+
+def _shown_symbols(browser) -> set[str]:
+    from selenium.webdriver.common.by import By
+
+    return {
+        li.get_attribute("data-symbol")
+        for li in browser.find_elements(By.CSS_SELECTOR, "#symbols li[data-symbol]")
+        if li.is_displayed()
+    }
+
+
+def _board_symbols(browser) -> set[str]:
+    return set(
+        browser.execute_script(
+            "return Array.from(document.querySelectorAll('#board [data-symbol]'))"
+            ".map(function (e) { return e.getAttribute('data-symbol'); })"
+        )
+    )
+
+
+def test_browser_key_legend_and_turn_marker(browser, cli, registry, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    _, steps = build(registry, GLUX)
+    legend = _legend(registry, GLUX)
+    players = Replay(registry, GLUX).header.players
+    cli("view", GLUX, "-o", "game.html")
+    _open(browser, tmp_path / "game.html")
+    body = browser.find_element(By.TAG_NAME, "body")
+    # The score table's marks are the seats' marks, in their colours, in seat order.
+    marks = browser.find_elements(By.CSS_SELECTOR, "#scores th svg.swatch [fill]")
+    assert [m.get_attribute("fill") for m in marks] == list(legend.seats)
+    assert [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#seats li")] == list(players)
+    keys = [m.get_attribute("fill") for m in browser.find_elements(By.CSS_SELECTOR, "#seats svg [fill]")]
+    assert keys == list(legend.seats)
+    # At the start: no chip yet, so the key lists only what the board shows.
+    assert _shown_symbols(browser) == _board_symbols(browser) == {"start-corner", "middle-room"}
+    # Step on: at each step, the key lists exactly the symbols on the board, and
+    # the turn row marks the player at turn (and whose draw is due).
+    for step in steps[1:80]:
+        body.send_keys(Keys.ARROW_RIGHT)
+        assert _shown_symbols(browser) == _board_symbols(browser), step.seq
+        row = _cells(browser, "tr.turn-row td")
+        words = [[] for _ in players]
+        if step.turn is not None:
+            words[players.index(step.turn)].append("turn")
+        if step.due is not None:
+            words[players.index(step.due)].append("draw due")
+        assert row == [" · ".join(w) for w in words], step.seq
+    assert {"chip", "covered", "last-placement"} <= _shown_symbols(browser)
+    assert not _errors(browser)
+
+
+@pytest.mark.parametrize("log", [GLUX, GLYPH], ids=["glux", "glyph-chess"])
+@pytest.mark.parametrize("width", [1300, 390], ids=["desktop", "phone"])
+def test_key_screenshots_at_desktop_and_phone_widths(browser, cli, tmp_path, log, width):
+    cli("view", log, "-o", "game.html")
+    browser.set_window_size(width, 1100 if width > 600 else 844)
+    try:
+        browser.get((tmp_path / "game.html").resolve().as_uri() + "#41")
+        from selenium.webdriver.common.by import By
+
+        key = browser.find_element(By.ID, "legend")
+        assert key.is_displayed() and key.size["width"] <= width
+        shot = tmp_path / f"key-{log.parent.name}-{width}.png"
+        assert browser.get_screenshot_as_file(str(shot))
+        _keep(shot)
+        assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        browser.set_window_size(1300, 1100)
+    assert not _errors(browser)
+
+
+def test_a_renderer_without_a_legend_gives_a_page_without_a_key(cli, tmp_path):
+    assert cli("new", "pile", "--players", "ann,bob", "--seed", "s", "-o", "g.jsonl").exit_code == 0
+    cli("view", "g.jsonl", "-o", "g.html")
+    html = (tmp_path / "g.html").read_text()
+    assert 'id="legend"' not in html and page_data(html)["seats"] == []

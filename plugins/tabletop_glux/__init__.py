@@ -18,12 +18,42 @@ after the rulebook's parts (see docs/glux.md) and may change.
 
 from __future__ import annotations
 
-from .board import DIAGONAL, ORTHOGONAL, Board
-from .chips import FACES, KINDS
-from .events import Draw, Exclude, FirstPlayer, Place, Start
-from .game import Glux
-from .scoring import rank_room
-from .state import State, recall, remember
+from typing import TYPE_CHECKING
+
+from tabletop.lazy import names
+
+if TYPE_CHECKING:
+    from .board import DIAGONAL, ORTHOGONAL, Board
+    from .chips import FACES, KINDS
+    from .events import Draw, Exclude, FirstPlayer, Place, Start
+    from .game import Glux
+    from .scoring import rank_room
+    from .state import State, recall, remember
+
+#: Each name and the module it comes from: imported on first use, so that
+#: importing a module of the package (``about``, for ``tabletop games``)
+#: does not import the whole game.
+_FROM = {
+    "DIAGONAL": "board",
+    "ORTHOGONAL": "board",
+    "Board": "board",
+    "FACES": "chips",
+    "KINDS": "chips",
+    "Draw": "events",
+    "Exclude": "events",
+    "FirstPlayer": "events",
+    "Place": "events",
+    "Start": "events",
+    "Glux": "game",
+    "rank_room": "scoring",
+    "State": "state",
+    "recall": "state",
+    "remember": "state",
+}
+
+
+__getattr__, __dir__ = names(__name__, _FROM)
+
 
 __all__ = [
     "DIAGONAL",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tabletop import Event, Renderer
+from tabletop import Event, Legend, Symbol
 from tabletop.svg import HIGHLIGHT, SHAPES, document, latest, shape, whose_turn
 from tabletop.svg import text as svg_text
 
@@ -65,17 +65,10 @@ def svg(game: Glux, state: State, viewer: str | None, history: Sequence[Event] |
         fill = "#fafafa" if room == PATH else tints[room]
         out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#bbb"/>')
         if room == board.middle:
-            out.append(
-                f'<rect x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="none" '
-                f'stroke="#666" stroke-dasharray="4 3"/>'
-            )
+            out.append(_middle(x, y, CELL))
         owner = game.start_owner[square]
         if owner >= 0:
-            out.append(
-                f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="none" '
-                f'stroke="{OWNERS[owner]}" stroke-width="3"/>'
-            )
-            out.append(shape(owner, x + 8, y + 8, 4, OWNERS[owner]))
+            out.append(_start(owner, x, y, CELL))
         stack = state.stacks[square]
         if not stack:
             if room != PATH:
@@ -83,17 +76,11 @@ def svg(game: Glux, state: State, viewer: str | None, history: Sequence[Event] |
             continue
         cx, cy = x + CELL / 2, y + CELL / 2
         if len(stack) > 1:
-            below = stack[-2][0]
-            out.append(shape(below, cx + 5, cy + 5, 12, OWNERS[below], "white", 1.5))
-        seat, face = stack[-1]
-        out.append(shape(seat, cx - 1, cy - 1, 12, OWNERS[seat], "white", 1.5))
-        out.append(svg_text(cx - 1, cy + 5, str(face), 16, ON_OWNER[seat], bold=True))
+            out.append(_covered(stack[-2][0], cx, cy))
+        out.append(_chip(*stack[-1], cx, cy))
     if marked is not None:
         x, y = _corner(board, marked)
-        out.append(
-            f'<rect x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="none" '
-            f'stroke="{HIGHLIGHT}" stroke-width="3"/>'
-        )
+        out.append(_last(x, y, CELL))
     for col in range(board.width):
         out.append(svg_text(MARGIN + col * CELL + CELL / 2, TOP - 8, chr(ord("a") + col), 12, "#555"))
     for row in range(board.height):
@@ -109,6 +96,71 @@ def svg(game: Glux, state: State, viewer: str | None, history: Sequence[Event] |
         + last
     )
     return document(width, height, out, title=f"{game.title}: {number}, {turn}", desc=desc)
+
+
+# Each symbol drawn by one function, for the board and for the legend alike;
+# ``data-symbol`` tells the viewer which symbols a picture shows.
+
+
+def _middle(x: float, y: float, size: float) -> str:
+    return (
+        f'<rect data-symbol="middle-room" x="{x + 1}" y="{y + 1}" width="{size - 2}" height="{size - 2}" '
+        f'fill="none" stroke="#666" stroke-dasharray="4 3"/>'
+    )
+
+
+def _start(owner: int, x: float, y: float, size: float) -> str:
+    return (
+        f'<g data-symbol="start-corner"><rect x="{x + 3}" y="{y + 3}" width="{size - 6}" height="{size - 6}" '
+        f'fill="none" stroke="{OWNERS[owner]}" stroke-width="3"/>{shape(owner, x + 8, y + 8, 4, OWNERS[owner])}</g>'
+    )
+
+
+def _last(x: float, y: float, size: float) -> str:
+    return (
+        f'<rect data-symbol="last-placement" x="{x + 1}" y="{y + 1}" width="{size - 2}" height="{size - 2}" '
+        f'fill="none" stroke="{HIGHLIGHT}" stroke-width="3"/>'
+    )
+
+
+def _chip(seat: int, face: int | str, cx: float, cy: float, r: float = 12) -> str:
+    return (
+        f'<g data-symbol="chip">{shape(seat, cx - 1, cy - 1, r, OWNERS[seat], "white", 1.5)}'
+        f"{svg_text(cx - 1, cy + r * 5 / 12, str(face), round(r * 4 / 3), ON_OWNER[seat], bold=True)}</g>"
+    )
+
+
+def _covered(seat: int, cx: float, cy: float, r: float = 12) -> str:
+    return f'<g data-symbol="covered">{shape(seat, cx + 5, cy + 5, r, OWNERS[seat], "white", 1.5)}</g>'
+
+
+def legend(game: Glux) -> Legend:
+    """The key to the pictures of ``game``: seat colours, the symbols, whose turn it is."""
+    room = ROOMS[0]
+    symbols = (
+        Symbol("chip", _chip(0, 4, 12, 12, 9), "a chip: its owner's colour and shape, the face up"),
+        Symbol(
+            "covered",
+            _covered(1, 9, 9, 8) + _chip(0, 2, 12, 12, 8),
+            "a chip covered by another: it peeks out below, in its owner's shape",
+        ),
+        Symbol(
+            "start-corner",
+            _start(0, 0, 0, 24),
+            "a start square: framed in its owner's colour, its shape in the corner",
+        ),
+        Symbol(
+            "middle-room",
+            f'<rect width="24" height="24" fill="{room}"/>' + _middle(0, 0, 24),
+            "the middle room (dashed); the other rooms are tinted and lettered, paths light",
+        ),
+        Symbol("last-placement", _last(0, 0, 24), "the last placement or start chip"),
+    )
+    return Legend(tuple(OWNERS[: len(game.players)]), symbols, _turn, "draw")
+
+
+def _turn(game: Glux, state: State) -> str | None:
+    return None if state.turn is None else game.players[state.turn]
 
 
 def placed_seat(game: Glux, event: Event) -> int:
@@ -146,6 +198,3 @@ def _legend(game: Glux, state: State, top: int, per_line: int) -> list[str]:
             )
         )
     return out
-
-
-RENDERERS = [Renderer("glux", "svg", "image/svg+xml", svg)]

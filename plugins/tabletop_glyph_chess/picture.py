@@ -17,12 +17,12 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tabletop import Event, Renderer
+from tabletop import Event, Legend, Symbol
 from tabletop.svg import HIGHLIGHT, SHAPES, document, latest, shape, whose_turn
 from tabletop.svg import text as svg_text
 
 from .events import Cast, Move, Roll
-from .pieces import COLOURS
+from .pieces import COLOURS, GLYPHS, MINION, NAMES, SCEPTER
 from .render import _player_line
 
 if TYPE_CHECKING:
@@ -69,15 +69,15 @@ def svg(game: GlyphChess, state: State, viewer: str | None, history: Sequence[Ev
             f"{x + SIZE * math.cos(math.radians(60 * k + 30)):.1f},{y + SIZE * math.sin(math.radians(60 * k + 30)):.1f}"
             for k in range(6)
         )
-        fill = "#fff3c4" if spot == geo.center else "#f4f4f4"
-        out.append(f'<polygon points="{corners}" fill="{fill}" stroke="#aaa"/>')
+        if spot == geo.center:
+            out.append(f'<polygon data-symbol="centre" points="{corners}" fill="{CENTRE}" stroke="#aaa"/>')
+        else:
+            out.append(f'<polygon points="{corners}" fill="#f4f4f4" stroke="#aaa"/>')
         piece = state.board[spot]
         if piece is None:
             out.append(svg_text(x, y + 3, geo.names[spot], 8, "#9a9a9a"))
             continue
-        seat, kind = piece
-        out.append(shape(seat, x, y, SIZE * 0.66, OWNERS[seat], "#333", 1))
-        out.append(svg_text(x, y + 5, kind, 15, TEXT_ON[seat], bold=True))
+        out.append(_piece(*piece, x, y))
     out += _edges(geo, centre, w)
     action = latest(history or (), (Move, Cast))
     if action is not None:
@@ -92,6 +92,42 @@ def svg(game: GlyphChess, state: State, viewer: str | None, history: Sequence[Ev
         + (f" Arrows show the last action, {action.player}'s." if action is not None else "")
     )
     return document(width, height, out, title=f"{game.title}: {number}, {turn}", desc=desc)
+
+
+CENTRE = "#fff3c4"
+
+
+def _piece(seat: int, kind: str, x: float, y: float, r: float = SIZE * 0.66) -> str:
+    # One function draws a piece on the board and in the legend; data-symbol
+    # tells the viewer which pieces a picture shows.
+    return (
+        f'<g data-symbol="piece-{kind}">{shape(seat, x, y, r, OWNERS[seat], "#333", 1)}'
+        f"{svg_text(x, y + r * 5 / 14, kind, round(r * 15 / 14), TEXT_ON[seat], bold=True)}</g>"
+    )
+
+
+def legend(game: GlyphChess) -> Legend:
+    """The key to the pictures of ``game``: seat colours, the pieces and marks, whose turn it is."""
+    pieces = tuple(
+        Symbol(f"piece-{kind}", _piece(0, kind, 12, 12, 11), f"{kind}: {NAMES[kind]}")
+        for kind in (SCEPTER, *GLYPHS, MINION)
+    )
+    marks = (
+        Symbol(
+            "centre", f'<polygon points="12,1 22,7 22,17 12,23 2,17 2,7" fill="{CENTRE}" stroke="#aaa"/>', "the centre"
+        ),
+        Symbol(
+            "last-action",
+            f'<line x1="3" y1="21" x2="17" y2="7" stroke="{HIGHLIGHT}" stroke-width="2.5"/>'
+            f'<path d="M22,2 L13,5 L19,11 z" fill="{HIGHLIGHT}"/>',
+            "the last move or spell, from the piece that acted",
+        ),
+    )
+    return Legend(tuple(OWNERS[: len(game.players)]), pieces + marks, _turn, "draw")
+
+
+def _turn(game: GlyphChess, state: State) -> str | None:
+    return None if state.phase in ("over", "setup") else game.players[state.turn]
 
 
 def _edges(geo, centre, w: float) -> list[str]:
@@ -131,7 +167,7 @@ def _path(geo, centre, action: Move | Cast) -> list[str]:
         # Stop short of the hex's middle so the arrowhead does not hide the letter.
         trim = SIZE * 0.55 / length
         out.append(
-            f'<line x1="{x1 + (x2 - x1) * trim:.1f}" y1="{y1 + (y2 - y1) * trim:.1f}" '
+            f'<line data-symbol="last-action" x1="{x1 + (x2 - x1) * trim:.1f}" y1="{y1 + (y2 - y1) * trim:.1f}" '
             f'x2="{x2 - (x2 - x1) * trim:.1f}" y2="{y2 - (y2 - y1) * trim:.1f}" stroke="{HIGHLIGHT}" '
             f'stroke-width="2.5" marker-end="url(#arrow)"/>'
         )
@@ -166,6 +202,3 @@ def _legend(game: GlyphChess, state: State, top: int, history: Sequence[Event] |
         line = _player_line(game, state, seat, player).removesuffix(" <")
         out.append(svg_text(MARGIN + 20, y, line, 12, "#222", anchor="start"))
     return out
-
-
-RENDERERS = [Renderer("glyph-chess", "svg", "image/svg+xml", svg)]

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from tabletop import hookimpl
+from tabletop import Renderer, hookimpl
 
-from .bots import BOTS
 from .game import GlyphChess
-from .picture import RENDERERS
 
 
 @hookimpl
@@ -16,9 +14,26 @@ def register_games():
 
 @hookimpl
 def register_bots():
+    # Imported when a command first asks for a bot (the registry gathers them then).
+    from .bots import BOTS
+
     return BOTS
+
+
+def svg(game, state, viewer, history=None):
+    """The board as an SVG picture (:mod:`.picture`, imported when a picture is drawn)."""
+    from .picture import svg
+
+    return svg(game, state, viewer, history)
+
+
+def legend(game):
+    """The key to the pictures (:mod:`.picture`, imported when the viewer asks)."""
+    from .picture import legend
+
+    return legend(game)
 
 
 @hookimpl
 def register_renderers():
-    return RENDERERS
+    return [Renderer("glyph-chess", "svg", "image/svg+xml", svg, legend)]

@@ -10,8 +10,9 @@ one); see docs/api.md.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .lazy import names
 
 #: Where each name of the package lives. Imported on first use, so that a
 #: command that needs none of them (``tabletop --help``) starts at once.
@@ -37,6 +38,8 @@ _WHERE = {
     "Reveal": "events",
     "Bot": "extensions",
     "Renderer": "extensions",
+    "Legend": "extensions",
+    "Symbol": "extensions",
     "Variant": "extensions",
     "Fast": "game",
     "Game": "game",
@@ -81,7 +84,7 @@ if TYPE_CHECKING:
         UsageError,
     )
     from .events import CHANCE, DECISION, RULES, Event, Reveal
-    from .extensions import Bot, Renderer, Variant
+    from .extensions import Bot, Legend, Renderer, Symbol, Variant
     from .game import Fast, Game, Hidden
     from .header import Header, Randomness
     from .mcts import MCTS
@@ -94,17 +97,7 @@ if TYPE_CHECKING:
     from .steps import Steps, TurnStep
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tabletop' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value  # found once
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_WHERE))
+__getattr__, __dir__ = names(__name__, _WHERE)
 
 
 __version__ = "0.1.0"
@@ -138,7 +131,9 @@ __all__ = [
     "PluginError",
     "Randomness",
     "Registry",
+    "Legend",
     "Renderer",
+    "Symbol",
     "Record",
     "Replay",
     "Reveal",

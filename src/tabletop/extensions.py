@@ -56,6 +56,36 @@ class Bot:
 
 
 @attrs.frozen
+class Symbol:
+    """One symbol of a board picture, for the viewer's legend.
+
+    ``key`` is the ``data-symbol`` attribute that the picture puts on each
+    element it draws with this symbol (the viewer lists the symbols the
+    board shows, as the board changes); ``picture`` is SVG elements that
+    draw the symbol in a 24 by 24 box; ``meaning`` says what it stands for.
+    """
+
+    key: str
+    picture: str
+    meaning: str
+
+
+@attrs.frozen
+class Legend:
+    """What a game's pictures mean: the colour of each seat (in seat order:
+    the score table's key), the symbols, and ``turn(game, state)``, the
+    player whose turn it is in the turn order (None when no one's is: the
+    viewer marks it in the score table, as it marks whose decision or chance
+    outcome is due). ``chance`` names a chance outcome that is one player's
+    ("draw", say), for the mark of whose it is due."""
+
+    seats: tuple[str, ...]
+    symbols: tuple[Symbol, ...] = ()
+    turn: Callable[[Any, Any], str | None] | None = attrs.field(default=None, eq=False)
+    chance: str = "chance outcome"
+
+
+@attrs.frozen
 class Renderer:
     """A picture of one game's board in one format (``svg``, ...).
 
@@ -66,12 +96,17 @@ class Renderer:
     as for the state), so that it can number the picture and mark what the
     latest events changed. Call it through :meth:`draw`, which passes
     ``history`` only to a renderer that takes it.
+
+    ``legend(game)``, when given, returns the :class:`Legend` of the
+    pictures of that game (its seats, players and board): the viewer draws
+    it as a key beside the board.
     """
 
     game: str
     format: str
     media_type: str
     render: Callable[..., str]
+    legend: Callable[[Any], Legend] | None = attrs.field(default=None, eq=False)
 
     def draw(self, game: Any, state: Any, viewer: str | None = None, history: Sequence[Event] | None = None) -> str:
         """The picture of ``state`` for ``viewer``, marked by ``history`` when given."""

@@ -142,7 +142,7 @@ def seal(match: Match, decision: Event, secrets: Secrets, salt: str | None = Non
         reason = match.check(decision)
         if reason is not None:
             raise IllegalEventError(f"event {match.seq + 1} ({match.describe(decision)}): {reason}")
-    line = match.registry.codec.converter.unstructure(decision)
+    line = match.registry.codec.unstructure(decision)
     line.pop("player", None)
     choice = {"kind": decision.kind, "payload": line}
     salt = salt or chance.new_salt()

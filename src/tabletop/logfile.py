@@ -53,6 +53,18 @@ def read_lines(
             raise LogFormatError("empty file: no header", where=str(path))
 
 
+def peek_game(path: Path) -> str | None:
+    """The game a log's header names, read from its first line alone, or
+    None when that cannot be read (the replay that follows says why)."""
+    try:
+        with files.open_regular(Path(path)) as handle:
+            line = handle.readline(MAX_LINE + 1)
+        game = jsonline.loads(line).get("game")
+    except (OSError, TabletopError, AttributeError):
+        return None
+    return game if type(game) is str else None
+
+
 def parse_header(path: Path, line: bytes) -> Header:
     try:
         return Header.from_json(jsonline.loads(line))

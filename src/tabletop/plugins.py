@@ -9,7 +9,6 @@ whose ``.py`` files are each loaded.
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 import inspect
 import os
@@ -20,11 +19,10 @@ from types import ModuleType
 
 import pluggy
 
-from . import hookspecs
-from . import rules as rulebook
+from . import hookspecs, installed
 from .errors import PluginError
 
-ENTRY_POINT_GROUP = "tabletop"
+ENTRY_POINT_GROUP = installed.PLUGIN_GROUP
 ENV_VAR = "TABLETOP_PLUGINS"
 
 hookimpl = pluggy.HookimplMarker("tabletop")
@@ -35,12 +33,18 @@ def get_plugin_manager(
     *,
     entry_points: bool = True,
     environment: bool = True,
+    game: str | None = None,
+    listing: bool = False,
 ) -> pluggy.PluginManager:
-    """A fresh plugin manager with every plugin loaded and checked."""
+    """A fresh plugin manager with every plugin loaded and checked. With
+    ``game``, the installed plugins that serve only other games (as their
+    ``about`` says: see :mod:`tabletop.installed`) are left out. With
+    ``listing``, only those installed plugins that may register a game no
+    ``about`` tells of (the plugin files named are loaded all the same)."""
     pm = pluggy.PluginManager("tabletop")
     pm.add_hookspecs(hookspecs)
     if entry_points:
-        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        for ep in installed.unlisted() if listing else installed.plugins_for(game):
             if pm.has_plugin(ep.name):
                 continue
             try:
@@ -77,7 +81,7 @@ def _validation_error(module: ModuleType, exc: pluggy.PluginValidationError) -> 
             if arg not in wanted:
                 return PluginError(
                     f"hook '{name}' has no argument '{arg}' (it passes: {', '.join(wanted) or 'nothing'})",
-                    where=rulebook.where(function),
+                    where=_where(function),
                 )
     return PluginError(f"plugin {getattr(module, '__file__', module.__name__)}: {str(exc).splitlines()[0]}")
 
@@ -94,8 +98,15 @@ def _check_pending(pm: pluggy.PluginManager) -> None:
             raise PluginError(
                 f"'{name}' is not a tabletop hook (hooks: {', '.join(_hook_names())}; "
                 "rule hooks are implemented with @rulehook in a variant)",
-                where=rulebook.where(impl.function),
+                where=_where(impl.function),
             )
+
+
+def _where(function: object) -> str | None:
+    # Only for a message: the rule book (and attrs with it) is imported when one is due.
+    from .rules import where
+
+    return where(function)
 
 
 def load_paths(paths: Iterable[str | os.PathLike[str]]) -> list[ModuleType]:

@@ -13,10 +13,9 @@ from collections.abc import Iterable
 from typing import Any
 
 import attrs
-import cattrs
 import pluggy
 
-from . import jsonline
+from . import jsonline, payloads
 from . import rules as rulebook
 from .errors import LogFormatError, PluginError, UsageError, describe, quote
 from .events import CORE_EVENTS, Event
@@ -45,10 +44,6 @@ class Registry:
         for found in pm.hook.register_renderers():
             for renderer in found or ():
                 self._add(self.renderers, (renderer.game, renderer.format), renderer, "renderer")
-        self.bots: dict[str, list[Bot]] = {}
-        for found in pm.hook.register_bots():
-            for bot in found or ():
-                self.bots.setdefault(bot.name, []).append(bot)
         # A variant's rules are checked now, when its plugin loads, rather than
         # when a game first enables it: an authoring error is found by any command.
         self.parameters: dict[str, tuple[Parameter, ...]] = {}
@@ -58,6 +53,17 @@ class Registry:
                 rulebook.check_rules(variant.name, cls.name, variant.rules, cls.rule_specs)
             self.parameters[variant.name] = rulebook.parameters(variant.rules, variant.name)
         self.codec = Codec(self.games.values(), self.variants.values())
+
+    @functools.cached_property
+    def bots(self) -> dict[str, list[Bot]]:
+        """Every bot, by name (several games may each have one of a name).
+        Gathered when first asked for: a command that plays no bot does not
+        import the bots (a search bot's module, say)."""
+        found: dict[str, list[Bot]] = {}
+        for bots in self.pm.hook.register_bots():
+            for bot in bots or ():
+                found.setdefault(bot.name, []).append(bot)
+        return found
 
     @staticmethod
     def _add(table: dict[str, Any], name: str, thing: Any, what: str) -> None:
@@ -189,8 +195,10 @@ def _strict_tuple(kind: type) -> Any:
     return structure
 
 
-def make_converter() -> cattrs.Converter:
-    """The project's converter: strict about types and extra keys."""
+def make_converter() -> Any:
+    """The project's converter (a ``cattrs.Converter``): strict about types and extra keys."""
+    import cattrs
+
     converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
     for kind in (int, str, bool):
         converter.register_structure_hook(kind, _strict(kind))
@@ -207,7 +215,9 @@ class Codec:
     """Reads and writes event lines for every installed game."""
 
     def __init__(self, games: Iterable[type[Game]], variants: Iterable[Variant] = ()) -> None:
-        self.converter = make_converter()
+        self._converter: Any = None
+        self._readers: dict[type[Event], payloads.Reader | None] = {}
+        self._writers: dict[type[Event], payloads.Writer | None] = {}
         self.kinds: dict[str, dict[str, type[Event]]] = {}
         core = {cls.kind: cls for cls in CORE_EVENTS}
         for game in games:
@@ -228,7 +238,42 @@ class Codec:
                     raise PluginError(f"variant {variant.name}: event kind '{cls.kind}' is defined twice")
                 table[cls.kind] = cls
         self._has_player: dict[type[Event], bool] = {}
-        self._known: dict[tuple[str, bytes], Event] = {}
+        #: Events already read, by game and by the rest of their line after the number.
+        self._known: dict[str, dict[bytes, Event]] = {}
+        self._count = 0
+
+    @property
+    def converter(self) -> Any:
+        """The cattrs converter, made when first needed: most lines are read
+        and written by functions made per event class (:mod:`tabletop.payloads`)."""
+        if self._converter is None:
+            self._converter = make_converter()
+        return self._converter
+
+    def _structure(self, payload: dict, cls: type[Event]) -> Event | None:
+        """The event, or None when the payload is not exactly right (the
+        converter then says why)."""
+        try:
+            read = self._readers[cls]
+        except KeyError:
+            read = self._readers[cls] = payloads.compile_reader(cls)
+        if read is not None:
+            return read(payload)
+        import cattrs
+
+        try:
+            return self.converter.structure(payload, cls)
+        except cattrs.BaseValidationError:
+            return None
+
+    def unstructure(self, event: Event) -> dict[str, Any]:
+        """An event's fields as a payload (its player included)."""
+        cls = type(event)
+        try:
+            write = self._writers[cls]
+        except KeyError:
+            write = self._writers[cls] = payloads.compile_writer(cls)
+        return write(event) if write is not None else self.converter.unstructure(event)
 
     def has_player(self, cls: type[Event]) -> bool:
         known = self._has_player.get(cls)
@@ -237,7 +282,7 @@ class Codec:
         return known
 
     def encode(self, seq: int, event: Event) -> str:
-        payload = self.converter.unstructure(event)
+        payload = self.unstructure(event)
         line: dict[str, Any] = {"seq": seq, "kind": event.kind}
         if "player" in payload:
             line["player"] = payload.pop("player")
@@ -264,10 +309,9 @@ class Codec:
                     payload = {**payload, "player": data["player"]}
                 elif size != 3:
                     return self._decode(game, data)
-                try:
-                    return data["seq"], self.converter.structure(payload, cls)
-                except cattrs.BaseValidationError:
-                    pass
+                event = self._structure(payload, cls)
+                if event is not None:
+                    return data["seq"], event
         return self._decode(game, data)
 
     def _decode(self, game: str, data: Any) -> tuple[int, Event]:
@@ -296,6 +340,8 @@ class Codec:
             if not self.has_player(cls):
                 raise LogFormatError(f"event {seq} ({kind}): this kind of event has no player")
             payload = {**payload, "player": data["player"]}
+        import cattrs
+
         try:
             return seq, self.converter.structure(payload, cls)
         except cattrs.BaseValidationError as exc:
@@ -308,17 +354,21 @@ class Codec:
         # draw, the same roll): events are immutable, so the event read from
         # the rest of such a line is kept and shared. Only lines as tabletop
         # writes them ({"seq":N,...} with N plain digits) take this path.
-        if type(line) is bytes and line.startswith(b'{"seq":'):
+        if type(line) is bytes and line[:7] == b'{"seq":':
             comma = line.find(b",", 7)
             digits = line[7:comma]
             # At most 18 digits: a number that always fits in 64 bits.
-            if 7 < comma <= 25 and digits.isdigit() and (len(digits) == 1 or digits[:1] != b"0"):
-                key = (game, line[comma:])
-                event = self._known.get(key)
+            if 7 < comma <= 25 and digits.isdigit() and (comma == 8 or line[7] != 48):  # 48: b"0"
+                known = self._known.get(game)
+                if known is None:
+                    known = self._known[game] = {}
+                rest = line[comma:]
+                event = known.get(rest)
                 if event is None:
                     seq, event = self._decode_json(game, line)
-                    if len(self._known) < KNOWN_LINES:
-                        self._known[key] = event
+                    if self._count < KNOWN_LINES:
+                        known[rest] = event
+                        self._count += 1
                     return seq, event
                 return int(digits), event
         return self._decode_json(game, line)

@@ -75,6 +75,7 @@ class Env:
     def __init__(self, plugins: tuple[Path, ...]) -> None:
         self.plugins = plugins
         self._registry: Registry | None = None
+        self._game: str | None = None
 
     @property
     def registry(self) -> Registry:
@@ -83,8 +84,21 @@ class Env:
             from ..plugins import get_plugin_manager
             from ..registry import Registry
 
-            self._registry = Registry(get_plugin_manager(self.plugins))
+            self._registry = Registry(get_plugin_manager(self.plugins, game=self._game))
         return self._registry
+
+    def registry_for(self, game: str | None) -> Registry:
+        """The registry for a command on one game only: the installed plugins
+        that serve only other games are not loaded (see :mod:`tabletop.installed`)."""
+        if self._registry is None:
+            self._game = game
+        return self.registry
+
+    def registry_for_log(self, path: Path) -> Registry:
+        """The registry for a command on the log at ``path``: its header's game only."""
+        from ..logfile import peek_game
+
+        return self.registry_for(peek_game(path))
 
 
 def fail(error: TabletopError, code: int) -> NoReturn:

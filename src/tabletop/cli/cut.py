@@ -40,7 +40,7 @@ def cut(env, file: Path, until: int, output: Path, seed_path: Path | None) -> No
       tabletop cut game.jsonl --until 40 -o branch.jsonl
       tabletop play branch.jsonl 6@f7
     """
-    registry = env.registry
+    registry = env.registry_for_log(file)
     match, events = run_until(Replay(registry, file), until)
     if match.seals:
         raise UsageError(

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import click
 
-from .common import pass_env
-from .shapes import emit
-
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the games as one JSON array.")
-@pass_env
+@click.pass_obj
 def games(env, as_json: bool) -> None:
     """List the installed games.
 
@@ -19,20 +16,44 @@ def games(env, as_json: bool) -> None:
       tabletop games
       tabletop games --json
     """
+    found = sorted(installed_games(env.plugins).items())
     if as_json:
+        from .shapes import emit
+
         emit(
             [
                 {
                     "name": name,
-                    "title": cls.title or name,
-                    "players": [cls.min_players, cls.max_players],
-                    "description": cls.description,
-                    "options": dict(cls.options),
+                    "title": about.title,
+                    "players": list(about.players),
+                    "description": about.description,
+                    "options": about.options,
                 }
-                for name, cls in sorted(env.registry.games.items())
+                for name, about in found
             ]
         )
         return
-    for name, cls in sorted(env.registry.games.items()):
-        players = f"{cls.min_players}-{cls.max_players} players"
-        click.echo(f"{name:<14} {players:<12} {cls.description}")
+    for name, about in found:
+        players = f"{about.players[0]}-{about.players[1]} players"
+        click.echo(f"{name:<14} {players:<12} {about.description}")
+
+
+def installed_games(paths) -> dict:
+    """Every game, by name, as its ``about`` says or else as its class does:
+    a game's plugin is imported only when no ``about`` tells of it."""
+    from .. import installed
+    from ..plugins import get_plugin_manager
+
+    found = installed.abouts()
+    pm = get_plugin_manager(paths, listing=True)
+    for classes in pm.hook.register_games():
+        for cls in classes or ():
+            found[cls.name] = installed.About(
+                cls.name,
+                cls.title or cls.name,
+                cls.description,
+                (cls.min_players, cls.max_players),
+                dict(cls.options),
+                (),
+            )
+    return found

@@ -27,7 +27,7 @@ def moves(env, file: Path, player: str | None, as_json: bool) -> None:
       tabletop moves game.jsonl --player alice
       tabletop moves game.jsonl --json
     """
-    match = snapshot.run(env.registry, file)
+    match = snapshot.run(env.registry_for_log(file), file)
     node = match.node
     if player is not None:
         check_viewer(match, player, "--player")

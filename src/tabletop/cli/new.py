@@ -39,7 +39,7 @@ def new(env, game, players, variants, options, seed, sealed, table, output) -> N
         raise UsageError("--seed and --sealed exclude each other: a sealed game draws its own seed")
     if table and (seed is not None or sealed):
         raise UsageError("--table takes no seed: its chance outcomes are entered by hand")
-    registry = env.registry
+    registry = env.registry_for(game)
     cls = registry.game_class(game)
     # Counted before the names are made: a command line may hold millions of commas.
     if players.count(",") >= cls.max_players:

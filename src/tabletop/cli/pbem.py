@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
-import mailbox
 import os
 import signal
 import time
@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from ..errors import CheckFailed, TabletopError, UsageError
-from ..referee import delivery, imap, mailin, referee
+from ..referee import mailin, referee
 from ..referee.clock import duration
 from ..referee.gamedir import GameDir, one_line
 from .common import game_option, parse_options, pass_env, variant_option
@@ -37,6 +37,30 @@ def moment(text: str | None) -> float | None:
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
     return when.timestamp()
+
+
+class _Later(click.Choice):
+    """A choice among the values of ``NAME`` in the referee's module
+    ``MODULE``, read when the option is used or shown: sending and fetching
+    mail (smtplib, ssl, imaplib) is imported only by the commands that do."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self._where = (module, name)
+        super().__init__(())
+
+    @property
+    def choices(self):  # type: ignore[override]
+        module, name = self._where
+        return tuple(getattr(importlib.import_module(f"..referee.{module}", __package__), name))
+
+    @choices.setter
+    def choices(self, value) -> None:  # click sets it; the module says it
+        pass
+
+
+def _registry(env, directory: Path):
+    """The registry for the game in ``directory``: its game's plugins only."""
+    return env.registry_for_log(GameDir(directory).log)
 
 
 class _Group(click.Group):
@@ -85,7 +109,7 @@ def pbem() -> None:
 )
 @click.option(
     "--smtp-security",
-    type=click.Choice(delivery.SECURITY),
+    type=_Later("delivery", "SECURITY"),
     default="auto",
     show_default=True,
     help="TLS to the SMTP server: tls (port 465), starttls (587), none; auto picks by the port.",
@@ -141,7 +165,7 @@ def init(
     """
     pairs = [_pair(item, "--player", "NAME=ADDRESS") for item in players]
     referee.init(
-        env.registry,
+        env.registry_for(game),
         directory,
         game,
         pairs,
@@ -179,7 +203,7 @@ def receive(env, directory, file):
       tabletop pbem receive duel < message.eml
     """
     raw, size = mailin.bounded(file)
-    click.echo(referee.Referee.open(env.registry, directory).receive(raw, size=size))
+    click.echo(referee.Referee.open(_registry(env, directory), directory).receive(raw, size=size))
 
 
 def imap_options(command):
@@ -202,6 +226,8 @@ def imap_options(command):
 
 
 def _imap_connection(ref, imap_url: str, password_file: Path | None, ca_file: Path | None):
+    from ..referee import imap
+
     box = imap.mailbox(imap_url)
     secret = imap.password(password_file)
     ca = str(ca_file) if ca_file else ref.settings.get("ca_file")
@@ -227,7 +253,9 @@ def poll(env, directory, maildir, imap_url, imap_password_file, ca_file):
     if (maildir is None) == (imap_url is None):
         raise UsageError("poll: name the mail to read: --maildir DIR or --imap imaps://USER@HOST/MAILBOX")
     if imap_url is not None:
-        ref = referee.Referee.open(env.registry, directory)
+        from ..referee import imap
+
+        ref = referee.Referee.open(_registry(env, directory), directory)
         with ref.dir.locked("poll.lock"):
             connection = _imap_connection(ref, imap_url, imap_password_file, ca_file)
             try:
@@ -240,7 +268,9 @@ def poll(env, directory, maildir, imap_url, imap_password_file, ca_file):
         return
     if not (maildir / "new").is_dir():
         raise UsageError(f"{maildir}: not a Maildir (no new/ folder)")
-    ref = referee.Referee.open(env.registry, directory)
+    import mailbox
+
+    ref = referee.Referee.open(_registry(env, directory), directory)
     box = mailbox.Maildir(maildir, factory=None, create=False)
     count, failed = 0, 0
     with ref.dir.locked("poll.lock"):
@@ -289,12 +319,14 @@ def watch(env, directory, imap_url, imap_password_file, ca_file, every, max_time
     Example:
       TABLETOP_IMAP_PASSWORD=... tabletop pbem watch duel --imap imaps://ref%40example.org@imap.example.org/INBOX
     """
+    from ..referee import imap
+
     if imap_url is None:
         raise UsageError("watch: name the mailbox: --imap imaps://USER@HOST/MAILBOX")
     step = duration(every, "--every") or 60
     ends = time.monotonic() + duration(max_time, "--max-time") if max_time else None
     stopped: list[int] = []
-    ref = referee.Referee.open(env.registry, directory)
+    ref = referee.Referee.open(_registry(env, directory), directory)
     imap.mailbox(imap_url)  # a bad address is refused before any wait
     imap.password(imap_password_file)
 
@@ -344,7 +376,7 @@ def watch(env, directory, imap_url, imap_password_file, ca_file, every, max_time
     click.echo("stopped.")
 
 
-def _new_keys(box: mailbox.Maildir) -> list[str]:
+def _new_keys(box) -> list[str]:
     return [key for key in box.iterkeys() if box._toc[key].startswith("new")]  # noqa: SLF001 - the subfolder is only in the table
 
 
@@ -367,6 +399,8 @@ def _security(settings: dict) -> dict:
 
 
 def _send(directory: GameDir, env) -> None:
+    from ..referee import delivery
+
     settings = directory.load()
     outcome = delivery.send(directory, settings["smtp"], **_security(settings))
     for name, rcpts, reason in outcome.refused:
@@ -374,7 +408,7 @@ def _send(directory: GameDir, env) -> None:
     for name, reason in outcome.deferred:
         click.echo(f"{name}: refused for now ({reason}); tried again later")
     if outcome.refused and settings.get("master"):
-        referee.Referee.open(env.registry, directory.path).report_refused(outcome.refused)
+        referee.Referee.open(_registry(env, directory.path), directory.path).report_refused(outcome.refused)
         more = delivery.send(directory, settings["smtp"], **_security(settings))
         outcome.sent += more.sent
         outcome.waiting = more.waiting
@@ -397,7 +431,7 @@ def tick(env, directory, now):
     Example:
       */15 * * * *  tabletop pbem tick /home/ref/games/duel
     """
-    ref = referee.Referee.open(env.registry, directory)
+    ref = referee.Referee.open(_registry(env, directory), directory)
     for line in ref.tick(moment(now)):
         click.echo(line)
     _send(ref.dir, env)
@@ -415,7 +449,7 @@ def status(env, directory, as_json):
       tabletop pbem status duel
       tabletop pbem status duel --json
     """
-    ref = referee.Referee.open(env.registry, directory)
+    ref = referee.Referee.open(_registry(env, directory), directory)
     if as_json:
         click.echo(json.dumps(ref.status_data(), ensure_ascii=False, indent=2))
         return
@@ -424,7 +458,7 @@ def status(env, directory, as_json):
 
 
 def _master(env, directory: Path, command: str, **kwargs) -> None:
-    ref = referee.Referee.open(env.registry, directory)
+    ref = referee.Referee.open(_registry(env, directory), directory)
     click.echo(ref.locked_master(command, **kwargs))
 
 
@@ -552,5 +586,5 @@ def set_(env, directory, settings):
             changes[key] = value or None
     if changes.get("smtp", "") is None or changes.get("referee", "") is None:
         raise UsageError("smtp and referee cannot be cleared")
-    for line in referee.Referee.open(env.registry, directory).set(changes):
+    for line in referee.Referee.open(_registry(env, directory), directory).set(changes):
         click.echo(line)

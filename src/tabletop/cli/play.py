@@ -42,9 +42,9 @@ def play(env, file: Path, move: str | None, player: str | None, seed_path: Path 
       tabletop play game.jsonl
     """
     if move is None:
-        hot_seat(env.registry, file, seed_path, use_color(color))
+        hot_seat(env.registry_for_log(file), file, seed_path, use_color(color))
         return
-    match, events, who = add(env.registry, file, move, player, seed_path)
+    match, events, who = add(env.registry_for_log(file), file, move, player, seed_path)
     # The decision is in the log now: if the report cannot be printed, say on
     # stderr that it was made, and do not fail.
     lines = [match.describe(event, who) for event in events] + [status(match, who)]

@@ -34,7 +34,7 @@ def render(env, file: Path, viewer, until, fmt, output, color) -> None:
         fmt = output.suffix.lstrip(".").lower() if output is not None and output.suffix else "text"
     if fmt == "txt":
         fmt = "text"
-    match, events = run_until(open_replay(env.registry, file), until)
+    match, events = run_until(open_replay(env.registry_for_log(file), file), until)
     check_viewer(match, viewer)
     drawn = sorted(f for g, f in env.registry.renderers if g == match.header.game)
     formats = ["text", *drawn, *(["png"] if "svg" in drawn else [])]

@@ -40,7 +40,7 @@ def replay(env, paths: tuple[Path, ...], viewer, until, step, as_json, color) ->
       cat game.jsonl | tabletop replay -
     """
     if len(paths) == 1 and (str(paths[0]) == "-" or not paths[0].is_dir()):
-        _replay_one(env.registry, paths[0], viewer, until, step, as_json, use_color(color))
+        _replay_one(env.registry_for_log(paths[0]), paths[0], viewer, until, step, as_json, use_color(color))
     else:
         if step or viewer or until is not None:
             raise UsageError("--step, --as and --until take a single file")

@@ -50,7 +50,7 @@ def selfplay(env, game, how_many, old_players, bots, games, seed, variants, opti
       tabletop selfplay glux --seats 3 --games 10 --json
     """
     count = seat_count(how_many, old_players)
-    registry = env.registry
+    registry = env.registry_for(game)
     cls = registry.game_class(game)
     # Checked before the names are made: --seats may be any number.
     if not cls.min_players <= count <= cls.max_players:

@@ -61,7 +61,7 @@ def tournament(
     """
     if workers is not None and scheduler is not None:
         raise UsageError("--workers and --scheduler exclude each other (Dask decides how many workers)")
-    cls = env.registry.game_class(game)
+    cls = env.registry_for(game).game_class(game)
     if count is None:
         count = min(len(bots), cls.max_players)
     entry = Entry(

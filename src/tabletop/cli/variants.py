@@ -24,7 +24,7 @@ def variants(env, game: str | None, as_json: bool) -> None:
       tabletop --plugins variants/house_rules new glux --players ann,ben \\
           --variant glux-room-points:first=6 -o house.jsonl
     """
-    registry = env.registry
+    registry = env.registry_for(game)
     names = [registry.game_class(game).name] if game else sorted(registry.games)
     if as_json:
         emit(

@@ -40,7 +40,7 @@ def verify(env, file: Path, heads: tuple[str, ...], as_json: bool) -> None:
         found.append({"head": head, "event": seq})
         if not as_json:
             click.echo(f"{file}: head {head} is event {seq}'s: the log extends it.")
-    match, checked = verify_log(env.registry, file, require_seed=not heads)
+    match, checked = verify_log(env.registry_for_log(file), file, require_seed=not heads)
     if as_json:
         shapes.emit({"file": str(file), "events": match.seq, "legal": True, "checked": checked, "heads": found})
         return

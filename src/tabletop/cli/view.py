@@ -54,6 +54,6 @@ def view(env, file: Path, viewers: tuple[str, ...], output: Path | None) -> None
 
     output = output or default_output(file, viewers)
     viewer = viewers[0] if viewers else None
-    write_html(env.registry, file, output, viewer, viewers[1:])
+    write_html(env.registry_for_log(file), file, output, viewer, viewers[1:])
     seen = f" as {' and '.join(viewers)} {'sees' if len(viewers) == 1 else 'see'} it" if viewers else ""
     click.echo(f"{shown(output)}: a viewer of {shown(file)}{seen}.")

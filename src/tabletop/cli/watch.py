@@ -33,11 +33,11 @@ def watch(env, file: Path, viewer: str | None, port: int) -> None:
     from .. import snapshot
     from ..viewer.serve import serve
 
-    match = snapshot.run(env.registry, file)  # a log that cannot be read is said now, not in the page
+    match = snapshot.run(env.registry_for_log(file), file)  # a log that cannot be read is said now, not in the page
     check_viewer(match, viewer)
 
     def ready(server) -> None:
         seen = f" as {viewer} sees it" if viewer else ""
         click.echo(f"Watching {shown(file)}{seen} at {server.url} (Ctrl-C to stop).")
 
-    serve(env.registry, file, viewer, port, ready)
+    serve(env.registry_for_log(file), file, viewer, port, ready)

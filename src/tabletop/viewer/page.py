@@ -18,9 +18,11 @@ from .. import files
 from ..engine import Match, Replay
 from ..errors import TabletopError
 from ..events import CHANCE, DECISION, Event
-from ..nodes import Decide
+from ..extensions import Legend, Renderer
+from ..nodes import Chance, Decide
 from ..registry import Registry
 from ..standing import check_viewer, status
+from ..svg import shape
 
 
 @attrs.frozen
@@ -41,6 +43,10 @@ class Step:
     actor: str | None = None
     #: The players whose decision is due after the event.
     acting: tuple[str, ...] = ()
+    #: The player whose turn it is in the turn order, as the game's legend says (None: no one's, or unknown).
+    turn: str | None = None
+    #: The player a chance outcome is due for (a draw into their hand), when it is one player's.
+    due: str | None = None
 
 
 def build(registry: Registry, log: Path | str, viewer: str | None = None) -> tuple[Match, list[Step]]:
@@ -48,10 +54,9 @@ def build(registry: Registry, log: Path | str, viewer: str | None = None) -> tup
     replay = Replay(registry, Path(log))
     match = replay.match
     check_viewer(match, viewer)
-    try:
-        renderer = registry.renderer(match.header.game, "svg")
-    except TabletopError:
-        renderer = None  # any game: the text board stands in for a picture
+    renderer = _renderer(registry, match)
+    key = legend_of(renderer, match)
+    turn = key.turn if key is not None else None
 
     def picture(history: Sequence[Event]) -> str:
         if renderer is not None:
@@ -72,6 +77,8 @@ def build(registry: Registry, log: Path | str, viewer: str | None = None) -> tup
             origin,
             getattr(event, "player", None) if origin == DECISION else None,
             tuple(node.players) if isinstance(node, Decide) else (),
+            turn(match.game, match.state) if turn is not None else None,
+            _due(node),
         )
 
     history: list[Event] = []
@@ -80,6 +87,59 @@ def build(registry: Registry, log: Path | str, viewer: str | None = None) -> tup
         history.append(event)
         steps.append(step(seq, event, history))
     return match, steps
+
+
+def _renderer(registry: Registry, match: Match) -> Renderer | None:
+    try:
+        return registry.renderer(match.header.game, "svg")
+    except TabletopError:
+        return None  # any game: the text board stands in for a picture
+
+
+def legend_of(renderer: Renderer | None, match: Match) -> Legend | None:
+    """The game's key to its pictures, when its renderer gives one."""
+    if renderer is None or renderer.legend is None:
+        return None
+    return renderer.legend(match.game)
+
+
+def _due(node: object) -> str | None:
+    # A chance outcome every possibility of which is one player's (their draw).
+    if not isinstance(node, Chance):
+        return None
+    whose = {getattr(o, "player", None) for o in node.outcomes}
+    return whose.pop() if len(whose) == 1 and None not in whose else None
+
+
+def key_html(legend: Legend | None, players: Sequence[str]) -> str:
+    """The colour key of the seats and the legend of the board's symbols, as
+    HTML (each symbol's item carries its key: the page shows those the board
+    shows)."""
+    if legend is None:
+        return ""
+    seats = "".join(
+        f'<li class="seat" data-seat="{i}">{swatch(i, legend.seats[i])} {escape(p)}</li>'
+        for i, p in enumerate(players)
+        if i < len(legend.seats)
+    )
+    symbols = "".join(
+        f'<li data-symbol="{escape(s.key, quote=True)}"><svg class="symbol" viewBox="0 0 24 24" width="24" '
+        f'height="24" aria-hidden="true">{s.picture}</svg> {escape(s.meaning)}</li>'
+        for s in legend.symbols
+    )
+    return (
+        '<section id="legend" aria-label="Key to the board">'
+        f'<h2>Key</h2><ul id="seats" aria-label="Seats">{seats}</ul>'
+        f'<ul id="symbols" aria-label="Symbols on the board">{symbols}</ul></section>'
+    )
+
+
+def swatch(seat: int, colour: str) -> str:
+    """A seat's mark in its colour, as a small inline picture."""
+    return (
+        '<svg class="swatch" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">'
+        f"{shape(seat, 8, 8, 6, colour, '#333', 1)}</svg>"
+    )
 
 
 def turns(steps: Sequence[Step]) -> list[int]:
@@ -125,6 +185,8 @@ def _view(steps: Sequence[Step], name: str, label: str) -> dict[str, object]:
         "status": [s.status for s in steps],
         "scores": [list(s.scores) for s in steps],
         "acting": [list(s.acting) for s in steps],
+        "turn": [s.turn for s in steps],
+        "due": [s.due for s in steps],
         "pictures": encode_pictures([s.picture for s in steps]),
     }
 
@@ -144,6 +206,7 @@ def page(
     log's stamp; the page reloads when the log changes."""
     match, steps = build(registry, log, viewer)
     header = match.header
+    legend = legend_of(_renderer(registry, match), match)
     viewers = [viewer, *(p for p in also if p != viewer)]
     if viewer is None and match.over:
         viewers += [p for p in header.players if p not in viewers]
@@ -167,6 +230,8 @@ def page(
         "turns": turn,
         "views": views,
         "live": live,
+        "seats": [swatch(i, c) for i, c in enumerate(legend.seats)] if legend is not None else [],
+        "chance": legend.chance if legend is not None else "chance outcome",
     }
     items = []
     for s in steps[1:]:
@@ -198,6 +263,7 @@ def page(
         "data": _json(data),
         "connect": " connect-src 'self';" if live is not None else "",
         "download": _download(Path(log), viewer, live),
+        "legend": key_html(legend, header.players),
     }
     # One pass, so that nothing put in (a player's name, say) is read as a placeholder.
     return re.sub(r"\{\{(\w+)\}\}", lambda m: replacements[m.group(1)], template)

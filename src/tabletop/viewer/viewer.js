@@ -33,15 +33,29 @@
   var view, frames;
 
   var head = document.createElement("tr");
-  var heads = data.players.map(function (p) {
+  var heads = data.players.map(function (p, i) {
     var th = document.createElement("th");
-    th.textContent = p;
+    th.setAttribute("data-seat", i);
     head.appendChild(th);
     return th;
   });
+  // A player's name in the score table, after their seat's mark (the page's key says which is whose).
+  function heading(i, marked) {
+    heads[i].innerHTML = data.seats[i] || "";
+    heads[i].appendChild(document.createTextNode((marked ? " \u25B8 " : " ") + data.players[i]));
+  }
   var row = document.createElement("tr");
+  var turnRow = document.createElement("tr");
+  turnRow.className = "turn-row";
+  var turnCells = data.players.map(function () {
+    var td = document.createElement("td");
+    turnRow.appendChild(td);
+    return td;
+  });
   scores.appendChild(head);
   scores.appendChild(row);
+  scores.appendChild(turnRow);
+  var symbols = document.querySelectorAll("#symbols li[data-symbol]");
 
   var log = document.getElementById("log");
   // Bring the current event into the list's view without scrolling the page.
@@ -64,7 +78,16 @@
       row.appendChild(td);
       var marked = acting.indexOf(data.players[i]) >= 0;
       heads[i].className = marked ? "acting" : "";
-      heads[i].textContent = (marked ? "\u25B8 " : "") + data.players[i];
+      heading(i, marked);
+      var player = data.players[i], words = [];
+      if (view.turn[step] === player) words.push("turn");
+      if (view.due[step] === player) words.push(data.chance + " due");
+      turnCells[i].textContent = words.join(" \u00B7 ");
+      turnCells[i].className = words.length ? "at-turn" : "";
+    });
+    // The key lists the symbols that the board shows now.
+    Array.prototype.forEach.call(symbols, function (li) {
+      li.hidden = board.querySelector('[data-symbol="' + li.getAttribute("data-symbol") + '"]') === null;
     });
   }
 

@@ -1,0 +1,60 @@
+"""A fast replay decodes events a batch at a time: its errors still name the
+line at fault, and the first error in the file is the one reported."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.engine import BATCH, Replay
+from tabletop.errors import IllegalEventError, LogFormatError
+
+from .conftest import REPLAYS
+
+LONG = REPLAYS / "glyph_chess" / "three-players-random.jsonl"
+
+
+def _lines() -> list[str]:
+    return LONG.read_text().splitlines(keepends=True)
+
+
+def test_the_log_is_longer_than_a_batch(registry):
+    assert Replay(registry, LONG).run().seq > BATCH + 100
+
+
+@pytest.mark.parametrize("line", [5, BATCH, BATCH + 1, BATCH + 2, 1200])
+def test_an_illegal_roll_names_its_line(registry, tmp_path, line):
+    lines = _lines()
+    roll = next(i for i in range(line - 1, len(lines)) if '"kind":"roll"' in lines[i])
+    # A die that does not exist (91, 92, ...): illegal whatever the state.
+    lines[roll] = lines[roll].replace('"die":', '"die":9', 1)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(lines))
+    with pytest.raises((IllegalEventError, LogFormatError)) as caught:
+        Replay(registry, bad).run()
+    assert caught.value.where == f"{bad}:{roll + 1}"
+
+
+def test_an_illegal_event_before_an_unreadable_line_is_the_one_reported(registry, tmp_path):
+    lines = _lines()
+    first = next(i for i in range(BATCH - 10, len(lines)) if '"kind":"roll"' in lines[i])
+    lines[first] = lines[first].replace('"die":', '"die":9', 1)
+    lines[first + 3] = "{not json\n"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(lines))
+    with pytest.raises((IllegalEventError, LogFormatError)) as caught:
+        Replay(registry, bad).run()
+    assert caught.value.where == f"{bad}:{first + 1}"
+    # With the illegal event put right, the unreadable line is reported, at its line.
+    lines[first] = _lines()[first]
+    bad.write_text("".join(lines))
+    with pytest.raises(LogFormatError) as caught:
+        Replay(registry, bad).run()
+    assert caught.value.where == f"{bad}:{first + 4}"
+
+
+def test_a_truncated_last_line_after_a_batch(registry, tmp_path):
+    bad = tmp_path / "cut.jsonl"
+    bad.write_bytes(LONG.read_bytes()[:-5])
+    with pytest.raises(LogFormatError, match="truncated last line") as caught:
+        Replay(registry, bad).run()
+    assert caught.value.where == f"{bad}:{len(_lines())}"
