@@ -9,7 +9,7 @@ from typing import Any
 from ..api import bot_named
 from ..errors import UsageError
 from ..registry import Registry
-from . import delivery, mailin
+from . import mailin
 from .gamedir import one_line
 
 #: A seed is at most 256 characters (the header's bound): 4 KiB is plenty.
@@ -61,6 +61,10 @@ def check_settings(settings: dict[str, Any], registry: Registry | None = None) -
     host, sep, port = smtp.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536 or not smtp.isprintable():
         raise UsageError(f"--smtp '{one_line(smtp)}': write HOST:PORT, like mail.example.org:25")
+    # Sending mail (smtplib, ssl) is imported only to check what sends it:
+    # a command that reads settings to receive a mail does not pay for it.
+    from . import delivery
+
     security = settings.get("smtp_security") or "auto"
     if security not in delivery.SECURITY:
         raise UsageError(f"--smtp-security '{one_line(security)}': one of {', '.join(delivery.SECURITY)}")
