@@ -151,8 +151,10 @@ def main() -> int:
     cosmic = [python, "-m", "cosmic_ray.cli"]
     # The unchanged copy must pass, or every mutant would count as killed.
     tests = [python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", game["tests"]]
-    if subprocess.run(tests, cwd=work, env=env, capture_output=True).returncode != 0:
-        print(f"the tests fail on the unchanged copy in {work}: fix that first", file=sys.stderr)
+    unchanged = subprocess.run(tests, cwd=work, env=env, capture_output=True, text=True)
+    if unchanged.returncode != 0:
+        tail = "\n".join(unchanged.stdout.splitlines()[-15:])
+        print(f"{tail}\nthe tests fail on the unchanged copy in {work}: fix that first", file=sys.stderr)
         return 1
     subprocess.run([*cosmic, "init", str(config), str(session)], cwd=work, env=env, check=True)
     with use_db(str(session), WorkDB.Mode.open) as db:
