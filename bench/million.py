@@ -138,9 +138,8 @@ def main() -> None:
     single = args.single or max(2000, args.games // 50)
     folder = args.keep or Path(tempfile.mkdtemp(prefix="million-"))
     folder.mkdir(parents=True, exist_ok=True)
-    print(
-        f"{args.games:,} four-player Glüx games, bots {args.bot}; {args.workers} workers; {os.cpu_count()} cores here"
-    )
+    told = f"{single:,} games alone, then {single * args.workers:,}" if args.efficiency else f"{args.games:,}"
+    print(f"{told} four-player Glüx games, bots {args.bot}; {args.workers} workers; {os.cpu_count()} cores here")
 
     def one(tag: str) -> dict:
         path = folder / f"one-{tag}.csv"
@@ -197,23 +196,40 @@ def main() -> None:
 
 
 def efficiency_rounds(args: argparse.Namespace, common: list[str], single: int, folder: Path) -> None:
-    """The pool's steady rate over workers x one process's, round by round."""
-    ratios = []
-    for round_ in range(1, args.efficiency + 1):
-        path = folder / "one.csv"
-        path.unlink(missing_ok=True)
-        alone = simulate([*common, "--games", str(single), "--workers", "1"], path)
-        path.unlink(missing_ok=True)
-        pool = simulate([*common, "--games", str(single * args.workers), "--workers", str(args.workers)], path)
-        ratio = pool["steady"] / (args.workers * alone["steady"])
-        ratios.append(ratio)
-        print(
-            f"round {round_}: one process {alone['steady']:,.0f} games/s, "
-            f"{args.workers} workers {pool['steady']:,.0f} games/s: {ratio:.1%}",
-            flush=True,
-        )
+    """The pool's (or the Dask cluster's) steady rate over workers x one
+    process's, round by round."""
+    with contextlib.ExitStack() as stack:
+        if args.dask:
+            from distributed import LocalCluster
+
+            cluster = stack.enter_context(
+                LocalCluster(
+                    n_workers=args.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                )
+            )
+            where, many = "Dask LocalCluster", ["--scheduler", cluster.scheduler_address]
+        else:
+            where, many = "process pool", ["--workers", str(args.workers)]
+        ratios = []
+        for round_ in range(1, args.efficiency + 1):
+            path = folder / "one.csv"
+            path.unlink(missing_ok=True)
+            alone = simulate([*common, "--games", str(single), "--workers", "1"], path)
+            path.unlink(missing_ok=True)
+            pool = simulate([*common, "--games", str(single * args.workers), *many], path)
+            ratio = pool["steady"] / (args.workers * alone["steady"])
+            ratios.append(ratio)
+            print(
+                f"round {round_}: one process {alone['steady']:,.0f} games/s, "
+                f"{where} of {args.workers} workers {pool['steady']:,.0f} games/s: {ratio:.1%}",
+                flush=True,
+            )
     print(
-        f"per-core efficiency, min / median / max of {len(ratios)} rounds: "
+        f"per-core efficiency ({where}), min / median / max of {len(ratios)} rounds: "
         f"{min(ratios):.1%} / {statistics.median(ratios):.1%} / {max(ratios):.1%}"
     )
 
