@@ -151,11 +151,11 @@ class Fast:
         reach = live.reach
         if reach is not None and reach[seat] and self.cover is None:
             return self.decides[seat]
-        if placement.option_open(live, seat) or placement.placeable(
+        if placement.placeable(
             live,
             seat,
             reach[seat] if reach is not None else placement.reachable(live, seat),  # type: ignore[arg-type]
-        ):
+        ) or placement.option_open(live, seat):
             return self.decides[seat]
         # "Important": no counting placement and the start-square option used.
         return Forced(self.rules.glux_stuck(game=self.game, state=live, seat=seat))

@@ -77,9 +77,9 @@ def glux_may_pass(game: Any, state: Any, seat: int, square: int) -> bool:
 
 @rulehook
 @reads("always")
-def glux_may_cover(game: Any, state: Any, seat: int, square: int, face: int, chip: str) -> bool:
+def glux_may_cover(game: Any, state: Any, seat: int, square: int) -> bool:
     # Rule 4: onto a single chip of any player, the player's own included,
-    # whatever the face placed.
+    # whatever the face placed (so the face and the chip are not taken).
     return True
 
 
@@ -132,6 +132,9 @@ class Placement:
         )
         #: Rule 4 as asked, or None when every chip may be covered.
         self.cover = None if form_of(rules.glux_may_cover) == "always" else rules.glux_may_cover
+        #: Whether rule 4 is asked once for each face: only when a rule in force
+        #: takes the face; else its answer is the same for both, asked once per square.
+        self.by_face = rules.takes("glux_may_cover", "face")
         #: Rule 7 as asked, or None when read in its declared form.
         self.option_asked = (
             None
@@ -170,6 +173,8 @@ class Placement:
         game = self.game
         low, high = faces  # a chip has two faces
         low_ok = cover(game=game, state=state, seat=seat, square=square, face=low, chip=chip)
+        if not self.by_face:
+            return faces if low_ok else ()
         high_ok = cover(game=game, state=state, seat=seat, square=square, face=high, chip=chip)
         if low_ok:
             return faces if high_ok else (low,)
@@ -246,9 +251,16 @@ class Placement:
             for _ in squares:
                 return True
             return False
+        # An empty square takes either face (rule 4 has nothing to ask there).
+        stacks = state.stacks
+        covering = []
+        for square in squares:
+            if not stacks[square]:
+                return True
+            covering.append(square)
         chip = state.hands[seat]
         faces = FACES[chip]
-        return any(self.faces(state, seat, square, faces, chip) for square in squares)
+        return any(self.faces(state, seat, square, faces, chip) for square in covering)
 
     def rule7(self, state: Any, seat: int) -> bool:
         """Rule 7 as the rules in force say (``glux_start_option``), before rules 4-6."""
@@ -257,8 +269,9 @@ class Placement:
             return not state.option_used[seat] and len(state.stacks[self.start_squares[seat]]) == 1
         return bool(asked(game=self.game, state=state, seat=seat))
 
-    def option_open(self, state: Any, seat: int) -> bool:
-        """Rule 7 with rules 4-6: whether ``seat`` may place on its start square without counting now."""
+    def option_open(self, state: Any, seat: int, cover: bool = True) -> bool:
+        """Rule 7 with rules 4-6 (rule 4 only when ``cover``): whether ``seat``
+        may place on its start square without counting now."""
         start = self.start_squares[seat]
         if self.option_asked is None:
             # Rule 7 read in its form: the start square holds exactly one chip.
@@ -270,7 +283,11 @@ class Placement:
             return False
         if len(state.stacks[start]) >= self.height or not self.landable[seat][start]:
             return False
-        return self.cover is None or bool(self.faces(state, seat, start, FACES[state.hands[seat]], state.hands[seat]))
+        return (
+            not cover
+            or self.cover is None
+            or bool(self.faces(state, seat, start, FACES[state.hands[seat]], state.hands[seat]))
+        )
 
     def listing(
         self,
@@ -291,7 +308,8 @@ class Placement:
             # a call: this runs on every turn of self-play.
             option = not state.option_used[seat] and len(state.stacks[self.start_squares[seat]]) == 1
         else:
-            option = self.option_open(state, seat)
+            # Rules 7, 5 and 6 here; rule 4 is asked below with the other squares.
+            option = self.option_open(state, seat, cover=False)
         if option:
             squares.append(self.start_squares[seat])
         placements = Placements(player, squares, names, option, faces, made)

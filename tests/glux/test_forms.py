@@ -46,7 +46,9 @@ def asking(game):
     """The game's generator with no form read: every predicate asked."""
     placement = copy.copy(game.placement)
     placement.lines = False
-    placement.cover = official.glux_may_cover
+    placement.cover = lambda game, state, seat, square, face, chip: official.glux_may_cover(
+        game=game, state=state, seat=seat, square=square
+    )
     return placement
 
 
