@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tabletop import Event, Memo, header_rule, move_rule
+from tabletop import Event, Memo, TurnStep, header_rule, move_rule
 
 # -- setup ---------------------------------------------------------------
 
@@ -80,6 +80,28 @@ def glux_who_may_start(players: tuple[str, ...]) -> tuple[str, ...] | None:
 
 
 # -- a turn: place, then draw ----------------------------------------------
+
+
+@header_rule
+def glux_turn_steps(players: int) -> Mapping[str, TurnStep] | None:
+    """The table of the steps of setup and of a turn, by name (``setup``,
+    ``place``, ``draw``, ``over``): each ``tabletop.TurnStep`` says what node
+    it offers, which events it accepts and what they do (on the mutable
+    state), how it checks and lists a decision, and which step follows when
+    it needs no event (docs/hooks.md, "A turn as a table of steps"). Asked
+    once when the game is made; the plain fold, the listing, the checking and
+    the fast path all read the table. The official steps are read from the
+    state; a variant's own step is named in ``state.step``. A wrapper adds or
+    changes a step with ``attrs.evolve``. Example, the draw of the 2nd phase
+    announced in words::
+
+        @rulehook(wrapper=True)
+        def glux_turn_steps(self, players):
+            table = dict((yield))
+            draw = table["draw"]
+            table["draw"] = attrs.evolve(draw, asks=lambda game, state, player: "wait for your draw")
+            return table
+    """
 
 
 @header_rule

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from tabletop.memo import EMPTY, Memo
@@ -39,6 +41,9 @@ class State:
     #: What variants remember (``tabletop.Memo``: public entries and each
     #: player's own); empty under the official rules.
     memo: Memo = EMPTY
+    #: The variant's turn step the game is in (``steps.py``), or empty while
+    #: in an official one (read from ``began``, ``turn`` and ``drawing``).
+    step: str = ""
 
     def bag_size(self, seat: int) -> int:
         return sum(self.bags[seat])
@@ -68,9 +73,11 @@ class Work:
         "turn",
         "drawing",
         "memo",
+        "step",
         "reach",
         "filled",
         "index",
+        "fast",
     )
 
     stacks: list[tuple[Chip, ...]]
@@ -84,12 +91,15 @@ class Work:
     turn: int | None
     drawing: bool
     memo: Memo
+    step: str
     #: Each seat's reach (square -> how many clear counts end there), or None
     #: while nobody asked for a whole list of placements (see ``fast.py``).
     reach: list[dict[int, int]] | None
     #: While the reach is kept: the squares holding a chip, one bit each.
     filled: int
     index: object | None
+    #: The fast path folding this state (``fast.Fast``), or None on the plain path.
+    fast: Any
 
     def bag_size(self, seat: int) -> int:
         return sum(self.bags[seat])
@@ -109,8 +119,10 @@ def thaw(state: State) -> Work:
     work.turn = state.turn
     work.drawing = state.drawing
     work.memo = state.memo
+    work.step = state.step
     work.reach = None
     work.index = None
+    work.fast = None
     return work
 
 
@@ -128,6 +140,7 @@ def freeze(work: Work) -> State:
         work.turn,
         work.drawing,
         work.memo,
+        work.step,
     )
 
 

@@ -1,0 +1,225 @@
+"""The steps of a turn (and of setup) as a table of core ``TurnStep``s: for
+each step, the node it offers, the events it accepts and what they do, the
+check, the listing, and what follows. The rule hook ``glux_turn_steps``
+gives the table in force; the plain fold, the listing, the checking and the
+fast path all read it (``game.py``, ``fast.py``).
+
+=======  ===============================================  ============================
+step     offers                                           follows
+=======  ===============================================  ============================
+setup    start chips drawn, their faces chosen, hand      place, once the start player
+         chips drawn, then the start player               is drawn
+place    the player's placements (none possible: the      draw (2nd phase), or the next
+         start-square option, else an exclusion)          player's place, or over
+draw     a chip from the player's bag (2nd phase)         the next player's place, or over
+over     nothing                                          -
+=======  ===============================================  ============================
+
+Which official step a state is in is read from the state itself (``began``,
+``turn``, ``drawing``): the official states have no field of their own for
+it, so every recorded game folds to the same states as before. A variant's
+own step is named in the state's ``step`` (empty while in an official
+step); ``TurnStep.follows`` leads into it and back out (:func:`set_step`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tabletop import Event, Forced, Over, TurnStep, rulehook
+from tabletop.steps import wait
+
+from . import exclusion, setup, turn
+from .chips import FACES
+from .events import Draw, Exclude, FirstPlayer, Place, Start
+from .placement import place
+from .state import Work
+
+if TYPE_CHECKING:
+    from .game import Glux
+
+SETUP, PLACE, DRAW, OVER = "setup", "place", "draw", "over"
+#: The official steps, read from the state (the state's ``step`` is empty in them).
+READ_FROM_STATE = frozenset((SETUP, PLACE, DRAW, OVER))
+
+
+def step_of(state: Any) -> str:
+    """The name of the step ``state`` is in."""
+    step = state.step
+    if step:
+        return step
+    if not state.began:
+        return SETUP
+    if state.turn is None:
+        return OVER
+    return DRAW if state.drawing else PLACE
+
+
+def set_step(work: Work, name: str) -> None:
+    """Go into step ``name``: an official step is read from the state, a
+    variant's is named in ``work.step``."""
+    work.step = "" if name in READ_FROM_STATE else name
+
+
+def _over(game: Glux, state: Any) -> bool:
+    asked = game.over_asked
+    return asked is not None and bool(asked(game=game, state=state))
+
+
+# -- setup ---------------------------------------------------------------------------
+def _setup_apply(game: Glux, work: Work, event: Event) -> None:
+    kind = type(event)
+    if kind is Draw:
+        turn.draw(game, work, event)  # type: ignore[arg-type]
+    elif kind is Start:
+        setup.start(game, work, event)  # type: ignore[arg-type]
+    else:
+        setup.first_player(game, work, event)  # type: ignore[arg-type]
+
+
+def check(game: Glux, state: Any, decision: Event) -> str | None:
+    """Why ``decision`` is illegal now (a placement, or a start chip's face), or
+    None; the same in setup and in play, so each names what is wrong."""
+    kind = type(decision)
+    if kind is Place:
+        if not state.began:
+            return "the game is still being set up: choose the face of your start chip"
+        seat = game.seats[decision.player]  # type: ignore[attr-defined]
+        fast = state.fast if type(state) is Work else None
+        square = game.indices.get(decision.square)  # type: ignore[attr-defined]
+        if fast is not None and square is not None and not decision.start:  # type: ignore[attr-defined]
+            reach = state.reach
+            hand = state.hands[seat]
+            if (
+                reach is not None
+                and hand is not None
+                and decision.face in FACES[hand]  # type: ignore[attr-defined]
+                and reach[seat].get(square)
+                and (game.placement.cover is None or not state.stacks[square])
+            ):
+                return None  # counted to, may land, has room; rule 4 has nothing to ask
+        if error := setup.face_error(state.hands[seat], decision.face):  # type: ignore[attr-defined]
+            return error
+        if square is None:
+            return f"{decision.square} is not a square of this board"  # type: ignore[attr-defined]
+        return game.placement.error(state, seat, square, decision.face, decision.start)  # type: ignore[attr-defined]
+    if kind is Start:
+        return setup.check_start(game, state, decision)  # type: ignore[arg-type]
+    reason = game.rules.glux_check(game=game, state=state, decision=decision)
+    if reason is not None:
+        return reason or None
+    return f"{decision.kind} is not a decision"
+
+
+def _setup_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
+    return setup.legal_starts(state, game.seats[player], player)
+
+
+SETUP_STEP = TurnStep(
+    SETUP,
+    lambda game, state: setup.node(game, state),
+    (Draw, Start, FirstPlayer),
+    _setup_apply,
+    check=check,
+    legal=_setup_legal,
+    asks=lambda game, state, player: f"choose the face of the start chip ({state.hands[game.seats[player]]})",
+)
+
+
+# -- place: the 1st phase ---------------------------------------------------------------
+def _place_node(game: Glux, state: Any):
+    if game.over_asked is not None and _over(game, state):
+        return Over()
+    seat = state.turn
+    placement = game.placement
+    reach = state.reach if type(state) is Work else None
+    if reach is not None:
+        if reach[seat] and placement.cover is None:
+            return game.decides[seat]
+        squares = reach[seat]
+    else:
+        squares = placement.reachable(state, seat)
+    rules = game.rules
+    if (
+        placement.placeable(state, seat, squares)
+        or placement.option_open(state, seat)
+        or (game.variant_decisions and rules.glux_decisions(game=game, state=state, seat=seat))
+    ):
+        return game.decides[seat]
+    # "Important": no counting placement and the start-square option used.
+    return Forced(rules.glux_stuck(game=game, state=state, seat=seat))
+
+
+def _place_apply(game: Glux, work: Work, event: Event) -> None:
+    if type(event) is Place:
+        place(game, work, event)
+    else:
+        exclusion.exclude(game, work, event)  # type: ignore[arg-type]
+
+
+def _place_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
+    seat = game.seats[player]
+    kind = state.hands[seat]
+    if kind is None or state.turn != seat or state.drawing:
+        return []
+    placement = game.placement
+    fast = state.fast if type(state) is Work else None
+    if fast is not None:
+        # The fast path keeps each seat's reach (``fast.py``) and the events it made.
+        if placement.lines:
+            reach = state.reach if state.reach is not None else fast.count_reach(state)
+            squares = sorted(reach[seat])
+        else:
+            squares = sorted(set(placement.reachable(state, seat)))
+        return placement.listing(state, seat, player, squares, game.board.names, fast.made[seat])
+    squares = sorted(set(placement.reachable(state, seat)))
+    placements = placement.listing(state, seat, player, squares, game.board.names)
+    if game.variant_decisions:
+        extra = tuple(game.rules.glux_decisions(game=game, state=state, seat=seat))
+        if extra:
+            return [*placements, *extra]
+    return placements
+
+
+def _place_asks(game: Glux, state: Any, player: str) -> str:
+    return f"place the {state.hands[game.seats[player]]} chip"
+
+
+PLACE_STEP = TurnStep(
+    PLACE, _place_node, (Place, Exclude), _place_apply, check=check, legal=_place_legal, asks=_place_asks
+)
+
+
+# -- draw: the 2nd phase ------------------------------------------------------------------
+def _draw_node(game: Glux, state: Any):
+    if game.over_asked is not None and _over(game, state):
+        return Over()
+    return game.draw_node(state, state.turn)
+
+
+DRAW_STEP = TurnStep(DRAW, _draw_node, (Draw,), turn.draw, check=check, asks=_place_asks)
+
+OVER_STEP = TurnStep(OVER, lambda game, state: Over(), check=check, asks=_place_asks)
+
+STEPS: dict[str, TurnStep] = {step.name: step for step in (SETUP_STEP, PLACE_STEP, DRAW_STEP, OVER_STEP)}
+
+
+@rulehook
+def glux_turn_steps(players: int) -> Mapping[str, TurnStep]:
+    return STEPS
+
+
+def settles(table: Mapping[str, TurnStep]) -> bool:
+    """Whether any step of ``table`` may lead on without an event (the official
+    steps never do: the state says which one it is in)."""
+    return any(step.follows is not wait for step in table.values())
+
+
+def check_table(table: Mapping[str, TurnStep]) -> None:
+    """The official steps must all be in a table in force."""
+    missing = sorted(READ_FROM_STATE - set(table))
+    if missing:
+        from tabletop import PluginError
+
+        raise PluginError(f"glux_turn_steps: the table has no step {', '.join(map(repr, missing))}")
