@@ -155,6 +155,23 @@ def test_a_wrapper_that_yields_twice_or_never_is_a_plugin_error():
         _resolved(Silent()).points(room="hall", pips=1)
 
 
+def test_one_implementation_taking_some_arguments_keeps_what_it_declares_of_itself():
+    class Declared:
+        @rulehook
+        def points(self, pips):
+            return pips
+
+    Declared.points.declared = "a form"
+    import pluggy
+
+    pm = pluggy.PluginManager("tabletop.rules")
+    pm.add_hookspecs(Specs)
+    pm.register(Declared(), name="official")
+    rules = resolve(pm.hook, ["official"])
+    assert rules.points(room="hall", pips=4) == 4 and rules.points.declared == "a form"
+    assert not hasattr(_resolved(Doubler()).points, "declared")
+
+
 def test_rules_say_which_arguments_the_implementations_in_force_take():
     assert _resolved().takes("points", "pips") and not _resolved().takes("points", "colour")
     assert not _resolved(Doubler()).takes("points", "colour")

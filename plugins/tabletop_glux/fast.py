@@ -70,6 +70,10 @@ def draw_nodes(players: tuple[str, ...]) -> tuple[dict[tuple[int, ...], Chance],
     return nodes
 
 
+def _no_effect(game: Any, live: Live, event: Event) -> None:  # pragma: no cover - accepts nothing
+    raise TypeError(f"not a Glüx event: {event!r}")
+
+
 class Fast:
     """The fast path of one Glüx game (made by ``Glux.fast()``): the game's
     own table of steps (``steps.py``), asked with the live state."""
@@ -97,14 +101,21 @@ class Fast:
         self.made = _PLACES.get((players, game.board))
         if self.made is None:
             self.made = _PLACES[players, game.board] = tuple({} for _ in players)
-        self.table = game.steps
+        self.table = table = game.steps
         self.settling = game.settling
+        # Each step's answers by its name: the live state keeps the name of
+        # the step it is in (``Live.at``), worked out once per event.
+        self.nodes = {name: step.node for name, step in table.items()}
+        self.checks = {name: step.check for name, step in table.items()}
+        self.legals = {name: step.legal for name, step in table.items()}
+        self.effects = {name: (step.accepts, step.apply or _no_effect) for name, step in table.items()}
 
     # -- between the two paths ---------------------------------------------
     def thaw(self, state: State) -> Live:
         """A mutable copy of ``state``; each seat's reach is counted when first needed."""
         live = thaw(state)
         live.fast = self
+        live.at = step_of(live)
         return live
 
     def count_reach(self, live: Live) -> list[dict[int, int]]:
@@ -132,21 +143,22 @@ class Fast:
 
     # -- the engine's questions, answered by the step the live state is in -------
     def next(self, live: Live):
-        return self.table[step_of(live)].node(self.game, live)
+        return self.nodes[live.at](self.game, live)
 
     def check(self, live: Live, decision: Event) -> str | None:
-        return self.table[step_of(live)].check(self.game, live, decision)
+        return self.checks[live.at](self.game, live, decision)
 
     def apply(self, live: Live, event: Event) -> None:
-        step = self.table[step_of(live)]
-        if step.apply is None or not isinstance(event, step.accepts):
-            raise TypeError(f"not a Glüx event in step {step.name!r}: {event!r}")
-        step.apply(self.game, live, event)
+        accepts, apply = self.effects[live.at]
+        if type(event) not in accepts and not isinstance(event, accepts):
+            raise TypeError(f"not a Glüx event in step {live.at!r}: {event!r}")
+        apply(self.game, live, event)
         if self.settling:
             self.game.settle(live)
+        live.at = step_of(live)
 
     def legal(self, live: Live, player: str) -> Sequence[Event]:
-        return self.table[step_of(live)].legal(self.game, live, player)
+        return self.legals[live.at](self.game, live, player)
 
     # -- keeping the reach as chips are placed (``placement.put_chip``) ---------
     def placed(self, live: Live, square: int, seat: int, face: int, old: tuple) -> None:

@@ -66,6 +66,8 @@ class Glux(Game):
         self.indices = self.board.indices
         # What the header fixes is asked of the rules once, here.
         self.start_squares = setup.start_squares(self.board, n, rules)
+        #: How many chips a hand holds (``glux_hand_size``; officially one).
+        self.hand_size = setup.check_hand_size(rules.glux_hand_size(players=n))
         bag = rules.glux_bag(players=n)
         self.bag = tuple(bag.get(kind, 0) for kind in KINDS)
         owner = [-1] * len(self.board.rooms)
@@ -201,14 +203,26 @@ class Glux(Game):
             return state
         seat = self.seats[player]
         hands, bags = list(state.hands), list(state.bags)
+        held = [list(h) for h in state.held]
         for other, hand in enumerate(state.hands):
             if other != seat and hand is not None and not isinstance(hand, Hidden):
                 # Others know only bag and hand together: all chips less those placed.
-                i = KINDS.index(hand)
-                bag = bags[other]
-                bags[other] = bag[:i] + (bag[i] + 1,) + bag[i + 1 :]
+                kept = (hand, *held[other]) if held else (hand,)
+                bag = list(bags[other])
+                for kind in kept:
+                    if not isinstance(kind, Hidden):
+                        bag[KINDS.index(kind)] += 1
+                bags[other] = tuple(bag)
                 hands[other] = Hidden("chip")
-        return evolve(state, hands=tuple(hands), bags=tuple(bags), memo=state.memo.seen_by(player))
+                if held:
+                    held[other] = [Hidden("chip")] * len(held[other])
+        return evolve(
+            state,
+            hands=tuple(hands),
+            bags=tuple(bags),
+            held=tuple(map(tuple, held)),
+            memo=state.memo.seen_by(player),
+        )
 
     def sees(self, event: Event, player: str | None) -> bool:
         # A draw goes into a hidden hand; only its owner knows the chip.

@@ -67,6 +67,20 @@ def glux_start_squares(board: Any, players: int) -> Sequence[str] | None:
 
 
 @header_rule
+def glux_hand_size(players: int) -> int | None:
+    """How many chips a player holds in hand (1 to 6): drawn at the end of
+    setup, and drawn back to after each placement (the 2nd phase draws until
+    the hand is full or the bag empty). A player places a face of any chip in
+    hand (``state.hand(seat)``: every chip held). Asked once when the game is
+    made. None: the next rule decides (officially one chip). Example::
+
+        @rulehook
+        def glux_hand_size(self, players):
+            return 2
+    """
+
+
+@header_rule
 def glux_who_may_start(players: tuple[str, ...]) -> tuple[str, ...] | None:
     """The players the start player is drawn from (each equally likely).
 

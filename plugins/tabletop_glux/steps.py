@@ -34,7 +34,7 @@ from . import exclusion, setup, turn
 from .chips import FACES
 from .events import Draw, Exclude, FirstPlayer, Place, Start
 from .placement import place
-from .state import Work
+from .state import Work, hand_of
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -49,11 +49,11 @@ def step_of(state: Any) -> str:
     step = state.step
     if step:
         return step
-    if not state.began:
-        return SETUP
-    if state.turn is None:
-        return OVER
-    return DRAW if state.drawing else PLACE
+    if state.drawing:  # only ever while someone's turn
+        return DRAW
+    if state.turn is not None:
+        return PLACE
+    return OVER if state.began else SETUP
 
 
 def set_step(work: Work, name: str) -> None:
@@ -94,12 +94,13 @@ def check(game: Glux, state: Any, decision: Event) -> str | None:
             if (
                 reach is not None
                 and hand is not None
+                and state.held is None
                 and decision.face in FACES[hand]  # type: ignore[attr-defined]
                 and reach[seat].get(square)
                 and (game.placement.cover is None or not state.stacks[square])
             ):
                 return None  # counted to, may land, has room; rule 4 has nothing to ask
-        if error := setup.face_error(state.hands[seat], decision.face):  # type: ignore[attr-defined]
+        if error := setup.hand_face_error(hand_of(state, seat), decision.face):  # type: ignore[attr-defined]
             return error
         if square is None:
             return f"{decision.square} is not a square of this board"  # type: ignore[attr-defined]
@@ -160,15 +161,16 @@ def _place_apply(game: Glux, work: Work, event: Event) -> None:
 
 def _place_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
     seat = game.seats[player]
-    kind = state.hands[seat]
-    if kind is None or state.turn != seat or state.drawing:
+    if state.hands[seat] is None or state.turn != seat or state.drawing:
         return []
     placement = game.placement
     fast = state.fast if type(state) is Work else None
     if fast is not None:
         # The fast path keeps each seat's reach (``fast.py``) and the events it made.
         if placement.lines:
-            reach = state.reach if state.reach is not None else fast.count_reach(state)
+            reach = state.reach
+            if reach is None:
+                reach = fast.count_reach(state)
             squares = sorted(reach[seat])
         else:
             squares = sorted(set(placement.reachable(state, seat)))
@@ -183,7 +185,8 @@ def _place_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
 
 
 def _place_asks(game: Glux, state: Any, player: str) -> str:
-    return f"place the {state.hands[game.seats[player]]} chip"
+    hand = hand_of(state, game.seats[player])
+    return f"place the {' or the '.join(hand) if hand else None} chip"
 
 
 PLACE_STEP = TurnStep(

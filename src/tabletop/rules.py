@@ -155,6 +155,10 @@ def _chain(caller: pluggy.HookCaller, impls: list[Any]) -> Callable[..., Any]:
         inner: Callable[..., Any] = plain[0].function
     elif firstresult:
         inner = _first(caller.name, argnames, plain)
+        if len(plain) == 1 and not wrappers:
+            # One implementation taking some of the arguments: the rule is still
+            # that function, and keeps what it declares of itself (its attributes).
+            inner.__dict__.update(getattr(plain[0].function, "__dict__", {}))
     else:
         inner = _gather(caller.name, argnames, plain)
     for impl in reversed(wrappers):  # the first to call is the outermost

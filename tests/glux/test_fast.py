@@ -32,6 +32,8 @@ FAST_VARIANTS = [
     ("glux-wrapped-cover",),
     ("glux-wrapped-cover-by-face",),
     ("glux-wrapped-rules",),
+    ("glux-two-chips",),
+    ("glux-two-chips", "glux-cover-fewer", "glux-diagonals"),
 ]
 
 

@@ -21,7 +21,7 @@ from tabletop_glux.forms import form_of
 from ..conftest import ROOT
 
 HOUSE_RULES = ROOT / "variants" / "house_rules"
-VARIANTS = [(), ("glux-stack-height",), ("glux-diagonals",), ("glux-room-points",)]
+VARIANTS = [(), ("glux-stack-height",), ("glux-diagonals",), ("glux-room-points",), ("glux-two-chips",)]
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +64,17 @@ def test_the_official_per_move_rules_declare_their_forms():
         "glux_start_option": "unused, one chip on the start square",
         "glux_game_over": "nobody's turn",
     }
+
+
+def test_the_official_game_reads_every_declared_form(registry):
+    from tabletop import Header
+
+    game = registry.game(Header("glux", ("ann", "ben")))
+    # Nothing asked: rules 1-3 as lines, rule 4 never, rule 7 and the end in their forms.
+    assert game.placement.lines and game.placement.cover is None and game.placement.option_asked is None
+    assert game.over_asked is None and game.turns.holding and game.turns.bag
+    wrapped = registry.game(Header("glux", ("ann", "ben"), ("glux-wrapped-cover",)))
+    assert wrapped.placement.cover is not None
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

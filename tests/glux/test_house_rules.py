@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop import Header, Registry, get_plugin_manager
+from tabletop import Header, Hidden, Registry, get_plugin_manager
 from tabletop.engine import Match
 from tabletop.live import selfplay
 from tabletop_glux import FACES, Place, recall
@@ -307,3 +307,41 @@ def test_glux_room_pips_lucky_chips_count_double_and_change_results(registry):
                 assert total == plain[room].get(player, 0) + doubled
         changed += lucky != plain
     assert changed >= len(SEEDS) // 2
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_glux_hand_size_two_chips_held_either_placed_drawn_back_to_two(registry, seed):
+    placed, match = play(registry, "glux-two-chips", seed)
+    game = match.game
+    assert game.hand_size == 2
+    second_chip_placed = 0
+    for state, event in placed:
+        seat = game.seats[event.player]
+        hand = state.hand(seat)
+        # A hand of two while the bag lasted (setup drew two; each placement drew back).
+        assert len(hand) == 2 or not state.bag_size(seat), (hand, event)
+        assert any(event.face in FACES[kind] for kind in hand)
+        second_chip_placed += event.face not in FACES[hand[0]]
+        # Both chips' faces are offered wherever the placement is legal.
+        faces = {p.face for p in game.legal(state, event.player) if p.square == event.square and not p.start}
+        if not event.start:
+            assert faces == {face for kind in hand for face in FACES[kind]}, (hand, faces)
+    assert second_chip_placed > 5  # either chip is placed
+    _, official = play(registry, "glux-wrapped-cover", seed)
+    assert official.state.stacks != match.state.stacks  # and the games differ from the official ones
+
+
+def test_glux_two_chips_others_see_neither_chip_and_the_fast_path_agrees(registry):
+    from ..fastpath import compare
+
+    placed, match = play(registry, "glux-two-chips", "hands", players=3)
+    game = match.game
+    state, event = placed[10]
+    seat = game.seats[event.player]
+    other = game.players[(seat + 1) % 3]
+    view = game.view(state, other)
+    assert all(isinstance(kind, Hidden) for kind in view.hand(seat)) and len(view.hand(seat)) == 2
+    # Bag and hand together: the viewer counts the two hidden chips as still in the bag.
+    assert sum(view.bags[seat]) == sum(state.bags[seat]) + 2
+    assert view.hand(game.seats[other]) == state.hand(game.seats[other])
+    assert compare(registry, "glux", ["ann", "ben", "cat"], "two-chips", ("glux-two-chips",)) > 20
