@@ -102,7 +102,7 @@ class Fast:
         if self.made is None:
             self.made = _PLACES[players, game.board] = tuple({} for _ in players)
         self.table = table = game.steps
-        self.settling = game.settling
+        self.leading = game.leading
         # Each step's answers by its name: the live state keeps the name of
         # the step it is in (``Live.at``), worked out once per event.
         self.nodes = {name: step.node for name, step in table.items()}
@@ -153,9 +153,10 @@ class Fast:
         if type(event) not in accepts and not isinstance(event, accepts):
             raise TypeError(f"not a Glüx event in step {live.at!r}: {event!r}")
         apply(self.game, live, event)
-        if self.settling:
+        at = live.at = step_of(live)
+        if at in self.leading:
             self.game.settle(live)
-        live.at = step_of(live)
+            live.at = step_of(live)
 
     def legal(self, live: Live, player: str) -> Sequence[Event]:
         return self.legals[live.at](self.game, live, player)

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tabletop import Chance, Event, Game, Hidden, Outcome, Steps
+from tabletop.shapes import Shape
 
 from . import board as boards
 from . import (
@@ -90,8 +91,10 @@ class Glux(Game):
         steps.check_table(table)
         self.steps = table
         self.turn_steps = Steps(table, phase=steps.step_of)
-        #: Whether a step may lead on without an event (only a variant's can).
-        self.settling = steps.settles(table)
+        #: The steps that may lead on without an event (officially only ``refill``).
+        self.leading = steps.leading(table)
+        #: The decision shapes the steps take (``tabletop.shapes``), read by ``parse``.
+        self.shapes = tuple({cls: None for step in table.values() for cls in step.accepts if issubclass(cls, Shape)})
         # Nodes asked for again and again, made once.
         self.draws = turn.draw_outcomes(self.players)
         self._draw_nodes = fast.draw_nodes(self.players)
@@ -114,7 +117,7 @@ class Glux(Game):
             # The one effect, on a thawed copy (the fast path runs it on its own).
             work = thaw(state)
             step.apply(self, work, event)
-            if self.settling:
+            if steps.step_of(work) in self.leading:
                 self.settle(work)
             after = freeze(work)
         else:

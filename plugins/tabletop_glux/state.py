@@ -133,6 +133,11 @@ class Work:
             self.held = [[] for _ in self.hands]
         self.held[seat].append(kind)
 
+    def put_back(self, seat: int, kind: str) -> None:
+        """A chip of ``kind`` goes from ``seat``'s hand back into its bag."""
+        self.take(seat, kind)
+        self.bags[seat][KINDS.index(kind)] += 1
+
     def take(self, seat: int, kind: str) -> None:
         """A chip of ``kind`` leaves ``seat``'s hand (it must hold one)."""
         held = self.held[seat] if self.held is not None else None

@@ -11,7 +11,11 @@ setup    start chips drawn, their faces chosen, hand      place, once the start 
          chips drawn, then the start player               is drawn
 place    the player's placements (none possible: the      draw (2nd phase), or the next
          start-square option, else an exclusion)          player's place, or over
-draw     a chip from the player's bag (2nd phase)         the next player's place, or over
+draw     a chip from the player's bag (2nd phase), until  the next player's place, or over
+         the hand is full (``glux_hand_size``)
+refill   a chip from the player's bag, until the hand     place (the same player's)
+         is full; no official rule leads here, a
+         variant's decision may (``glux-put-back``)
 over     nothing                                          -
 =======  ===============================================  ============================
 
@@ -34,12 +38,12 @@ from . import exclusion, setup, turn
 from .chips import FACES
 from .events import Draw, Exclude, FirstPlayer, Place, Start
 from .placement import place
-from .state import Work, hand_of
+from .state import Work, hand_of, hand_size
 
 if TYPE_CHECKING:
     from .game import Glux
 
-SETUP, PLACE, DRAW, OVER = "setup", "place", "draw", "over"
+SETUP, PLACE, DRAW, REFILL, OVER = "setup", "place", "draw", "refill", "over"
 #: The official steps, read from the state (the state's ``step`` is empty in them).
 READ_FROM_STATE = frozenset((SETUP, PLACE, DRAW, OVER))
 
@@ -205,7 +209,27 @@ DRAW_STEP = TurnStep(DRAW, _draw_node, (Draw,), turn.draw, check=check, asks=_pl
 
 OVER_STEP = TurnStep(OVER, lambda game, state: Over(), check=check, asks=_place_asks)
 
-STEPS: dict[str, TurnStep] = {step.name: step for step in (SETUP_STEP, PLACE_STEP, DRAW_STEP, OVER_STEP)}
+
+# -- refill: drawing the hand full in the middle of a turn (for a variant) ------------------
+def _short(game: Glux, work: Any) -> bool:
+    seat = work.turn
+    return hand_size(work, seat) < game.hand_size and work.bag_size(seat) > 0
+
+
+#: No official rule leads here: a variant whose decision takes chips from the
+#: hand goes into it (``work.step = "refill"``) to draw the hand full again
+#: (or the bag empty) before the player places.
+REFILL_STEP = TurnStep(
+    REFILL,
+    _draw_node,
+    (Draw,),
+    turn.draw,
+    follows=lambda game, work: None if _short(game, work) else PLACE,
+    check=check,
+    asks=_place_asks,
+)
+
+STEPS: dict[str, TurnStep] = {step.name: step for step in (SETUP_STEP, PLACE_STEP, DRAW_STEP, REFILL_STEP, OVER_STEP)}
 
 
 @rulehook
@@ -213,10 +237,11 @@ def glux_turn_steps(players: int) -> Mapping[str, TurnStep]:
     return STEPS
 
 
-def settles(table: Mapping[str, TurnStep]) -> bool:
-    """Whether any step of ``table`` may lead on without an event (the official
-    steps never do: the state says which one it is in)."""
-    return any(step.follows is not wait for step in table.values())
+def leading(table: Mapping[str, TurnStep]) -> frozenset[str]:
+    """The steps of ``table`` that may lead on without an event: after an
+    event only these need settling (of the official ones, only ``refill``: the
+    state says which of the others it is in)."""
+    return frozenset(name for name, step in table.items() if step.follows is not wait)
 
 
 def check_table(table: Mapping[str, TurnStep]) -> None:

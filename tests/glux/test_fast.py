@@ -34,6 +34,8 @@ FAST_VARIANTS = [
     ("glux-wrapped-rules",),
     ("glux-two-chips",),
     ("glux-two-chips", "glux-cover-fewer", "glux-diagonals"),
+    ("glux-put-back",),
+    ("glux-put-back", "glux-two-chips", "glux-soft-ones"),
 ]
 
 
