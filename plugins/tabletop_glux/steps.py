@@ -78,8 +78,10 @@ def _setup_apply(game: Glux, work: Work, event: Event) -> None:
         turn.draw(game, work, event)  # type: ignore[arg-type]
     elif kind is Start:
         setup.start(game, work, event)  # type: ignore[arg-type]
-    else:
+    elif kind is FirstPlayer:
         setup.first_player(game, work, event)  # type: ignore[arg-type]
+    else:
+        raise TypeError(f"not a setup event: {event!r}")
 
 
 def check(game: Glux, state: Any, decision: Event) -> str | None:
@@ -157,10 +159,13 @@ def _place_node(game: Glux, state: Any):
 
 
 def _place_apply(game: Glux, work: Work, event: Event) -> None:
-    if type(event) is Place:
-        place(game, work, event)
-    else:
+    kind = type(event)
+    if kind is Place:
+        place(game, work, event)  # type: ignore[arg-type]
+    elif kind is Exclude:
         exclusion.exclude(game, work, event)  # type: ignore[arg-type]
+    else:
+        raise TypeError(f"not a placement or an exclusion: {event!r}")
 
 
 def _place_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
@@ -202,10 +207,18 @@ PLACE_STEP = TurnStep(
 def _draw_node(game: Glux, state: Any):
     if game.over_asked is not None and _over(game, state):
         return Over()
-    return game.draw_node(state, state.turn)
+    seat = state.turn
+    node = game._draw_nodes[seat].get(tuple(state.bags[seat]))
+    return node if node is not None else game.draw_node(state, seat)
 
 
-DRAW_STEP = TurnStep(DRAW, _draw_node, (Draw,), turn.draw, check=check, asks=_place_asks)
+def _draw_apply(game: Glux, work: Work, event: Event) -> None:
+    if type(event) is not Draw:
+        raise TypeError(f"not a draw: {event!r}")
+    turn.draw(game, work, event)  # type: ignore[arg-type]
+
+
+DRAW_STEP = TurnStep(DRAW, _draw_node, (Draw,), _draw_apply, check=check, asks=_place_asks)
 
 OVER_STEP = TurnStep(OVER, lambda game, state: Over(), check=check, asks=_place_asks)
 
@@ -223,7 +236,7 @@ REFILL_STEP = TurnStep(
     REFILL,
     _draw_node,
     (Draw,),
-    turn.draw,
+    _draw_apply,
     follows=lambda game, work: None if _short(game, work) else PLACE,
     check=check,
     asks=_place_asks,
