@@ -319,11 +319,32 @@ class Placement:
         if option:
             squares.append(self.start_squares[seat])
         placements = Placements(player, squares, names, option, faces, made)
-        if self.cover is None:
+        cover = self.cover
+        if cover is None:
             return placements
-        stacks, ask = state.stacks, self.allowed
-        allowed = {square: ask(state, seat, square) for square in squares if stacks[square]}
+        stacks = state.stacks
         width = len(faces)
+        if width == 2:
+            # One chip in hand (the common case, inlined: this runs every turn).
+            # Rule 4 is asked once per covered square, or once per face when a
+            # rule in force takes the face; only the refused faces are kept.
+            game, chip, by_face = self.game, state.hands[seat], self.by_face
+            low, high = faces
+            refused: dict[int, tuple[int, ...]] = {}
+            for square in squares:
+                if stacks[square]:
+                    low_ok = cover(game=game, state=state, seat=seat, square=square, face=low, chip=chip)
+                    high_ok = (
+                        cover(game=game, state=state, seat=seat, square=square, face=high, chip=chip)
+                        if by_face
+                        else low_ok
+                    )
+                    if not (low_ok and high_ok):
+                        refused[square] = (low,) * bool(low_ok) + (high,) * bool(high_ok)
+            if not refused:
+                return placements
+            return [p for i, p in enumerate(placements) if p.face in refused.get(squares[i >> 1], faces)]
+        allowed = {square: self.allowed(state, seat, square) for square in squares if stacks[square]}
         if all(len(these) == width for these in allowed.values()):
             return placements
         return [p for i, p in enumerate(placements) if p.face in allowed.get(squares[i // width], faces)]
