@@ -37,7 +37,7 @@ from tabletop import Chance, Event
 
 from .events import Place
 from .state import State, Work, freeze, thaw
-from .steps import step_of
+from .steps import DRAW, OVER, PLACE, SETUP, step_of
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -70,10 +70,6 @@ def draw_nodes(players: tuple[str, ...]) -> tuple[dict[tuple[int, ...], Chance],
     return nodes
 
 
-def _no_effect(game: Any, live: Live, event: Event) -> None:  # pragma: no cover - accepts nothing
-    raise TypeError(f"not a Glüx event: {event!r}")
-
-
 class Fast:
     """The fast path of one Glüx game (made by ``Glux.fast()``): the game's
     own table of steps (``steps.py``), asked with the live state."""
@@ -101,14 +97,13 @@ class Fast:
         self.made = _PLACES.get((players, game.board))
         if self.made is None:
             self.made = _PLACES[players, game.board] = tuple({} for _ in players)
-        self.table = table = game.steps
-        self.leading = game.leading
+        turn_ = game.turn_table
+        self.table = turn_.table
+        self.leading = turn_.leading
         # Each step's answers by its name: the live state keeps the name of
         # the step it is in (``Live.at``), worked out once per event.
-        self.nodes = {name: step.node for name, step in table.items()}
-        self.checks = {name: step.check for name, step in table.items()}
-        self.legals = {name: step.legal for name, step in table.items()}
-        self.effects = {name: step.apply or _no_effect for name, step in table.items()}
+        self.nodes, self.checks, self.legals, self.effects = turn_.nodes, turn_.checks, turn_.legals, turn_.effects
+        self._bind()
 
     # -- between the two paths ---------------------------------------------
     def thaw(self, state: State) -> Live:
@@ -142,6 +137,8 @@ class Fast:
         return freeze(live)
 
     # -- the engine's questions, answered by the step the live state is in -------
+    # (``__init__`` binds each of these to closures over the tables: they run
+    # for every event of every self-played game.)
     def next(self, live: Live):
         return self.nodes[live.at](self.game, live)
 
@@ -159,6 +156,38 @@ class Fast:
 
     def legal(self, live: Live, player: str) -> Sequence[Event]:
         return self.legals[live.at](self.game, live, player)
+
+    def _bind(self) -> None:
+        game, nodes, checks, effects, legals, leading = (
+            self.game,
+            self.nodes,
+            self.checks,
+            self.effects,
+            self.legals,
+            self.leading,
+        )
+
+        def next(live: Live):
+            return nodes[live.at](game, live)
+
+        def check(live: Live, decision: Event) -> str | None:
+            return checks[live.at](game, live, decision)
+
+        def apply(live: Live, event: Event) -> None:
+            effects[live.at](game, live, event)
+            # ``step_of(live)``, written out: this runs after every event.
+            at = live.step or (
+                DRAW if live.drawing else PLACE if live.turn is not None else OVER if live.began else SETUP
+            )
+            live.at = at
+            if at in leading:
+                game.settle(live)
+                live.at = step_of(live)
+
+        def legal(live: Live, player: str) -> Sequence[Event]:
+            return legals[live.at](game, live, player)
+
+        self.next, self.check, self.apply, self.legal = next, check, apply, legal  # type: ignore[method-assign]
 
     # -- keeping the reach as chips are placed (``placement.put_chip``) ---------
     def placed(self, live: Live, square: int, seat: int, face: int, old: tuple) -> None:

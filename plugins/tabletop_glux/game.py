@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tabletop import Chance, Event, Game, Hidden, Outcome, Steps
-from tabletop.shapes import Shape
+from tabletop import Chance, Event, Game, Hidden, Outcome
 
 from . import board as boards
 from . import (
@@ -87,14 +86,15 @@ class Glux(Game):
         #: Whether a variant adds decisions to the placements (``glux_decisions``).
         self.variant_decisions = rules.overridden("glux_decisions")
         #: The turn's steps in force (``steps.py``), by name.
-        table = dict(rules.glux_turn_steps(players=n))
-        steps.check_table(table)
-        self.steps = table
-        self.turn_steps = Steps(table, phase=steps.step_of)
+        turn_ = steps.turn_of(rules.glux_turn_steps(players=n))
+        #: The table of steps in force, what its steps answer and lead to (``steps.Turn``).
+        self.turn_table = turn_
+        self.steps = turn_.table
+        self.turn_steps = turn_.steps
         #: The steps that may lead on without an event (officially only ``refill``).
-        self.leading = steps.leading(table)
+        self.leading = turn_.leading
         #: The decision shapes the steps take (``tabletop.shapes``), read by ``parse``.
-        self.shapes = tuple({cls: None for step in table.values() for cls in step.accepts if issubclass(cls, Shape)})
+        self.shapes = turn_.shapes
         # Nodes asked for again and again, made once.
         self.draws = turn.draw_outcomes(self.players)
         self._draw_nodes = fast.draw_nodes(self.players)

@@ -35,7 +35,8 @@ from tabletop import rulehook
 
 from .board import ORTHOGONAL
 from .chips import FACES, KIND_OF_FACE, KINDS
-from .events import Place
+from .events import Exclude, Place
+from .exclusion import exclude
 from .forms import form_of, reads
 from .state import Work, hand_of
 
@@ -423,7 +424,12 @@ def put_chip(work: Work, square: int, seat: int, face: int) -> None:
 
 def place(game: Glux, work: Work, event: Place) -> None:
     """The effect of a placement: the chip goes on the square; then the
-    player draws (2nd phase), or the turn passes."""
+    player draws (2nd phase), or the turn passes. (The placement step's
+    other event, an exclusion, is ``exclusion.exclude``'s.)"""
+    if type(event) is not Place:
+        if type(event) is Exclude:
+            return exclude(game, work, event)
+        raise TypeError(f"not a placement or an exclusion: {event!r}")
     seat = game.seats[event.player]
     put_chip(work, game.indices[event.square], seat, event.face)
     if work.held is None:

@@ -31,10 +31,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletop import Event, Forced, Over, TurnStep, rulehook
+from tabletop import Event, Forced, Over, Steps, TurnStep, rulehook
+from tabletop.shapes import Shape
 from tabletop.steps import wait
 
-from . import exclusion, setup, turn
+from . import setup, turn
 from .chips import FACES
 from .events import Draw, Exclude, FirstPlayer, Place, Start
 from .placement import place
@@ -106,8 +107,10 @@ def check(game: Glux, state: Any, decision: Event) -> str | None:
                 and (game.placement.cover is None or not state.stacks[square])
             ):
                 return None  # counted to, may land, has room; rule 4 has nothing to ask
-        if error := setup.hand_face_error(hand_of(state, seat), decision.face):  # type: ignore[attr-defined]
-            return error
+        hand, face = state.hands[seat], decision.face  # type: ignore[attr-defined]
+        if hand is None or state.held or face not in FACES[hand]:  # else a face of the one chip in hand
+            if error := setup.hand_face_error(hand_of(state, seat), face):
+                return error
         if square is None:
             return f"{decision.square} is not a square of this board"  # type: ignore[attr-defined]
         return game.placement.error(state, seat, square, decision.face, decision.start)  # type: ignore[attr-defined]
@@ -148,24 +151,16 @@ def _place_node(game: Glux, state: Any):
     else:
         squares = placement.reachable(state, seat)
     rules = game.rules
+    # With rule 4 read in its form, the start-square option is the cheaper
+    # question; when rule 4 is asked, a square it need not be asked for.
     if (
-        placement.placeable(state, seat, squares)
-        or placement.option_open(state, seat)
-        or (game.variant_decisions and rules.glux_decisions(game=game, state=state, seat=seat))
-    ):
+        placement.option_open(state, seat) or placement.placeable(state, seat, squares)
+        if placement.cover is None
+        else placement.placeable(state, seat, squares) or placement.option_open(state, seat)
+    ) or (game.variant_decisions and rules.glux_decisions(game=game, state=state, seat=seat)):
         return game.decides[seat]
     # "Important": no counting placement and the start-square option used.
     return Forced(rules.glux_stuck(game=game, state=state, seat=seat))
-
-
-def _place_apply(game: Glux, work: Work, event: Event) -> None:
-    kind = type(event)
-    if kind is Place:
-        place(game, work, event)  # type: ignore[arg-type]
-    elif kind is Exclude:
-        exclusion.exclude(game, work, event)  # type: ignore[arg-type]
-    else:
-        raise TypeError(f"not a placement or an exclusion: {event!r}")
 
 
 def _place_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
@@ -198,9 +193,7 @@ def _place_asks(game: Glux, state: Any, player: str) -> str:
     return f"place the {' or the '.join(hand) if hand else None} chip"
 
 
-PLACE_STEP = TurnStep(
-    PLACE, _place_node, (Place, Exclude), _place_apply, check=check, legal=_place_legal, asks=_place_asks
-)
+PLACE_STEP = TurnStep(PLACE, _place_node, (Place, Exclude), place, check=check, legal=_place_legal, asks=_place_asks)
 
 
 # -- draw: the 2nd phase ------------------------------------------------------------------
@@ -212,13 +205,7 @@ def _draw_node(game: Glux, state: Any):
     return node if node is not None else game.draw_node(state, seat)
 
 
-def _draw_apply(game: Glux, work: Work, event: Event) -> None:
-    if type(event) is not Draw:
-        raise TypeError(f"not a draw: {event!r}")
-    turn.draw(game, work, event)  # type: ignore[arg-type]
-
-
-DRAW_STEP = TurnStep(DRAW, _draw_node, (Draw,), _draw_apply, check=check, asks=_place_asks)
+DRAW_STEP = TurnStep(DRAW, _draw_node, (Draw,), turn.draw, check=check, asks=_place_asks)
 
 OVER_STEP = TurnStep(OVER, lambda game, state: Over(), check=check, asks=_place_asks)
 
@@ -236,7 +223,7 @@ REFILL_STEP = TurnStep(
     REFILL,
     _draw_node,
     (Draw,),
-    _draw_apply,
+    turn.draw,
     follows=lambda game, work: None if _short(game, work) else PLACE,
     check=check,
     asks=_place_asks,
@@ -255,6 +242,50 @@ def leading(table: Mapping[str, TurnStep]) -> frozenset[str]:
     event only these need settling (of the official ones, only ``refill``: the
     state says which of the others it is in)."""
     return frozenset(name for name, step in table.items() if step.follows is not wait)
+
+
+class Turn:
+    """A table of steps in force, with what the game and its fast path read
+    from it, worked out once per table (the official one is the same object
+    in every game): the ``Steps`` answering from it, the steps that may lead
+    on without an event, the decision shapes it takes, and each step's
+    answers by name."""
+
+    def __init__(self, table: Mapping[str, TurnStep]) -> None:
+        check_table(table)
+        self.table = dict(table)
+        self.steps = Steps(self.table, phase=step_of)
+        #: The steps that may lead on without an event (officially only ``refill``).
+        self.leading = leading(self.table)
+        #: The decision shapes the steps take (``tabletop.shapes``), read by ``notation.parse``.
+        self.shapes = tuple(
+            {cls: None for step in self.table.values() for cls in step.accepts if issubclass(cls, Shape)}
+        )
+        self.nodes = {name: step.node for name, step in self.table.items()}
+        self.checks = {name: step.check for name, step in self.table.items()}
+        self.legals = {name: step.legal for name, step in self.table.items()}
+        self.effects = {name: step.apply or _no_effect for name, step in self.table.items()}
+
+
+def _no_effect(game: Any, work: Any, event: Event) -> None:  # pragma: no cover - a step that accepts nothing
+    raise TypeError(f"not a Glüx event: {event!r}")
+
+
+#: Tables already worked out, by the identity of the mapping the hook gave
+#: (kept with it, so that the identity stays its own).
+_TURNS: dict[int, tuple[Mapping[str, TurnStep], Turn]] = {}
+
+
+def turn_of(table: Mapping[str, TurnStep]) -> Turn:
+    """The ``Turn`` of ``table`` (``glux_turn_steps``'s answer), made once per table."""
+    found = _TURNS.get(id(table))
+    if found is not None and found[0] is table:
+        return found[1]
+    if len(_TURNS) > 64:
+        _TURNS.clear()
+    turn_ = Turn(table)
+    _TURNS[id(table)] = (table, turn_)
+    return turn_
 
 
 def check_table(table: Mapping[str, TurnStep]) -> None:
