@@ -93,8 +93,6 @@ class Glux(Game):
         self.turn_steps = turn_.steps
         #: The steps that may lead on without an event (officially only ``refill``).
         self.leading = turn_.leading
-        #: The decision shapes the steps take (``tabletop.shapes``), read by ``parse``.
-        self.shapes = turn_.shapes
         # Nodes asked for again and again, made once.
         self.draws = turn.draw_outcomes(self.players)
         self._draw_nodes = fast.draw_nodes(self.players)

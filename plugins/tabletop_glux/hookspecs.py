@@ -33,9 +33,12 @@ Arguments, all passed by keyword; an implementation takes only those it needs:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tabletop import Event, Memo, TurnStep, header_rule, move_rule
+from tabletop import Event, Memo, header_rule, move_rule
+
+if TYPE_CHECKING:
+    from tabletop import TurnStep
 
 # -- setup ---------------------------------------------------------------
 

@@ -9,7 +9,6 @@ import re
 from typing import TYPE_CHECKING
 
 from tabletop import DECISION, Event, NotationError
-from tabletop.shapes import Shape
 
 from .events import Draw, Exclude, FirstPlayer, Place, Start
 
@@ -29,8 +28,8 @@ def notate(game: Glux, decision: Event) -> str:
     text = game.rules.glux_notate(game=game, decision=decision)
     if text is not None:
         return text
-    if isinstance(decision, Shape):  # a core decision shape writes itself
-        return decision.notation()
+    if decision.__class__ in game.turn_table.shapes:  # a core decision shape writes itself
+        return decision.notation()  # type: ignore[attr-defined]
     raise TypeError(f"not a Glüx decision: {decision!r}")
 
 
@@ -56,8 +55,8 @@ def sentence(game: Glux, event: Event, visible: bool) -> str:
     if event.origin == DECISION:
         # A decision a variant adds reads as its player writes it.
         text = game.rules.glux_notate(game=game, decision=event)
-        if text is None and isinstance(event, Shape):
-            text = event.notation()
+        if text is None and event.__class__ in game.turn_table.shapes:
+            text = event.notation()  # type: ignore[attr-defined]
         if text is not None:
             return f"{event.player} {text}"  # type: ignore[attr-defined]
     return f"{event.kind}"
@@ -67,7 +66,7 @@ def parse(game: Glux, text: str, player: str, state: State) -> Event:
     decision = game.rules.glux_parse(game=game, text=text, player=player, state=state)
     if decision is not None:
         return decision
-    for shape in game.shapes:  # a variant's decision of a core shape, taken by a step
+    for shape in game.turn_table.shapes:  # a variant's decision of a core shape, taken by a step
         decision = shape.parse(text, player)
         if decision is not None:
             return decision

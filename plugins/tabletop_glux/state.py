@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
@@ -48,6 +48,11 @@ class State:
     #: drawn: a hand of more than one chip (``glux_hand_size``). Empty (``()``)
     #: while nobody holds more than one, as always under the official rules.
     held: tuple[tuple[str, ...], ...] = ()
+
+    #: What only the fast path's mutable state keeps (``Work``): none here, so
+    #: that the steps read a state of either kind alike.
+    reach: ClassVar[None] = None
+    fast: ClassVar[None] = None
 
     def bag_size(self, seat: int) -> int:
         return sum(self.bags[seat])

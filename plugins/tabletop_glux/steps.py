@@ -32,7 +32,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Event, Forced, Over, Steps, TurnStep, rulehook
-from tabletop.shapes import Shape
 from tabletop.steps import wait
 
 from . import setup, turn
@@ -93,7 +92,7 @@ def check(game: Glux, state: Any, decision: Event) -> str | None:
         if not state.began:
             return "the game is still being set up: choose the face of your start chip"
         seat = game.seats[decision.player]  # type: ignore[attr-defined]
-        fast = state.fast if type(state) is Work else None
+        fast = state.fast
         square = game.indices.get(decision.square)  # type: ignore[attr-defined]
         if fast is not None and square is not None and not decision.start:  # type: ignore[attr-defined]
             reach = state.reach
@@ -143,7 +142,7 @@ def _place_node(game: Glux, state: Any):
         return Over()
     seat = state.turn
     placement = game.placement
-    reach = state.reach if type(state) is Work else None
+    reach = state.reach
     if reach is not None:
         if reach[seat] and placement.cover is None:
             return game.decides[seat]
@@ -168,7 +167,7 @@ def _place_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
     if state.hands[seat] is None or state.turn != seat or state.drawing:
         return []
     placement = game.placement
-    fast = state.fast if type(state) is Work else None
+    fast = state.fast
     if fast is not None:
         # The fast path keeps each seat's reach (``fast.py``) and the events it made.
         if placement.lines:
@@ -257,14 +256,23 @@ class Turn:
         self.steps = Steps(self.table, phase=step_of)
         #: The steps that may lead on without an event (officially only ``refill``).
         self.leading = leading(self.table)
-        #: The decision shapes the steps take (``tabletop.shapes``), read by ``notation.parse``.
-        self.shapes = tuple(
-            {cls: None for step in self.table.values() for cls in step.accepts if issubclass(cls, Shape)}
-        )
         self.nodes = {name: step.node for name, step in self.table.items()}
         self.checks = {name: step.check for name, step in self.table.items()}
         self.legals = {name: step.legal for name, step in self.table.items()}
         self.effects = {name: step.apply or _no_effect for name, step in self.table.items()}
+        self._shapes: tuple[type[Event], ...] | None = None
+
+    @property
+    def shapes(self) -> tuple[type[Event], ...]:
+        """The decision shapes the steps take (``tabletop.shapes``), read by
+        ``notation.parse`` (worked out when first asked: the shapes module is
+        not needed to play the official rules)."""
+        if self._shapes is None:
+            from tabletop.shapes import Shape
+
+            accepted = {cls: None for step in self.table.values() for cls in step.accepts}
+            self._shapes = tuple(cls for cls in accepted if issubclass(cls, Shape))
+        return self._shapes
 
 
 def _no_effect(game: Any, work: Any, event: Event) -> None:  # pragma: no cover - a step that accepts nothing
