@@ -188,7 +188,7 @@ def _place_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
 
 
 def _place_asks(game: Glux, state: Any, player: str) -> str:
-    hand = hand_of(state, game.seats[player])
+    hand = tuple(dict.fromkeys(hand_of(state, game.seats[player])))  # each kind once
     return f"place the {' or the '.join(hand) if hand else None} chip"
 
 
