@@ -202,15 +202,7 @@ def _first(name: str, argnames: tuple[str, ...], plain: list[Any]) -> Callable[.
             return None
 
         return first
-    lines = [f"def {name}({_signature(argnames)}):"]
-    namespace: dict[str, Any] = {}
-    for i, impl in enumerate(plain):
-        namespace[f"rule{i}"] = impl.function
-        lines.append(f"    result = rule{i}({_passing(impl.argnames)})")
-        lines.append("    if result is not None:")
-        lines.append("        return result")
-    lines.append("    return None")
-    return _compile(name, "\n".join(lines) + "\n", namespace)
+    return _calling(name, argnames, plain, ("", "        return result", "    return None"))
 
 
 def _gather(name: str, argnames: tuple[str, ...], plain: list[Any]) -> Callable[..., Any]:
@@ -218,14 +210,19 @@ def _gather(name: str, argnames: tuple[str, ...], plain: list[Any]) -> Callable[
     if not _plain_names(name, argnames):
         functions = [_adapt(impl, argnames) for impl in plain]
         return lambda **kwargs: [r for r in (function(**kwargs) for function in functions) if r is not None]
-    lines = [f"def {name}({_signature(argnames)}):", "    found = []"]
+    return _calling(name, argnames, plain, ("    found = []", "        found.append(result)", "    return found"))
+
+
+def _calling(name: str, argnames: tuple[str, ...], plain: list[Any], parts: tuple[str, str, str]) -> Callable[..., Any]:
+    """A function calling each implementation in turn: ``parts`` are its
+    first line, what it does with an answer that is not None, its last line."""
+    start, answered, end = parts
+    lines = [f"def {name}({_signature(argnames)}):", *([start] if start else [])]
     namespace: dict[str, Any] = {}
     for i, impl in enumerate(plain):
         namespace[f"rule{i}"] = impl.function
-        lines.append(f"    result = rule{i}({_passing(impl.argnames)})")
-        lines.append("    if result is not None:")
-        lines.append("        found.append(result)")
-    lines.append("    return found")
+        lines += [f"    result = rule{i}({_passing(impl.argnames)})", "    if result is not None:", answered]
+    lines.append(end)
     return _compile(name, "\n".join(lines) + "\n", namespace)
 
 
