@@ -18,13 +18,14 @@ Three things make it fast, none of which changes a rule:
   set of players and looked up, and so are the placement events a bot looks
   at (``Placements.made``).
 
-Every rule is the one generator's (``placement.Placement``, ``turn.Turns``),
-asked with the live state, which has the same fields as ``State``: whatever
-a variant changes, or wraps, the fast path asks the rules in force. The
-reach is kept while rules 1-3 are read in their declared line form
-(``forms.py``). Only a variant that adds decisions or memory leaves the game
-without a fast path (``Glux.fast()`` is None); the engine then folds on the
-plain path.
+Every rule is the one generator's (``placement.Placement``, ``turn.Turns``)
+and every step the table's (``steps.py``), asked with the live state, which
+has the same fields as ``State``: whatever a variant changes, wraps or adds
+to the table of steps, the fast path asks the rules in force. The reach is
+kept while rules 1-3 are read in their declared line form (``forms.py``).
+Only a variant implementing the plain path's decision or memory hooks
+(``PLAIN_ONLY``) leaves the game without a fast path (``Glux.fast()`` is
+None); the engine then folds on the plain path.
 """
 
 from __future__ import annotations
@@ -137,27 +138,11 @@ class Fast:
         return freeze(live)
 
     # -- the engine's questions, answered by the step the live state is in -------
-    # (``__init__`` binds each of these to closures over the tables: they run
-    # for every event of every self-played game.)
-    def next(self, live: Live):
-        return self.nodes[live.at](self.game, live)
-
-    def check(self, live: Live, decision: Event) -> str | None:
-        return self.checks[live.at](self.game, live, decision)
-
-    def apply(self, live: Live, event: Event) -> None:
-        # The engine applies only events it checked (or drew from the node), so
-        # each is one the step accepts; an official step refuses any other.
-        self.effects[live.at](self.game, live, event)
-        at = live.at = step_of(live)
-        if at in self.leading:
-            self.game.settle(live)
-            live.at = step_of(live)
-
-    def legal(self, live: Live, player: str) -> Sequence[Event]:
-        return self.legals[live.at](self.game, live, player)
-
     def _bind(self) -> None:
+        """The engine's questions, ``next(live)``, ``check(live, decision)``,
+        ``apply(live, event)`` and ``legal(live, player)``, each answered by
+        the step the live state is in: closures over the tables, bound to
+        this fast path (they run for every event of every self-played game)."""
         game, nodes, checks, effects, legals, leading = (
             self.game,
             self.nodes,
@@ -187,7 +172,7 @@ class Fast:
         def legal(live: Live, player: str) -> Sequence[Event]:
             return legals[live.at](game, live, player)
 
-        self.next, self.check, self.apply, self.legal = next, check, apply, legal  # type: ignore[method-assign]
+        self.next, self.check, self.apply, self.legal = next, check, apply, legal
 
     # -- keeping the reach as chips are placed (``placement.put_chip``) ---------
     def placed(self, live: Live, square: int, seat: int, face: int, old: tuple) -> None:
