@@ -127,7 +127,7 @@ def _setup_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
 
 SETUP_STEP = TurnStep(
     SETUP,
-    lambda game, state: setup.node(game, state),
+    setup.node,
     (Draw, Start, FirstPlayer),
     _setup_apply,
     check=check,
