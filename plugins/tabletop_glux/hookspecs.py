@@ -211,9 +211,10 @@ def glux_may_cover(game: Any, state: Any, seat: int, square: int, face: int, chi
     hand, ``"2/5"``) showing ``face`` on top of the chips on ``square``.
     Asked only where it can matter: ``square`` holds chips, has room for one
     more (rule 5), may be landed on (rule 6) and is counted to (or is the
-    start square, for the start-square option), once for each face. None: the
-    next rule decides (officially yes). Example, cover only a chip showing
-    fewer pips::
+    start square, for the start-square option), once for each face; once
+    for both faces when no implementation in force takes ``face`` (the
+    official one takes neither ``face`` nor ``chip``). None: the next rule
+    decides (officially yes). Example, cover only a chip showing fewer pips::
 
         @rulehook
         def glux_may_cover(self, state, square, face):
