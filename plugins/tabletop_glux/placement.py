@@ -14,7 +14,8 @@ listing and the checking alike:
 - per-move predicates (rules 1, 3 and 4) are asked where they can matter:
   rule 3 only for the squares between a starting chip and its destination,
   rule 4 only for a destination holding a chip and having room for one more,
-  once for each face of the chip in hand. An official predicate that
+  once for each face of the chip in hand (once for both when no rule in
+  force takes the face, ``Rules.takes``). An official predicate that
   declares its table form (``forms.py``) is read from the state instead.
 
 The forward form (:meth:`Placement.reachable`) lists every square a player
