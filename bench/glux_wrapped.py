@@ -27,6 +27,7 @@ from tabletop.live import selfplay
 SIDES = {
     "official": (),
     "rule 4 wrapped": ("glux-wrapped-cover",),
+    "rule 4 wrapped, taking the face": ("glux-wrapped-cover-by-face",),
     "every per-move rule wrapped": ("glux-wrapped-rules",),
 }
 WRAPPED = Path(__file__).resolve().parent.parent / "variants" / "house_rules" / "glux_wrapped.py"

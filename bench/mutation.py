@@ -41,6 +41,7 @@ GAMES = {
             "plugins/tabletop_glux/turn.py",
             "plugins/tabletop_glux/setup.py",
             "plugins/tabletop_glux/end.py",
+            "plugins/tabletop_glux/steps.py",
         ],
         "tests": "tests/glux",
     },

@@ -111,6 +111,112 @@ def test_resolved_rules_agree_with_pluggys_own_dispatch():
             assert rules.points(room=room, pips=5) == pm.hook.points(room=room, pips=5)
 
 
+class Rescuer:
+    @rulehook(wrapper=True)
+    def points(self, room):
+        try:
+            return (yield)
+        except ZeroDivisionError:
+            return -1 if room == "middle" else None
+
+
+class Failing:
+    @rulehook
+    def points(self, pips):
+        return pips // 0
+
+
+class Twice:
+    @rulehook(wrapper=True)
+    def points(self):
+        yield
+        yield
+
+
+class Silent:
+    @rulehook(wrapper=True)
+    def points(self):
+        return 7
+        yield  # a generator that returns before its yield
+
+
+def test_a_wrapper_is_thrown_what_it_wraps_raises_and_may_answer_instead():
+    rules = _resolved(Failing(), Rescuer())
+    assert rules.points(room="middle", pips=3) == -1
+    assert rules.points(room="hall", pips=3) is None
+    with pytest.raises(ZeroDivisionError):
+        _resolved(Failing()).points(room="middle", pips=3)
+
+
+def test_a_wrapper_that_yields_twice_or_never_is_a_plugin_error():
+    with pytest.raises(PluginError, match="yields more than once"):
+        _resolved(Twice()).points(room="hall", pips=1)
+    with pytest.raises(PluginError, match="returns without yielding"):
+        _resolved(Silent()).points(room="hall", pips=1)
+
+
+def test_one_implementation_taking_some_arguments_keeps_what_it_declares_of_itself():
+    class Declared:
+        @rulehook
+        def points(self, pips):
+            return pips
+
+    Declared.points.declared = "a form"
+    import pluggy
+
+    pm = pluggy.PluginManager("tabletop.rules")
+    pm.add_hookspecs(Specs)
+    pm.register(Declared(), name="official")
+    rules = resolve(pm.hook, ["official"])
+    assert rules.points(room="hall", pips=4) == 4 and rules.points.declared == "a form"
+    assert not hasattr(_resolved(Doubler()).points, "declared")
+
+
+def test_rules_say_which_arguments_the_implementations_in_force_take():
+    assert _resolved().takes("points", "pips") and not _resolved().takes("points", "colour")
+    assert not _resolved(Doubler()).takes("points", "colour")
+    assert _resolved(Shy()).takes("points", "room")
+    with pytest.raises(KeyError):
+        _resolved().takes("no_such_hook", "room")
+
+
+class GatherSpecs:
+    @rulespec
+    def extras(self, seat: int) -> str | None:
+        """Gathered."""
+
+
+class GiveA:
+    @rulehook
+    def extras(self, seat):
+        return f"a{seat}"
+
+
+class GiveNothing:
+    @rulehook
+    def extras(self):
+        return None
+
+
+class Tagged:
+    @rulehook(wrapper=True)
+    def extras(self, seat):
+        found = yield
+        return [*found, f"tag{seat}"]
+
+
+def test_a_gathering_hook_agrees_with_pluggy_with_wrappers_and_fall_throughs():
+    import pluggy
+
+    for variants in [(), (GiveA(),), (GiveA(), GiveNothing()), (GiveA(), Tagged()), (Tagged(), GiveA(), GiveA())]:
+        pm = pluggy.PluginManager("tabletop.rules")
+        pm.add_hookspecs(GatherSpecs)
+        for i, variant in enumerate(variants):
+            pm.register(variant, name=f"v{i}")
+        rules = resolve(pm.hook, [])
+        assert rules.extras(seat=2) == pm.hook.extras(seat=2)
+
+
 # -- authoring errors, found when the plugin loads -----------------------------
 def _load(tmp_path, text):
     plugin = tmp_path / "house.py"

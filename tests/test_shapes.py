@@ -226,3 +226,31 @@ def test_every_subset_is_legal_exactly_when_checked_legal():
         for chosen in combinations(DICE, size):
             decision = Reroll("ann", chosen)
             assert (Reroll.error(decision, DICE, least=1) is None) == (decision in Reroll.options("ann", DICE, least=1))
+
+
+@attrs.frozen
+class Keep(YesNo):
+    kind: ClassVar[str] = "keep"
+
+
+def test_a_step_adding_a_decision_lists_checks_and_applies_it_beside_its_own():
+    steps = _steps()
+    choose = steps.table["choose"]
+    kept = []
+    added = choose.adding(
+        Keep,
+        lambda game, state, player: Keep.options(player) if not state.rerolled else [],
+        lambda game, state, decision: None if decision.answer else "say yes",
+        lambda game, work, event: kept.append(event.player),
+    )
+    steps.table["choose"] = added
+    work = Work()
+    legal = steps.legal(None, work, "ann")
+    assert legal[:7] == choose.legal(None, work, "ann") and legal[7:] == [Keep("ann", True), Keep("ann", False)]
+    assert (
+        steps.check(None, work, Keep("ann", False)) == "say yes" and steps.check(None, work, Keep("ann", True)) is None
+    )
+    assert steps.check(None, work, Reroll("ann", ("9",))) == choose.check(None, work, Reroll("ann", ("9",)))
+    assert steps.apply(None, work, Keep("ann", True)) and kept == ["ann"] and work.phase == "choose"
+    assert steps.apply(None, work, Reroll("ann", ("2",))) and work.phase == "tick"  # its own decision as before
+    assert added.accepts == (Reroll, Keep) and choose.accepts == (Reroll,)

@@ -24,16 +24,23 @@ if TYPE_CHECKING:
 def determinize(game: Glux, view: State, player: str, rng: random.Random) -> State:
     """A full state that ``player`` cannot tell from ``view``."""
     seat = game.seats[player]
-    hands, bags = view.hands, view.bags
+    hands, bags, held = view.hands, view.bags, view.held
     for other, hand in enumerate(view.hands):
         if other == seat or not isinstance(hand, Hidden):
             continue
-        remaining = bags[other]
-        if not sum(remaining):  # pragma: no cover - a hidden hand always comes from these chips
-            continue
-        i = rng.choices(range(len(KINDS)), weights=remaining)[0]
-        hands = put(hands, other, KINDS[i])
-        bags = put(bags, other, put(remaining, i, remaining[i] - 1))
+        # The hand chip, then each further chip of a hand of several.
+        drawn = []
+        for _ in range(1 + (len(held[other]) if held else 0)):
+            remaining = bags[other]
+            if not sum(remaining):  # pragma: no cover - a hidden hand always comes from these chips
+                break
+            i = rng.choices(range(len(KINDS)), weights=remaining)[0]
+            drawn.append(KINDS[i])
+            bags = put(bags, other, put(remaining, i, remaining[i] - 1))
+        if drawn:
+            hands = put(hands, other, drawn[0])
+            if held:
+                held = put(held, other, tuple(drawn[1:]))
     if hands is view.hands:
         return view
-    return evolve(view, hands=hands, bags=bags)
+    return evolve(view, hands=hands, bags=bags, held=held)

@@ -18,13 +18,14 @@ Three things make it fast, none of which changes a rule:
   set of players and looked up, and so are the placement events a bot looks
   at (``Placements.made``).
 
-Every rule is the one generator's (``placement.Placement``, ``turn.Turns``),
-asked with the live state, which has the same fields as ``State``: whatever
-a variant changes, or wraps, the fast path asks the rules in force. The
-reach is kept while rules 1-3 are read in their declared line form
-(``forms.py``). Only a variant that adds decisions or memory leaves the game
-without a fast path (``Glux.fast()`` is None); the engine then folds on the
-plain path.
+Every rule is the one generator's (``placement.Placement``, ``turn.Turns``)
+and every step the table's (``steps.py``), asked with the live state, which
+has the same fields as ``State``: whatever a variant changes, wraps or adds
+to the table of steps, the fast path asks the rules in force. The reach is
+kept while rules 1-3 are read in their declared line form (``forms.py``).
+Only a variant implementing the plain path's decision or memory hooks
+(``PLAIN_ONLY``) leaves the game without a fast path (``Glux.fast()`` is
+None); the engine then folds on the plain path.
 """
 
 from __future__ import annotations
@@ -33,12 +34,11 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletop import Chance, Decide, Event, Forced, Over
+from tabletop import Chance, Event
 
-from . import setup
-from .chips import FACES
-from .events import Place, Start
+from .events import Place
 from .state import State, Work, freeze, thaw
+from .steps import DRAW, OVER, PLACE, SETUP, step_of
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -47,7 +47,8 @@ if TYPE_CHECKING:
 #: implements one, Glüx has no fast path (see the module's docstring).
 PLAIN_ONLY = ("glux_memo", "glux_check", "glux_apply", "glux_decisions")
 
-#: For the players of a game, each seat's draw nodes by the bag's contents.
+#: For the players of a game, each seat's draw nodes by the bag's contents
+#: (``draw_nodes``).
 _DRAW_NODES: dict[tuple[str, ...], tuple[dict[tuple[int, ...], Chance], ...]] = {}
 #: For the players of a game and its board (boards are made once and compared
 #: by identity), each seat's placements made so far (see ``Placements.made``).
@@ -58,60 +59,60 @@ _PLACES: dict[tuple[tuple[str, ...], Any], tuple[dict[int, Place], ...]] = {}
 Live = Work
 
 
+def draw_nodes(players: tuple[str, ...]) -> tuple[dict[tuple[int, ...], Chance], ...]:
+    """Each seat's draw nodes by the bag's contents, shared by every game of
+    these players (a bag's contents only shrink during a game; a seat's draws
+    are its player's, ``turn.draw_outcomes``, so the players are the key)."""
+    nodes = _DRAW_NODES.get(players)
+    if nodes is None:
+        if len(_DRAW_NODES) > 256:
+            _DRAW_NODES.clear()
+        nodes = _DRAW_NODES[players] = tuple({} for _ in players)
+    return nodes
+
+
 class Fast:
-    """The fast path of one Glüx game (made by ``Glux.fast()``)."""
+    """The fast path of one Glüx game (made by ``Glux.fast()``): the game's
+    own table of steps (``steps.py``), asked with the live state."""
 
     def __init__(self, game: Glux) -> None:
         self.game = game
-        self.players = game.players
-        self.seats = game.seats
-        self.names = game.board.names
-        self.indices = game.board.indices
-        self.start_squares = game.start_squares
         placement = game.placement
         self.placement = placement
-        self.turns = game.turns
-        self.rules = game.rules
-        self.over_asked = game.over_asked
         #: Reach is kept incrementally while rules 1-3 are read as lines.
         self.incremental = placement.lines
-        self.cover = placement.cover
         self.height = placement.height
         self.paths = placement.paths
         self.crossings = crossings(game.board, placement.directions)
         #: ``paths`` with the squares between as a mask of bits (see ``Live.filled``).
         self.counts = masked_paths(game.board, placement.directions)
-        self.draws = game.draws
-        # A bag's contents only shrink during a game, so the draw nodes are
-        # shared by every game of these players (the chance tables). A seat's
-        # draws are its player's (``turn.draw_outcomes``), so the players are
-        # the key: cheaper to hash than the draws.
-        if len(_DRAW_NODES) > 256:
-            _DRAW_NODES.clear()
-        self.draw_nodes = _DRAW_NODES.get(self.players)
-        if self.draw_nodes is None:
-            self.draw_nodes = _DRAW_NODES[self.players] = tuple({} for _ in self.players)
         #: For each seat, whether it may land on each square under rule 6.
         self.landable = placement.landable
         # A placement is the same event in every game of these players on this
         # board, so one made for a bot is kept for the next game's (a random
         # bot looks at one placement a turn, and making it is a fair part of
         # a self-played turn).
+        players = game.players
         if len(_PLACES) > 32:
             _PLACES.clear()
-        self.made = _PLACES.get((self.players, game.board))
+        self.made = _PLACES.get((players, game.board))
         if self.made is None:
-            self.made = _PLACES[self.players, game.board] = tuple({} for _ in self.players)
-        self.decides = game.decides
-        self.over = Over()
-        from .game import EFFECTS
-
-        self.effects = EFFECTS
+            self.made = _PLACES[players, game.board] = tuple({} for _ in players)
+        turn_ = game.turn_table
+        self.table = turn_.table
+        self.leading = turn_.leading
+        # Each step's answers by its name: the live state keeps the name of
+        # the step it is in (``Live.at``), worked out once per event.
+        self.nodes, self.checks, self.legals, self.effects = turn_.nodes, turn_.checks, turn_.legals, turn_.effects
+        self._bind()
 
     # -- between the two paths ---------------------------------------------
     def thaw(self, state: State) -> Live:
         """A mutable copy of ``state``; each seat's reach is counted when first needed."""
-        return thaw(state)
+        live = thaw(state)
+        live.fast = self
+        live.at = step_of(live)
+        return live
 
     def count_reach(self, live: Live) -> list[dict[int, int]]:
         """Each seat's reach, counted afresh; kept up to date from then on.
@@ -136,92 +137,42 @@ class Fast:
         """The immutable state equal to ``live``."""
         return freeze(live)
 
-    # -- the engine's questions ------------------------------------------------
-    def next(self, live: Live):
-        if not live.began:
-            return self._setup(live)
-        seat = live.turn
-        if seat is None or (self.over_asked is not None and self.over_asked(game=self.game, state=live)):
-            return self.over
-        if live.drawing:
-            bag = tuple(live.bags[seat])
-            node = self.draw_nodes[seat].get(bag)
-            return node if node is not None else self.draw_node(live, seat)
-        placement = self.placement
-        reach = live.reach
-        if reach is not None and reach[seat] and self.cover is None:
-            return self.decides[seat]
-        if placement.option_open(live, seat) or placement.placeable(
-            live,
-            seat,
-            reach[seat] if reach is not None else placement.reachable(live, seat),  # type: ignore[arg-type]
-        ):
-            return self.decides[seat]
-        # "Important": no counting placement and the start-square option used.
-        return Forced(self.rules.glux_stuck(game=self.game, state=live, seat=seat))
+    # -- the engine's questions, answered by the step the live state is in -------
+    def _bind(self) -> None:
+        """The engine's questions, ``next(live)``, ``check(live, decision)``,
+        ``apply(live, event)`` and ``legal(live, player)``, each answered by
+        the step the live state is in: closures over the tables, bound to
+        this fast path (they run for every event of every self-played game)."""
+        game, nodes, checks, effects, legals, leading = (
+            self.game,
+            self.nodes,
+            self.checks,
+            self.effects,
+            self.legals,
+            self.leading,
+        )
 
-    def check(self, live: Live, decision: Event) -> str | None:
-        if type(decision) is Place:
-            if not live.began:
-                return "the game is still being set up: choose the face of your start chip"
-            seat = self.seats[decision.player]
-            kind = live.hands[seat]
-            if kind is None or decision.face not in FACES[kind]:
-                return setup.face_error(kind, decision.face)
-            square = self.indices.get(decision.square)
-            if square is None:
-                return f"{decision.square} is not a square of this board"
-            reach = live.reach
-            if reach is not None and not decision.start and reach[seat].get(square):
-                if self.cover is None or not live.stacks[square]:
-                    return None  # counted to, may land, has room; rule 4 has nothing to ask
-            return self.placement.error(live, seat, square, decision.face, decision.start)  # type: ignore[arg-type]
-        if type(decision) is Start:
-            return setup.check_start(self.game, live, decision)  # type: ignore[arg-type]
-        return f"{decision.kind} is not a decision"
+        def next(live: Live):
+            return nodes[live.at](game, live)
 
-    def apply(self, live: Live, event: Event) -> None:
-        try:
-            effect = self.effects[type(event)]
-        except KeyError:
-            raise TypeError(f"not a Glüx event: {event!r}") from None
-        effect(self.game, live, event)
+        def check(live: Live, decision: Event) -> str | None:
+            return checks[live.at](game, live, decision)
 
-    def legal(self, live: Live, player: str) -> Sequence[Event]:
-        seat = self.seats[player]
-        if not live.began:
-            kind = live.hands[seat]
-            if kind is None or live.started[seat]:
-                return []
-            return [Start(player, face) for face in FACES[kind]]
-        kind = live.hands[seat]
-        if kind is None or live.turn != seat or live.drawing:
-            return []
-        if self.incremental:
-            reach = live.reach if live.reach is not None else self.count_reach(live)
-            squares = sorted(reach[seat])
-        else:
-            squares = sorted(set(self.placement.reachable(live, seat)))  # type: ignore[arg-type]
-        return self.placement.listing(live, seat, player, squares, self.names, self.made[seat])
+        def apply(live: Live, event: Event) -> None:
+            effects[live.at](game, live, event)
+            # ``step_of(live)``, written out: this runs after every event.
+            at = live.step or (
+                DRAW if live.drawing else PLACE if live.turn is not None else OVER if live.began else SETUP
+            )
+            live.at = at
+            if at in leading:
+                game.settle(live)
+                live.at = step_of(live)
 
-    def draw_node(self, live: Live, seat: int) -> Chance:
-        bag = tuple(live.bags[seat])
-        node = self.draw_nodes[seat].get(bag)
-        if node is None:
-            node = self.draw_nodes[seat][bag] = Chance(self.draws[seat], bag)
-        return node
+        def legal(live: Live, player: str) -> Sequence[Event]:
+            return legals[live.at](game, live, player)
 
-    def _setup(self, live: Live):
-        seats = range(len(self.players))
-        if not all(live.started):
-            for seat in seats:
-                if not live.started[seat] and live.hands[seat] is None and any(live.bags[seat]):
-                    return self.draw_node(live, seat)
-            return Decide(tuple(p for i, p in enumerate(self.players) if not live.started[i]))
-        for seat in seats:
-            if live.hands[seat] is None and any(live.bags[seat]):
-                return self.draw_node(live, seat)
-        return self.game.first_player_node
+        self.next, self.check, self.apply, self.legal = next, check, apply, legal
 
     # -- keeping the reach as chips are placed (``placement.put_chip``) ---------
     def placed(self, live: Live, square: int, seat: int, face: int, old: tuple) -> None:

@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tabletop import Chance, Event, Forced, Game, Hidden, Outcome, Over
+from tabletop import Chance, Event, Game, Hidden, Outcome
 
 from . import board as boards
 from . import (
-    exclusion,
     fast,
     hookspecs,
     notation,
@@ -25,10 +24,11 @@ from . import (
     resignation,
     scoring,
     setup,
+    steps,
     turn,
 )
 from .chips import KINDS
-from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
+from .events import EVENTS, Draw
 from .forms import form_of
 from .state import State, evolve, freeze, thaw
 
@@ -66,6 +66,8 @@ class Glux(Game):
         self.indices = self.board.indices
         # What the header fixes is asked of the rules once, here.
         self.start_squares = setup.start_squares(self.board, n, rules)
+        #: How many chips a hand holds (``glux_hand_size``; officially one).
+        self.hand_size = setup.check_hand_size(rules.glux_hand_size(players=n))
         bag = rules.glux_bag(players=n)
         self.bag = tuple(bag.get(kind, 0) for kind in KINDS)
         owner = [-1] * len(self.board.rooms)
@@ -81,9 +83,19 @@ class Glux(Game):
         self.over_asked = None if form_of(rules.glux_game_over) == "nobody's turn" else rules.glux_game_over
         # Hooks for decisions and memory a variant adds (the official rules add none).
         self._variant_events = any(map(rules.overridden, fast.PLAIN_ONLY))
+        #: Whether a variant adds decisions to the placements (``glux_decisions``).
+        self.variant_decisions = rules.overridden("glux_decisions")
+        #: The turn's steps in force (``steps.py``), by name.
+        turn_ = steps.turn_of(rules.glux_turn_steps(players=n))
+        #: The table of steps in force, what its steps answer and lead to (``steps.Turn``).
+        self.turn_table = turn_
+        self.steps = turn_.table
+        self.turn_steps = turn_.steps
+        #: The steps that may lead on without an event (officially only ``refill``).
+        self.leading = turn_.leading
         # Nodes asked for again and again, made once.
         self.draws = turn.draw_outcomes(self.players)
-        self._draw_nodes: tuple[dict[tuple[int, ...], Chance], ...] = tuple({} for _ in self.players)
+        self._draw_nodes = fast.draw_nodes(self.players)
         self.decides = setup.decide_nodes(self.players)
         self.first_player_node = setup.first_player_node(self)
 
@@ -92,47 +104,19 @@ class Glux(Game):
         return setup.initial(self)
 
     def next(self, state: State):
-        if not state.began:
-            return setup.node(self, state)
-        seat = state.turn
-        if self.game_over(state):
-            return Over()
-        if state.drawing:
-            return self.draw_node(state, seat)
-        placement = self.placement
-        if (
-            placement.placeable(state, seat, placement.reachable(state, seat))
-            or placement.option_open(state, seat)
-            or self.rules.glux_decisions(game=self, state=state, seat=seat)
-        ):
-            return self.decides[seat]
-        # "Important": no counting placement and the start-square option used.
-        return Forced(self.rules.glux_stuck(game=self, state=state, seat=seat))
+        return self.steps[steps.step_of(state)].node(self, state)
 
     def check(self, state: State, decision: Event) -> str | None:
-        if isinstance(decision, Place):
-            if not state.began:
-                return "the game is still being set up: choose the face of your start chip"
-            seat = self.seats[decision.player]
-            if error := setup.face_error(state.hands[seat], decision.face):
-                return error
-            square = self.board.indices.get(decision.square)
-            if square is None:
-                return f"{decision.square} is not a square of this board"
-            return self.placement.error(state, seat, square, decision.face, decision.start)
-        if isinstance(decision, Start):
-            return setup.check_start(self, state, decision)
-        reason = self.rules.glux_check(game=self, state=state, decision=decision)
-        if reason is not None:
-            return reason or None
-        return f"{decision.kind} is not a decision"
+        return self.steps[steps.step_of(state)].check(self, state, decision)
 
     def apply(self, state: State, event: Event) -> State:
-        effect = EFFECTS.get(type(event))
-        if effect is not None:
+        step = self.steps[steps.step_of(state)]
+        if isinstance(event, step.accepts) and step.apply is not None:
             # The one effect, on a thawed copy (the fast path runs it on its own).
             work = thaw(state)
-            effect(self, work, event)
+            step.apply(self, work, event)
+            if steps.step_of(work) in self.leading:
+                self.settle(work)
             after = freeze(work)
         else:
             after = self.rules.glux_apply(game=self, state=state, event=event)
@@ -143,20 +127,12 @@ class Glux(Game):
             after = evolve(after, memo=memo)
         return after
 
+    def settle(self, work: Any) -> None:
+        """Lead on from ``work``'s step through the steps that need no event now."""
+        self.turn_steps.settle(self, work, steps.set_step)
+
     def legal(self, state: State, player: str) -> Sequence[Event]:
-        seat = self.seats[player]
-        if not state.began:
-            return setup.legal_starts(state, seat, player)
-        kind = state.hands[seat]
-        if kind is None or state.turn != seat or state.drawing:
-            return []
-        placement = self.placement
-        squares = sorted(set(placement.reachable(state, seat)))
-        placements = placement.listing(state, seat, player, squares, self.board.names)
-        extra = tuple(self.rules.glux_decisions(game=self, state=state, seat=seat))
-        if extra:
-            return [*placements, *extra]
-        return placements
+        return self.steps[steps.step_of(state)].legal(self, state, player)
 
     def outcome(self, state: State) -> Outcome:
         return scoring.outcome(self, state)
@@ -169,8 +145,9 @@ class Glux(Game):
         return fast.Fast(self)
 
     # -- the rules' own questions, for the modules, bots and views ------------
-    def draw_node(self, state: State, seat: int) -> Chance:
-        """The chance node of ``seat`` drawing from its bag (one per bag's contents)."""
+    def draw_node(self, state: Any, seat: int) -> Chance:
+        """The chance node of ``seat`` drawing from its bag (one per bag's contents,
+        shared by every game of these players: a bag only shrinks)."""
         bag = tuple(state.bags[seat])
         node = self._draw_nodes[seat].get(bag)
         if node is None:
@@ -227,14 +204,26 @@ class Glux(Game):
             return state
         seat = self.seats[player]
         hands, bags = list(state.hands), list(state.bags)
+        held = [list(h) for h in state.held]
         for other, hand in enumerate(state.hands):
             if other != seat and hand is not None and not isinstance(hand, Hidden):
                 # Others know only bag and hand together: all chips less those placed.
-                i = KINDS.index(hand)
-                bag = bags[other]
-                bags[other] = bag[:i] + (bag[i] + 1,) + bag[i + 1 :]
+                kept = (hand, *held[other]) if held else (hand,)
+                bag = list(bags[other])
+                for kind in kept:
+                    if not isinstance(kind, Hidden):
+                        bag[KINDS.index(kind)] += 1
+                bags[other] = tuple(bag)
                 hands[other] = Hidden("chip")
-        return evolve(state, hands=tuple(hands), bags=tuple(bags), memo=state.memo.seen_by(player))
+                if held:
+                    held[other] = [Hidden("chip")] * len(held[other])
+        return evolve(
+            state,
+            hands=tuple(hands),
+            bags=tuple(bags),
+            held=tuple(map(tuple, held)),
+            memo=state.memo.seen_by(player),
+        )
 
     def sees(self, event: Event, player: str | None) -> bool:
         # A draw goes into a hidden hand; only its owner knows the chip.
@@ -264,18 +253,4 @@ class Glux(Game):
         return render.facets(self, self.view(state, viewer), viewer)
 
     def asks(self, state: State, player: str) -> str:
-        seat = self.seats[player]
-        kind = state.hands[seat]
-        if not state.began:
-            return f"choose the face of the start chip ({kind})"
-        return f"place the {kind} chip"
-
-
-#: Each event's effect on a mutable state (``state.Work``), for both paths.
-EFFECTS = {
-    Draw: turn.draw,
-    Place: placement.place,
-    Start: setup.start,
-    FirstPlayer: setup.first_player,
-    Exclude: exclusion.exclude,
-}
+        return self.steps[steps.step_of(state)].asks(self, state, player)

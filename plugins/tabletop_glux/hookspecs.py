@@ -33,9 +33,12 @@ Arguments, all passed by keyword; an implementation takes only those it needs:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletop import Event, Memo, header_rule, move_rule
+
+if TYPE_CHECKING:
+    from tabletop import TurnStep
 
 # -- setup ---------------------------------------------------------------
 
@@ -67,6 +70,20 @@ def glux_start_squares(board: Any, players: int) -> Sequence[str] | None:
 
 
 @header_rule
+def glux_hand_size(players: int) -> int | None:
+    """How many chips a player holds in hand (1 to 6): drawn at the end of
+    setup, and drawn back to after each placement (the 2nd phase draws until
+    the hand is full or the bag empty). A player places a face of any chip in
+    hand (``state.hand(seat)``: every chip held). Asked once when the game is
+    made. None: the next rule decides (officially one chip). Example::
+
+        @rulehook
+        def glux_hand_size(self, players):
+            return 2
+    """
+
+
+@header_rule
 def glux_who_may_start(players: tuple[str, ...]) -> tuple[str, ...] | None:
     """The players the start player is drawn from (each equally likely).
 
@@ -80,6 +97,28 @@ def glux_who_may_start(players: tuple[str, ...]) -> tuple[str, ...] | None:
 
 
 # -- a turn: place, then draw ----------------------------------------------
+
+
+@header_rule
+def glux_turn_steps(players: int) -> Mapping[str, TurnStep] | None:
+    """The table of the steps of setup and of a turn, by name (``setup``,
+    ``place``, ``draw``, ``over``): each ``tabletop.TurnStep`` says what node
+    it offers, which events it accepts and what they do (on the mutable
+    state), how it checks and lists a decision, and which step follows when
+    it needs no event (docs/hooks.md, "A turn as a table of steps"). Asked
+    once when the game is made; the plain fold, the listing, the checking and
+    the fast path all read the table. The official steps are read from the
+    state; a variant's own step is named in ``state.step``. A wrapper adds or
+    changes a step with ``attrs.evolve``. Example, the draw of the 2nd phase
+    announced in words::
+
+        @rulehook(wrapper=True)
+        def glux_turn_steps(self, players):
+            table = dict((yield))
+            draw = table["draw"]
+            table["draw"] = attrs.evolve(draw, asks=lambda game, state, player: "wait for your draw")
+            return table
+    """
 
 
 @header_rule
@@ -172,9 +211,10 @@ def glux_may_cover(game: Any, state: Any, seat: int, square: int, face: int, chi
     hand, ``"2/5"``) showing ``face`` on top of the chips on ``square``.
     Asked only where it can matter: ``square`` holds chips, has room for one
     more (rule 5), may be landed on (rule 6) and is counted to (or is the
-    start square, for the start-square option), once for each face. None: the
-    next rule decides (officially yes). Example, cover only a chip showing
-    fewer pips::
+    start square, for the start-square option), once for each face; once
+    for both faces when no implementation in force takes ``face`` (the
+    official one takes neither ``face`` nor ``chip``). None: the next rule
+    decides (officially yes). Example, cover only a chip showing fewer pips::
 
         @rulehook
         def glux_may_cover(self, state, square, face):

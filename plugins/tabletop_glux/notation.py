@@ -28,6 +28,8 @@ def notate(game: Glux, decision: Event) -> str:
     text = game.rules.glux_notate(game=game, decision=decision)
     if text is not None:
         return text
+    if decision.__class__ in game.turn_table.shapes:  # a core decision shape writes itself
+        return decision.notation()  # type: ignore[attr-defined]
     raise TypeError(f"not a Glüx decision: {decision!r}")
 
 
@@ -53,6 +55,8 @@ def sentence(game: Glux, event: Event, visible: bool) -> str:
     if event.origin == DECISION:
         # A decision a variant adds reads as its player writes it.
         text = game.rules.glux_notate(game=game, decision=event)
+        if text is None and event.__class__ in game.turn_table.shapes:
+            text = event.notation()  # type: ignore[attr-defined]
         if text is not None:
             return f"{event.player} {text}"  # type: ignore[attr-defined]
     return f"{event.kind}"
@@ -62,6 +66,10 @@ def parse(game: Glux, text: str, player: str, state: State) -> Event:
     decision = game.rules.glux_parse(game=game, text=text, player=player, state=state)
     if decision is not None:
         return decision
+    for shape in game.turn_table.shapes:  # a variant's decision of a core shape, taken by a step
+        decision = shape.parse(text, player)
+        if decision is not None:
+            return decision
     m = _MOVE.match(text)
     if not m:
         raise NotationError(f"cannot read {text!r}: write FACE@SQUARE like 6@f7, or 6@start")

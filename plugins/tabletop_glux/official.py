@@ -20,8 +20,9 @@ from .placement import (
     glux_stack_height,
 )
 from .scoring import glux_room_pips, glux_score_room, glux_tiebreak, glux_winners, rank_room
-from .setup import glux_bag, glux_start_squares, glux_who_may_start
+from .setup import glux_bag, glux_hand_size, glux_start_squares, glux_who_may_start
 from .start_option import glux_start_option
+from .steps import glux_turn_steps
 from .turn import glux_draw_after_placing, glux_turn_order
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "glux_distance",
     "glux_draw_after_placing",
     "glux_game_over",
+    "glux_hand_size",
     "glux_may_cover",
     "glux_may_land",
     "glux_may_pass",
@@ -49,6 +51,7 @@ __all__ = [
     "glux_stuck",
     "glux_tiebreak",
     "glux_turn_order",
+    "glux_turn_steps",
     "glux_who_may_start",
     "glux_winners",
     "rank_room",

@@ -14,7 +14,8 @@ listing and the checking alike:
 - per-move predicates (rules 1, 3 and 4) are asked where they can matter:
   rule 3 only for the squares between a starting chip and its destination,
   rule 4 only for a destination holding a chip and having room for one more,
-  once for each face of the chip in hand. An official predicate that
+  once for each face of the chip in hand (once for both when no rule in
+  force takes the face, ``Rules.takes``). An official predicate that
   declares its table form (``forms.py``) is read from the state instead.
 
 The forward form (:meth:`Placement.reachable`) lists every square a player
@@ -34,10 +35,11 @@ from typing import TYPE_CHECKING, Any
 from tabletop import rulehook
 
 from .board import ORTHOGONAL
-from .chips import FACES
-from .events import Place
+from .chips import FACES, KIND_OF_FACE, KINDS
+from .events import Exclude, Place
+from .exclusion import exclude
 from .forms import form_of, reads
-from .state import Work
+from .state import Work, hand_of
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -77,9 +79,9 @@ def glux_may_pass(game: Any, state: Any, seat: int, square: int) -> bool:
 
 @rulehook
 @reads("always")
-def glux_may_cover(game: Any, state: Any, seat: int, square: int, face: int, chip: str) -> bool:
+def glux_may_cover(game: Any, state: Any, seat: int, square: int) -> bool:
     # Rule 4: onto a single chip of any player, the player's own included,
-    # whatever the face placed.
+    # whatever the face placed (so the face and the chip are not taken).
     return True
 
 
@@ -132,6 +134,9 @@ class Placement:
         )
         #: Rule 4 as asked, or None when every chip may be covered.
         self.cover = None if form_of(rules.glux_may_cover) == "always" else rules.glux_may_cover
+        #: Whether rule 4 is asked once for each face: only when a rule in force
+        #: takes the face; else its answer is the same for both, asked once per square.
+        self.by_face = rules.takes("glux_may_cover", "face")
         #: Rule 7 as asked, or None when read in its declared form.
         self.option_asked = (
             None
@@ -170,10 +175,24 @@ class Placement:
         game = self.game
         low, high = faces  # a chip has two faces
         low_ok = cover(game=game, state=state, seat=seat, square=square, face=low, chip=chip)
+        if not self.by_face:
+            return faces if low_ok else ()
         high_ok = cover(game=game, state=state, seat=seat, square=square, face=high, chip=chip)
         if low_ok:
             return faces if high_ok else (low,)
         return (high,) if high_ok else ()
+
+    def allowed(self, state: Any, seat: int, square: int) -> tuple[int, ...]:
+        """Rule 4: the faces of the chips in ``seat``'s hand that may go onto
+        ``square`` (one chip's, or, for a hand of several, each kind's in turn)."""
+        held = state.held
+        chip = state.hands[seat]
+        if not held or not held[seat]:
+            return self.faces(state, seat, square, FACES[chip], chip)
+        found: tuple[int, ...] = ()
+        for kind in kinds_in(state, seat):
+            found += self.faces(state, seat, square, FACES[kind], kind)
+        return found
 
     # -- rules 1, 2 and 3: the count ---------------------------------------------
     def reachable(self, state: Any, seat: int) -> Iterator[int]:
@@ -246,9 +265,14 @@ class Placement:
             for _ in squares:
                 return True
             return False
-        chip = state.hands[seat]
-        faces = FACES[chip]
-        return any(self.faces(state, seat, square, faces, chip) for square in squares)
+        # An empty square takes either face (rule 4 has nothing to ask there).
+        stacks = state.stacks
+        covering = []
+        for square in squares:
+            if not stacks[square]:
+                return True
+            covering.append(square)
+        return any(self.allowed(state, seat, square) for square in covering)
 
     def rule7(self, state: Any, seat: int) -> bool:
         """Rule 7 as the rules in force say (``glux_start_option``), before rules 4-6."""
@@ -257,8 +281,9 @@ class Placement:
             return not state.option_used[seat] and len(state.stacks[self.start_squares[seat]]) == 1
         return bool(asked(game=self.game, state=state, seat=seat))
 
-    def option_open(self, state: Any, seat: int) -> bool:
-        """Rule 7 with rules 4-6: whether ``seat`` may place on its start square without counting now."""
+    def option_open(self, state: Any, seat: int, cover: bool = True) -> bool:
+        """Rule 7 with rules 4-6 (rule 4 only when ``cover``): whether ``seat``
+        may place on its start square without counting now."""
         start = self.start_squares[seat]
         if self.option_asked is None:
             # Rule 7 read in its form: the start square holds exactly one chip.
@@ -270,7 +295,7 @@ class Placement:
             return False
         if len(state.stacks[start]) >= self.height or not self.landable[seat][start]:
             return False
-        return self.cover is None or bool(self.faces(state, seat, start, FACES[state.hands[seat]], state.hands[seat]))
+        return not cover or self.cover is None or bool(self.allowed(state, seat, start))
 
     def listing(
         self,
@@ -284,24 +309,47 @@ class Placement:
         """The placements of ``seat``: each of ``squares`` (sorted, counted to),
         then the start square when the option is open, with each face rule 4
         allows there."""
-        chip = state.hands[seat]
-        faces = FACES[chip]
+        held = state.held
+        faces = FACES[state.hands[seat]] if not held or not held[seat] else hand_faces(state, seat)
         if self.option_plain and self.option_asked is None:
             # ``option_open`` when rules 4-6 have nothing to refuse there, without
             # a call: this runs on every turn of self-play.
             option = not state.option_used[seat] and len(state.stacks[self.start_squares[seat]]) == 1
         else:
-            option = self.option_open(state, seat)
+            # Rules 7, 5 and 6 here; rule 4 is asked below with the other squares.
+            option = self.option_open(state, seat, cover=False)
         if option:
             squares.append(self.start_squares[seat])
         placements = Placements(player, squares, names, option, faces, made)
-        if self.cover is None:
+        cover = self.cover
+        if cover is None:
             return placements
-        stacks, ask = state.stacks, self.faces
-        allowed = {square: ask(state, seat, square, faces, chip) for square in squares if stacks[square]}
-        if all(len(these) == 2 for these in allowed.values()):
+        stacks = state.stacks
+        width = len(faces)
+        if width == 2:
+            # One chip in hand (the common case, inlined: this runs every turn).
+            # Rule 4 is asked once per covered square, or once per face when a
+            # rule in force takes the face; only the refused faces are kept.
+            game, chip, by_face = self.game, state.hands[seat], self.by_face
+            low, high = faces
+            refused: dict[int, tuple[int, ...]] = {}
+            for square in squares:
+                if stacks[square]:
+                    low_ok = cover(game=game, state=state, seat=seat, square=square, face=low, chip=chip)
+                    high_ok = (
+                        cover(game=game, state=state, seat=seat, square=square, face=high, chip=chip)
+                        if by_face
+                        else low_ok
+                    )
+                    if not (low_ok and high_ok):
+                        refused[square] = (low,) * bool(low_ok) + (high,) * bool(high_ok)
+            if not refused:
+                return placements
+            return [p for i, p in enumerate(placements) if p.face in refused.get(squares[i >> 1], faces)]
+        allowed = {square: self.allowed(state, seat, square) for square in squares if stacks[square]}
+        if all(len(these) == width for these in allowed.values()):
             return placements
-        return [p for i, p in enumerate(placements) if p.face in allowed.get(squares[i >> 1], faces)]
+        return [p for i, p in enumerate(placements) if p.face in allowed.get(squares[i // width], faces)]
 
     def error(self, state: Any, seat: int, square: int, face: int, start: bool) -> str | None:
         """Why ``seat`` may not place ``face`` on ``square`` (by counting, or
@@ -328,7 +376,7 @@ class Placement:
                 if len(state.stacks[square]) != 1:
                     return "the start-square option needs exactly one chip on the start square"
                 return "the start-square option is not open now"
-        rule = self.refused_by(state, seat, square, face, state.hands[seat])
+        rule = self.refused_by(state, seat, square, face, KIND_OF_FACE.get(face, state.hands[seat]))
         if rule == 5:
             return f"{names[square]} holds {_NUMBERS.get(self.height, f'{self.height} chips')} already"
         if rule == 6:
@@ -377,10 +425,18 @@ def put_chip(work: Work, square: int, seat: int, face: int) -> None:
 
 def place(game: Glux, work: Work, event: Place) -> None:
     """The effect of a placement: the chip goes on the square; then the
-    player draws (2nd phase), or the turn passes."""
+    player draws (2nd phase), or the turn passes. (The placement step's
+    other event, an exclusion, is ``exclusion.exclude``'s.)"""
+    if type(event) is not Place:
+        if type(event) is Exclude:
+            return exclude(game, work, event)
+        raise TypeError(f"not a placement or an exclusion: {event!r}")
     seat = game.seats[event.player]
     put_chip(work, game.indices[event.square], seat, event.face)
-    work.hands[seat] = None
+    if work.held is None:
+        work.hands[seat] = None
+    else:  # a hand of several chips: the one showing the face leaves it
+        work.take(seat, KIND_OF_FACE[event.face])
     if event.start:
         work.option_used[seat] = True
     turns = game.turns
@@ -392,15 +448,27 @@ def place(game: Glux, work: Work, event: Place) -> None:
         work.turn = turns.next(work, seat)
 
 
+def kinds_in(state: Any, seat: int) -> tuple[str, ...]:
+    """The kinds of chip in ``seat``'s hand, each once, in ``KINDS`` order."""
+    hand = hand_of(state, seat)
+    return tuple(kind for kind in KINDS if kind in hand)
+
+
+def hand_faces(state: Any, seat: int) -> tuple[int, ...]:
+    """Every face ``seat`` may show: each kind's in hand, in ``KINDS`` order."""
+    return tuple(face for kind in kinds_in(state, seat) for face in FACES[kind])
+
+
 class Placements(Sequence[Place]):
-    """The legal placements of one turn: every (square, face) pair, in order.
+    """The legal placements of one turn: every (square, face) pair, in order
+    (the faces of the chip in hand, or of each kind in a hand of several).
 
     Events are made only when looked at: a random bot looks at one of some
     fifty, and self-play speed depends on it. With ``made`` (the fast path's),
     an event made once for the player is kept there and given again when the
     same placement is looked at (events are immutable)."""
 
-    __slots__ = ("player", "squares", "names", "option", "faces", "made")
+    __slots__ = ("player", "squares", "names", "option", "faces", "width", "made")
 
     def __init__(
         self,
@@ -408,7 +476,7 @@ class Placements(Sequence[Place]):
         squares: list[int],
         names: tuple[str, ...],
         option: bool,
-        faces: tuple[int, int],
+        faces: tuple[int, ...],
         made: dict[int, Place] | None = None,
     ) -> None:
         #: The squares counted to (indices, sorted), then, when ``option``, the
@@ -418,27 +486,32 @@ class Placements(Sequence[Place]):
         self.names = names
         self.option = option
         self.faces = faces
+        self.width = len(faces)
         #: The events already made for ``player`` on this board, by square,
         #: face and start option (``square << 4 | face << 1 | start``: faces
         #: are 1 to 6), or None to make each one afresh.
         self.made = made
 
     def __len__(self) -> int:
-        return 2 * len(self.squares)
+        return self.width * len(self.squares)
 
     def __getitem__(self, index):  # type: ignore[override]
         if type(index) is not int:
             if isinstance(index, slice):
                 return [self[i] for i in range(*index.indices(len(self)))]
             index = operator.index(index)
-        squares = self.squares
+        squares, faces, width = self.squares, self.faces, self.width
         if index < 0:
-            index += 2 * len(squares)
+            index += width * len(squares)
             if index < 0:
                 raise IndexError("placement index out of range")
-        j = index >> 1
+        if width == 2:  # one chip in hand: two faces
+            j = index >> 1
+            face = faces[index & 1]
+        else:
+            j, k = divmod(index, width)
+            face = faces[k]
         square = squares[j]  # IndexError past the end, as a list would
-        face = self.faces[index & 1]
         start = self.option and j == len(squares) - 1
         made = self.made
         if made is None:

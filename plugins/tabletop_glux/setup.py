@@ -17,7 +17,10 @@ from tabletop import Chance, Decide, PluginError, rulehook
 from .chips import FACES, KINDS
 from .events import FirstPlayer, Start
 from .placement import put_chip
-from .state import State, Work
+from .state import State, Work, hand_size
+
+#: The most chips a hand may hold (``glux_hand_size``).
+MAX_HAND = 6
 
 if TYPE_CHECKING:
     from tabletop.nodes import Node
@@ -35,6 +38,12 @@ def glux_bag(players: int) -> Mapping[str, int]:
 def glux_start_squares(board: Any, players: int) -> Sequence[str]:
     # The board file lists them per number of players, in seat order (RULINGS).
     return [board.name_of(square) for square in board.starts_for(players)]
+
+
+@rulehook
+def glux_hand_size(players: int) -> int:
+    # Setup 3: "one more chip into the hidden hand": a hand of one chip.
+    return 1
 
 
 @rulehook
@@ -80,8 +89,9 @@ def node(game: Glux, state: State) -> Node:
             if not state.started[seat] and state.hands[seat] is None and state.bag_size(seat):
                 return game.draw_node(state, seat)
         return Decide(tuple(p for i, p in enumerate(game.players) if not state.started[i]))
+    size = game.hand_size
     for seat in seats:
-        if state.hands[seat] is None and state.bag_size(seat):
+        if hand_size(state, seat) < size and state.bag_size(seat):
             return game.draw_node(state, seat)
     return game.first_player_node
 
@@ -101,6 +111,22 @@ def face_error(kind: str | None, face: int) -> str | None:
     if face not in FACES[kind]:
         return f"your chip is {kind}; face {face} is not on it"
     return None
+
+
+def hand_face_error(hand: tuple[str, ...], face: int) -> str | None:
+    """Why no chip of ``hand`` (a hand of one chip or more) can show ``face``, or None."""
+    if len(hand) <= 1:
+        return face_error(hand[0] if hand else None, face)
+    if any(face in FACES[kind] for kind in hand):
+        return None
+    return f"your chips are {' and '.join(hand)}; face {face} is on none of them"
+
+
+def check_hand_size(size: Any) -> int:
+    """``glux_hand_size``'s answer, or one line saying why it cannot be."""
+    if type(size) is not int or not 1 <= size <= MAX_HAND:
+        raise PluginError(f"glux_hand_size gave {size!r}: a hand holds 1 to {MAX_HAND} chips")
+    return size
 
 
 def start(game: Glux, work: Work, event: Start) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import attrs
 
 from tabletop.memo import EMPTY, Memo
@@ -39,9 +41,25 @@ class State:
     #: What variants remember (``tabletop.Memo``: public entries and each
     #: player's own); empty under the official rules.
     memo: Memo = EMPTY
+    #: The variant's turn step the game is in (``steps.py``), or empty while
+    #: in an official one (read from ``began``, ``turn`` and ``drawing``).
+    step: str = ""
+    #: For each seat, the chips in hand besides ``hands[seat]``, in the order
+    #: drawn: a hand of more than one chip (``glux_hand_size``). Empty (``()``)
+    #: while nobody holds more than one, as always under the official rules.
+    held: tuple[tuple[str, ...], ...] = ()
+
+    #: What only the fast path's mutable state keeps (``Work``): none here, so
+    #: that the steps read a state of either kind alike.
+    reach: ClassVar[None] = None
+    fast: ClassVar[None] = None
 
     def bag_size(self, seat: int) -> int:
         return sum(self.bags[seat])
+
+    def hand(self, seat: int) -> tuple[str, ...]:
+        """Every chip in ``seat``'s hand (``hands[seat]`` first)."""
+        return hand_of(self, seat)
 
 
 _FIELDS = tuple(f.name for f in attrs.fields(State))
@@ -68,9 +86,13 @@ class Work:
         "turn",
         "drawing",
         "memo",
+        "step",
+        "held",
         "reach",
         "filled",
         "index",
+        "fast",
+        "at",
     )
 
     stacks: list[tuple[Chip, ...]]
@@ -84,15 +106,69 @@ class Work:
     turn: int | None
     drawing: bool
     memo: Memo
+    step: str
+    #: The chips in hand besides ``hands``, for each seat, or None while
+    #: nobody holds more than one.
+    held: list[list[str]] | None
     #: Each seat's reach (square -> how many clear counts end there), or None
     #: while nobody asked for a whole list of placements (see ``fast.py``).
     reach: list[dict[int, int]] | None
     #: While the reach is kept: the squares holding a chip, one bit each.
     filled: int
     index: object | None
+    #: The fast path folding this state (``fast.Fast``), or None on the plain path.
+    fast: Any
+    #: On the fast path, the name of the step the state is in (``steps.step_of``),
+    #: worked out once per event.
+    at: str
 
     def bag_size(self, seat: int) -> int:
         return sum(self.bags[seat])
+
+    def hand(self, seat: int) -> tuple[str, ...]:
+        """Every chip in ``seat``'s hand (``hands[seat]`` first)."""
+        return hand_of(self, seat)
+
+    def give(self, seat: int, kind: str) -> None:
+        """A chip of ``kind`` goes into ``seat``'s hand."""
+        if self.hands[seat] is None:
+            self.hands[seat] = kind
+            return
+        if self.held is None:
+            self.held = [[] for _ in self.hands]
+        self.held[seat].append(kind)
+
+    def put_back(self, seat: int, kind: str) -> None:
+        """A chip of ``kind`` goes from ``seat``'s hand back into its bag."""
+        self.take(seat, kind)
+        self.bags[seat][KINDS.index(kind)] += 1
+
+    def take(self, seat: int, kind: str) -> None:
+        """A chip of ``kind`` leaves ``seat``'s hand (it must hold one)."""
+        held = self.held[seat] if self.held is not None else None
+        if self.hands[seat] == kind:
+            self.hands[seat] = held.pop(0) if held else None
+        elif held is not None and kind in held:
+            held.remove(kind)
+        else:
+            raise ValueError(f"seat {seat} holds no {kind} chip")
+
+
+def hand_of(state: Any, seat: int) -> tuple[str, ...]:
+    """Every chip in ``seat``'s hand, for a ``State`` or a ``Work``."""
+    first = state.hands[seat]
+    if first is None:
+        return ()
+    held = state.held
+    return (first, *held[seat]) if held and held[seat] else (first,)
+
+
+def hand_size(state: Any, seat: int) -> int:
+    """How many chips ``seat`` holds."""
+    if state.hands[seat] is None:
+        return 0
+    held = state.held
+    return 1 + len(held[seat]) if held else 1
 
 
 def thaw(state: State) -> Work:
@@ -109,8 +185,11 @@ def thaw(state: State) -> Work:
     work.turn = state.turn
     work.drawing = state.drawing
     work.memo = state.memo
+    work.step = state.step
+    work.held = [list(h) for h in state.held] if state.held else None
     work.reach = None
     work.index = None
+    work.fast = None
     return work
 
 
@@ -128,6 +207,8 @@ def freeze(work: Work) -> State:
         work.turn,
         work.drawing,
         work.memo,
+        work.step,
+        tuple(map(tuple, work.held)) if work.held is not None and any(work.held) else (),
     )
 
 

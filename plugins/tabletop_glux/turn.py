@@ -15,7 +15,7 @@ from tabletop import rulehook
 from .chips import KINDS
 from .events import Draw
 from .forms import form_of, reads
-from .state import Work
+from .state import Work, hand_size
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -72,12 +72,18 @@ _KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 
 
 def draw(game: Glux, work: Work, event: Draw) -> None:
-    """The effect of a draw: the chip goes from the bag into the hand; a draw
-    in the 2nd phase ends the turn."""
+    """The effect of a draw: the chip goes from the bag into the hand; in the
+    2nd phase, the draw that fills the hand (``glux_hand_size``, officially
+    one chip) ends the turn."""
     seat = game.seats[event.player]
-    work.bags[seat][_KIND_INDEX[event.chip]] -= 1
-    work.hands[seat] = event.chip
-    if work.drawing:
+    bag = work.bags[seat]
+    bag[_KIND_INDEX[event.chip]] -= 1
+    if work.hands[seat] is None:
+        work.hands[seat] = event.chip
+    else:
+        work.give(seat, event.chip)
+    if work.drawing and (game.hand_size == 1 or hand_size(work, seat) >= game.hand_size or not any(bag)):
+        # The hand is full again (or the bag empty): the turn passes.
         work.drawing = False
         work.turn = game.turns.next(work, seat)
 

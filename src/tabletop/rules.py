@@ -15,6 +15,7 @@ its attrs fields as parameters, written ``NAME:key=value,...``.
 from __future__ import annotations
 
 import inspect
+import keyword
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -81,16 +82,32 @@ class Rules:
     so that it can keep an inlined form of the official rule on its hot path.
     """
 
-    def __init__(self, functions: Mapping[str, Callable[..., Any]], overridden: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        functions: Mapping[str, Callable[..., Any]],
+        overridden: Iterable[str] = (),
+        arguments: Mapping[str, Iterable[str]] | None = None,
+    ) -> None:
         self.__dict__.update(functions)
         self._names = tuple(sorted(functions))
         self._overridden = frozenset(overridden)
+        self._arguments = None if arguments is None else {name: frozenset(args) for name, args in arguments.items()}
 
     def overridden(self, name: str) -> bool:
         """Whether a variant implements the rule hook ``name``."""
         if name not in self._names:
             raise KeyError(f"no rule hook named {name!r}")
         return name in self._overridden
+
+    def takes(self, name: str, argument: str) -> bool:
+        """Whether any implementation in force of the rule hook ``name`` takes
+        ``argument``. When none does, the answer cannot depend on it, and a
+        game may ask the rule once for every value of that argument (Glüx asks
+        rule 4 once per square, not once per face, when no rule in force
+        reads the face)."""
+        if name not in self._names:
+            raise KeyError(f"no rule hook named {name!r}")
+        return self._arguments is None or argument in self._arguments.get(name, ())
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -109,6 +126,7 @@ def resolve(hooks: Any, official: Iterable[str]) -> Rules:
     """
     official = set(official)
     functions: dict[str, Callable[..., Any]] = {}
+    arguments: dict[str, set[str]] = {}
     overridden = []
     for name, caller in vars(hooks).items():
         if not isinstance(caller, pluggy.HookCaller) or caller.spec is None:
@@ -117,7 +135,8 @@ def resolve(hooks: Any, official: Iterable[str]) -> Rules:
         if any(impl.plugin_name not in official for impl in impls):
             overridden.append(name)
         functions[name] = _chain(caller, impls)
-    return Rules(functions, overridden)
+        arguments[name] = {arg for impl in impls for arg in impl.argnames}
+    return Rules(functions, overridden, arguments)
 
 
 def _chain(caller: pluggy.HookCaller, impls: list[Any]) -> Callable[..., Any]:
@@ -125,32 +144,86 @@ def _chain(caller: pluggy.HookCaller, impls: list[Any]) -> Callable[..., Any]:
     assert spec is not None
     firstresult = bool(spec.opts.get("firstresult"))
     argnames = tuple(spec.argnames)
+    if not impls:
+        return _missing(caller.name, firstresult)
     # pluggy calls the last registered first; wrappers are kept after the others.
     order = list(reversed(impls))
     wrappers = [impl for impl in order if impl.wrapper]
-    plain = [_adapt(impl, argnames) for impl in order if not impl.wrapper]
-
-    if firstresult and len(plain) == 1:
-        inner: Callable[..., Any] = plain[0]
+    plain = [impl for impl in order if not impl.wrapper]
+    if firstresult and len(plain) == 1 and tuple(plain[0].argnames) == argnames:
+        # The common case: one implementation taking every argument is itself the rule.
+        inner: Callable[..., Any] = plain[0].function
     elif firstresult:
+        inner = _first(caller.name, argnames, plain)
+        if len(plain) == 1 and not wrappers:
+            # One implementation taking some of the arguments: the rule is still
+            # that function, and keeps what it declares of itself (its attributes).
+            inner.__dict__.update(getattr(plain[0].function, "__dict__", {}))
+    else:
+        inner = _gather(caller.name, argnames, plain)
+    for impl in reversed(wrappers):  # the first to call is the outermost
+        inner = _wrap(caller.name, argnames, impl, inner)
+    return inner
 
-        def inner(**kwargs: Any) -> Any:
-            for function in plain:
+
+# Each chain is compiled into one plain function whose keyword parameters are
+# the hook's arguments, each implementation called with just the ones it
+# takes: a rule asked hundreds of times a game then costs a function call per
+# implementation, with no dictionary of arguments made on the way.
+def _signature(argnames: tuple[str, ...]) -> str:
+    return "*, " + ", ".join(f"{name}=None" for name in argnames) if argnames else ""
+
+
+def _passing(names: Iterable[str]) -> str:
+    return ", ".join(f"{name}={name}" for name in names)
+
+
+def _compile(name: str, source: str, namespace: dict[str, Any]) -> Callable[..., Any]:
+    exec(compile(source, f"<rule hook {name}>", "exec"), namespace)  # noqa: S102 - made from identifiers only
+    function = namespace[name]
+    function.__qualname__ = name
+    return function
+
+
+def _plain_names(name: str, argnames: tuple[str, ...]) -> bool:
+    return all(arg.isidentifier() and not keyword.iskeyword(arg) for arg in (name, *argnames))
+
+
+def _first(name: str, argnames: tuple[str, ...], plain: list[Any]) -> Callable[..., Any]:
+    """The first answer that is not None, trying each implementation in turn."""
+    if not _plain_names(name, argnames):
+        functions = [_adapt(impl, argnames) for impl in plain]
+
+        def first(**kwargs: Any) -> Any:
+            for function in functions:
                 result = function(**kwargs)
                 if result is not None:
                     return result
             return None
 
-    else:
+        return first
+    return _calling(name, argnames, plain, ("", "        return result", "    return None"))
 
-        def inner(**kwargs: Any) -> Any:
-            return [r for r in (function(**kwargs) for function in plain) if r is not None]
 
-    for impl in reversed(wrappers):  # the first to call is the outermost
-        inner = _wrap(_adapt(impl, argnames), inner)
-    if not impls:
-        return _missing(caller.name, firstresult)
-    return inner
+def _gather(name: str, argnames: tuple[str, ...], plain: list[Any]) -> Callable[..., Any]:
+    """Every implementation's answer that is not None, in a list."""
+    if not _plain_names(name, argnames):
+        functions = [_adapt(impl, argnames) for impl in plain]
+        return lambda **kwargs: [r for r in (function(**kwargs) for function in functions) if r is not None]
+    return _calling(name, argnames, plain, ("    found = []", "        found.append(result)", "    return found"))
+
+
+def _calling(name: str, argnames: tuple[str, ...], plain: list[Any], parts: tuple[str, str, str]) -> Callable[..., Any]:
+    """A function calling each implementation in turn: ``parts`` are its
+    first line, what it does with an answer that is not None, its last line."""
+    start, answered, end = parts
+    lines = [f"def {name}({_signature(argnames)}):", *([start] if start else [])]
+    namespace: dict[str, Any] = {}
+    for i, impl in enumerate(plain):
+        namespace[f"rule{i}"] = impl.function
+        lines += [f"    result = rule{i}({_passing(impl.argnames)})", "    if result is not None:", answered]
+    lines.append(end)
+    return _compile(name, "\n".join(lines) + "\n", namespace)
 
 
 def _adapt(impl: Any, argnames: tuple[str, ...]) -> Callable[..., Any]:
@@ -163,25 +236,63 @@ def _adapt(impl: Any, argnames: tuple[str, ...]) -> Callable[..., Any]:
     return lambda **kwargs: function(**{name: kwargs[name] for name in wanted})
 
 
-def _wrap(wrapper: Callable[..., Any], inner: Callable[..., Any]) -> Callable[..., Any]:
-    def wrapped(**kwargs: Any) -> Any:
-        generator = wrapper(**kwargs)
-        next(generator)
-        try:
-            result = inner(**kwargs)
-        except BaseException as exc:
+_WRAPPED = """
+def {name}({signature}):
+    generator = wrapper({wanted})
+    for _ in generator:
+        break
+    else:
+        raise PluginError(message + " returns without yielding")
+    try:
+        result = inner({passed})
+    except BaseException as exc:
+        return throw(generator, exc)
+    try:
+        generator.send(result)
+    except StopIteration as stop:
+        return stop.value
+    raise PluginError(message + " yields more than once")
+"""
+
+
+def _wrap(name: str, argnames: tuple[str, ...], impl: Any, inner: Callable[..., Any]) -> Callable[..., Any]:
+    """``inner`` wrapped by the wrapper ``impl``: it runs to its ``yield``,
+    is sent ``inner``'s answer (or has its exception thrown in) and returns
+    the answer in force."""
+    wrapper = impl.function
+    message = f"the wrapper {getattr(wrapper, '__qualname__', wrapper)}"
+    if not _plain_names(name, argnames):
+        adapted = _adapt(impl, argnames)
+
+        def wrapped(**kwargs: Any) -> Any:
+            generator = adapted(**kwargs)
+            next(generator)
             try:
-                generator.throw(exc)
+                result = inner(**kwargs)
+            except BaseException as exc:
+                return _throw(generator, exc)
+            try:
+                generator.send(result)
             except StopIteration as stop:
                 return stop.value
-            raise
-        try:
-            generator.send(result)
-        except StopIteration as stop:
-            return stop.value
-        raise PluginError(f"the wrapper {getattr(wrapper, '__qualname__', wrapper)} yields more than once")
+            raise PluginError(message + " yields more than once")
 
-    return wrapped
+        return wrapped
+    source = _WRAPPED.format(
+        name=name, signature=_signature(argnames), wanted=_passing(impl.argnames), passed=_passing(argnames)
+    )
+    namespace = {"wrapper": wrapper, "inner": inner, "throw": _throw, "PluginError": PluginError, "message": message}
+    return _compile(name, source, namespace)
+
+
+def _throw(generator: Any, exc: BaseException) -> Any:
+    """``exc``, raised by what a wrapper wraps, thrown in at its ``yield``:
+    the wrapper may return an answer instead, or let it (or another) rise."""
+    try:
+        generator.throw(exc)
+    except StopIteration as stop:
+        return stop.value
+    raise exc
 
 
 def _missing(name: str, firstresult: bool) -> Callable[..., Any]:

@@ -80,6 +80,40 @@ class TurnStep:
     legal: Callable[[Any, Any, str], Sequence[Event]] = nothing
     asks: Callable[[Any, Any, str], str] = decide
 
+    def adding(
+        self,
+        decision: type[Event],
+        options: Callable[[Any, Any, str], Sequence[Event]],
+        error: Callable[[Any, Any, Event], str | None],
+        effect: Callable[[Any, Any, Event], None],
+    ) -> TurnStep:
+        """This step, also taking a new decision, of the class ``decision``
+        (a variant's, often one of the shapes of :mod:`tabletop.shapes`):
+
+        - ``options(game, state, player)`` lists the player's decisions of
+          that class, after the step's own (none when it is not theirs now);
+        - ``error(game, state, decision)`` says why one is illegal, or None;
+        - ``effect(game, work, event)`` applies one to the mutable state.
+
+        Every other decision and event goes to the step as before."""
+        own_legal, own_check, own_apply = self.legal, self.check, self.apply
+
+        def legal(game: Any, state: Any, player: str) -> Sequence[Event]:
+            more = options(game, state, player)
+            found = own_legal(game, state, player)
+            return [*found, *more] if more else found
+
+        def check(game: Any, state: Any, event: Event) -> str | None:
+            return error(game, state, event) if isinstance(event, decision) else own_check(game, state, event)
+
+        def apply(game: Any, work: Any, event: Event) -> None:
+            if isinstance(event, decision):
+                effect(game, work, event)
+            elif own_apply is not None:
+                own_apply(game, work, event)
+
+        return attrs.evolve(self, accepts=(*self.accepts, decision), legal=legal, check=check, apply=apply)
+
 
 class Steps:
     """A game's table of steps in force, and the questions it answers.

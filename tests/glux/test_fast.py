@@ -30,7 +30,12 @@ FAST_VARIANTS = [
     ("glux-cover-fewer",),
     ("glux-soft-ones", "glux-middle-double"),
     ("glux-wrapped-cover",),
+    ("glux-wrapped-cover-by-face",),
     ("glux-wrapped-rules",),
+    ("glux-two-chips",),
+    ("glux-two-chips", "glux-cover-fewer", "glux-diagonals"),
+    ("glux-put-back",),
+    ("glux-put-back", "glux-two-chips", "glux-soft-ones"),
 ]
 
 
@@ -74,10 +79,34 @@ def test_a_changed_or_wrapped_rule_keeps_the_fast_path(registry, variants):
     names = ["ann", "ben", "cat"]
     header, played, events = selfplay(registry, "glux", names, [bot] * 3, "wrapped", variants)
     assert registry.game(header).fast() is not None and played._fast is not None
-    if variants in (("glux-wrapped-cover",), ("glux-wrapped-rules",)):
+    if variants in (("glux-wrapped-cover",), ("glux-wrapped-cover-by-face",), ("glux-wrapped-rules",)):
         # Asked instead of read in their forms, the rules say the same: the same game.
         _, official, same = selfplay(registry, "glux", names, [bot] * 3, "wrapped")
         assert [str(e) for e in events] == [str(e) for e in same] and official.state == played.state
+
+
+@pytest.mark.parametrize(
+    ("variants", "by_face"),
+    [(("glux-wrapped-cover",), False), (("glux-wrapped-cover-by-face",), True), (("glux-cover-fewer",), True)],
+)
+def test_rule_4_is_asked_once_per_square_unless_a_rule_in_force_takes_the_face(registry, variants, by_face):
+    from tabletop import Header
+
+    game = registry.game(Header("glux", ("ann", "ben"), variants))
+    assert game.placement.cover is not None and game.placement.by_face is by_face
+    asked = []
+    cover = game.placement.cover
+    game.placement.cover = lambda **kwargs: asked.append(kwargs["face"]) or cover(**kwargs)
+    state = game.initial()
+    bot = registry.bot("random", "glux")
+    _, _, events = selfplay(registry, "glux", ["ann", "ben"], [bot] * 2, "asked", variants)
+    for event in events:
+        if state.began and state.turn is not None and not state.drawing:
+            game.legal(state, game.players[state.turn])
+        state = game.apply(state, event)
+    faces = set(asked)
+    # Once per square asks with the low face only; by face, both faces are asked.
+    assert faces and (faces <= {1, 2, 3}) is (not by_face)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

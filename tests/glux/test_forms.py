@@ -21,7 +21,7 @@ from tabletop_glux.forms import form_of
 from ..conftest import ROOT
 
 HOUSE_RULES = ROOT / "variants" / "house_rules"
-VARIANTS = [(), ("glux-stack-height",), ("glux-diagonals",), ("glux-room-points",)]
+VARIANTS = [(), ("glux-stack-height",), ("glux-diagonals",), ("glux-room-points",), ("glux-two-chips",)]
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,9 @@ def asking(game):
     """The game's generator with no form read: every predicate asked."""
     placement = copy.copy(game.placement)
     placement.lines = False
-    placement.cover = official.glux_may_cover
+    placement.cover = lambda game, state, seat, square, face, chip: official.glux_may_cover(
+        game=game, state=state, seat=seat, square=square
+    )
     return placement
 
 
@@ -62,6 +64,17 @@ def test_the_official_per_move_rules_declare_their_forms():
         "glux_start_option": "unused, one chip on the start square",
         "glux_game_over": "nobody's turn",
     }
+
+
+def test_the_official_game_reads_every_declared_form(registry):
+    from tabletop import Header
+
+    game = registry.game(Header("glux", ("ann", "ben")))
+    # Nothing asked: rules 1-3 as lines, rule 4 never, rule 7 and the end in their forms.
+    assert game.placement.lines and game.placement.cover is None and game.placement.option_asked is None
+    assert game.over_asked is None and game.turns.holding and game.turns.bag
+    wrapped = registry.game(Header("glux", ("ann", "ben"), ("glux-wrapped-cover",)))
+    assert wrapped.placement.cover is not None
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop import Header, Registry, get_plugin_manager
+from tabletop import Header, Hidden, Registry, get_plugin_manager
 from tabletop.engine import Match
 from tabletop.live import selfplay
 from tabletop_glux import FACES, Place, recall
@@ -307,3 +307,115 @@ def test_glux_room_pips_lucky_chips_count_double_and_change_results(registry):
                 assert total == plain[room].get(player, 0) + doubled
         changed += lucky != plain
     assert changed >= len(SEEDS) // 2
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_glux_hand_size_two_chips_held_either_placed_drawn_back_to_two(registry, seed):
+    placed, match = play(registry, "glux-two-chips", seed)
+    game = match.game
+    assert game.hand_size == 2
+    second_chip_placed = 0
+    for state, event in placed:
+        seat = game.seats[event.player]
+        hand = state.hand(seat)
+        # A hand of two while the bag lasted (setup drew two; each placement drew back).
+        assert len(hand) == 2 or not state.bag_size(seat), (hand, event)
+        assert any(event.face in FACES[kind] for kind in hand)
+        second_chip_placed += event.face not in FACES[hand[0]]
+        # Both chips' faces are offered wherever the placement is legal.
+        faces = {p.face for p in game.legal(state, event.player) if p.square == event.square and not p.start}
+        if not event.start:
+            assert faces == {face for kind in hand for face in FACES[kind]}, (hand, faces)
+    assert second_chip_placed > 5  # either chip is placed
+    _, official = play(registry, "glux-wrapped-cover", seed)
+    assert official.state.stacks != match.state.stacks  # and the games differ from the official ones
+
+
+def test_glux_two_chips_others_see_neither_chip_and_the_fast_path_agrees(registry):
+    from ..fastpath import compare
+
+    placed, match = play(registry, "glux-two-chips", "hands", players=3)
+    game = match.game
+    state, event = placed[10]
+    seat = game.seats[event.player]
+    other = game.players[(seat + 1) % 3]
+    view = game.view(state, other)
+    assert all(isinstance(kind, Hidden) for kind in view.hand(seat)) and len(view.hand(seat)) == 2
+    # Bag and hand together: the viewer counts the two hidden chips as still in the bag.
+    assert sum(view.bags[seat]) == sum(state.bags[seat]) + 2
+    assert view.hand(game.seats[other]) == state.hand(game.seats[other])
+    assert compare(registry, "glux", ["ann", "ben", "cat"], "two-chips", ("glux-two-chips",)) > 20
+
+
+def eager_to_put_back():
+    """A bot that puts back as soon as it may (the largest subset), else places at random."""
+    from tabletop import Bot
+
+    def choose(game, state, player, legal, rng):
+        subsets = [d for d in legal if d.kind == "putback"]
+        return max(subsets, key=lambda d: len(d.items)) if subsets else legal[rng.randrange(len(legal))]
+
+    return Bot("eager", "puts back at once", choose, "glux", reads_state=False)
+
+
+@pytest.mark.parametrize("variants", [("glux-put-back",), ("glux-put-back", "glux-two-chips")])
+@pytest.mark.parametrize("seed", SEEDS[:3])
+def test_glux_put_back_a_subset_decision_offered_applied_and_mattering(registry, variants, seed):
+    from itertools import combinations
+
+    names = ["p1", "p2", "p3"]
+    header, match, events = selfplay(registry, "glux", names, [eager_to_put_back()] * 3, seed, variants)
+    assert match._fast is not None  # the house rule stays on the fast path
+    game = match.game
+    state, offered, put_back = game.initial(), 0, []
+    for i, event in enumerate(events):
+        if state.began and state.turn is not None and not state.drawing and not state.step:
+            seat, player = state.turn, game.players[state.turn]
+            kinds = tuple(kind for kind in ("1/6", "2/5", "3/4") if kind in state.hand(seat))
+            subsets = [d.items for d in game.legal(state, player) if d.kind == "putback"]
+            if player not in {e.player for e in put_back}:
+                # Offered as a subset: every non-empty subset of the kinds in hand, once per game.
+                assert subsets == [c for n in range(1, len(kinds) + 1) for c in combinations(kinds, n)]
+                offered += 1
+            else:
+                assert subsets == []  # once per game
+        if event.kind == "putback":
+            put_back.append(event)
+            seat = game.seats[event.player]
+            before, after = state, game.apply(state, event)
+            # Applied: the chosen kinds went back into the bag, the rest stay in hand.
+            assert all(kind not in after.hand(seat) for kind in event.items)
+            assert after.bag_size(seat) == before.bag_size(seat) + len(before.hand(seat)) - len(after.hand(seat))
+            assert after.step == "refill" and game.next(after).__class__.__name__ == "Chance"
+            # Then as many are drawn, and the same player places.
+            then = next(j for j in range(i + 1, len(events)) if events[j].kind != "draw")
+            assert events[then].kind == "place" and events[then].player == event.player
+            assert then - i - 1 == len(before.hand(seat)) - len(after.hand(seat))
+        state = game.apply(state, event)
+    assert len(put_back) == 3 and offered >= 3  # each player put back once
+    assert state == match.state
+    _, official, _ = selfplay(registry, "glux", names, [eager_to_put_back()] * 3, seed, variants[1:])
+    assert official.state.stacks != match.state.stacks  # it mattered
+
+
+def test_glux_put_back_refused_twice_and_read_from_its_notation(registry):
+    header, match, events = selfplay(
+        registry, "glux", ["p1", "p2"], [eager_to_put_back()] * 2, "twice", ["glux-put-back"]
+    )
+    game = match.game
+    first = next(e for e in events if e.kind == "putback")
+    state = game.initial()
+    for event in events[: events.index(first) + 1]:
+        state = game.apply(state, event)
+    assert (
+        game.notate(first) == f"putback {first.items[0]}"
+        and game.format(first) == f"{first.player} {game.notate(first)}"
+    )
+    assert game.parse(game.notate(first), first.player, state) == first
+    later = state
+    for event in events[events.index(first) + 1 :]:
+        if later.turn == game.seats[first.player] and not later.drawing and not later.step and later.began:
+            break
+        later = game.apply(later, event)
+    again = first.__class__(first.player, later.hand(game.seats[first.player])[:1])
+    assert game.check(later, again) is not None  # once per game

@@ -409,3 +409,76 @@ def test_glux_start_squares_off_the_board_is_one_clear_error():
         PluginError, match="glux_start_squares gave a1, z99: 2 different squares of board 'two-players'"
     ):
         Registry(pm).game(Header("glux", ("ann", "ben"), ("off-board",)))
+
+
+@pytest.mark.parametrize(("size", "shown"), [(0, "0"), (7, "7"), ("2", "'2'")])
+def test_glux_hand_size_out_of_range_is_one_clear_error(size, shown):
+    from tabletop import PluginError
+
+    class Hand:
+        @rulehook
+        def glux_hand_size(self, players):
+            return size
+
+    class Plugin:
+        @hookimpl
+        def register_variants(self):
+            return [Variant("hand", "glux", "a hand of some size", Hand())]
+
+    pm = get_plugin_manager(environment=False)
+    pm.register(Plugin())
+    with pytest.raises(PluginError, match=f"^glux_hand_size gave {shown}: a hand holds 1 to 6 chips$"):
+        Registry(pm).game(Header("glux", ("ann", "ben"), ("hand",)))
+
+
+def test_glux_turn_steps_a_table_without_an_official_step_is_one_clear_error():
+    from tabletop import PluginError
+
+    class NoDraw:
+        @rulehook(wrapper=True)
+        def glux_turn_steps(self, players):
+            table = dict((yield))
+            del table["draw"]
+            return table
+
+    class Plugin:
+        @hookimpl
+        def register_variants(self):
+            return [Variant("no-draw", "glux", "no draw step", NoDraw())]
+
+    pm = get_plugin_manager(environment=False)
+    pm.register(Plugin())
+    with pytest.raises(PluginError, match="^glux_turn_steps: the table has no step 'draw'$"):
+        Registry(pm).game(Header("glux", ("ann", "ben"), ("no-draw",)))
+
+
+def test_glux_turn_steps_a_wrapped_step_changes_what_it_asks_and_keeps_the_game_and_fast_path():
+    from tabletop.live import selfplay
+
+    class Quiet:
+        @rulehook(wrapper=True)
+        def glux_turn_steps(self, players):
+            table = dict((yield))
+            table["place"] = attrs.evolve(table["place"], asks=lambda game, state, player: "your move")
+            return table
+
+    class Plugin:
+        @hookimpl
+        def register_variants(self):
+            return [Variant("quiet", "glux", "asks differently", Quiet())]
+
+    pm = get_plugin_manager(environment=False)
+    pm.register(Plugin())
+    registry = Registry(pm)
+    bot = registry.bot("random", "glux")
+    header, match, events = selfplay(registry, "glux", ["ann", "ben"], [bot, bot], "quiet", ["quiet"])
+    official = selfplay(registry, "glux", ["ann", "ben"], [bot, bot], "quiet")[2]
+    assert events == official and match._fast is not None  # the same game, on the fast path
+    game, state = match.game, match.game.initial()
+    for event in events:
+        if state.began and state.turn is not None and not state.drawing:
+            assert game.asks(state, game.players[state.turn]) == "your move"
+            break
+        state = game.apply(state, event)
+    else:
+        raise AssertionError("no placement step reached")

@@ -15,6 +15,15 @@ class WrappedCover:
         return (yield)
 
 
+class WrappedCoverByFace:
+    """The same pass-through, taking every argument (the face too): rule 4 is
+    then asked once for each face, not once per square."""
+
+    @rulehook(wrapper=True)
+    def glux_may_cover(self, game, state, seat, square, face, chip):
+        return (yield)
+
+
 class WrappedRules(WrappedCover):
     """Every per-move rule that declares a table form, wrapped."""
 
@@ -26,5 +35,11 @@ class WrappedRules(WrappedCover):
 def register_variants():
     return [
         Variant("glux-wrapped-cover", "glux", "rule 4 wrapped, nothing changed", WrappedCover()),
+        Variant(
+            "glux-wrapped-cover-by-face",
+            "glux",
+            "rule 4 wrapped, taking the face, nothing changed",
+            WrappedCoverByFace(),
+        ),
         Variant("glux-wrapped-rules", "glux", "every per-move rule wrapped, nothing changed", WrappedRules()),
     ]

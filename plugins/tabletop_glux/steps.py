@@ -1,0 +1,305 @@
+"""The steps of a turn (and of setup) as a table of core ``TurnStep``s: for
+each step, the node it offers, the events it accepts and what they do, the
+check, the listing, and what follows. The rule hook ``glux_turn_steps``
+gives the table in force; the plain fold, the listing, the checking and the
+fast path all read it (``game.py``, ``fast.py``).
+
+=======  ===============================================  ============================
+step     offers                                           follows
+=======  ===============================================  ============================
+setup    start chips drawn, their faces chosen, hand      place, once the start player
+         chips drawn, then the start player               is drawn
+place    the player's placements (none possible: the      draw (2nd phase), or the next
+         start-square option, else an exclusion)          player's place, or over
+draw     a chip from the player's bag (2nd phase), until  the next player's place, or over
+         the hand is full (``glux_hand_size``)
+refill   a chip from the player's bag, until the hand     place (the same player's)
+         is full; no official rule leads here, a
+         variant's decision may (``glux-put-back``)
+over     nothing                                          -
+=======  ===============================================  ============================
+
+Which official step a state is in is read from the state itself (``began``,
+``turn``, ``drawing``): the official states have no field of their own for
+it, so every recorded game folds to the same states as before. A variant's
+own step is named in the state's ``step`` (empty while in an official
+step); ``TurnStep.follows`` leads into it and back out (:func:`set_step`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tabletop import Event, Forced, Over, Steps, TurnStep, rulehook
+from tabletop.steps import wait
+
+from . import setup, turn
+from .chips import FACES
+from .events import Draw, Exclude, FirstPlayer, Place, Start
+from .placement import place
+from .state import Work, hand_of, hand_size
+
+if TYPE_CHECKING:
+    from .game import Glux
+
+SETUP, PLACE, DRAW, REFILL, OVER = "setup", "place", "draw", "refill", "over"
+#: The official steps, read from the state (the state's ``step`` is empty in them).
+READ_FROM_STATE = frozenset((SETUP, PLACE, DRAW, OVER))
+
+
+def step_of(state: Any) -> str:
+    """The name of the step ``state`` is in."""
+    step = state.step
+    if step:
+        return step
+    if state.drawing:  # only ever while someone's turn
+        return DRAW
+    if state.turn is not None:
+        return PLACE
+    return OVER if state.began else SETUP
+
+
+def set_step(work: Work, name: str) -> None:
+    """Go into step ``name``: an official step is read from the state, a
+    variant's is named in ``work.step``."""
+    work.step = "" if name in READ_FROM_STATE else name
+
+
+def _over(game: Glux, state: Any) -> bool:
+    asked = game.over_asked
+    return asked is not None and bool(asked(game=game, state=state))
+
+
+# -- setup ---------------------------------------------------------------------------
+def _setup_apply(game: Glux, work: Work, event: Event) -> None:
+    kind = type(event)
+    if kind is Draw:
+        turn.draw(game, work, event)  # type: ignore[arg-type]
+    elif kind is Start:
+        setup.start(game, work, event)  # type: ignore[arg-type]
+    elif kind is FirstPlayer:
+        setup.first_player(game, work, event)  # type: ignore[arg-type]
+    else:
+        raise TypeError(f"not a setup event: {event!r}")
+
+
+def check(game: Glux, state: Any, decision: Event) -> str | None:
+    """Why ``decision`` is illegal now (a placement, or a start chip's face), or
+    None; the same in setup and in play, so each names what is wrong."""
+    kind = type(decision)
+    if kind is Place:
+        if not state.began:
+            return "the game is still being set up: choose the face of your start chip"
+        seat = game.seats[decision.player]  # type: ignore[attr-defined]
+        fast = state.fast
+        square = game.indices.get(decision.square)  # type: ignore[attr-defined]
+        if fast is not None and square is not None and not decision.start:  # type: ignore[attr-defined]
+            reach = state.reach
+            hand = state.hands[seat]
+            if (
+                reach is not None
+                and hand is not None
+                and state.held is None
+                and decision.face in FACES[hand]  # type: ignore[attr-defined]
+                and reach[seat].get(square)
+                and (game.placement.cover is None or not state.stacks[square])
+            ):
+                return None  # counted to, may land, has room; rule 4 has nothing to ask
+        hand, face = state.hands[seat], decision.face  # type: ignore[attr-defined]
+        if hand is None or state.held or face not in FACES[hand]:  # else a face of the one chip in hand
+            if error := setup.hand_face_error(hand_of(state, seat), face):
+                return error
+        if square is None:
+            return f"{decision.square} is not a square of this board"  # type: ignore[attr-defined]
+        return game.placement.error(state, seat, square, decision.face, decision.start)  # type: ignore[attr-defined]
+    if kind is Start:
+        return setup.check_start(game, state, decision)  # type: ignore[arg-type]
+    reason = game.rules.glux_check(game=game, state=state, decision=decision)
+    if reason is not None:
+        return reason or None
+    return f"{decision.kind} is not a decision"
+
+
+def _setup_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
+    return setup.legal_starts(state, game.seats[player], player)
+
+
+SETUP_STEP = TurnStep(
+    SETUP,
+    setup.node,
+    (Draw, Start, FirstPlayer),
+    _setup_apply,
+    check=check,
+    legal=_setup_legal,
+    asks=lambda game, state, player: f"choose the face of the start chip ({state.hands[game.seats[player]]})",
+)
+
+
+# -- place: the 1st phase ---------------------------------------------------------------
+def _place_node(game: Glux, state: Any):
+    if game.over_asked is not None and _over(game, state):
+        return Over()
+    seat = state.turn
+    placement = game.placement
+    reach = state.reach
+    if reach is not None:
+        if reach[seat] and placement.cover is None:
+            return game.decides[seat]
+        squares = reach[seat]
+    else:
+        squares = placement.reachable(state, seat)
+    rules = game.rules
+    # With rule 4 read in its form, the start-square option is the cheaper
+    # question; when rule 4 is asked, a square it need not be asked for.
+    if (
+        placement.option_open(state, seat) or placement.placeable(state, seat, squares)
+        if placement.cover is None
+        else placement.placeable(state, seat, squares) or placement.option_open(state, seat)
+    ) or (game.variant_decisions and rules.glux_decisions(game=game, state=state, seat=seat)):
+        return game.decides[seat]
+    # "Important": no counting placement and the start-square option used.
+    return Forced(rules.glux_stuck(game=game, state=state, seat=seat))
+
+
+def _place_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
+    seat = game.seats[player]
+    if state.hands[seat] is None or state.turn != seat or state.drawing:
+        return []
+    placement = game.placement
+    fast = state.fast
+    if fast is not None:
+        # The fast path keeps each seat's reach (``fast.py``) and the events it made.
+        if placement.lines:
+            reach = state.reach
+            if reach is None:
+                reach = fast.count_reach(state)
+            squares = sorted(reach[seat])
+        else:
+            squares = sorted(set(placement.reachable(state, seat)))
+        return placement.listing(state, seat, player, squares, game.board.names, fast.made[seat])
+    squares = sorted(set(placement.reachable(state, seat)))
+    placements = placement.listing(state, seat, player, squares, game.board.names)
+    if game.variant_decisions:
+        extra = tuple(game.rules.glux_decisions(game=game, state=state, seat=seat))
+        if extra:
+            return [*placements, *extra]
+    return placements
+
+
+def _place_asks(game: Glux, state: Any, player: str) -> str:
+    hand = tuple(dict.fromkeys(hand_of(state, game.seats[player])))  # each kind once
+    return f"place the {' or the '.join(hand) if hand else None} chip"
+
+
+PLACE_STEP = TurnStep(PLACE, _place_node, (Place, Exclude), place, check=check, legal=_place_legal, asks=_place_asks)
+
+
+# -- draw: the 2nd phase ------------------------------------------------------------------
+def _draw_node(game: Glux, state: Any):
+    if game.over_asked is not None and _over(game, state):
+        return Over()
+    seat = state.turn
+    node = game._draw_nodes[seat].get(tuple(state.bags[seat]))
+    return node if node is not None else game.draw_node(state, seat)
+
+
+DRAW_STEP = TurnStep(DRAW, _draw_node, (Draw,), turn.draw, check=check, asks=_place_asks)
+
+OVER_STEP = TurnStep(OVER, lambda game, state: Over(), check=check, asks=_place_asks)
+
+
+# -- refill: drawing the hand full in the middle of a turn (for a variant) ------------------
+def _short(game: Glux, work: Any) -> bool:
+    seat = work.turn
+    return hand_size(work, seat) < game.hand_size and work.bag_size(seat) > 0
+
+
+#: No official rule leads here: a variant whose decision takes chips from the
+#: hand goes into it (``work.step = "refill"``) to draw the hand full again
+#: (or the bag empty) before the player places.
+REFILL_STEP = TurnStep(
+    REFILL,
+    _draw_node,
+    (Draw,),
+    turn.draw,
+    follows=lambda game, work: None if _short(game, work) else PLACE,
+    check=check,
+    asks=_place_asks,
+)
+
+STEPS: dict[str, TurnStep] = {step.name: step for step in (SETUP_STEP, PLACE_STEP, DRAW_STEP, REFILL_STEP, OVER_STEP)}
+
+
+@rulehook
+def glux_turn_steps(players: int) -> Mapping[str, TurnStep]:
+    return STEPS
+
+
+def leading(table: Mapping[str, TurnStep]) -> frozenset[str]:
+    """The steps of ``table`` that may lead on without an event: after an
+    event only these need settling (of the official ones, only ``refill``: the
+    state says which of the others it is in)."""
+    return frozenset(name for name, step in table.items() if step.follows is not wait)
+
+
+class Turn:
+    """A table of steps in force, with what the game and its fast path read
+    from it, worked out once per table (the official one is the same object
+    in every game): the ``Steps`` answering from it, the steps that may lead
+    on without an event, the decision shapes it takes, and each step's
+    answers by name."""
+
+    def __init__(self, table: Mapping[str, TurnStep]) -> None:
+        check_table(table)
+        self.table = dict(table)
+        self.steps = Steps(self.table, phase=step_of)
+        #: The steps that may lead on without an event (officially only ``refill``).
+        self.leading = leading(self.table)
+        self.nodes = {name: step.node for name, step in self.table.items()}
+        self.checks = {name: step.check for name, step in self.table.items()}
+        self.legals = {name: step.legal for name, step in self.table.items()}
+        self.effects = {name: step.apply or _no_effect for name, step in self.table.items()}
+        self._shapes: tuple[type[Event], ...] | None = None
+
+    @property
+    def shapes(self) -> tuple[type[Event], ...]:
+        """The decision shapes the steps take (``tabletop.shapes``), read by
+        ``notation.parse`` (worked out when first asked: the shapes module is
+        not needed to play the official rules)."""
+        if self._shapes is None:
+            from tabletop.shapes import Shape
+
+            accepted = {cls: None for step in self.table.values() for cls in step.accepts}
+            self._shapes = tuple(cls for cls in accepted if issubclass(cls, Shape))
+        return self._shapes
+
+
+def _no_effect(game: Any, work: Any, event: Event) -> None:  # pragma: no cover - a step that accepts nothing
+    raise TypeError(f"not a Glüx event: {event!r}")
+
+
+#: Tables already worked out, by the identity of the mapping the hook gave
+#: (kept with it, so that the identity stays its own).
+_TURNS: dict[int, tuple[Mapping[str, TurnStep], Turn]] = {}
+
+
+def turn_of(table: Mapping[str, TurnStep]) -> Turn:
+    """The ``Turn`` of ``table`` (``glux_turn_steps``'s answer), made once per table."""
+    found = _TURNS.get(id(table))
+    if found is not None and found[0] is table:
+        return found[1]
+    if len(_TURNS) > 64:
+        _TURNS.clear()
+    turn_ = Turn(table)
+    _TURNS[id(table)] = (table, turn_)
+    return turn_
+
+
+def check_table(table: Mapping[str, TurnStep]) -> None:
+    """The official steps must all be in a table in force."""
+    missing = sorted(READ_FROM_STATE - set(table))
+    if missing:
+        from tabletop import PluginError
+
+        raise PluginError(f"glux_turn_steps: the table has no step {', '.join(map(repr, missing))}")
