@@ -151,7 +151,7 @@ def main() -> int:
     env["PYTHONPATH"] = os.pathsep.join(str(work / p) for p in ("plugins", "src", "variants"))
     cosmic = [python, "-m", "cosmic_ray.cli"]
     # The unchanged copy must pass, or every mutant would count as killed.
-    tests = [python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", game["tests"]]
+    tests = [python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *game["tests"].split()]
     unchanged = subprocess.run(tests, cwd=work, env=env, capture_output=True, text=True)
     if unchanged.returncode != 0:
         tail = "\n".join(unchanged.stdout.splitlines()[-15:])
