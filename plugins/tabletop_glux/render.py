@@ -16,6 +16,7 @@ import click
 from tabletop import Hidden
 
 from .chips import KINDS
+from .state import hand_of, hand_size
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -80,8 +81,15 @@ def _hand_and_bag(state: State, seat: int) -> str:
     total = sum(state.bags[seat])
     if isinstance(hand, Hidden):
         # A view for another player: bag and hand together, as the public record shows.
-        return f"hand hidden; bag and hand: {total} chips ({contents})"
-    return f"hand {hand or '-'}; bag: {total} chips ({contents})"
+        held = hand_size(state, seat)
+        many = f" ({held} chips)" if held > 1 else ""
+        return f"hand hidden{many}; bag and hand: {total} chips ({contents})"
+    return f"hand {_chips(state, seat)}; bag: {total} chips ({contents})"
+
+
+def _chips(state: State, seat: int) -> str:
+    # Every chip held (a variant may give a hand of several), "-" for none.
+    return " ".join(map(str, hand_of(state, seat))) or "-"
 
 
 def _flags(game: Glux, state: State, seat: int) -> str:
@@ -108,7 +116,7 @@ def facets(game: Glux, state: State, viewer: str | None) -> dict[str, str]:
     for room, pips in game.room_pips(state).items():
         found[f"room {room}"] = ", ".join(f"{p} {n}" for p, n in sorted(pips.items())) or "-"
     for seat, player in enumerate(game.players):
-        found[f"hand {player}"] = str(state.hands[seat] or "-")
+        found[f"hand {player}"] = _chips(state, seat)
         found[f"bag {player}"] = " ".join(f"{k}x{n}" for k, n in zip(KINDS, state.bags[seat]))
         found[f"start option {player}"] = "used" if state.option_used[seat] else "unused"
         if state.excluded[seat]:

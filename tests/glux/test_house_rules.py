@@ -419,3 +419,20 @@ def test_glux_put_back_refused_twice_and_read_from_its_notation(registry):
         later = game.apply(later, event)
     again = first.__class__(first.player, later.hand(game.seats[first.player])[:1])
     assert game.check(later, again) is not None  # once per game
+
+
+def test_glux_two_chips_the_board_shows_both_chips_to_their_holder_and_counts_them_for_others(registry):
+    # The text board and `diff`'s facets name every chip held, not only the first.
+    placed, match = play(registry, "glux-two-chips", "hands", players=3)
+    game = match.game
+    state, event = placed[10]
+    seat = game.seats[event.player]
+    hand = state.hand(seat)
+    assert len(hand) == 2
+    own = game.render(state, event.player)
+    assert f"{event.player}: hand {hand[0]} {hand[1]}; bag:" in own
+    assert game.describe(state, event.player)[f"hand {event.player}"] == f"{hand[0]} {hand[1]}"
+    other = game.players[(seat + 1) % 3]
+    seen = game.render(game.view(state, other), other)
+    assert f"{event.player}: hand hidden (2 chips); bag and hand:" in seen
+    assert str(hand[1]) not in game.describe(game.view(state, other), other)[f"hand {event.player}"]
