@@ -128,6 +128,15 @@ def test_rule_7_only_while_the_start_square_holds_one_chip(game):
     assert reason == "the start-square option needs exactly one chip on the start square"
 
 
+def test_rule_7_only_while_the_start_square_holds_one_chip_none_is_not_one(game):
+    # "Exactly one": an empty start square (a position no official game
+    # reaches, but a variant's or a hand-made one may) closes the option too,
+    # for the same stated reason.
+    state = position(game, {"m9": [("ben", 3)]})
+    reason = game.check(state, Place("ann", "a1", 4, start=True))
+    assert reason == "the start-square option needs exactly one chip on the start square"
+
+
 def test_important_start_option_is_forced_when_no_counting_placement(game):
     # ann's only chip counts off the board in every direction but one, which is blocked.
     state = position(game, {"a1": [("ann", 6)], "a3": [("ben", 1)], "m9": [("ben", 3)]})
