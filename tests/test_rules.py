@@ -111,6 +111,54 @@ def test_resolved_rules_agree_with_pluggys_own_dispatch():
             assert rules.points(room=room, pips=5) == pm.hook.points(room=room, pips=5)
 
 
+class Clashing:
+    """A hook whose arguments bear the names the compiled chains use themselves."""
+
+    @rulespec(firstresult=True)
+    def clash(self, found: int, result: int, inner: int, rule0: int) -> int | None:
+        """Clash."""
+
+    @rulespec
+    def heap(self, found: int, generator: int) -> int | None:
+        """Heap (gathered)."""
+
+
+class ClashingOfficial:
+    @rulehook
+    def clash(self, found, result, inner, rule0):
+        return (found, result, inner, rule0)
+
+    @rulehook
+    def heap(self, found, generator):
+        return found + generator
+
+
+class ClashingVariant:
+    @rulehook(wrapper=True)
+    def clash(self, inner):
+        answer = yield
+        return (*answer, inner)
+
+    @rulehook
+    def heap(self, generator):
+        return generator
+
+
+def test_resolved_rules_whose_arguments_share_the_chains_own_names_agree_with_pluggy():
+    import pluggy
+
+    for variants in [(), (ClashingVariant(),)]:
+        pm = pluggy.PluginManager("tabletop.rules")
+        pm.add_hookspecs(Clashing)
+        pm.register(ClashingOfficial(), name="official")
+        for i, variant in enumerate(variants):
+            pm.register(variant, name=f"v{i}")
+        rules = resolve(pm.hook, ["official"])
+        args = {"found": 1, "result": 2, "inner": 3, "rule0": 4}
+        assert rules.clash(**args) == pm.hook.clash(**args) == (1, 2, 3, 4, *([3] if variants else []))
+        assert sorted(rules.heap(found=5, generator=6)) == sorted(pm.hook.heap(found=5, generator=6))
+
+
 class Rescuer:
     @rulehook(wrapper=True)
     def points(self, room):

@@ -185,8 +185,19 @@ def _compile(name: str, source: str, namespace: dict[str, Any]) -> Callable[...,
     return function
 
 
+#: The names the generated chains use themselves: an argument of a hook
+#: named so would be shadowed, so such a hook takes the slower closures.
+_TAKEN = frozenset({"found", "result", "generator", "wrapper", "inner", "throw", "PluginError", "message", "_"})
+
+
 def _plain_names(name: str, argnames: tuple[str, ...]) -> bool:
-    return all(arg.isidentifier() and not keyword.iskeyword(arg) for arg in (name, *argnames))
+    return all(
+        arg.isidentifier()
+        and not keyword.iskeyword(arg)
+        and arg not in _TAKEN
+        and not (arg.startswith("rule") and arg[4:].isdigit())
+        for arg in (name, *argnames)
+    )
 
 
 def _first(name: str, argnames: tuple[str, ...], plain: list[Any]) -> Callable[..., Any]:
