@@ -114,7 +114,14 @@ def simulate(args: list[str], results: Path, watch: int | None = None) -> dict:
     games = rows.count()
     moving = [(t, n) for t, n in samples if n > 0]
     steady = (moving[-1][1] - moving[0][1]) / (moving[-1][0] - moving[0][0]) if len(moving) > 2 else games / wall
-    return {"games": games, "wall": wall, "peak": peak, "own": own, "steady": steady, "cpu_per_game": own_cpu / max(1, games)}
+    return {
+        "games": games,
+        "wall": wall,
+        "peak": peak,
+        "own": own,
+        "steady": steady,
+        "cpu_per_game": own_cpu / max(1, games),
+    }
 
 
 def main() -> None:
