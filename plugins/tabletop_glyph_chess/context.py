@@ -106,6 +106,28 @@ class ByOccupant(dict):
         return answer
 
 
+#: The bits of a :class:`Stops` answer: the piece may end its move on the
+#: spot; it may go on past it.
+LANDS, PASSES = 1, 2
+
+
+class Stops(dict):
+    """Key -> ``LANDS | PASSES`` bits from a landing and a passing answer
+    table read with the same key (what stands on a spot, or the spot):
+    the two tables of :meth:`Context.landing` and :meth:`Context.passing`
+    asked once per key, for a line walked spot by spot."""
+
+    __slots__ = ("landable", "passable")
+
+    def __init__(self, landable: Any, passable: Any) -> None:
+        super().__init__()
+        self.landable, self.passable = landable, passable
+
+    def __missing__(self, key: Any) -> int:
+        answer = self[key] = (LANDS if self.landable[key] else 0) | (PASSES if self.passable[key] else 0)
+        return answer
+
+
 class Priced(dict):
     """X -> the ways to pay a cost of one kind for X, in one payment
     situation (the dice that may pay, the coins that may pay): shared by
@@ -166,6 +188,7 @@ class Context:
         "_landing",
         "_passing",
         "_moving",
+        "_stops",
     )
 
     def __init__(self, game: GlyphChess, state: Any, seat: int, known: dict | None = None) -> None:
@@ -192,6 +215,7 @@ class Context:
         self._landing: dict = {}
         self._passing: dict = {}
         self._moving: dict = {}
+        self._stops: dict = {}
 
     # -- the piece being listed ----------------------------------------------------
     def at(self, source: int) -> Context:
@@ -433,6 +457,25 @@ class Context:
             self._passing[piece] = found
         return found
 
+    def stops(self, piece: str) -> tuple[Sequence, dict]:
+        """``(keys, answers)``: ``answers[keys[spot]]`` holds the :data:`LANDS`
+        and :data:`PASSES` bits of the seat's ``piece`` on a spot, from
+        :meth:`landing` and :meth:`passing`: by what stands on the spot
+        (:meth:`~tabletop_glyph_chess.game.GlyphChess.stop_table`) while both
+        are header-time tables, else by spot, asked once per spot and listing."""
+        found = self._stops.get(piece)
+        if found is None:
+            game = self.game
+            if game.landing_by_occupant and game.passing_by_occupant:
+                found = self.board, game.stop_table(self.seat, piece)
+            else:
+                (land_keys, landable), (pass_keys, passable) = self.landing(piece), self.passing(piece)
+                found = game.spots, Stops(
+                    _Read(land_keys, landable), _Read(pass_keys, passable)
+                )
+            self._stops[piece] = found
+        return found
+
     def may_land(self, piece: str, spot: int) -> bool:
         """Whether the seat's ``piece`` may end a move or a step on ``spot``."""
         keys, answers = self.landing(piece)
@@ -442,6 +485,18 @@ class Context:
         """Whether the seat's ``piece`` may pass over ``spot``."""
         keys, answers = self.passing(piece)
         return answers[keys[spot]]
+
+
+class _Read:
+    """``answers[keys[spot]]`` read as ``[spot]``."""
+
+    __slots__ = ("keys", "answers")
+
+    def __init__(self, keys: Sequence, answers: dict) -> None:
+        self.keys, self.answers = keys, answers
+
+    def __getitem__(self, spot: int) -> bool:
+        return self.answers[self.keys[spot]]
 
 
 #: The cost kinds for which a longer move costs more.
