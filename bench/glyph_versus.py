@@ -11,8 +11,9 @@ self-plays ``--warm`` two-player games with random bots, then times
 ``--games`` more (seeds ``versus-0`` ...) in CPU time (``time.process_time``),
 so that other work on a shared machine counts against neither side. Both
 sides import this tree's virtual environment's packages (click, attrs, ...)
-but their own ``tabletop`` and plugins (``PYTHONPATH`` puts the tree's
-``src`` and ``plugins`` first).
+but their own ``tabletop``, plugins and shipped variants (``PYTHONPATH``
+puts the tree's ``src``, ``plugins`` and ``variants`` first, and the
+plugins registered are the entry points of the tree's own ``pyproject.toml``).
 
 Printed: each round's games/s for both sides and their ratio, then
 min/median/max of each.
@@ -34,11 +35,16 @@ HERE = Path(__file__).resolve().parent.parent
 
 #: What each process runs: warm up, then time the games.
 PLAY = """
-import json, sys, time
+import importlib, json, sys, time, tomllib
 from tabletop import Registry, get_plugin_manager
 from tabletop.live import selfplay
 warm, games = int(sys.argv[1]), int(sys.argv[2])
-registry = Registry(get_plugin_manager())
+# The tree's own plugins (its pyproject's entry points), not the installed ones.
+pm = get_plugin_manager(entry_points=False, environment=False)
+with open("pyproject.toml", "rb") as f:
+    for name, value in tomllib.load(f)["project"]["entry-points"]["tabletop"].items():
+        pm.register(importlib.import_module(value), name=name)
+registry = Registry(pm)
 names = ["p1", "p2"]
 bots = [registry.bot("random", "glyph-chess")] * 2
 for i in range(warm):
@@ -65,7 +71,8 @@ def tree_of(commit: str, into: Path) -> Path:
 
 
 def rate(tree: Path, warm: int, games: int) -> float:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tree / "src"), str(tree / "plugins")]))
+    path = [str(tree / "src"), str(tree / "plugins"), str(tree / "variants")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
     out = subprocess.run(
         [sys.executable, "-c", PLAY, str(warm), str(games)],
         check=True,
