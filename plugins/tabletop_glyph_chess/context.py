@@ -128,6 +128,24 @@ class Stops(dict):
         return answer
 
 
+class SpotStops(dict):
+    """Spot -> ``LANDS | PASSES`` bits, as :class:`Stops`, from a landing
+    and a passing ``(keys, answers)`` pair read with different keys (a
+    variant asks one of them spot by spot): worked out once per spot."""
+
+    __slots__ = ("land_keys", "landable", "pass_keys", "passable")
+
+    def __init__(self, landing: tuple, passing: tuple) -> None:
+        super().__init__()
+        (self.land_keys, self.landable), (self.pass_keys, self.passable) = landing, passing
+
+    def __missing__(self, spot: int) -> int:
+        answer = self[spot] = (LANDS if self.landable[self.land_keys[spot]] else 0) | (
+            PASSES if self.passable[self.pass_keys[spot]] else 0
+        )
+        return answer
+
+
 class Priced(dict):
     """X -> the ways to pay a cost of one kind for X, in one payment
     situation (the dice that may pay, the coins that may pay): shared by
@@ -469,10 +487,7 @@ class Context:
             if game.landing_by_occupant and game.passing_by_occupant:
                 found = self.board, game.stop_table(self.seat, piece)
             else:
-                (land_keys, landable), (pass_keys, passable) = self.landing(piece), self.passing(piece)
-                found = game.spots, Stops(
-                    _Read(land_keys, landable), _Read(pass_keys, passable)
-                )
+                found = game.spots, SpotStops(self.landing(piece), self.passing(piece))
             self._stops[piece] = found
         return found
 
@@ -485,18 +500,6 @@ class Context:
         """Whether the seat's ``piece`` may pass over ``spot``."""
         keys, answers = self.passing(piece)
         return answers[keys[spot]]
-
-
-class _Read:
-    """``answers[keys[spot]]`` read as ``[spot]``."""
-
-    __slots__ = ("keys", "answers")
-
-    def __init__(self, keys: Sequence, answers: dict) -> None:
-        self.keys, self.answers = keys, answers
-
-    def __getitem__(self, spot: int) -> bool:
-        return self.answers[self.keys[spot]]
 
 
 #: The cost kinds for which a longer move costs more.
