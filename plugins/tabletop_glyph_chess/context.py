@@ -176,8 +176,9 @@ class Context:
 
     What a spell's ``options(ctx)`` may use: these fields, :attr:`minions`,
     :meth:`empty_next`, :meth:`landing` and :meth:`passing` (the movement
-    hooks, for a spell that moves pieces), :meth:`may_land`,
-    :meth:`may_pass`; it yields ``(spots, target, X)`` and the listing prices
+    hooks, for a spell that moves pieces), :meth:`stops` (both at once, for
+    a line walked spot by spot), :meth:`may_land`, :meth:`may_pass`; it
+    yields ``(spots, target, X)`` and the listing prices
     each X with :meth:`priced`.
     """
 
