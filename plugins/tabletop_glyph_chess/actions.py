@@ -189,8 +189,9 @@ def legal(game: GlyphChess, state: State | Work, seat: int) -> Actions:
     """Every action of ``seat`` now (elementalist paths listed up to
     ``blaze.LISTED`` steps), each event made when it is looked at; the ways
     to pay are remembered by situation (``context.WAYS``) on every path.
-    The listing of :func:`by_piece`, into one list."""
-    ctx = Context(game, state, seat, WAYS)
+    The listing of :func:`by_piece`, into one list; on a Work, the context
+    :func:`can_act` made for it (``Work.listed``) is reused."""
+    ctx = _context(game, state, seat)
     out: list = []
     for source in ctx.mine:
         piece(ctx.at(source), out)
@@ -198,6 +199,18 @@ def legal(game: GlyphChess, state: State | Work, seat: int) -> Actions:
 
 
 _WAYS_OF = itemgetter(2)
+
+
+def _context(game: GlyphChess, state: State | Work, seat: int) -> Context:
+    """The listing context of ``seat`` in ``state`` with the shared ways to
+    pay: on a Work, the one made for it already when it is ``seat``'s (it is
+    forgotten whenever the Work changes), else a new one, kept."""
+    if type(state) is not Work:
+        return Context(game, state, seat, WAYS)
+    ctx = state.listed
+    if ctx is None or ctx.seat != seat or ctx.state is not state:
+        ctx = state.listed = Context(game, state, seat, WAYS)
+    return ctx
 
 
 class Actions(Sequence):
@@ -240,8 +253,10 @@ class Actions(Sequence):
 
 def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None = None) -> bool:
     """Whether ``seat`` has any action now: the listing of :func:`by_piece`,
-    stopped at the first action found."""
-    ctx = Context(game, state, seat, known)
+    stopped at the first action found. On a Work (and with the shared ways
+    to pay), the context is kept in ``Work.listed`` for the listing that
+    follows."""
+    ctx = Context(game, state, seat, known) if known is not None else _context(game, state, seat)
     spells, costs = game.by_caster, game.costs
     found: list = []
     # The scepter is looked at first: it nearly always has a step, and it

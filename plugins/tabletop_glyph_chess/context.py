@@ -106,6 +106,46 @@ class ByOccupant(dict):
         return answer
 
 
+#: The bits of a :class:`Stops` answer: the piece may end its move on the
+#: spot; it may go on past it.
+LANDS, PASSES = 1, 2
+
+
+class Stops(dict):
+    """Key -> ``LANDS | PASSES`` bits from a landing and a passing answer
+    table read with the same key (what stands on a spot, or the spot):
+    the two tables of :meth:`Context.landing` and :meth:`Context.passing`
+    asked once per key, for a line walked spot by spot."""
+
+    __slots__ = ("landable", "passable")
+
+    def __init__(self, landable: Any, passable: Any) -> None:
+        super().__init__()
+        self.landable, self.passable = landable, passable
+
+    def __missing__(self, key: Any) -> int:
+        answer = self[key] = (LANDS if self.landable[key] else 0) | (PASSES if self.passable[key] else 0)
+        return answer
+
+
+class SpotStops(dict):
+    """Spot -> ``LANDS | PASSES`` bits, as :class:`Stops`, from a landing
+    and a passing ``(keys, answers)`` pair read with different keys (a
+    variant asks one of them spot by spot): worked out once per spot."""
+
+    __slots__ = ("land_keys", "landable", "pass_keys", "passable")
+
+    def __init__(self, landing: tuple, passing: tuple) -> None:
+        super().__init__()
+        (self.land_keys, self.landable), (self.pass_keys, self.passable) = landing, passing
+
+    def __missing__(self, spot: int) -> int:
+        answer = self[spot] = (LANDS if self.landable[self.land_keys[spot]] else 0) | (
+            PASSES if self.passable[self.pass_keys[spot]] else 0
+        )
+        return answer
+
+
 class Priced(dict):
     """X -> the ways to pay a cost of one kind for X, in one payment
     situation (the dice that may pay, the coins that may pay): shared by
@@ -136,8 +176,9 @@ class Context:
 
     What a spell's ``options(ctx)`` may use: these fields, :attr:`minions`,
     :meth:`empty_next`, :meth:`landing` and :meth:`passing` (the movement
-    hooks, for a spell that moves pieces), :meth:`may_land`,
-    :meth:`may_pass`; it yields ``(spots, target, X)`` and the listing prices
+    hooks, for a spell that moves pieces), :meth:`stops` (both at once, for
+    a line walked spot by spot), :meth:`may_land`, :meth:`may_pass`; it
+    yields ``(spots, target, X)`` and the listing prices
     each X with :meth:`priced`.
     """
 
@@ -166,6 +207,7 @@ class Context:
         "_landing",
         "_passing",
         "_moving",
+        "_stops",
     )
 
     def __init__(self, game: GlyphChess, state: Any, seat: int, known: dict | None = None) -> None:
@@ -192,6 +234,7 @@ class Context:
         self._landing: dict = {}
         self._passing: dict = {}
         self._moving: dict = {}
+        self._stops: dict = {}
 
     # -- the piece being listed ----------------------------------------------------
     def at(self, source: int) -> Context:
@@ -431,6 +474,22 @@ class Context:
             else:
                 found = game.spots, Asked(game, self.state, self.seat, piece, game.may_pass)
             self._passing[piece] = found
+        return found
+
+    def stops(self, piece: str) -> tuple[Sequence, dict]:
+        """``(keys, answers)``: ``answers[keys[spot]]`` holds the :data:`LANDS`
+        and :data:`PASSES` bits of the seat's ``piece`` on a spot, from
+        :meth:`landing` and :meth:`passing`: by what stands on the spot
+        (:meth:`~tabletop_glyph_chess.game.GlyphChess.stop_table`) while both
+        are header-time tables, else by spot, asked once per spot and listing."""
+        found = self._stops.get(piece)
+        if found is None:
+            game = self.game
+            if game.landing_by_occupant and game.passing_by_occupant:
+                found = self.board, game.stop_table(self.seat, piece)
+            else:
+                found = game.spots, SpotStops(self.landing(piece), self.passing(piece))
+            self._stops[piece] = found
         return found
 
     def may_land(self, piece: str, spot: int) -> bool:

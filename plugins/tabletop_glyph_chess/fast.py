@@ -91,6 +91,7 @@ class Fast:
         game = self.game
         self.table[live.phase].apply(game, live, event)
         steps.settle(game, live)
+        live.listed = None  # a listing context made before or on the way read another state
 
     def legal(self, live: Work, player: str) -> Sequence[Event]:
         game = self.game

@@ -25,7 +25,7 @@ from . import (
     resignation,
     steps,
 )
-from .context import ByOccupant
+from .context import ByOccupant, Stops
 from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
 from .hexes import board
@@ -165,6 +165,17 @@ class GlyphChess(Game):
         table = self._tables.get(key)
         if table is None:
             table = self._tables[key] = ByOccupant(self._passing, seat, piece)
+        return table
+
+    def stop_table(self, seat: int, piece: str) -> dict:
+        """What stands on a spot -> ``seat``'s ``piece``'s way along a line
+        there (:data:`~tabletop_glyph_chess.context.LANDS` and
+        :data:`~tabletop_glyph_chess.context.PASSES`), from :meth:`landing_table`
+        and :meth:`passing_table`: one look-up per spot for a move's line."""
+        key = (None, seat, piece)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = Stops(self.landing_table(seat, piece), self.passing_table(seat, piece))
         return table
 
     def rerollable(self, state: Any, seat: int) -> tuple[int, ...]:

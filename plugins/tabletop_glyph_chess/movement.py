@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from tabletop import rulehook
 
 from . import payment, scepter
+from .context import LANDS, PASSES
 from .events import Move
 from .hexes import HexBoard
 from .pieces import ELEMENTALIST, FORCE_MAGE, MINION, NAMES, SCEPTER, SUMMONER
@@ -174,16 +175,17 @@ def listing(ctx: Context, out: list, first: bool = False) -> None:
         rays = game.r.glyph_move_directions(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
         lines = _named(ctx.names, ctx.player, source, rays.values())
     append = out.append
-    (land_keys, landable), (pass_keys, passable) = ctx.landing(kind), ctx.passing(kind)
+    keys, stops = ctx.stops(kind)  # whether it lands on a spot, goes on past it
     for line in lines:
         for distance, target, fields in line[:most]:
-            if landable[land_keys[target]]:
+            way = stops[keys[target]]
+            if way & LANDS:
                 ways = by_distance[distance]
                 if ways:
                     append((Move, fields, ways))
                     if first:
                         return
-            if not passable[pass_keys[target]]:
+            if not way & PASSES:
                 break
 
 

@@ -127,9 +127,14 @@ FIELDS = tuple(f.name for f in attrs.fields(State))
 class Work:
     """A state being changed: the fields of :class:`State`, with lists for
     tuples (``fates``, ``hands``, ``bags`` and ``used`` are lists of lists);
-    ``memo`` is the same immutable value, replaced when a variant remembers."""
+    ``memo`` is the same immutable value, replaced when a variant remembers.
 
-    __slots__ = FIELDS
+    ``listed`` is no part of the state: the listing context the action
+    step's node made for this Work (whether the player can act), which the
+    listing that follows reuses; whoever changes the Work sets it to None
+    first (the fast path at every event), and :func:`thaw` starts without."""
+
+    __slots__ = (*FIELDS, "listed")
 
     wild = State.wild
     players_left = State.players_left
@@ -138,6 +143,7 @@ class Work:
 def thaw(state: State) -> Work:
     """A mutable copy of ``state``."""
     w = Work()
+    w.listed = None
     w.board = list(state.board)
     w.fates = [list(f) for f in state.fates]
     w.hands = [list(h) for h in state.hands]

@@ -1,9 +1,10 @@
 """The tables the listing reads instead of asking a hook piece by piece are
 the hook's answers: sight worked out once for a seat's pieces, what may pay
 by kind (the official payers), the range by piece and the directions by
-spot. Held on many random positions, with no variant, with each shipped
-Glyph Chess house rule, and with a variant whose pass-through wrappers make
-the listing ask every one of those hooks (the same listing either way)."""
+spot, landing and passing by what stands on a spot. Held on many random
+positions, with no variant, with each shipped Glyph Chess house rule, and
+with a variant whose pass-through wrappers make the listing ask every one
+of those hooks (the same listing either way)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 from tabletop import Header, Registry, Variant, get_plugin_manager, hookimpl, rulehook
 from tabletop_glyph_chess import actions, sight
-from tabletop_glyph_chess.context import Context
+from tabletop_glyph_chess.context import LANDS, PASSES, Context
 from tabletop_glyph_chess.pieces import NAMES
 
 from ..conftest import ROOT
@@ -59,6 +60,14 @@ class Asking:
     def glyph_move_directions(self, game, state, seat, piece, source):
         return (yield)
 
+    @rulehook(wrapper=True)
+    def glyph_may_land(self, game, state, seat, piece, spot):
+        return (yield)
+
+    @rulehook(wrapper=True)
+    def glyph_may_pass(self, game, state, seat, piece, spot):
+        return (yield)
+
 
 class Plugin:
     @hookimpl
@@ -84,6 +93,8 @@ def test_the_asking_variant_switches_every_table_off(house):
     assert official.reach_by_piece and official.directions_by_spot
     assert not (asking.payers_by_table or asking.coins_by_sight)
     assert not (asking.reach_by_piece or asking.directions_by_spot)
+    assert official.landing_by_occupant and official.passing_by_occupant
+    assert not (asking.landing_by_occupant or asking.passing_by_occupant)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -117,6 +128,13 @@ def test_each_table_is_the_hook_asked_directly(house, seed, players, variants):
             rays = rules.glyph_move_directions(game=game, state=live, seat=seat, piece=kind, source=spot)
             if game.directions_by_spot:
                 assert geo.ray_lists[spot] == tuple(rays.values())
+            # Landing and passing, one look-up per spot along a line: the hooks' answers.
+            keys, stops = ctx.stops(kind)
+            for target in range(geo.size):
+                way = stops[keys[target]]
+                landing = rules.glyph_may_land(game=game, state=live, seat=seat, piece=kind, spot=target)
+                passing = rules.glyph_may_pass(game=game, state=live, seat=seat, piece=kind, spot=target)
+                assert (bool(way & LANDS), bool(way & PASSES)) == (bool(landing), bool(passing)), (kind, target)
 
 
 def test_every_piece_kind_has_its_range_in_the_table(house):
