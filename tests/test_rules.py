@@ -457,3 +457,27 @@ def test_the_fast_fold_refuses_an_illegal_event_in_the_same_words_as_the_plain_o
             pass
     assert str(fast.value) == str(plain.value)
     assert str(fast.value).startswith(f"{log}:{take + 1}: event {take} (")
+
+
+def test_selfplay_goes_back_to_the_fast_loop_after_a_sealed_decision(registry, monkeypatch):
+    # Glyph Chess's advanced setup is a secret one (sealed decisions): the
+    # fast loop stops there, the engine seals and reveals, and the rest of
+    # the game races again; the log is the one the long way plays.
+    from tabletop import Decide
+
+    asked = []
+    legal = Match.legal
+
+    def counted(self, player):
+        asked.append(self.node)
+        return legal(self, player)
+
+    monkeypatch.setattr(Match, "legal", counted)
+    random = registry.bot("random", "glyph-chess")
+    advanced = ("glyph-advanced-setup",)
+    _, match, events = selfplay(registry, "glyph-chess", ["a", "b"], [random, random], "sealed", advanced)
+    assert asked and all(isinstance(node, Decide) and node.sealed for node in asked)
+    assert len(asked) < 5 < len(events)
+    reader = Bot("reader", "random, but given the state", random.choose)
+    _, plain, plain_events = selfplay(registry, "glyph-chess", ["a", "b"], [reader, reader], "sealed", advanced)
+    assert events == plain_events and match.state == plain.state

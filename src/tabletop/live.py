@@ -179,14 +179,19 @@ def selfplay(
     events: list[Event] = []
     the_game = match.game
     if racing:
-        match.race(
-            lambda player, legal: by_player[player].choose(the_game, None, player, legal, rngs[player]),
-            chance.numbers(seed),
-            events,
-            max_events,
-        )
+        choose = lambda player, legal: by_player[player].choose(the_game, None, player, legal, rngs[player])  # noqa: E731
+        numbers = chance.numbers(seed)
+        match.race(choose, numbers, events, max_events)
     events += settle(match, seed, secrets)
     while not match.over:
+        if racing:
+            # Back on the fast path after a sealed decision (a secret setup):
+            # race stops at each one, and the rest of the game need not be
+            # played the long way.
+            match.race(choose, numbers, events, max_events)
+            events += settle(match, seed, secrets)
+            if match.over:
+                break
         node = match.node
         if not isinstance(node, Decide):  # pragma: no cover - settle() leaves only decisions
             raise AssertionError(node)
