@@ -100,6 +100,13 @@ def test_rule_6_never_onto_another_players_start_square(game):
     assert game.check(state, Place("ann", "m9", 3)) == "m9 is ben's start square"
 
 
+def test_rule_6_never_onto_another_players_start_square_the_first_seats_too(game):
+    # The first seat's start square is named for its owner as any other is.
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)], "m7": [("ben", 2)]}, turn="ben")
+    assert "a1" not in squares(game, state, "ben")
+    assert game.check(state, Place("ben", "a1", 3)) == "a1 is ann's start square"
+
+
 def test_rule_6_ones_own_start_square_by_counting_is_allowed(game):
     state = position(game, {"a1": [("ann", 2)], "a3": [("ann", 2)], "m9": [("ben", 3)]})
     assert "a1" in squares(game, state, "ann")
@@ -332,3 +339,14 @@ def test_rule_2_a_chip_that_counts_no_squares_reaches_nothing(registry):
     assert game.check(state, Place("ann", "a9", 3)).startswith("no chip of yours counts exactly to a9")
     state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]})
     assert squares(game, state, "ann") == {"a3", "c1"}
+
+
+def test_the_listed_placements_equal_a_list_only_of_the_same_placements(game):
+    # The listing is a lazy sequence; it compares as the plain list would.
+    state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]})
+    listed = game.legal(state, "ann")
+    plain = list(listed)
+    assert len(plain) > 2
+    assert listed == plain and listed == tuple(plain)
+    assert listed != plain[:-1] and listed != plain + plain[:1] and listed != plain[::-1]
+    assert listed != "not a list of placements"
