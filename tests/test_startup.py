@@ -102,8 +102,11 @@ def test_a_command_on_a_log_loads_that_game_only():
 
 #: What no command on a short log needs, each loaded by a path it does not take:
 #: reading a built-in board through importlib.resources (with zipfile), time
-#: zones, signal handling, cattrs (for an error's words only), the pictures.
+#: zones, signal handling, cattrs (for an error's words only), the pictures,
+#: the game at one screen (``play`` with no decision) and its "did you mean".
 NOT_ON_A_SHORT_LOG = {
+    "tabletop.cli.hotseat",
+    "difflib",
     "importlib.resources",
     "zipfile",
     "zoneinfo",
