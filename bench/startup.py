@@ -3,17 +3,31 @@
 
     .venv/bin/python bench/startup.py              # 11 rounds
     .venv/bin/python bench/startup.py --rounds 21
+    .venv/bin/python bench/startup.py --against /tmp/before   # and another tree's code
+
+``--against DIR`` also times every command with the code of DIR (another
+commit's tree, say from ``git archive COMMIT | tar -x -C DIR``): its ``src``,
+``plugins`` and ``variants`` come first on the import path, and its commands
+run in the same rounds, each right after this tree's, so both see the same
+machine.
 
 Every round runs each command once, in turn (so a busy moment of the machine
 falls on all of them alike); a command's figure is the median of its CPU
 times (user + system of the child process), and its ratio is that median
 over the median of ``import click``. The targets are in docs/performance.md.
+
+The commands run with Python's byte-code cache on (``PYTHONDONTWRITEBYTECODE``
+is dropped from their environment), as an installed copy runs: the setup's
+first commands write the caches of the project's modules, so the rounds time
+the start-up a user feels, not the compiling of every module from source
+(with the variable set, that compiling is most of a command's time).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import statistics
@@ -25,15 +39,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 TABLETOP = [PY, "-m", "tabletop"]
+#: The commands' environment: this one, with the byte-code cache on.
+ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 #: The targets of the issue, as a ratio to ``import click``.
 TARGETS = {"--help": 2, "games": 2, "moves": 3, "play": 3, "pbem receive": 4}
 
 
-def cpu(argv: list[str], cwd: Path, stdin: bytes | None = None) -> float:
+def cpu(argv: list[str], cwd: Path, stdin: bytes | None = None, env: dict[str, str] = ENV) -> float:
     """The CPU seconds (user + system) of running ``argv`` to its end."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(argv, cwd=cwd, input=stdin, capture_output=True, timeout=120)
+    done = subprocess.run(argv, cwd=cwd, input=stdin, capture_output=True, timeout=120, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
         raise SystemExit(f"{argv}: exit {done.returncode}: {done.stderr.decode()[-400:]}")
@@ -47,6 +63,7 @@ def setup(folder: Path) -> dict[str, tuple[list[str], bytes | None]]:
         cwd=folder,
         check=True,
         capture_output=True,
+        env=ENV,
     )
     subprocess.run(
         [
@@ -64,8 +81,11 @@ def setup(folder: Path) -> dict[str, tuple[list[str], bytes | None]]:
         cwd=folder,
         check=True,
         capture_output=True,
+        env=ENV,
     )
-    moves = subprocess.run([*TABLETOP, "moves", "game.jsonl", "--json"], cwd=folder, capture_output=True, check=True)
+    moves = subprocess.run(
+        [*TABLETOP, "moves", "game.jsonl", "--json"], cwd=folder, capture_output=True, check=True, env=ENV
+    )
     found = json.loads(moves.stdout)
     who, options = next(iter(found["moves"].items()))
     # A mail from a stranger: the referee reads and answers it, and the game is unchanged.
@@ -86,24 +106,41 @@ def setup(folder: Path) -> dict[str, tuple[list[str], bytes | None]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=11)
+    parser.add_argument("--against", type=Path, help="another tree whose code is timed in the same rounds")
     args = parser.parse_args()
+    trees = {"": ENV}
+    if args.against:
+        against = args.against.resolve()
+        if not (against / "src" / "tabletop").is_dir():
+            parser.error(f"--against {args.against}: no src/tabletop there")
+        path = os.pathsep.join(str(against / part) for part in ("src", "plugins", "variants"))
+        trees["before"] = {**ENV, "PYTHONPATH": os.pathsep.join(filter(None, [path, ENV.get("PYTHONPATH")]))}
     folder = Path(tempfile.mkdtemp(prefix="tabletop-startup-"))
     try:
         commands = setup(folder)
-        times: dict[str, list[float]] = {name: [] for name in commands}
-        for _ in range(args.rounds):
+        times: dict[tuple[str, str], list[float]] = {(name, tree): [] for name in commands for tree in trees}
+        # A first round, not counted, writes the byte-code cache of every module a command imports.
+        for index in range(args.rounds + 1):
             for name, (argv, stdin) in commands.items():
-                shutil.copyfile(folder / "game.jsonl", folder / "copy.jsonl")
-                times[name].append(cpu(argv, folder, stdin))
+                for tree, env in trees.items():
+                    if tree and name == "import click":
+                        continue
+                    shutil.copyfile(folder / "game.jsonl", folder / "copy.jsonl")
+                    took = cpu(argv, folder, stdin, env)
+                    if index:
+                        times[name, tree].append(took)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    base = statistics.median(times["import click"])
-    print(f"{'command':<14} {'min ms':>7} {'median':>7} {'max':>7} {'ratio':>6} {'target':>6}")
-    for name, found in times.items():
+    base = statistics.median(times["import click", ""])
+    print(f"{'command':<21} {'min ms':>7} {'median':>7} {'max':>7} {'ratio':>6} {'target':>6}")
+    for (name, tree), found in times.items():
+        if not found:
+            continue
         median = statistics.median(found)
-        target = TARGETS.get(name)
+        target = TARGETS.get(name) if not tree else None
+        label = f"{name} ({tree})" if tree else name
         print(
-            f"{name:<14} {min(found) * 1000:>7.0f} {median * 1000:>7.0f} {max(found) * 1000:>7.0f} "
+            f"{label:<21} {min(found) * 1000:>7.0f} {median * 1000:>7.0f} {max(found) * 1000:>7.0f} "
             f"{median / base:>6.2f} {'' if target is None else f'<= {target}':>6}"
         )
 

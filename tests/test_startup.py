@@ -5,6 +5,7 @@ the log's game only, and a plugin that says nothing of itself still works."""
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import os
 import subprocess
 import sys
@@ -19,11 +20,20 @@ from .conftest import PILE, REPLAYS
 GLUX_LOG = REPLAYS / "glux" / "four-players.jsonl"
 
 
-def _loaded_after(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> tuple[set[str], str]:
+def _loaded_after(
+    *args: str,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    stdin: str | None = None,
+    probe: str = "",
+) -> tuple[set[str], str]:
+    """The modules loaded by running ``tabletop ARGS`` in a fresh process, and
+    what it printed; then, when given, what the expression ``probe`` is worth
+    in that process (after the command), printed last."""
     code = (
         "import sys\nfrom tabletop.cli import main\n"
         f"try:\n    main({list(args)!r})\nexcept SystemExit:\n    pass\n"
-        "print('MODULES', ' '.join(sorted(sys.modules)))"
+        "print('MODULES', ' '.join(sorted(sys.modules)))\n" + (f"print('PROBE', {probe})" if probe else "")
     )
     done = subprocess.run(
         [sys.executable, "-c", code],
@@ -32,9 +42,11 @@ def _loaded_after(*args: str, env: dict[str, str] | None = None, cwd: Path | Non
         timeout=60,
         env={**os.environ, **(env or {})},
         cwd=cwd,
+        input=stdin,
     )
     out, _, modules = done.stdout.rpartition("MODULES ")
-    return set(modules.split()), out
+    modules, _, found = modules.partition("PROBE ")
+    return set(modules.split()), out + (f"PROBE {found}{done.stderr}" if probe else "")
 
 
 def test_entry_points_are_those_importlib_metadata_finds():
@@ -86,6 +98,86 @@ def test_a_command_on_a_log_loads_that_game_only():
         "tabletop_glyph_chess.about",
     }
     assert "tabletop_variants.glyph_advanced_setup" not in loaded
+
+
+#: What no command on a short log needs, each loaded by a path it does not take:
+#: reading a built-in board through importlib.resources (with zipfile), time
+#: zones, signal handling, cattrs (for an error's words only), the pictures,
+#: the game at one screen (``play`` with no decision) and its "did you mean".
+NOT_ON_A_SHORT_LOG = {
+    "tabletop.cli.hotseat",
+    "difflib",
+    "importlib.resources",
+    "zipfile",
+    "zoneinfo",
+    "signal",
+    "cattrs",
+    "tabletop_glux.picture",
+    "tabletop.referee",
+}
+
+#: The Glüx tables made per board: built when first needed, not at import.
+TABLES = "[sys.modules['tabletop_glux.fast'].crossings.cache_info().currsize, sys.modules['tabletop_glux.fast'].masked_paths.cache_info().currsize]"
+
+
+def _short_log(folder: Path) -> tuple[str, str]:
+    """A new two-player Glüx log in ``folder``, and one player with a legal decision."""
+    _, out = _loaded_after("new", "glux", "--players", "ann,ben", "--seed", "1", "-o", "game.jsonl", cwd=folder)
+    assert (folder / "game.jsonl").is_file(), out
+    _, out = _loaded_after("moves", "game.jsonl", "--json", cwd=folder)
+    who, options = next(iter(json.loads(out)["moves"].items()))
+    return who, options[-1]
+
+
+def test_moves_and_play_on_a_short_log_load_only_what_they_use(tmp_path):
+    who, decision = _short_log(tmp_path)
+    for args in (("moves", "game.jsonl"), ("play", "game.jsonl", decision, "--player", who)):
+        loaded, out = _loaded_after(*args, cwd=tmp_path, probe=TABLES)
+        assert "tabletop_glux.game" in loaded, out
+        assert not NOT_ON_A_SHORT_LOG & loaded, (args, NOT_ON_A_SHORT_LOG & loaded)
+        # No chip is placed yet: the placement tables are not made (a start chip's face is chosen).
+        assert out.endswith("PROBE [0, 0]\n"), out
+
+
+def test_the_placement_tables_are_made_when_a_chip_is_placed(tmp_path):
+    # The other side of the test above: a self-played game keeps each seat's
+    # reach as chips are placed, which makes them, once.
+    loaded, out = _loaded_after("selfplay", "glux", "--seats", "2", cwd=tmp_path, probe=TABLES)
+    assert out.endswith("PROBE [1, 1]\n"), out
+
+
+def test_importing_the_glux_game_builds_no_table():
+    code = (
+        "import sys, tabletop_glux.game, tabletop_glux.fast as fast, tabletop_glux.board as board\n"
+        "print(fast.crossings.cache_info().currsize, fast.masked_paths.cache_info().currsize,"
+        " board.built_in_text.cache_info().currsize, board.Board.rays.cache_info().currsize,"
+        " 'importlib.resources' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.split() == ["0", "0", "0", "0", "False"]
+
+
+def test_receive_loads_no_mail_sending_and_no_clock_zones(tmp_path):
+    players = ("--player", "ann=ann@example.org", "--player", "ben=ben@example.org")
+    _, out = _loaded_after("pbem", "init", "duel", "--game", "glux", *players, cwd=tmp_path)
+    assert (tmp_path / "duel").is_dir(), out
+    mail = "From: someone@example.org\nTo: referee@example.org\nSubject: move\nMessage-ID: <s@example.org>\n\nhello\n"
+    loaded, out = _loaded_after("pbem", "receive", "duel", cwd=tmp_path, stdin=mail)
+    assert "tabletop.referee.inbox" in loaded and "someone@example.org" in out, out
+    # Sending (smtplib, ssl), fetching (imaplib), time zones, HTML mail and signals are other paths'.
+    unused = {
+        "smtplib",
+        "ssl",
+        "imaplib",
+        "zoneinfo",
+        "html",
+        "signal",
+        "cattrs",
+        "importlib.resources",
+        "tabletop.referee.delivery",
+        "tabletop.referee.imap",
+    }
+    assert not unused & loaded, unused & loaded
 
 
 def test_a_log_that_cannot_be_read_is_still_said_so(cli, tmp_path):

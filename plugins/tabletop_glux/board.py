@@ -22,7 +22,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from importlib import resources
 from pathlib import Path
 
 import attrs
@@ -151,6 +150,14 @@ def default_name(players: int) -> str:
 
 @functools.lru_cache(maxsize=None)
 def built_in_text(name: str) -> str:
+    # Read beside this module when it is a file (importlib.resources costs a
+    # few milliseconds of every command's start-up); through importlib.resources
+    # when the package is elsewhere (a zip).
+    beside = Path(__file__).with_name("boards") / BUILT_IN[name]
+    if beside.is_file():
+        return beside.read_text(encoding="utf-8")
+    from importlib import resources
+
     return resources.files(__package__).joinpath("boards", BUILT_IN[name]).read_text(encoding="utf-8")
 
 

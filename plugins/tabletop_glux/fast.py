@@ -83,9 +83,9 @@ class Fast:
         self.incremental = placement.lines
         self.height = placement.height
         self.paths = placement.paths
-        self.crossings = crossings(game.board, placement.directions)
-        #: ``paths`` with the squares between as a mask of bits (see ``Live.filled``).
-        self.counts = masked_paths(game.board, placement.directions)
+        # ``crossings`` and ``counts`` are made when the first chip is placed
+        # (below): a command on a log that has none (``moves``, a first
+        # ``play``) is spared making them.
         #: For each seat, whether it may land on each square under rule 6.
         self.landable = placement.landable
         # A placement is the same event in every game of these players on this
@@ -105,6 +105,16 @@ class Fast:
         # the step it is in (``Live.at``), worked out once per event.
         self.nodes, self.checks, self.legals, self.effects = turn_.nodes, turn_.checks, turn_.legals, turn_.effects
         self._bind()
+
+    @functools.cached_property
+    def crossings(self) -> tuple:
+        """:func:`crossings` of this game's board, made on first use."""
+        return crossings(self.game.board, self.placement.directions)
+
+    @functools.cached_property
+    def counts(self) -> tuple:
+        """``paths`` with the squares between as a mask of bits (see ``Live.filled``), made on first use."""
+        return masked_paths(self.game.board, self.placement.directions)
 
     # -- between the two paths ---------------------------------------------
     def thaw(self, state: State) -> Live:

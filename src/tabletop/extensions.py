@@ -5,12 +5,19 @@ from __future__ import annotations
 import functools
 import inspect
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
 
 from .events import Event
+
+
+def _tuple(events: Iterable[type[Event]]) -> tuple[type[Event], ...]:
+    """``tuple``, as a converter: attrs reads a converter's signature, and the
+    builtin's is parsed from its text by ``tokenize`` (a few milliseconds of
+    every command's start-up)."""
+    return tuple(events)
 
 
 @attrs.frozen
@@ -32,7 +39,7 @@ class Variant:
     game: str
     description: str
     rules: object
-    events: tuple[type[Event], ...] = attrs.field(default=(), converter=tuple)
+    events: tuple[type[Event], ...] = attrs.field(default=(), converter=_tuple)
 
 
 #: A bot's choice: ``choose(game, state, player, legal, rng) -> decision``.

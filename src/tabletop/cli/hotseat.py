@@ -15,7 +15,6 @@ screen still shows it.
 
 from __future__ import annotations
 
-import difflib
 import os
 import shutil
 import sys
@@ -117,6 +116,8 @@ def hot_seat(registry: Registry, file: Path, seed_path: Path | None, color: bool
         except TabletopError as exc:
             said.append(f"Not played: {exc.message}")
             # A line that cannot be read at all may be a word or a decision mistyped.
+            import difflib  # only for a line that is no command nor option
+
             guess = difflib.get_close_matches(line, [*WORDS, *choices], n=1, cutoff=0.6)
             if isinstance(exc, NotationError) and guess:
                 said.append(f"Did you mean '{guess[0]}'?")

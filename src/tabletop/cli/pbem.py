@@ -6,7 +6,6 @@ import contextlib
 import importlib
 import json
 import os
-import signal
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -329,6 +328,8 @@ def watch(env, directory, imap_url, imap_password_file, ca_file, every, max_time
     ref = referee.Referee.open(_registry(env, directory), directory)
     imap.mailbox(imap_url)  # a bad address is refused before any wait
     imap.password(imap_password_file)
+
+    import signal  # only the watching command handles signals
 
     def stop(signum, frame):  # noqa: ARG001 - the signal handler's signature
         stopped.append(signum)

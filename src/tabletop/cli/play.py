@@ -9,7 +9,6 @@ import click
 from ..errors import quote, shown
 from .adding import add
 from .common import pass_env, report, status
-from .hotseat import hot_seat
 from .terminal import color_option, use_color
 
 
@@ -42,6 +41,8 @@ def play(env, file: Path, move: str | None, player: str | None, seed_path: Path 
       tabletop play game.jsonl
     """
     if move is None:
+        from .hotseat import hot_seat  # the game at one screen: not needed to play one move
+
         hot_seat(env.registry_for_log(file), file, seed_path, use_color(color))
         return
     match, events, who = add(env.registry_for_log(file), file, move, player, seed_path)

@@ -10,7 +10,6 @@ import random
 import re
 import time
 from datetime import datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..api import bot_named
 from ..engine import Match
@@ -44,6 +43,9 @@ def when(epoch: float, zone: str | None = None) -> str:
     text = utc(epoch)
     if not zone:
         return text
+    # zoneinfo (with sysconfig) only when a zone is asked for: most mail names none.
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         local = datetime.fromtimestamp(epoch, ZoneInfo(zone))
     except (ZoneInfoNotFoundError, ValueError):
@@ -53,6 +55,8 @@ def when(epoch: float, zone: str | None = None) -> str:
 
 def check_zone(name: str, zone: str) -> str:
     """A time zone's name (like Europe/Berlin), checked: one UsageError otherwise."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         ZoneInfo(zone)
     except (ZoneInfoNotFoundError, ValueError):

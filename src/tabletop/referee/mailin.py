@@ -20,7 +20,6 @@ from __future__ import annotations
 import email
 import email.policy
 import hashlib
-import html
 import re
 from email.message import EmailMessage
 from email.utils import getaddresses
@@ -238,6 +237,8 @@ def _body(message: EmailMessage) -> tuple[str, str | None]:
 def html_text(markup: str) -> str:
     """The lines of an HTML body as text: tags out, block ends as line ends,
     quoted blocks (``blockquote``, Gmail's ``gmail_quote``) cut."""
+    import html  # only for a mail without a plain-text part
+
     markup = re.split(r"(?is)<blockquote|<div[^>]*class=\"?[^\">]*(gmail_quote|moz-cite-prefix)", markup)[0]
     markup = re.sub(r"(?is)<(script|style|head)\b.*?</\1\s*>", "", markup)
     markup = re.sub(r"(?i)<br\s*/?>|</(p|div|li|tr|h\d)\s*>", "\n", markup)
