@@ -76,6 +76,21 @@ def test_fast_legal_builds_one_action_at_a_time(house):
         legal[len(legal)]
 
 
+def test_fast_legal_equals_a_list_only_of_the_same_actions(house):
+    from tabletop import Match
+    from tabletop.header import Header, Randomness
+    from tabletop.live import settle
+
+    match = Match(house, Header("glyph-chess", ("ann", "ben"), (), {}, Randomness(seed="lazy")))
+    match.hurry()
+    settle(match, "lazy", {})
+    legal = match.legal(match.node.players[0])
+    plain = list(legal)
+    assert legal == plain and legal == tuple(plain)
+    assert legal != plain[:-1] and legal != plain + plain[:1] and legal != plain[::-1]
+    assert legal != "not a list of actions"
+
+
 def test_shuffles_are_looked_up_by_dict(house):
     game = house.game(__import__("tabletop").Header("glyph-chess", ("ann", "ben")))
     node = game.next(game.initial())

@@ -50,6 +50,30 @@ def test_coin_costs_take_no_dice():
     assert payment.error(state, 0, "coin", 1, (), ("N",), paid_by, "N") is None
 
 
+def test_coin_costs_count_the_coins_given_in_words():
+    state = Position("NNSSU", hand=(0, 0, 0, 0, 3, 0))
+    paid_by = Payers(frozenset("N"), frozenset("N"))
+    assert payment.error(state, 0, "coin", 1, (), ("N", "N"), paid_by, "N") == "this costs 1 coin; 2 given"
+    assert payment.error(state, 0, "coin", 2, (), ("N",), paid_by, "N") == "this costs 2 coins; 1 given"
+
+
+def test_the_coins_of_a_dead_glyph_piece_are_wild_whichever_dies():
+    # The types of dead glyph pieces are wild, the last type as the first.
+    from tabletop_glyph_chess.pieces import GLYPHS
+    from tabletop_glyph_chess.state import ALIVE, BURNT, KILLED
+
+    class Fates:
+        def __init__(self, fates):
+            self.fates = [tuple(fates)]
+
+    assert payment.official_wild(Fates([ALIVE] * 6), 0) == frozenset()
+    for k, glyph in enumerate(GLYPHS):
+        for fate in (KILLED, BURNT):
+            fates = [ALIVE] * 6
+            fates[k] = fate
+            assert payment.official_wild(Fates(fates), 0) == {glyph}, (glyph, fate)
+
+
 def test_the_scepter_pays_dice_of_any_face():
     state = Position("EESSU")
     assert ways(state, "any-die", 1, ()) == [((1,), ()), ((3,), ()), ((5,), ())]
