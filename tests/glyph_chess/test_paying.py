@@ -72,6 +72,11 @@ def test_the_coins_of_a_dead_glyph_piece_are_wild_whichever_dies():
             fates = [ALIVE] * 6
             fates[k] = fate
             assert payment.official_wild(Fates(fates), 0) == {glyph}, (glyph, fate)
+    # Several dead at once: every one of their types.
+    for k in range(6):
+        for fate in (KILLED, BURNT):
+            fates = [ALIVE] * k + [fate] * (6 - k)
+            assert payment.official_wild(Fates(fates), 0) == set(GLYPHS[k:]), fates
 
 
 def test_the_scepter_pays_dice_of_any_face():

@@ -205,7 +205,28 @@ def test_necromancer_cannot_revive_an_incinerated_piece(registry):
     assert why_not(game, state, "ann", "revive g3 F g4 / D1") == "your force mage is incinerated: gone for good"
 
 
+def test_necromancer_revives_onto_exactly_one_spot(registry):
+    # A log may name no spot or two: each is refused with the rule's words.
+    from tabletop_glyph_chess.spells import revive
+
+    game, state = at(registry, {"ann": {"g3": "N"}}, dice="N S S S S", fates={"ann": {"F": "killed"}})
+    source, g4, g2 = (game.geo.spot(name) for name in ("g3", "g4", "g2"))
+    for spots in ([], [g4, g2]):
+        problem, _ = revive.check(game, state, 0, source, spots, "F")
+        assert problem == "revive names one empty spot next to the necromancer", spots
+    assert revive.check(game, state, 0, source, [g4], "F") == (None, 0)
+
+
 # -- Summoner and minions ------------------------------------------------------------
+def test_summoner_marches_only_minions_of_its_own(registry):
+    pieces = {"ann": {"g3": "U", "g5": "M", "g2": "E"}, "ben": {"g6": "M"}}
+    game, state = at(registry, pieces, hands={"ann": "U U S S E"})
+    assert why_not(game, state, "ann", "march g3 e g6 / U") == "g6 holds no minion of yours"
+    assert why_not(game, state, "ann", "march g3 e g2 / U") == "g2 holds no minion of yours"
+    assert why_not(game, state, "ann", "march g3 e g4 / U") == "g4 holds no minion of yours"
+    assert why_not(game, state, "ann", "march g3 e g5 / U") is None
+
+
 def test_summoner_moves_x_minions_1_spot_the_same_way_in_the_order_chosen(registry):
     pieces = {"ann": {"g3": "U", "g5": "M", "g6": "M"}, "ben": {"g7": "E"}}
     game, state = at(registry, pieces, hands={"ann": "U U S S E"})
