@@ -297,16 +297,20 @@ class Match:
             nodes, checks, _ = steps
         else:
             next_node, check = fast.next, fast.check
+        # Events of these kinds, and any event while a node is pending or a
+        # decision sealed, go through :meth:`accept`; only it changes those.
+        unusual = {*foreign, Resign}
         live = self._live
         done = self.seq
+        pending = self._node is not None or bool(self.seals)
         folded = False
         try:
             for seq, event in events:
-                kind = type(event)
-                if self._node is not None or self.seals or seq != done + 1 or kind in foreign or kind is Resign:
+                if pending or seq != done + 1 or type(event) in unusual:
                     self.seq = done
                     self.accept(event, seq)  # resigning makes a new live state
                     live, done = self._live, self.seq
+                    pending = self._node is not None or bool(self.seals)
                     continue
                 if steps is not None:
                     at = live.at
@@ -333,6 +337,7 @@ class Match:
                     self._node = node
                     self.accept(event, seq)  # says why, or handles what is not common
                     live, done = self._live, self.seq
+                    pending = self._node is not None or bool(self.seals)
                     continue
                 fold(live, event)
                 done = seq
