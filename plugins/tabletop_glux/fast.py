@@ -174,13 +174,9 @@ class Fast:
 
         self.next, self.check, self.apply, self.legal = next, check, apply, legal
         # The same answers for the engine's fast loops, which read the step
-        # the live state is in (``live.at``) and call its function at once:
-        # each step's own function with the game already given.
-        self.steps = (
-            {name: functools.partial(node, game) for name, node in nodes.items()},
-            {name: functools.partial(check_, game) for name, check_ in checks.items()},
-            {name: functools.partial(legal_, game) for name, legal_ in legals.items()},
-        )
+        # the live state is in (``live.at``) and call its own function with
+        # the game (a call from Python to Python costs least: no wrapper).
+        self.steps = (game, nodes, checks, legals)
 
     # -- keeping the reach as chips are placed (``placement.put_chip``) ---------
     def placed(self, live: Live, square: int, seat: int, face: int, old: tuple) -> None:

@@ -294,7 +294,7 @@ class Match:
         # per question rather than two (this loop runs for every event).
         steps = getattr(fast, "steps", None)
         if steps is not None:
-            nodes, checks, _ = steps
+            arg, nodes, checks, _ = steps
         else:
             next_node, check = fast.next, fast.check
         # Events of these kinds, and any event while a node is pending or a
@@ -314,7 +314,7 @@ class Match:
                     continue
                 if steps is not None:
                     at = live.at
-                    node = nodes[at](live)
+                    node = nodes[at](arg, live)
                 else:
                     node = next_node(live)
                 origin = event.origin
@@ -324,7 +324,7 @@ class Match:
                         origin == DECISION
                         and not node.sealed
                         and event.player in node.players  # type: ignore[attr-defined]
-                        and (checks[at](live, event) if steps is not None else check(live, event)) is None
+                        and (checks[at](arg, live, event) if steps is not None else check(live, event)) is None
                     )
                 elif kind is Chance:
                     ok = origin == CHANCE and node.allows(event)
@@ -368,7 +368,7 @@ class Match:
         next_node, legal_of, fold, append = fast.next, fast.legal, fast.apply, events.append
         steps = getattr(fast, "steps", None)
         if steps is not None:  # the step's own functions, as in :meth:`follow`
-            nodes, _, legals = steps
+            arg, nodes, _, legals = steps
         seq = self.seq
         limit = max_events - len(events)
         done = 0
@@ -376,7 +376,7 @@ class Match:
             while True:
                 if steps is not None:
                     at = live.at
-                    node = nodes[at](live)
+                    node = nodes[at](arg, live)
                 else:
                     node = next_node(live)
                 kind = type(node)
@@ -386,7 +386,7 @@ class Match:
                     event = node.event
                 elif kind is Decide and not node.sealed:
                     player = node.players[0]
-                    legal = legals[at](live, player) if steps is not None else legal_of(live, player)
+                    legal = legals[at](arg, live, player) if steps is not None else legal_of(live, player)
                     if not legal:
                         raise IllegalEventError(f"{name}: {player} must decide but has no legal decision")
                     event = choose(player, legal)

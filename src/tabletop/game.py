@@ -47,11 +47,11 @@ class Fast(Protocol):
 
     Optionally, a fast path whose answers depend on a step its live state
     names in ``live.at`` (kept up to date by ``thaw`` and ``apply``) may
-    offer ``steps``: three mappings from that name to the step's
-    ``next(live)``, ``check(live, decision)`` and ``legal(live, player)``,
-    answering as :meth:`next`, :meth:`check` and :meth:`legal` do. The
-    engine's fast loops then call the step's function directly, one call
-    per question instead of two.
+    offer ``steps``: ``(arg, nodes, checks, legals)``, three mappings from
+    that name to the step's functions ``(arg, live)``, ``(arg, live,
+    decision)`` and ``(arg, live, player)``, answering as :meth:`next`,
+    :meth:`check` and :meth:`legal` do. The engine's fast loops then call
+    the step's function directly, one call per question instead of two.
     """
 
     def thaw(self, state: Any) -> Any:
