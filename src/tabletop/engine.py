@@ -308,6 +308,8 @@ class Match:
             for seq, event in events:
                 if pending or seq != done + 1 or type(event) in unusual:
                     self.seq = done
+                    if folded:  # accept reads the state as folded so far
+                        self._stale, folded = True, False
                     self.accept(event, seq)  # resigning makes a new live state
                     live, done = self._live, self.seq
                     pending = self._node is not None or bool(self.seals)
@@ -335,6 +337,8 @@ class Match:
                 if not ok:
                     self.seq = done
                     self._node = node
+                    if folded:
+                        self._stale, folded = True, False
                     self.accept(event, seq)  # says why, or handles what is not common
                     live, done = self._live, self.seq
                     pending = self._node is not None or bool(self.seals)
