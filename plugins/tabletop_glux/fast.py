@@ -183,6 +183,10 @@ class Fast:
             return legals[live.at](game, live, player)
 
         self.next, self.check, self.apply, self.legal = next, check, apply, legal
+        # The same answers for the engine's fast loops, which read the step
+        # the live state is in (``live.at``) and call its own function with
+        # the game (a call from Python to Python costs least: no wrapper).
+        self.steps = (game, nodes, checks, legals)
 
     # -- keeping the reach as chips are placed (``placement.put_chip``) ---------
     def placed(self, live: Live, square: int, seat: int, face: int, old: tuple) -> None:

@@ -288,41 +288,68 @@ class Match:
                 self.accept(event, seq)
             return
         foreign = self._foreign
-        next_node, check, fold = fast.next, fast.check, fast.apply
-        for seq, event in events:
-            if (
-                self._node is not None
-                or self.seals
-                or seq != self.seq + 1
-                or type(event) in foreign
-                or type(event) is Resign
-            ):
-                self.accept(event, seq)
-                continue
-            live = self._live
-            node = next_node(live)
-            origin = event.origin
-            kind = type(node)
-            if kind is Decide:
-                ok = (
-                    origin == DECISION
-                    and not node.sealed
-                    and event.player in node.players  # type: ignore[attr-defined]
-                    and check(live, event) is None
-                )
-            elif kind is Chance:
-                ok = origin == CHANCE and node.allows(event)
-            elif kind is Forced:
-                ok = origin != DECISION and origin != CHANCE and event == node.event
-            else:
-                ok = False
-            if not ok:
-                self._node = node
-                self.accept(event, seq)  # says why, or handles what is not common
-                continue
-            fold(live, event)
-            self.seq = seq
-            self._stale = True
+        fold = fast.apply
+        # A fast path that answers by the step its live state is in
+        # (``Fast.steps``) is asked that step's functions directly: one call
+        # per question rather than two (this loop runs for every event).
+        steps = getattr(fast, "steps", None)
+        if steps is not None:
+            arg, nodes, checks, _ = steps
+        else:
+            next_node, check = fast.next, fast.check
+        # Events of these kinds, and any event while a node is pending or a
+        # decision sealed, go through :meth:`accept`; only it changes those.
+        unusual = {*foreign, Resign}
+        live = self._live
+        done = self.seq
+        pending = self._node is not None or bool(self.seals)
+        folded = False
+        try:
+            for seq, event in events:
+                if pending or seq != done + 1 or type(event) in unusual:
+                    self.seq = done
+                    if folded:  # accept reads the state as folded so far
+                        self._stale, folded = True, False
+                    self.accept(event, seq)  # resigning makes a new live state
+                    live, done = self._live, self.seq
+                    pending = self._node is not None or bool(self.seals)
+                    continue
+                if steps is not None:
+                    at = live.at
+                    node = nodes[at](arg, live)
+                else:
+                    node = next_node(live)
+                origin = event.origin
+                kind = type(node)
+                if kind is Decide:
+                    ok = (
+                        origin == DECISION
+                        and not node.sealed
+                        and event.player in node.players  # type: ignore[attr-defined]
+                        and (checks[at](arg, live, event) if steps is not None else check(live, event)) is None
+                    )
+                elif kind is Chance:
+                    ok = origin == CHANCE and node.allows(event)
+                elif kind is Forced:
+                    ok = origin != DECISION and origin != CHANCE and event == node.event
+                else:
+                    ok = False
+                if not ok:
+                    self.seq = done
+                    self._node = node
+                    if folded:
+                        self._stale, folded = True, False
+                    self.accept(event, seq)  # says why, or handles what is not common
+                    live, done = self._live, self.seq
+                    pending = self._node is not None or bool(self.seals)
+                    continue
+                fold(live, event)
+                done = seq
+                folded = True
+        finally:
+            self.seq = done
+            if folded:
+                self._stale = True
 
     def race(
         self,
@@ -343,12 +370,19 @@ class Match:
         assert fast is not None
         # Looked up once: this loop runs for every event of every self-played game.
         next_node, legal_of, fold, append = fast.next, fast.legal, fast.apply, events.append
+        steps = getattr(fast, "steps", None)
+        if steps is not None:  # the step's own functions, as in :meth:`follow`
+            arg, nodes, _, legals = steps
         seq = self.seq
         limit = max_events - len(events)
         done = 0
         try:
             while True:
-                node = next_node(live)
+                if steps is not None:
+                    at = live.at
+                    node = nodes[at](arg, live)
+                else:
+                    node = next_node(live)
                 kind = type(node)
                 if kind is Chance:
                     event = node.pick(number(seq + 1))
@@ -356,7 +390,7 @@ class Match:
                     event = node.event
                 elif kind is Decide and not node.sealed:
                     player = node.players[0]
-                    legal = legal_of(live, player)
+                    legal = legals[at](arg, live, player) if steps is not None else legal_of(live, player)
                     if not legal:
                         raise IllegalEventError(f"{name}: {player} must decide but has no legal decision")
                     event = choose(player, legal)

@@ -44,6 +44,14 @@ class Fast(Protocol):
     immutable states of the plain path. ``freeze(thaw(s))`` equals ``s``, and
     every method answers exactly as its plain counterpart does for the state
     ``freeze`` would give (a property test holds the two together).
+
+    Optionally, a fast path whose answers depend on a step its live state
+    names in ``live.at`` (kept up to date by ``thaw`` and ``apply``) may
+    offer ``steps``: ``(arg, nodes, checks, legals)``, three mappings from
+    that name to the step's functions ``(arg, live)``, ``(arg, live,
+    decision)`` and ``(arg, live, player)``, answering as :meth:`next`,
+    :meth:`check` and :meth:`legal` do. The engine's fast loops then call
+    the step's function directly, one call per question instead of two.
     """
 
     def thaw(self, state: Any) -> Any:

@@ -354,23 +354,23 @@ class Codec:
         # draw, the same roll): events are immutable, so the event read from
         # the rest of such a line is kept and shared. Only lines as tabletop
         # writes them ({"seq":N,...} with N plain digits) take this path.
-        if type(line) is bytes and line[:7] == b'{"seq":':
-            comma = line.find(b",", 7)
-            digits = line[7:comma]
+        if type(line) is bytes:
+            head, comma, rest = line.partition(b",")
             # At most 18 digits: a number that always fits in 64 bits.
-            if 7 < comma <= 25 and digits.isdigit() and (comma == 8 or line[7] != 48):  # 48: b"0"
-                known = self._known.get(game)
-                if known is None:
-                    known = self._known[game] = {}
-                rest = line[comma:]
-                event = known.get(rest)
-                if event is None:
-                    seq, event = self._decode_json(game, line)
-                    if self._count < KNOWN_LINES:
-                        known[rest] = event
-                        self._count += 1
-                    return seq, event
-                return int(digits), event
+            if head[:7] == b'{"seq":' and 7 < len(head) <= 25 and comma:
+                digits = head[7:]
+                if digits.isdigit() and (len(digits) == 1 or head[7] != 48):  # 48: b"0"
+                    known = self._known.get(game)
+                    if known is None:
+                        known = self._known[game] = {}
+                    event = known.get(rest)
+                    if event is None:
+                        seq, event = self._decode_json(game, line)
+                        if self._count < KNOWN_LINES:
+                            known[rest] = event
+                            self._count += 1
+                        return seq, event
+                    return int(digits), event
         return self._decode_json(game, line)
 
     def _decode_json(self, game: str, line: bytes | str) -> tuple[int, Event]:
