@@ -481,3 +481,27 @@ def test_selfplay_goes_back_to_the_fast_loop_after_a_sealed_decision(registry, m
     reader = Bot("reader", "random, but given the state", random.choose)
     _, plain, plain_events = selfplay(registry, "glyph-chess", ["a", "b"], [reader, reader], "sealed", advanced)
     assert events == plain_events and match.state == plain.state
+
+
+def test_a_games_own_kind_of_chance_node_stays_on_the_fast_loops(registry, monkeypatch, tmp_path):
+    # Glyph Chess draws its card orders from a chance node of its own class
+    # (a Chance that looks outcomes up by dict): replay and self-play fold it
+    # in their fast loops, not the long way through accept.
+    from tabletop.logfile import create
+
+    random = registry.bot("random", "glyph-chess")
+    header, _, events = selfplay(registry, "glyph-chess", ["a", "b"], [random, random], "own-chance")
+    path = tmp_path / "game.jsonl"
+    create(path, registry.codec.log(header, events))
+    accepted = []
+    accept = Match.accept
+
+    def counted(self, event, *args):
+        accepted.append(event)
+        return accept(self, event, *args)
+
+    monkeypatch.setattr(Match, "accept", counted)
+    assert Replay(registry, path).run().seq == len(events)
+    assert accepted == []
+    _, again, replayed = selfplay(registry, "glyph-chess", ["a", "b"], [random, random], "own-chance")
+    assert replayed == events and accepted == []

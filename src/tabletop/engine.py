@@ -328,7 +328,9 @@ class Match:
                         and event.player in node.players  # type: ignore[attr-defined]
                         and (checks[at](arg, live, event) if steps is not None else check(live, event)) is None
                     )
-                elif kind is Chance:
+                elif kind is Chance or (kind is not Forced and isinstance(node, Chance)):
+                    # A game's own kind of chance node (one that looks its
+                    # outcomes up faster) is a chance node all the same.
                     ok = origin == CHANCE and node.allows(event)
                 elif kind is Forced:
                     ok = origin != DECISION and origin != CHANCE and event == node.event
@@ -384,7 +386,7 @@ class Match:
                 else:
                     node = next_node(live)
                 kind = type(node)
-                if kind is Chance:
+                if kind is Chance or (kind is not Decide and kind is not Forced and isinstance(node, Chance)):
                     event = node.pick(number(seq + 1))
                 elif kind is Forced:
                     event = node.event
