@@ -13,8 +13,8 @@ from typing import Any
 
 from tabletop import Chance, Event, Game, Hidden, Outcome
 
-from . import board as boards
 from . import (
+    about,
     fast,
     hookspecs,
     notation,
@@ -27,6 +27,7 @@ from . import (
     steps,
     turn,
 )
+from . import board as boards
 from .chips import KINDS
 from .events import EVENTS, Draw
 from .forms import form_of
@@ -35,11 +36,12 @@ from .state import State, evolve, freeze, thaw
 
 class Glux(Game):
     name = "glux"
-    title = "Glüx"
-    description = "place light chips by counting squares; rooms are scored by majority"
-    min_players = 2
-    max_players = 4
-    options = {"board": "a built-in board (two-players, three-four-players) or a board file"}
+    # What the game says of itself is written once, in ``about`` (which
+    # ``tabletop games`` reads without importing the game).
+    title = about.TITLE
+    description = about.DESCRIPTION
+    min_players, max_players = about.PLAYERS
+    options = dict(about.OPTIONS)
     events = EVENTS
     rule_specs = hookspecs
     official_rules = official

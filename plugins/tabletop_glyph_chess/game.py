@@ -12,6 +12,7 @@ from typing import Any
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
 
 from . import (
+    about,
     actions,
     bots,
     evaluation,
@@ -51,14 +52,12 @@ def _shuffles(player: str) -> IndexedChance:
 
 class GlyphChess(Game):
     name = "glyph-chess"
-    title = "Glyph Chess"
-    description = "wizards on a hex board; spells paid in coins and shared dice; reach the centre"
-    min_players = 2
-    max_players = 3
-    options = {
-        "radius": "spots from the centre to an edge (default 6: 7 spots an edge)",
-        "position": "a JSON file with a position to start from (pieces, dice, coins)",
-    }
+    # What the game says of itself is written once, in ``about`` (which
+    # ``tabletop games`` reads without importing the game).
+    title = about.TITLE
+    description = about.DESCRIPTION
+    min_players, max_players = about.PLAYERS
+    options = dict(about.OPTIONS)
     events = EVENTS
     rule_specs = hookspecs
     official_rules = official
