@@ -160,11 +160,7 @@ def main() -> None:
     big = folder / "games.csv"
     big.unlink(missing_ok=True)
     if args.dask:
-        from distributed import LocalCluster
-
-        with LocalCluster(
-            n_workers=args.workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-        ) as cluster:
+        with local_cluster(args.workers) as cluster:
             run = simulate(
                 [*common, "--games", str(args.games), "--scheduler", cluster.scheduler_address], big, os.getpid()
             )
@@ -202,22 +198,21 @@ def main() -> None:
         print(f"projection, {label}: {rate:,.0f} games/s; a million games in {1e6 / rate / 60:.1f} min{bound}")
 
 
+def local_cluster(workers: int):  # distributed is imported only when asked for
+    """A Dask LocalCluster of ``workers`` one-thread processes on loopback."""
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    )
+
+
 def efficiency_rounds(args: argparse.Namespace, common: list[str], single: int, folder: Path) -> None:
     """The pool's (or the Dask cluster's) steady rate over workers x one
     process's, round by round."""
     with contextlib.ExitStack() as stack:
         if args.dask:
-            from distributed import LocalCluster
-
-            cluster = stack.enter_context(
-                LocalCluster(
-                    n_workers=args.workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    host="127.0.0.1",
-                    dashboard_address=None,
-                )
-            )
+            cluster = stack.enter_context(local_cluster(args.workers))
             where, many = "Dask LocalCluster", ["--scheduler", cluster.scheduler_address]
         else:
             where, many = "process pool", ["--workers", str(args.workers)]

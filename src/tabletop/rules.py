@@ -272,26 +272,13 @@ def _wrap(name: str, argnames: tuple[str, ...], impl: Any, inner: Callable[..., 
     the answer in force."""
     wrapper = impl.function
     message = f"the wrapper {getattr(wrapper, '__qualname__', wrapper)}"
-    if not _plain_names(name, argnames):
-        adapted = _adapt(impl, argnames)
-
-        def wrapped(**kwargs: Any) -> Any:
-            generator = adapted(**kwargs)
-            next(generator)
-            try:
-                result = inner(**kwargs)
-            except BaseException as exc:
-                return _throw(generator, exc)
-            try:
-                generator.send(result)
-            except StopIteration as stop:
-                return stop.value
-            raise PluginError(message + " yields more than once")
-
-        return wrapped
-    source = _WRAPPED.format(
-        name=name, signature=_signature(argnames), wanted=_passing(impl.argnames), passed=_passing(argnames)
-    )
+    if _plain_names(name, argnames):
+        signature, wanted, passed = _signature(argnames), _passing(impl.argnames), _passing(argnames)
+    else:
+        # Arguments the generated code cannot name: the same code, by keywords.
+        name, signature, wanted, passed = "wrapped", "**kwargs", "**kwargs", "**kwargs"
+        wrapper = _adapt(impl, argnames)
+    source = _WRAPPED.format(name=name, signature=signature, wanted=wanted, passed=passed)
     namespace = {"wrapper": wrapper, "inner": inner, "throw": _throw, "PluginError": PluginError, "message": message}
     return _compile(name, source, namespace)
 
