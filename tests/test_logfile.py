@@ -7,8 +7,11 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop import LogFormatError, UsageError, logfile
+from tabletop.jsonline import MAX_LINE
 
 
 def test_append_writes_whole_lines(tmp_path):
@@ -102,3 +105,88 @@ def test_reading_logs_needs_no_fcntl(tmp_path):
     result = subprocess.run([sys.executable, "-c", code, str(log)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "verified" in result.stdout
+
+
+# -- reading a block at a time -----------------------------------------------------
+def _read_one_by_one(data: bytes) -> tuple[list[tuple[int, bytes]], str | None]:
+    """What reading gives, line by line, as the reader is documented: the
+    good lines, then the first problem with its line number."""
+    good: list[tuple[int, bytes]] = []
+    pieces = data.split(b"\n")
+    for number, line in enumerate(pieces[:-1], start=1):
+        if len(line) > MAX_LINE:
+            return good, f"{number}: line longer than"
+        if line.endswith(b"\r"):
+            return good, f"{number}: the line ends with CR LF"
+        if not line or line.isspace():
+            return good, f"{number}: blank line"
+        good.append((number, line))
+    if pieces[-1]:
+        number = len(pieces)
+        if len(pieces[-1]) > MAX_LINE:
+            return good, f"{number}: line longer than"
+        return good, f"{number}: truncated last line"
+    if not good:
+        return good, "empty file"
+    return good, None
+
+
+def _read_in_blocks(path) -> tuple[list[tuple[int, bytes]], str | None]:
+    got: list[tuple[int, bytes]] = []
+    try:
+        for first, lines in logfile.read_batches(path):
+            got.extend(enumerate(lines, start=first))
+    except LogFormatError as exc:
+        where = exc.where.rpartition(":")[2] if exc.where != str(path) else ""
+        return got, f"{where}: {exc.message}" if where else exc.message
+    return got, None
+
+
+LINE = st.one_of(
+    st.just(b'{"seq":1,"kind":"x"}'),
+    st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")),
+    st.sampled_from([b"", b" ", b"\t", b'{"a":1}\r', b' {"a":1}', b"a\rb"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(LINE, max_size=30), cut=st.booleans(), block=st.sampled_from([1, 7, 64, 1 << 16]))
+def test_reading_in_blocks_gives_what_reading_line_by_line_would(tmp_path_factory, lines, cut, block):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(logfile, "BLOCK", block)
+        _compare_readings(tmp_path_factory, lines, cut)
+
+
+def _compare_readings(tmp_path_factory, lines, cut):
+    data = b"\n".join(lines) + (b"" if cut or not lines else b"\n")
+    path = tmp_path_factory.mktemp("blocks") / "log.jsonl"
+    path.write_bytes(data)
+    expected_lines, expected_problem = _read_one_by_one(data)
+    got_lines, problem = _read_in_blocks(path)
+    assert got_lines == expected_lines
+    if expected_problem is None:
+        assert problem is None
+    else:
+        assert problem is not None and problem.startswith(expected_problem)
+
+
+def test_a_line_too_long_is_refused_without_reading_it_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr(logfile, "MAX_LINE", 100)
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b'{"a":1}\n' + b"x" * 10_000 + b"\n{}\n")
+    reads = []
+    real_open = logfile.files.open_regular
+
+    def counting_open(*args, **kwargs):
+        handle = real_open(*args, **kwargs)
+        read = handle.read
+        handle.read = lambda n=-1: reads.append(n) or read(n)  # type: ignore[method-assign]
+        return handle
+
+    monkeypatch.setattr(logfile, "BLOCK", 64)
+    monkeypatch.setattr(logfile.files, "open_regular", counting_open)
+    got, problem = _read_in_blocks(path)
+    assert got == [(1, b'{"a":1}')]
+    assert problem == "2: line longer than 100 bytes"
+    # It stopped once the line had passed the limit, a block or two later.
+    assert sum(reads) <= 100 + 3 * 64

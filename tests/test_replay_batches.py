@@ -1,12 +1,14 @@
-"""A fast replay decodes events a batch at a time: its errors still name the
-line at fault, and the first error in the file is the one reported."""
+"""A fast replay reads and decodes events a block of the file at a time: its
+errors still name the line at fault, and the first error in the file is the
+one reported."""
 
 from __future__ import annotations
 
 import pytest
 
-from tabletop.engine import BATCH, Replay
+from tabletop.engine import Replay
 from tabletop.errors import IllegalEventError, LogFormatError
+from tabletop.logfile import BLOCK
 
 from .conftest import REPLAYS
 
@@ -17,11 +19,24 @@ def _lines() -> list[str]:
     return LONG.read_text().splitlines(keepends=True)
 
 
-def test_the_log_is_longer_than_a_batch(registry):
+def _first_of_block(block: int) -> int:
+    """The number of the first line that begins in the ``block``-th block read."""
+    offset = 0
+    for number, line in enumerate(_lines(), start=1):
+        if offset >= block * BLOCK:
+            return number
+        offset += len(line.encode())
+    raise AssertionError("the log is shorter than that")
+
+
+BATCH = _first_of_block(1)
+
+
+def test_the_log_is_longer_than_a_block(registry):
     assert Replay(registry, LONG).run().seq > BATCH + 100
 
 
-@pytest.mark.parametrize("line", [5, BATCH, BATCH + 1, BATCH + 2, 1200])
+@pytest.mark.parametrize("line", [5, BATCH - 1, BATCH, BATCH + 1, BATCH + 2, BATCH + 200])
 def test_an_illegal_roll_names_its_line(registry, tmp_path, line):
     lines = _lines()
     roll = next(i for i in range(line - 1, len(lines)) if '"kind":"roll"' in lines[i])

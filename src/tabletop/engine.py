@@ -17,7 +17,7 @@ from .errors import CheckFailed, IllegalEventError, LogFormatError, TabletopErro
 from .events import CHANCE, DECISION, Event, Resign, Reveal, Seal, Unseal
 from .game import Fast, Game
 from .header import Header
-from .logfile import parse_header, read_lines
+from .logfile import parse_header, read_batches
 from .nodes import Chance, Decide, Forced, Node, Over
 from .registry import Registry
 
@@ -436,31 +436,42 @@ class Replay:
     ) -> None:
         self.registry = registry
         self.path = Path(path)
-        self._lines = read_lines(self.path, handle)
-        lineno, text = next(self._lines)
-        self.header = parse_header(self.path, text)
+        self._batches = read_batches(self.path, handle)
+        first, lines = next(self._batches)
+        self.header = parse_header(self.path, lines[0])
         try:
             self.match = Match(registry, self.header)
         except TabletopError as exc:
             raise exc.at(f"{self.path}:1") from None
         self.lines = 1
+        #: The lines read but not folded yet, and the number of the first.
+        self._read: tuple[int, list[bytes]] | None = (2, lines[1:]) if len(lines) > 1 else None
         if start is not None:
             # The lines from byte ``start[0]`` on, the first numbered ``start[1] + 1``:
             # the caller restores the match to where line ``start[1]`` left it.
-            self._lines = read_lines(self.path, handle, start)
+            self._batches.close()
+            self._batches = read_batches(self.path, handle, start)
+            self._read = None
             self.lines = start[1]
         #: Called with (match, seq, event) before each event is applied.
         self.before: Callable[[Match, int, Event], None] | None = None
 
     def close(self) -> None:
         """Stop reading the log (the file is closed; nothing more is folded)."""
-        self._lines.close()
+        self._batches.close()
+
+    def _blocks(self) -> Iterator[tuple[int, list[bytes]]]:
+        """The lines not folded yet, a block at a time (see ``read_batches``)."""
+        if self._read is not None:
+            read, self._read = self._read, None
+            yield read
+        yield from self._batches
 
     def __iter__(self) -> Iterator[tuple[int, int, Event]]:
         codec = self.registry.codec
         game = self.header.game
         match = self.match
-        for lineno, text in self._lines:
+        for lineno, text in (line for first, lines in self._blocks() for line in enumerate(lines, first)):
             try:
                 seq, event = codec.decode_line(game, text)
                 if self.before is not None and seq == match.seq + 1:
@@ -483,43 +494,31 @@ class Replay:
         return self.match
 
     def _run_fast(self) -> Match:
-        # Lines are decoded a batch at a time and each batch folded in one
-        # call: one loop per event rather than a chain of generators. An
-        # error names the line of the event at fault; a line that cannot be
+        # Lines are read and decoded a block at a time, and each block folded
+        # in one call: one loop per event rather than a chain of generators.
+        # An error names the line of the event at fault; a line that cannot be
         # read is reported only once the events before it are folded (an
         # illegal one among them is the first error).
-        decode = self.registry.codec.decode_line
+        decode = self.registry.codec.decode_lines
         game = self.header.game
         match = self.match
-        lines = self._lines
-        lineno = self.lines
-        while True:
-            numbers: list[int] = []
-            events: list[tuple[int, Event]] = []
+        for first, lines in self._blocks():
             failed: TabletopError | None = None
+            events: list[tuple[int, Event]] = []
             try:
-                for lineno, text in lines:
-                    numbers.append(lineno)
-                    events.append(decode(game, text))
-                    if len(events) == BATCH:
-                        break
-            except TabletopError as exc:  # a line that is no event, or that cannot be read
-                failed = exc.at(f"{self.path}:{lineno + 1 if len(numbers) == len(events) else lineno}")
-            first = match.seq
+                decode(game, lines, events)
+            except TabletopError as exc:  # a line that is no event: the events before it are folded first
+                failed = exc.at(f"{self.path}:{first + len(events)}")
+            done = match.seq
             try:
                 match.follow(events)
             except TabletopError as exc:
-                raise exc.at(f"{self.path}:{numbers[match.seq - first]}") from None
+                raise exc.at(f"{self.path}:{first + match.seq - done}") from None
             if failed is not None:
                 raise failed from None
-            if numbers:
-                self.lines = numbers[-1]
-            if len(events) < BATCH:
-                return match
+            self.lines = first + len(lines) - 1
+        return match
 
-
-#: How many events a fast replay decodes before it folds them (bounded memory for any log).
-BATCH = 1024
 
 
 def verify(registry: Registry, path: Path, require_seed: bool = True) -> tuple[Match, int | None]:

@@ -21,6 +21,10 @@ from .header import Header
 from .jsonline import MAX_LINE
 
 
+#: How many bytes a log is read in at a time.
+BLOCK = 1 << 16
+
+
 def read_lines(
     path: Path, handle: IO[bytes] | None = None, start: tuple[int, int] = (0, 0)
 ) -> Iterator[tuple[int, bytes]]:
@@ -28,29 +32,70 @@ def read_lines(
     (the JSON reader checks that they are UTF-8). Only a regular file is read,
     and no line past :data:`~tabletop.jsonline.MAX_LINE` bytes. ``start``:
     begin at that byte offset, which is the end of line number ``start[1]``."""
+    for first, lines in read_batches(path, handle, start):
+        yield from enumerate(lines, start=first)
+
+
+def read_batches(
+    path: Path, handle: IO[bytes] | None = None, start: tuple[int, int] = (0, 0)
+) -> Iterator[tuple[int, list[bytes]]]:
+    """The lines of :func:`read_lines` a block of the file at a time: the
+    number of the first and the list of them. A line that cannot be read is
+    reported (raised) once the lines before it have been given."""
     offset, before = start
-    lineno = before
+    lineno = before  # the last line given
     with contextlib.ExitStack() as stack:
         if handle is None:
             handle = stack.enter_context(files.open_regular(path))
         handle.seek(offset)
+        read = handle.read
+        rest = b""  # the start of a line whose end is not read yet
         try:
-            for lineno, raw in enumerate(iter(functools.partial(handle.readline, MAX_LINE + 1), b""), start=before + 1):
-                if raw[-1:] != b"\n":
-                    if len(raw) > MAX_LINE:
-                        raise LogFormatError(f"line longer than {MAX_LINE:,} bytes", where=f"{path}:{lineno}")
-                    raise LogFormatError("truncated last line (no newline at the end)", where=f"{path}:{lineno}")
-                if raw[-2:-1] == b"\r":
-                    raise LogFormatError(
-                        "the line ends with CR LF; a log's lines end with LF only", where=f"{path}:{lineno}"
-                    )
-                if raw.isspace():
-                    raise LogFormatError("blank line", where=f"{path}:{lineno}")
-                yield lineno, raw[:-1]
+            while True:
+                block = read(BLOCK)
+                if not block:
+                    break
+                if rest:
+                    block = rest + block
+                end = block.rfind(b"\n")
+                if end < 0:
+                    rest = block
+                    if len(rest) > MAX_LINE:
+                        raise LogFormatError(f"line longer than {MAX_LINE:,} bytes", where=f"{path}:{lineno + 1}")
+                    continue
+                rest = block[end + 1 :]
+                lines = block[:end].split(b"\n")
+                # Every line tabletop writes begins with "{" (past any
+                # whitespace byte) and has no CR: a block of such lines,
+                # none too long, is given as it is, checked by C loops
+                # alone. Any other block is looked at line by line.
+                if b"\r" in block or min(lines)[:1] <= b" " or (len(block) > MAX_LINE and max(map(len, lines)) > MAX_LINE):
+                    for i, line in enumerate(lines):
+                        problem = _problem(line)
+                        if problem is not None:
+                            if i:
+                                yield lineno + 1, lines[:i]
+                            raise LogFormatError(problem, where=f"{path}:{lineno + i + 1}")
+                yield lineno + 1, lines
+                lineno += len(lines)
         except OSError as exc:
             raise UsageError(f"cannot read: {files.reason(exc)}", where=f"{path}:{lineno + 1}") from None
+        if rest:
+            if len(rest) > MAX_LINE:
+                raise LogFormatError(f"line longer than {MAX_LINE:,} bytes", where=f"{path}:{lineno + 1}")
+            raise LogFormatError("truncated last line (no newline at the end)", where=f"{path}:{lineno + 1}")
         if lineno == 0 and offset == 0:
             raise LogFormatError("empty file: no header", where=str(path))
+
+
+def _problem(line: bytes) -> str | None:
+    if len(line) > MAX_LINE:
+        return f"line longer than {MAX_LINE:,} bytes"
+    if line[-1:] == b"\r":
+        return "the line ends with CR LF; a log's lines end with LF only"
+    if not line or line.isspace():
+        return "blank line"
+    return None
 
 
 def peek_game(path: Path) -> str | None:

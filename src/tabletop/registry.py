@@ -373,5 +373,25 @@ class Codec:
                     return int(digits), event
         return self._decode_json(game, line)
 
+    def decode_lines(self, game: str, lines: Iterable[bytes], into: list[tuple[int, Event]]) -> None:
+        """:meth:`decode_line` of each line, appended to ``into`` (a replay
+        reads a block of lines at a time). On an error, ``into`` holds the
+        events of the lines before the one at fault."""
+        known = self._known.get(game)
+        if known is None:
+            known = self._known[game] = {}
+        seen, add, one = known.get, into.append, self.decode_line
+        for line in lines:
+            # decode_line's shortcut, written out for a block of lines: the
+            # event of a line seen before but for its number.
+            head, comma, rest = line.partition(b",")
+            event = seen(rest)
+            if event is not None and head[:7] == b'{"seq":' and 7 < len(head) <= 25:
+                digits = head[7:]
+                if digits.isdigit() and (len(digits) == 1 or head[7] != 48):  # 48: b"0"
+                    add((int(digits), event))
+                    continue
+            add(one(game, line))
+
     def _decode_json(self, game: str, line: bytes | str) -> tuple[int, Event]:
         return self.decode(game, jsonline.loads(line))
