@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Event, Forced, Over, Steps, TurnStep, rulehook
-from tabletop.steps import wait
+from tabletop.steps import decided_by, wait
 
 from . import setup, turn
 from .chips import FACES
@@ -92,14 +92,12 @@ def check(game: Glux, state: Any, decision: Event) -> str | None:
         if not state.began:
             return "the game is still being set up: choose the face of your start chip"
         seat = game.seats[decision.player]  # type: ignore[attr-defined]
-        fast = state.fast
         square = game.indices.get(decision.square)  # type: ignore[attr-defined]
-        if fast is not None and square is not None and not decision.start:  # type: ignore[attr-defined]
-            reach = state.reach
+        reach = state.reach  # kept by the fast path in self-play only
+        if reach is not None and square is not None and not decision.start:  # type: ignore[attr-defined]
             hand = state.hands[seat]
             if (
-                reach is not None
-                and hand is not None
+                hand is not None
                 and state.held is None
                 and decision.face in FACES[hand]  # type: ignore[attr-defined]
                 and reach[seat].get(square)
@@ -137,6 +135,14 @@ SETUP_STEP = TurnStep(
 
 
 # -- place: the 1st phase ---------------------------------------------------------------
+def _placer(game: Glux, state: Any) -> str | None:
+    # The player at turn decides whenever any decision is legal (a placement,
+    # the option, a variant's decision); only the end, when a rule in force
+    # asks for it, may come first.
+    return None if game.over_asked is not None else game.players[state.turn]
+
+
+@decided_by(_placer)
 def _place_node(game: Glux, state: Any):
     if game.over_asked is not None and _over(game, state):
         return Over()

@@ -20,6 +20,7 @@ from .header import Header
 from .logfile import parse_header, read_batches
 from .nodes import Chance, Decide, Forced, Node, Over
 from .registry import Registry
+from .steps import decider
 
 _COMMITMENT = re.compile(r"^sha256:[0-9a-f]{64}$")
 
@@ -295,6 +296,11 @@ class Match:
         steps = getattr(fast, "steps", None)
         if steps is not None:
             arg, nodes, checks, _ = steps
+            # Steps whose node declares who decides in it (``decided_by``): a
+            # decision of that player that the step's check finds legal is
+            # folded without asking the node, which may have to look for a
+            # legal decision to tell a decision from a forced event.
+            deciders = {name: who for name, node in nodes.items() if (who := decider(node)) is not None}
         else:
             next_node, check = fast.next, fast.check
         # Events of these kinds, and any event while a node is pending or a
@@ -314,12 +320,18 @@ class Match:
                     live, done = self._live, self.seq
                     pending = self._node is not None or bool(self.seals)
                     continue
+                origin = event.origin
                 if steps is not None:
                     at = live.at
+                    if origin == DECISION and at in deciders:
+                        if deciders[at](arg, live) == event.player and checks[at](arg, live, event) is None:
+                            fold(live, event)
+                            done = seq
+                            folded = True
+                            continue
                     node = nodes[at](arg, live)
                 else:
                     node = next_node(live)
-                origin = event.origin
                 kind = type(node)
                 if kind is Decide:
                     ok = (
@@ -518,7 +530,6 @@ class Replay:
                 raise failed from None
             self.lines = first + len(lines) - 1
         return match
-
 
 
 def verify(registry: Registry, path: Path, require_seed: bool = True) -> tuple[Match, int | None]:

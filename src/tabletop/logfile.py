@@ -9,7 +9,6 @@ lock (``flock``) on the file, so two writers never interleave.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -19,7 +18,6 @@ from . import files, jsonline
 from .errors import LogFormatError, TabletopError, UsageError
 from .header import Header
 from .jsonline import MAX_LINE
-
 
 #: How many bytes a log is read in at a time.
 BLOCK = 1 << 16
@@ -69,7 +67,11 @@ def read_batches(
                 # whitespace byte) and has no CR: a block of such lines,
                 # none too long, is given as it is, checked by C loops
                 # alone. Any other block is looked at line by line.
-                if b"\r" in block or min(lines)[:1] <= b" " or (len(block) > MAX_LINE and max(map(len, lines)) > MAX_LINE):
+                if (
+                    b"\r" in block
+                    or min(lines)[:1] <= b" "
+                    or (len(block) > MAX_LINE and max(map(len, lines)) > MAX_LINE)
+                ):
                     for i, line in enumerate(lines):
                         problem = _problem(line)
                         if problem is not None:

@@ -45,6 +45,12 @@ class Chance:
     #: The running totals of ``weights``: outcome i is picked by the numbers
     #: (modulo the total) from ends[i - 1] up to ends[i].
     _ends: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+    #: ``allows``'s answers by the identity of the event asked, each kept
+    #: with its event (so no other object can have that identity while it is
+    #: remembered): a replay asks a node cached for the game about the same
+    #: few decoded events again and again, and a look-up by identity costs
+    #: less than comparing events.
+    _seen: dict[int, tuple[Event, bool]] = attrs.field(init=False, eq=False, repr=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_ends", tuple(accumulate(self.weights)) if self.weights is not None else ())
@@ -62,11 +68,19 @@ class Chance:
 
     def allows(self, event: Event) -> bool:
         """Whether ``event`` is a possible outcome of this node."""
+        seen = self._seen.get(id(event))
+        if seen is not None:
+            return seen[1]
         try:
             index = self.outcomes.index(event)
         except ValueError:
-            return False
-        return self.weights is None or self.weights[index] > 0
+            found = False
+        else:
+            found = self.weights is None or self.weights[index] > 0
+        if len(self._seen) > 64:
+            self._seen.clear()
+        self._seen[id(event)] = (event, found)
+        return found
 
 
 @attrs.frozen

@@ -209,6 +209,9 @@ def make_converter() -> Any:
 
 #: How many distinct event lines (less their numbers) a codec remembers.
 KNOWN_LINES = 8_192
+#: How many event numbers a codec remembers by their text (the first few
+#: thousand: the length of most games).
+KNOWN_NUMBERS = 4_096
 
 
 class Codec:
@@ -241,6 +244,8 @@ class Codec:
         #: Events already read, by game and by the rest of their line after the number.
         self._known: dict[str, dict[bytes, Event]] = {}
         self._count = 0
+        #: Event numbers already read, by the text before the line's first comma (``_number``).
+        self._numbers: dict[bytes, int] = {}
 
     @property
     def converter(self) -> Any:
@@ -356,21 +361,18 @@ class Codec:
         # writes them ({"seq":N,...} with N plain digits) take this path.
         if type(line) is bytes:
             head, comma, rest = line.partition(b",")
-            # At most 18 digits: a number that always fits in 64 bits.
-            if head[:7] == b'{"seq":' and 7 < len(head) <= 25 and comma:
-                digits = head[7:]
-                if digits.isdigit() and (len(digits) == 1 or head[7] != 48):  # 48: b"0"
-                    known = self._known.get(game)
-                    if known is None:
-                        known = self._known[game] = {}
-                    event = known.get(rest)
-                    if event is None:
-                        seq, event = self._decode_json(game, line)
-                        if self._count < KNOWN_LINES:
-                            known[rest] = event
-                            self._count += 1
-                        return seq, event
-                    return int(digits), event
+            if comma and (self._numbers.get(head) is not None or self._number(head) is not None):
+                known = self._known.get(game)
+                if known is None:
+                    known = self._known[game] = {}
+                event = known.get(rest)
+                if event is None:
+                    seq, event = self._decode_json(game, line)
+                    if self._count < KNOWN_LINES:
+                        known[rest] = event
+                        self._count += 1
+                    return seq, event
+                return self._numbers.get(head) or self._number(head), event  # type: ignore[return-value]
         return self._decode_json(game, line)
 
     def decode_lines(self, game: str, lines: Iterable[bytes], into: list[tuple[int, Event]]) -> None:
@@ -380,18 +382,35 @@ class Codec:
         known = self._known.get(game)
         if known is None:
             known = self._known[game] = {}
-        seen, add, one = known.get, into.append, self.decode_line
+        seen, number, add, one = known.get, self._numbers.get, into.append, self.decode_line
         for line in lines:
-            # decode_line's shortcut, written out for a block of lines: the
-            # event of a line seen before but for its number.
-            head, comma, rest = line.partition(b",")
+            # The common line, seen before but for its number, in two look-ups.
+            head, _, rest = line.partition(b",")
             event = seen(rest)
-            if event is not None and head[:7] == b'{"seq":' and 7 < len(head) <= 25:
-                digits = head[7:]
-                if digits.isdigit() and (len(digits) == 1 or head[7] != 48):  # 48: b"0"
-                    add((int(digits), event))
+            if event is not None:
+                seq = number(head)
+                if seq is not None:
+                    add((seq, event))
                     continue
             add(one(game, line))
+
+    def _number(self, head: bytes) -> int | None:
+        """The number of a line whose text before its first comma is ``head``,
+        when that is ``{"seq":N`` with N written as tabletop writes it (plain
+        digits, no leading zero, at most 18: always within 64 bits); else
+        None. Remembered for the next line with that number."""
+        digits = head[7:]
+        if (
+            head[:7] != b'{"seq":'
+            or not 0 < len(digits) <= 18
+            or not digits.isdigit()
+            or (len(digits) > 1 and digits[0] == 48)  # 48: b"0"
+        ):
+            return None
+        seq = int(digits)
+        if len(self._numbers) < KNOWN_NUMBERS:
+            self._numbers[head] = seq
+        return seq
 
     def _decode_json(self, game: str, line: bytes | str) -> tuple[int, Event]:
         return self.decode(game, jsonline.loads(line))

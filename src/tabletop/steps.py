@@ -21,12 +21,14 @@ decision shapes (:mod:`tabletop.shapes`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
 from .events import Event
 from .nodes import Node
+
+N = TypeVar("N", bound=Callable[..., Any])
 
 #: What a step's ``check`` says of a decision it does not take now.
 NOT_NOW = "it is not the time for that decision"
@@ -169,6 +171,38 @@ class Steps:
                 work.phase = after
             else:
                 set_phase(work, after)
+
+
+def decided_by(who: Callable[[Any, Any], str | None]) -> Callable[[N], N]:
+    """Declare of a step's ``node(game, state)``: whenever any decision is
+    legal in the step, the node is ``Decide((who(game, state),))``, one
+    player's unsealed decision. ``who`` returns None where it cannot say so
+    (a rule in force may end the game first, say).
+
+    The engine's fast loops then fold a decision of that player which the
+    step's ``check`` finds legal without asking the node: a node that must
+    look for a legal decision to tell a decision from a forced event costs
+    most of a turn's time in a replay, where the decision is at hand.
+
+    The declaration belongs to the function it decorates alone: a variant's
+    own node, or a wrapper around this one (``functools.wraps`` included),
+    declares nothing and is asked as before."""
+
+    def declare(node: N) -> N:
+        node.tabletop_decided_by = (node, who)  # type: ignore[attr-defined]
+        return node
+
+    return declare
+
+
+def decider(node: Any) -> Callable[[Any, Any], str | None] | None:
+    """What ``node`` declares with :func:`decided_by`, or None."""
+    declared = getattr(node, "tabletop_decided_by", None)
+    # A wrapper copies its wrapped function's attributes: only the function
+    # that was declared counts.
+    if declared is None or declared[0] is not node:
+        return None
+    return declared[1]
 
 
 def _phase(state: Any) -> str:

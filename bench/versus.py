@@ -1,0 +1,162 @@
+"""Replay and self-play of this tree against the code of another commit (by
+default 44b5585, before every rule was written once), in alternating
+processes on the same machine: the direct answer to "is any figure worse?".
+
+    python bench/versus.py [--commit 44b5585] [--rounds 5] [--game glux] [--measure replay]
+
+Measures (each for each game asked; default: both games, both measures):
+
+- ``selfplay``: games/s of random bots (Glüx four players, Glyph Chess two),
+  after a few games to warm up;
+- ``replay``: events/s of ``Replay(...).run()`` (every event validated) over
+  logs this tree self-plays once at the start and keeps in memory; both
+  sides read the same bytes.
+
+The other commit's tree is taken with ``git archive`` into a temporary
+folder (removed at the end). In each round one process of each side runs
+each measure, in turn (which side goes first alternates from round to
+round), timed in CPU time (``time.process_time``) so that other work on a
+shared machine counts against neither side. Both sides import this tree's
+virtual environment's packages (click, attrs, ...) but their own
+``tabletop``, plugins and shipped variants (``PYTHONPATH`` puts the tree's
+``src``, ``plugins`` and ``variants`` first, and the plugins registered are
+the entry points of the tree's own ``pyproject.toml``).
+
+Printed: each round's rates and ratio, then min/median/max of each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+
+PLAYERS = {"glux": 4, "glyph-chess": 2}
+#: How many games each measure plays or replays, by game (about a second each).
+GAMES = {"glux": {"selfplay": 400, "replay": 600}, "glyph-chess": {"selfplay": 30, "replay": 60}}
+
+#: What each process runs: the tree's own registry, then one measure.
+RUN = """
+import importlib, io, json, sys, time, tomllib
+from pathlib import Path
+from tabletop import Registry, get_plugin_manager
+from tabletop.engine import Replay
+from tabletop.live import selfplay
+game, measure, players, games, logs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+# The tree's own plugins (its pyproject's entry points), not the installed ones.
+pm = get_plugin_manager(entry_points=False, environment=False)
+with open("pyproject.toml", "rb") as f:
+    for name, value in tomllib.load(f)["project"]["entry-points"]["tabletop"].items():
+        pm.register(importlib.import_module(value), name=name)
+registry = Registry(pm)
+names = [f"p{i}" for i in range(1, players + 1)]
+if measure == "selfplay":
+    bots = [registry.bot("random", game)] * players
+    for i in range(max(3, games // 10)):
+        selfplay(registry, game, names, bots, f"warm-{i}")
+    start = time.process_time()
+    for i in range(games):
+        selfplay(registry, game, names, bots, f"versus-{i}")
+    done = games
+else:
+    data = [line.encode() for line in json.load(open(logs))]
+    for blob in data[:3]:
+        Replay(registry, Path("warm.jsonl"), io.BytesIO(blob)).run()
+    start = time.process_time()
+    done = 0
+    for blob in data:
+        done += Replay(registry, Path("versus.jsonl"), io.BytesIO(blob)).run().seq
+print(json.dumps(done / (time.process_time() - start)))
+"""
+
+
+def tree_of(commit: str, into: Path) -> Path:
+    """The files of ``commit`` in ``into`` (``git archive``: no work tree added)."""
+    archive = subprocess.run(
+        ["git", "-C", str(HERE), "archive", "--format=tar", commit], check=True, capture_output=True
+    ).stdout
+    tar = into / "tree.tar"
+    tar.write_bytes(archive)
+    with tarfile.open(tar) as opened:
+        opened.extractall(into / "tree", filter="data")
+    return into / "tree"
+
+
+def make_logs(game: str, count: int, into: Path) -> Path:
+    """``count`` logs of ``game`` self-played by this tree, as a JSON list of texts."""
+    from tabletop import Registry, get_plugin_manager
+    from tabletop.live import selfplay
+
+    registry = Registry(get_plugin_manager(environment=False))
+    names = [f"p{i}" for i in range(1, PLAYERS[game] + 1)]
+    bots = [registry.bot("random", game)] * len(names)
+    texts = []
+    for i in range(count):
+        header, _, played = selfplay(registry, game, names, bots, f"replay-{i}")
+        texts.append("\n".join(registry.codec.log(header, played)) + "\n")
+    path = into / f"{game}-logs.json"
+    path.write_text(json.dumps(texts))
+    return path
+
+
+def rate(tree: Path, game: str, measure: str, logs: Path) -> float:
+    path = [str(tree / "src"), str(tree / "plugins"), str(tree / "variants")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
+    args = [game, measure, str(PLAYERS[game]), str(GAMES[game][measure]), str(logs)]
+    out = subprocess.run(
+        [sys.executable, "-c", RUN, *args], check=True, capture_output=True, text=True, env=env, cwd=tree
+    ).stdout
+    return float(json.loads(out.strip().splitlines()[-1]))
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values):,.2f} / {statistics.median(values):,.2f} / {max(values):,.2f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--commit", default="44b5585", help="the code to compare with (default 44b5585)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
+    parser.add_argument("--game", action="append", choices=sorted(PLAYERS), help="only this game (repeatable)")
+    parser.add_argument("--measure", action="append", choices=["selfplay", "replay"], help="only this measure")
+    args = parser.parse_args()
+    games = args.game or list(PLAYERS)
+    measures = args.measure or ["selfplay", "replay"]
+    found: dict[tuple[str, str], dict[str, list[float]]] = {}
+    with tempfile.TemporaryDirectory(prefix="versus-") as scratch:
+        other = tree_of(args.commit, Path(scratch))
+        logs = {g: make_logs(g, GAMES[g]["replay"], Path(scratch)) for g in games if "replay" in measures}
+        for round_ in range(args.rounds):
+            for game in games:
+                for measure in measures:
+                    sides = [("this", HERE), (args.commit, other)]
+                    if round_ % 2:
+                        sides.reverse()
+                    got = {name: rate(tree, game, measure, logs.get(game, Path())) for name, tree in sides}
+                    seen = found.setdefault((game, measure), {"this": [], "other": [], "ratio": []})
+                    seen["this"].append(got["this"])
+                    seen["other"].append(got[args.commit])
+                    seen["ratio"].append(got["this"] / got[args.commit])
+                    unit = "games/s" if measure == "selfplay" else "events/s"
+                    print(
+                        f"round {round_ + 1}: {game} {measure}: this {got['this']:,.1f} {unit}, "
+                        f"{args.commit} {got[args.commit]:,.1f}, ratio {seen['ratio'][-1]:.2f}x",
+                        flush=True,
+                    )
+    print(f"\nmin / median / max of {args.rounds} rounds (CPU time)\n")
+    print(f"| game, measure | this tree | {args.commit} | this / {args.commit} |")
+    print("| --- | --- | --- | --- |")
+    for (game, measure), seen in found.items():
+        print(f"| {game} {measure} | {spread(seen['this'])} | {spread(seen['other'])} | {spread(seen['ratio'])}× |")
+
+
+if __name__ == "__main__":
+    main()
