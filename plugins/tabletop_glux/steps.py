@@ -142,7 +142,7 @@ def _placer(game: Glux, state: Any) -> str | None:
     return None if game.over_asked is not None else game.players[state.turn]
 
 
-@decided_by(_placer)
+@decided_by(_placer, check)
 def _place_node(game: Glux, state: Any):
     if game.over_asked is not None and _over(game, state):
         return Over()

@@ -20,7 +20,7 @@ from .header import Header
 from .logfile import parse_header, read_batches
 from .nodes import Chance, Decide, Forced, Node, Over
 from .registry import Registry
-from .steps import decider
+from .steps import declared_decider
 
 _COMMITMENT = re.compile(r"^sha256:[0-9a-f]{64}$")
 
@@ -300,7 +300,9 @@ class Match:
             # decision of that player that the step's check finds legal is
             # folded without asking the node, which may have to look for a
             # legal decision to tell a decision from a forced event.
-            deciders = {name: who for name, node in nodes.items() if (who := decider(node)) is not None}
+            deciders = {
+                name: who for name, node in nodes.items() if (who := declared_decider(node, checks[name])) is not None
+            }
         else:
             next_node, check = fast.next, fast.check
         # Events of these kinds, and any event while a node is pending or a

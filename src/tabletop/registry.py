@@ -53,6 +53,8 @@ class Registry:
                 rulebook.check_rules(variant.name, cls.name, variant.rules, cls.rule_specs)
             self.parameters[variant.name] = rulebook.parameters(variant.rules, variant.name)
         self.codec = Codec(self.games.values(), self.variants.values())
+        #: Games made, by header less its seed (see :meth:`game`).
+        self._games: dict[tuple[Any, ...], Game] = {}
 
     @functools.cached_property
     def bots(self) -> dict[str, list[Bot]]:
@@ -130,7 +132,25 @@ class Registry:
 
     # -- making games ------------------------------------------------------
     def game(self, header: Header) -> Game:
-        """The game a header describes, with its variants' rules in force."""
+        """The game a header describes, with its variants' rules in force.
+
+        A game is its rules, fixed by the header (never by a match's
+        events): the game made for a header serves every match of the same
+        game, players, variants and options, so that reading many short logs
+        does not make the game, its tables and its rules again for each."""
+        try:
+            key = (header.game, header.players, header.variants, frozenset(header.options.items()))
+            made = self._games.get(key)
+        except TypeError:  # an option's value that is not hashable: made afresh
+            return self._make_game(header)
+        if made is None:
+            made = self._make_game(header)
+            if len(self._games) >= GAMES_KEPT:
+                del self._games[next(iter(self._games))]  # the oldest
+            self._games[key] = made
+        return made
+
+    def _make_game(self, header: Header) -> Game:
         cls = self.game_class(header.game)
         if not cls.min_players <= len(header.players) <= cls.max_players:
             raise UsageError(
@@ -206,6 +226,9 @@ def make_converter() -> Any:
         converter.register_structure_hook_func(lambda t, k=kind: t == tuple[k, ...], _strict_tuple(kind))
     return converter
 
+
+#: How many games (one per header, less its seed) a registry keeps made.
+GAMES_KEPT = 16
 
 #: How many distinct event lines (less their numbers) a codec remembers.
 KNOWN_LINES = 8_192

@@ -173,34 +173,45 @@ class Steps:
                 set_phase(work, after)
 
 
-def decided_by(who: Callable[[Any, Any], str | None]) -> Callable[[N], N]:
-    """Declare of a step's ``node(game, state)``: whenever any decision is
-    legal in the step, the node is ``Decide((who(game, state),))``, one
-    player's unsealed decision. ``who`` returns None where it cannot say so
-    (a rule in force may end the game first, say).
+def decided_by(
+    who: Callable[[Any, Any], str | None], check: Callable[[Any, Any, Event], str | None]
+) -> Callable[[N], N]:
+    """Declare of a step's ``node(game, state)``: whenever ``check`` (the
+    step's check) finds a decision legal, the node is
+    ``Decide((who(game, state),))``, one player's unsealed decision. ``who``
+    returns None where it cannot say so (a rule in force may end the game
+    first, say).
 
     The engine's fast loops then fold a decision of that player which the
-    step's ``check`` finds legal without asking the node: a node that must
-    look for a legal decision to tell a decision from a forced event costs
-    most of a turn's time in a replay, where the decision is at hand.
+    step's check finds legal without asking the node: a node that must look
+    for a legal decision to tell a decision from a forced event costs most
+    of a turn's time in a replay, where the decision is at hand.
 
-    The declaration belongs to the function it decorates alone: a variant's
-    own node, or a wrapper around this one (``functools.wraps`` included),
-    declares nothing and is asked as before."""
+    The declaration holds for the function it decorates, with that check,
+    alone: a variant's own node, a wrapper around this one
+    (``functools.wraps`` included), or a step whose check is another (a
+    decision added with :meth:`TurnStep.adding`, a check replaced with
+    ``attrs.evolve``) declares nothing, and the node is asked as before."""
 
     def declare(node: N) -> N:
-        node.tabletop_decided_by = (node, who)  # type: ignore[attr-defined]
+        node.tabletop_decided_by = (node, who, check)  # type: ignore[attr-defined]
         return node
 
     return declare
 
 
-def decider(node: Any) -> Callable[[Any, Any], str | None] | None:
-    """What ``node`` declares with :func:`decided_by`, or None."""
+def decider(step: TurnStep) -> Callable[[Any, Any], str | None] | None:
+    """Who decides in ``step``, as its node declares with :func:`decided_by`,
+    or None."""
+    return declared_decider(step.node, step.check)
+
+
+def declared_decider(node: Any, check: Any) -> Callable[[Any, Any], str | None] | None:
+    """What ``node`` declares with :func:`decided_by` for a step checked by ``check``, or None."""
     declared = getattr(node, "tabletop_decided_by", None)
     # A wrapper copies its wrapped function's attributes: only the function
-    # that was declared counts.
-    if declared is None or declared[0] is not node:
+    # that was declared counts, and only with the check it was declared with.
+    if declared is None or declared[0] is not node or declared[2] is not check:
         return None
     return declared[1]
 

@@ -15,8 +15,19 @@ from pathlib import Path
 import attrs
 import pytest
 
-from tabletop import Decide, IllegalEventError, Over, Registry, Variant, get_plugin_manager, hookimpl, rulehook
+from tabletop import (
+    Decide,
+    IllegalEventError,
+    Over,
+    Registry,
+    TurnStep,
+    Variant,
+    get_plugin_manager,
+    hookimpl,
+    rulehook,
+)
 from tabletop.engine import Replay
+from tabletop.header import Header
 from tabletop.live import selfplay
 from tabletop.steps import decided_by, decider
 from tabletop_glux import steps
@@ -90,7 +101,7 @@ def test_the_player_the_placement_step_declares_decides_whenever_a_decision_is_l
         state = game.initial()
         for event in events:
             step = game.steps[steps.step_of(state)]
-            who = decider(step.node)
+            who = decider(step)
             if who is not None:
                 player = who(game, state)
                 assert player == game.players[state.turn]
@@ -102,7 +113,10 @@ def test_the_player_the_placement_step_declares_decides_whenever_a_decision_is_l
                         assert step.node(game, state) == Decide((player,))
                         asked += 1
             state = game.apply(state, event)
-    assert asked > 20 * players  # the placement step was really met, turn after turn
+    if "glux-put-back" in variants:  # adds a decision to the step: nothing declared
+        assert asked == 0
+    else:
+        assert asked > 20 * players  # the placement step was really met, turn after turn
 
 
 def test_a_rule_that_may_end_the_game_leaves_the_node_to_be_asked(registry):
@@ -128,10 +142,10 @@ def test_a_rule_that_may_end_the_game_leaves_the_node_to_be_asked(registry):
 def test_a_wrapped_node_declares_nothing_and_is_asked(registry):
     bot = registry.bot("random", "glux")
     header, match, events = selfplay(registry, "glux", ["ann", "ben"], [bot, bot], "wrapped", ["wrapped-place-step"])
-    wrapped = match.game.steps[steps.PLACE].node
-    assert wrapped.__wrapped__ is steps.STEPS[steps.PLACE].node  # functools.wraps copied the attributes...
+    wrapped = match.game.steps[steps.PLACE]
+    assert wrapped.node.__wrapped__ is steps.STEPS[steps.PLACE].node  # functools.wraps copied the attributes...
     assert decider(wrapped) is None  # ...but not the declaration
-    assert decider(steps.STEPS[steps.PLACE].node) is steps._placer
+    assert decider(steps.STEPS[steps.PLACE]) is steps._placer
     assert sum(len(stack) for stack in match.state.stacks) == 12
     text = "\n".join(registry.codec.log(header, events)) + "\n"
     assert Replay(registry, Path("w.jsonl"), io.BytesIO(text.encode())).run().state == match.state
@@ -144,18 +158,32 @@ def test_a_wrapped_node_declares_nothing_and_is_asked(registry):
         Replay(registry, Path("w.jsonl"), io.BytesIO(("\n".join(lines) + "\n").encode())).run()
 
 
-def test_decided_by_declares_a_function_alone():
+def test_a_decision_added_to_the_step_drops_the_declaration(registry):
+    """glux-put-back adds a decision to the placement step: a player with no
+    placement may still put chips back, while the official node offers the
+    exclusion. The step's check is then another, and its node is asked."""
+    game = registry.game(Header("glux", ("ann", "ben"), ("glux-put-back",)))
+    place = game.steps[steps.PLACE]
+    assert place.node is steps.STEPS[steps.PLACE].node
+    assert decider(place) is None
+
+
+def test_decided_by_declares_a_function_with_its_check_alone():
     def who(game, state):
         return "ann"
 
-    @decided_by(who)
+    def check(game, state, decision):
+        return None
+
+    @decided_by(who, check)
     def node(game, state):
         return Decide(("ann",))
 
     def other(game, state):
         return Decide(("ann",))
 
-    assert decider(node) is who
-    assert decider(other) is None
+    assert decider(TurnStep("s", node, check=check)) is who
+    assert decider(TurnStep("s", node)) is None  # another check
+    assert decider(TurnStep("s", other, check=check)) is None
     other.__dict__.update(node.__dict__)  # what functools.wraps does
-    assert decider(other) is None
+    assert decider(TurnStep("s", other, check=check)) is None

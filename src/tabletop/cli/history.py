@@ -18,8 +18,8 @@ STDIN = "<stdin>"
 
 
 class Stream:
-    """Standard input as a log to read once, line by line (never whole: a log
-    may be long), from where it starts."""
+    """Standard input as a log to read once, a block at a time (never whole:
+    a log may be long), from where it starts."""
 
     def __init__(self, raw: IO[bytes]) -> None:
         self.raw = raw
@@ -27,6 +27,12 @@ class Stream:
     def seek(self, offset: int, whence: int = 0) -> int:
         # The reader asks for the start before reading; a pipe is there already.
         return 0
+
+    def read(self, size: int = -1) -> bytes:
+        # What has arrived, up to ``size`` bytes, without waiting for all of
+        # them: a pipe fed as a game goes is read as it comes.
+        read1 = getattr(self.raw, "read1", None)
+        return read1(size) if read1 is not None else self.raw.read(size)
 
     def readline(self, size: int = -1) -> bytes:
         return self.raw.readline(size)
