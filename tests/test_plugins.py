@@ -137,3 +137,32 @@ def test_hookimpl_is_re_exported_so_plugins_never_import_pluggy():
 
     assert isinstance(tabletop.hookimpl, pluggy.HookimplMarker)
     assert "pluggy" not in PILE.read_text()
+
+
+def test_a_game_is_made_once_per_header_less_its_seed(registry):
+    """Reading many logs of one set-up makes their game once; a header that
+    differs in game, players, variants or options (but for the seed) gets
+    its own, and options that cannot be kept by value get a fresh one."""
+    from tabletop.header import Randomness
+    from tabletop.registry import GAMES_KEPT
+
+    one = registry.game(Header("glux", ("a", "b"), (), {}, Randomness(seed="1")))
+    assert registry.game(Header("glux", ("a", "b"), (), {}, Randomness(seed="2"))) is one
+    others = [
+        Header("glux", ("a", "c")),
+        Header("glux", ("a", "b"), ("glux-second-place-2p",)),
+        Header("glux", ("a", "b", "c"), (), {"board": "three-four-players"}),
+        Header("pile", ("a", "b")),
+    ]
+    made = [registry.game(header) for header in others]
+    assert all(game is not one for game in made) and len({id(game) for game in made}) == len(made)
+    assert made[2].board is not one.board
+    # A board kept in the header as an object: made afresh each time, and right.
+    text = (ROOT / "plugins" / "tabletop_glux" / "boards" / "two-players.txt").read_text()
+    own = Header("glux", ("a", "b"), (), {"board": {"file": "mine.txt", "text": text}})
+    first, second = registry.game(own), registry.game(own)
+    assert first is not second and first.board.names == one.board.names
+    # The registry keeps a bounded number of games.
+    for i in range(GAMES_KEPT + 4):
+        registry.game(Header("glux", (f"p{i}", "q")))
+    assert len(registry._games) <= GAMES_KEPT

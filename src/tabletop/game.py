@@ -77,7 +77,12 @@ class Game:
     """Base class of every game. Class attributes describe the game; methods are
     the rules. ``rules`` is a :class:`~tabletop.Rules`: the rule hooks in force
     for this game (official rules plus the variants the header enables), each
-    resolved once into a plain function."""
+    resolved once into a plain function.
+
+    A game object is made once per header (less its seed) and serves every
+    match of that header (``Registry.game``): what a match changes lives in
+    its states, never in the game; a table the game fills as it goes is a
+    function of the header alone."""
 
     #: The name used in logs and on the command line, e.g. ``"glux"``.
     name: ClassVar[str] = ""
