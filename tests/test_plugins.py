@@ -162,6 +162,8 @@ def test_a_game_is_made_once_per_header_less_its_seed(registry):
     own = Header("glux", ("a", "b"), (), {"board": {"file": "mine.txt", "text": text}})
     first, second = registry.game(own), registry.game(own)
     assert first is not second and first.board.names == one.board.names
+    # Values JSON tells apart are told apart (Python finds 1 == 1.0 == True).
+    assert len({id(registry.game(Header("pile", ("a", "b"), (), {"stones": v}))) for v in (1, 1.0, True)}) == 3
     # The registry keeps a bounded number of games.
     for i in range(GAMES_KEPT + 4):
         registry.game(Header("glux", (f"p{i}", "q")))

@@ -139,7 +139,9 @@ class Registry:
         game, players, variants and options, so that reading many short logs
         does not make the game, its tables and its rules again for each."""
         try:
-            key = (header.game, header.players, header.variants, frozenset(header.options.items()))
+            # With each value's type: JSON's 1, 1.0 and true are equal in Python.
+            options = frozenset((name, type(value), value) for name, value in header.options.items())
+            key = (header.game, header.players, header.variants, options)
             made = self._games.get(key)
         except TypeError:  # an option's value that is not hashable: made afresh
             return self._make_game(header)
