@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Chance, Decide, Event
+from tabletop.steps import declared_decider
 
 from . import steps
 from .context import WAYS
@@ -65,6 +66,12 @@ class Fast:
         self.ways = WAYS
         #: The node of the Work now: (the Work, the node), forgotten at every event.
         self._node: tuple[Work, Any] | None = None
+        #: Who decides in each step, where its node declares it (``decided_by``).
+        self._deciders = {
+            name: who
+            for name, step in self.table.items()
+            if (who := declared_decider(step.node, step.check)) is not None
+        }
 
     def thaw(self, state: State) -> Work:
         self._node = None
@@ -82,6 +89,12 @@ class Fast:
         node = self.table[live.phase].node(self.game, live)
         self._node = (live, node)
         return node
+
+    def decider(self, live: Work) -> str | None:
+        # The engine then folds a legal action without asking whether the
+        # player can act at all (a listing's worth of work in a replay).
+        who = self._deciders.get(live.phase)
+        return None if who is None else who(self.game, live)
 
     def check(self, live: Work, decision: Event) -> str | None:
         return self.game.check(live, decision)  # the checks only read: a Work reads as a State does

@@ -27,6 +27,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from tabletop import Chance, Decide, Event, Forced, Over, TurnStep, rulehook
+from tabletop.steps import decided_by
 
 from . import actions, awakening, escape, position, setup
 from .events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
@@ -185,6 +186,18 @@ DRAW_STEP = TurnStep(DRAW, _draw_node, (Draw,), _draw, _draw_follows)
 
 
 # -- the action --------------------------------------------------------------------
+def _actor(game, state):
+    # Whenever an action is legal, it is the player at turn's to take.
+    return game.players[state.turn]
+
+
+def _act_check(game, state, decision):
+    if type(decision) is not Move and type(decision) is not Cast:
+        return "the action step: move a piece or cast a spell"
+    return actions.check(game, state, game.seats[decision.player], decision)
+
+
+@decided_by(_actor, _act_check)
 def _act_node(game, state):
     # The player at turn decides, or passes when no action is possible.
     if actions.can_act(game, state, state.turn):
@@ -197,12 +210,6 @@ def _act(game, work, event):
         actions.finish(work)
     else:
         actions.perform(game, work, game.seats[event.player], event)
-
-
-def _act_check(game, state, decision):
-    if type(decision) is not Move and type(decision) is not Cast:
-        return "the action step: move a piece or cast a spell"
-    return actions.check(game, state, game.seats[decision.player], decision)
 
 
 def _act_asks(game, state):

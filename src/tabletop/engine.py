@@ -305,6 +305,8 @@ class Match:
             }
         else:
             next_node, check = fast.next, fast.check
+            # The same, for a fast path that says who decides by itself (``Fast.decider``).
+            decider = getattr(fast, "decider", None)
         # Events of these kinds, and any event while a node is pending or a
         # decision sealed, go through :meth:`accept`; only it changes those.
         unusual = {*foreign, Resign}
@@ -333,6 +335,12 @@ class Match:
                             continue
                     node = nodes[at](arg, live)
                 else:
+                    if origin == DECISION and decider is not None:
+                        if decider(live) == event.player and check(live, event) is None:
+                            fold(live, event)
+                            done = seq
+                            folded = True
+                            continue
                     node = next_node(live)
                 kind = type(node)
                 if kind is Decide:

@@ -52,6 +52,14 @@ class Fast(Protocol):
     decision)`` and ``(arg, live, player)``, answering as :meth:`next`,
     :meth:`check` and :meth:`legal` do. The engine's fast loops then call
     the step's function directly, one call per question instead of two.
+
+    A fast path may also offer ``decider(live)``: the player whose unsealed
+    decision the node is whenever :meth:`check` accepts a decision of
+    theirs, or None where it cannot say (what the current step's node
+    declares with :func:`tabletop.steps.decided_by`). The engine's fast fold
+    then takes a decision of that player which :meth:`check` accepts without
+    asking :meth:`next`. (With ``steps``, the engine reads the declarations
+    from the steps' functions itself.)
     """
 
     def thaw(self, state: Any) -> Any:
