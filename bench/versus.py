@@ -2,7 +2,7 @@
 default 44b5585, before every rule was written once), in alternating
 processes on the same machine: the direct answer to "is any figure worse?".
 
-    python bench/versus.py [--commit 44b5585] [--rounds 5] [--game glux] [--measure replay]
+    python bench/versus.py [--commit 44b5585] [--rounds 5] [--game glux] [--measure replay] [--scale 1]
 
 Measures (each for each game asked; default: both games, both measures):
 
@@ -107,10 +107,11 @@ def make_logs(game: str, count: int, into: Path) -> Path:
     return path
 
 
-def rate(tree: Path, game: str, measure: str, logs: Path) -> float:
+def rate(tree: Path, game: str, measure: str, logs: Path, scale: float) -> float:
     path = [str(tree / "src"), str(tree / "plugins"), str(tree / "variants")]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
-    args = [game, measure, str(PLAYERS[game]), str(GAMES[game][measure]), str(logs)]
+    games = max(1, round(GAMES[game][measure] * scale)) if measure == "selfplay" else GAMES[game][measure]
+    args = [game, measure, str(PLAYERS[game]), str(games), str(logs)]
     out = subprocess.run(
         [sys.executable, "-c", RUN, *args], check=True, capture_output=True, text=True, env=env, cwd=tree
     ).stdout
@@ -127,12 +128,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
     parser.add_argument("--game", action="append", choices=sorted(PLAYERS), help="only this game (repeatable)")
     parser.add_argument("--measure", action="append", choices=["selfplay", "replay"], help="only this measure")
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="play this many times the games each measure (default 1: about a second)",
+    )
     args = parser.parse_args()
     games = args.game or list(PLAYERS)
     measures = args.measure or ["selfplay", "replay"]
     found: dict[tuple[str, str], dict[str, list[float]]] = {}
     with tempfile.TemporaryDirectory(prefix="versus-") as scratch:
         other = tree_of(args.commit, Path(scratch))
+        for game in games:
+            GAMES[game]["replay"] = max(1, round(GAMES[game]["replay"] * args.scale))
         logs = {g: make_logs(g, GAMES[g]["replay"], Path(scratch)) for g in games if "replay" in measures}
         for round_ in range(args.rounds):
             for game in games:
@@ -140,7 +149,7 @@ def main() -> None:
                     sides = [("this", HERE), (args.commit, other)]
                     if round_ % 2:
                         sides.reverse()
-                    got = {name: rate(tree, game, measure, logs.get(game, Path())) for name, tree in sides}
+                    got = {name: rate(tree, game, measure, logs.get(game, Path()), args.scale) for name, tree in sides}
                     seen = found.setdefault((game, measure), {"this": [], "other": [], "ratio": []})
                     seen["this"].append(got["this"])
                     seen["other"].append(got[args.commit])

@@ -38,7 +38,7 @@ from tabletop import Chance, Event
 
 from .events import Place
 from .state import State, Work, freeze, thaw
-from .steps import DRAW, OVER, PLACE, SETUP, step_of
+from .steps import DRAW, OVER, PLACE, READ_FROM_STATE, SETUP, step_of
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -116,6 +116,11 @@ class Fast:
         """``paths`` with the squares between as a mask of bits (see ``Live.filled``), made on first use."""
         return masked_paths(self.game.board, self.placement.directions)
 
+    @functools.cached_property
+    def landings(self) -> tuple:
+        """:func:`landing_paths` of this game, made on first use."""
+        return landing_paths(self.game.board, self.placement.directions, self.landable)
+
     # -- between the two paths ---------------------------------------------
     def thaw(self, state: State) -> Live:
         """A mutable copy of ``state``; each seat's reach is counted when first needed."""
@@ -139,7 +144,14 @@ class Fast:
                     if landable[dest] and len(stacks[dest]) < height and not any(stacks[sq] for sq in between):
                         reach[dest] = reach.get(dest, 0) + 1
             live.reach.append(reach)
-        live.filled = sum(1 << square for square, stack in enumerate(stacks) if stack)
+        # Every square holding a chip is some seat's top: only those are looked at.
+        filled = full = 0
+        for tops in live.tops:
+            for square in tops:
+                filled |= 1 << square
+                if len(stacks[square]) >= height:
+                    full |= 1 << square
+        live.filled, live.full = filled, full
         live.index = self
         return live.reach
 
@@ -168,12 +180,20 @@ class Fast:
         def check(live: Live, decision: Event) -> str | None:
             return checks[live.at](game, live, decision)
 
+        # Whether an official step (read from the state) may lead on without
+        # an event: none does unless a variant makes it (officially only a
+        # variant's ``refill`` does), so it is asked only then.
+        official_leading = bool(leading & READ_FROM_STATE)
+
         def apply(live: Live, event: Event) -> None:
             effects[live.at](game, live, event)
             # ``step_of(live)``, written out: this runs after every event.
-            at = live.step or (
-                DRAW if live.drawing else PLACE if live.turn is not None else OVER if live.began else SETUP
-            )
+            at = live.step
+            if not at:
+                at = DRAW if live.drawing else PLACE if live.turn is not None else OVER if live.began else SETUP
+                live.at = at
+                if not official_leading or at not in leading:
+                    return
             live.at = at
             if at in leading:
                 game.settle(live)
@@ -199,7 +219,7 @@ class Fast:
             # The covered chip counts no more (rule 4).
             covered, was = old[-1]
             reach = reaches[covered]  # type: ignore[index]
-            for between, dest in self.counts[square][was]:
+            for between, dest, _ in self.landings[covered][square][was]:
                 if not filled & between:
                     left = reach.get(dest)
                     if left is not None:  # else the seat may not land there, or it is full
@@ -229,16 +249,17 @@ class Fast:
                                 else:
                                     del reach[dest]
             live.filled = filled = filled | (1 << square)
-        height = self.height
-        if len(stacks[square]) >= height:
+        full = live.full
+        if len(stacks[square]) >= self.height:
             # Full for good (rule 5; stacks only grow): nobody counts to it.
+            live.full = full = full | (1 << square)
             for reach in reaches:  # type: ignore[union-attr]
                 reach.pop(square, None)
-        # The new chip counts from here.
+        # The new chip counts from here, to the squares the seat may land on
+        # (rule 6) that have room (rule 5).
         reach = reaches[seat]  # type: ignore[index]
-        landable = self.landable[seat]
-        for between, dest in self.counts[square][face]:
-            if not filled & between and landable[dest] and len(stacks[dest]) < height:
+        for between, dest, bit in self.landings[seat][square][face]:
+            if not filled & between and not full & bit:
                 reach[dest] = reach.get(dest, 0) + 1
 
 
@@ -287,4 +308,19 @@ def masked_paths(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
     return tuple(
         tuple(tuple((bits(between), dest) for between, dest in counts) for counts in square)
         for square in board.paths(directions)
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def landing_paths(board: Any, directions: tuple[tuple[int, int], ...], landable: tuple) -> tuple:
+    """For each seat, :func:`masked_paths` less the destinations the seat may
+    not land on (rule 6's header-time table, ``landable``), each with its
+    bit: (squares between as a mask, destination, the destination's bit)."""
+    counts = masked_paths(board, directions)
+    return tuple(
+        tuple(
+            tuple(tuple((between, dest, 1 << dest) for between, dest in face if may[dest]) for face in square)
+            for square in counts
+        )
+        for may in landable
     )

@@ -345,11 +345,20 @@ class Placement:
                         refused[square] = (low,) * bool(low_ok) + (high,) * bool(high_ok)
             if not refused:
                 return placements
-            return [p for i, p in enumerate(placements) if p.face in refused.get(squares[i >> 1], faces)]
+            return kept(placements, squares, refused, faces)
+        return self._kinds(state, seat, squares, placements, faces)
+
+    # The filtering is done apart from ``listing``: a comprehension there would
+    # make every local it reads a cell, on every turn (Python 3.11).
+    def _kinds(
+        self, state: Any, seat: int, squares: list[int], placements: Placements, faces: tuple[int, ...]
+    ) -> Sequence[Place]:
+        """``listing``'s rule 4 for a hand of several kinds, the faces of each."""
+        stacks = state.stacks
         allowed = {square: self.allowed(state, seat, square) for square in squares if stacks[square]}
-        if all(len(these) == width for these in allowed.values()):
+        if all(len(these) == len(faces) for these in allowed.values()):
             return placements
-        return [p for i, p in enumerate(placements) if p.face in allowed.get(squares[i // width], faces)]
+        return kept(placements, squares, allowed, faces)
 
     def error(self, state: Any, seat: int, square: int, face: int, start: bool) -> str | None:
         """Why ``seat`` may not place ``face`` on ``square`` (by counting, or
@@ -448,6 +457,15 @@ def place(game: Glux, work: Work, event: Place) -> None:
         work.turn = turns.next(work, seat)
 
 
+def kept(
+    placements: Placements, squares: list[int], allowed: dict[int, tuple[int, ...]], faces: tuple[int, ...]
+) -> list[Place]:
+    """The placements whose face ``allowed`` keeps on their square (every one
+    of ``faces`` on a square it does not name)."""
+    width = len(faces)
+    return [p for i, p in enumerate(placements) if p.face in allowed.get(squares[i // width], faces)]
+
+
 def kinds_in(state: Any, seat: int) -> tuple[str, ...]:
     """The kinds of chip in ``seat``'s hand, each once, in ``KINDS`` order."""
     hand = hand_of(state, seat)
@@ -498,7 +516,7 @@ class Placements(Sequence[Place]):
     def __getitem__(self, index):  # type: ignore[override]
         if type(index) is not int:
             if isinstance(index, slice):
-                return [self[i] for i in range(*index.indices(len(self)))]
+                return self._slice(index)
             index = operator.index(index)
         squares, faces, width = self.squares, self.faces, self.width
         if index < 0:
@@ -521,6 +539,11 @@ class Placements(Sequence[Place]):
         if event is None:
             event = made[key] = Place(self.player, self.names[square], face, start)
         return event
+
+    def _slice(self, index: slice) -> list[Place]:
+        # Apart from ``__getitem__``, whose ``self`` a comprehension there
+        # would make a cell on every call.
+        return [self[i] for i in range(*index.indices(len(self)))]
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)

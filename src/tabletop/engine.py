@@ -8,7 +8,7 @@ what the rules force) before it is applied.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -300,9 +300,7 @@ class Match:
             # decision of that player that the step's check finds legal is
             # folded without asking the node, which may have to look for a
             # legal decision to tell a decision from a forced event.
-            deciders = {
-                name: who for name, node in nodes.items() if (who := declared_decider(node, checks[name])) is not None
-            }
+            deciders = _deciders(nodes, checks)
         else:
             next_node, check = fast.next, fast.check
             # The same, for a fast path that says who decides by itself (``Fast.decider``).
@@ -396,30 +394,45 @@ class Match:
         next_node, legal_of, fold, append = fast.next, fast.legal, fast.apply, events.append
         steps = getattr(fast, "steps", None)
         if steps is not None:  # the step's own functions, as in :meth:`follow`
-            arg, nodes, _, legals = steps
+            arg, nodes, checks, legals = steps
+            # A step whose node declares who decides in it (``decided_by``)
+            # is asked that player's decisions first: when there are any,
+            # the node is that player's decision, and need not be asked.
+            deciders = _deciders(nodes, checks)
         seq = self.seq
         limit = max_events - len(events)
         done = 0
         try:
             while True:
+                node = None
                 if steps is not None:
                     at = live.at
-                    node = nodes[at](arg, live)
+                    who = deciders.get(at)
+                    if who is not None:
+                        player = who(arg, live)
+                        legal = legals[at](arg, live, player) if player is not None else ()
+                        if not legal:  # none: the node says what comes instead
+                            node = nodes[at](arg, live)
+                    else:
+                        node = nodes[at](arg, live)
                 else:
                     node = next_node(live)
-                kind = type(node)
-                if kind is Chance or (kind is not Decide and kind is not Forced and isinstance(node, Chance)):
-                    event = node.pick(number(seq + 1))
-                elif kind is Forced:
-                    event = node.event
-                elif kind is Decide and not node.sealed:
-                    player = node.players[0]
-                    legal = legals[at](arg, live, player) if steps is not None else legal_of(live, player)
-                    if not legal:
-                        raise IllegalEventError(f"{name}: {player} must decide but has no legal decision")
+                if node is None:
                     event = choose(player, legal)
                 else:
-                    return
+                    kind = type(node)
+                    if kind is Chance or (kind is not Decide and kind is not Forced and isinstance(node, Chance)):
+                        event = node.pick(number(seq + 1))
+                    elif kind is Forced:
+                        event = node.event
+                    elif kind is Decide and not node.sealed:
+                        player = node.players[0]
+                        legal = legals[at](arg, live, player) if steps is not None else legal_of(live, player)
+                        if not legal:
+                            raise IllegalEventError(f"{name}: {player} must decide but has no legal decision")
+                        event = choose(player, legal)
+                    else:
+                        return
                 fold(live, event)
                 append(event)
                 seq += 1
@@ -430,6 +443,13 @@ class Match:
             self.seq = seq
             self._stale = True
             self._node = None
+
+
+def _deciders(nodes: Mapping[str, Any], checks: Mapping[str, Any]) -> dict[str, Callable[[Any, Any], str | None]]:
+    """Who decides in each step whose node declares it (``decided_by``), by
+    step name. (Apart from the fast loops: a comprehension there would make
+    the locals it reads cells, read more slowly on every event.)"""
+    return {name: who for name, node in nodes.items() if (who := declared_decider(node, checks[name])) is not None}
 
 
 def _names(players: tuple[str, ...]) -> str:
