@@ -15,7 +15,7 @@ with no code of its own beyond ``options``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress, count
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from . import payment, sight
@@ -33,21 +33,17 @@ if TYPE_CHECKING:
 #: on nothing but their key, so every listing of the process shares them.
 KNOWN_WAYS = 50_000
 WAYS: dict = {}
-#: Payment situations, each numbered once (a number is hashed faster than
-#: the situation it stands for, on every look-up of a listing). Numbers are
-#: never given twice, so ways remembered under a forgotten one stay right.
-SITUATIONS: dict = {}
-_NUMBERS = count()
 
 
-def numbered(situation: tuple) -> int:
-    """The number of a payment situation (see :data:`SITUATIONS`)."""
-    number = SITUATIONS.get(situation)
-    if number is None:
-        if len(SITUATIONS) >= KNOWN_WAYS:
-            SITUATIONS.clear()
-        number = SITUATIONS[situation] = next(_NUMBERS)
-    return number
+def situation(known: dict, key: tuple) -> Paying:
+    """The :class:`Paying` of the payment situation ``key`` (what may pay, and
+    the dice and coins there are to pay with), remembered in ``known``."""
+    found = known.get(key)
+    if found is None:
+        if len(known) >= KNOWN_WAYS:
+            known.clear()
+        found = known[key] = Paying()
+    return found
 
 
 def ways_alike(cost: str, amount: int, free: tuple, showing: tuple, pool: tuple) -> tuple:
@@ -162,6 +158,23 @@ class Priced(dict):
         return ways
 
 
+class Paying(dict):
+    """One payment situation: cost kind -> its :class:`Priced` ways, and
+    ``moves``, the ways to pay for a move by distance (see
+    :meth:`Context.move_ways`). Everything a listing prices in the situation
+    hangs here, found with the one look-up of the situation itself."""
+
+    __slots__ = ("moves",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.moves: dict = {}
+
+    def __missing__(self, cost: str) -> Priced:
+        priced = self[cost] = Priced(cost)
+        return priced
+
+
 class Context:
     """One listing of ``seat``'s actions in ``state``.
 
@@ -189,6 +202,7 @@ class Context:
         "player",
         "board",
         "names",
+        "lines",
         "_mine",
         "free",
         "hand",
@@ -199,6 +213,7 @@ class Context:
         "_known",
         "_situation",
         "_plain",
+        "_any",
         "_shown",
         "_sighted",
         "_wild",
@@ -215,6 +230,7 @@ class Context:
         self.player = game.players[seat]
         self.board = state.board
         self.names = game.geo.names
+        self.lines = game.move_lines[seat]
         self._mine: list[int] | None = None
         spent = state.spent
         self.free = tuple([n for n in range(1, len(state.dice) + 1) if n - 1 not in spent])
@@ -225,8 +241,9 @@ class Context:
         self.kind = ""
         self.payers: Payers | None = None
         self.budget = 0
-        self._situation = -1
-        self._plain = -1
+        self._situation: Paying | None = None
+        self._plain: Paying | None = None
+        self._any: Paying | None = None
         self._shown: dict | None = None
         self._sighted: set[int] | None = None
         self._wild: frozenset[str] = NO_WILD
@@ -249,10 +266,11 @@ class Context:
             # Paid in dice of any face (the scepter), or not at all: the
             # situation is the free dice and their faces.
             self.payers, self.budget = None, 0
-            if self._plain < 0:
+            plain = self._plain
+            if plain is None:
                 dice = self.state.dice
-                self._plain = numbered((self.free, tuple([dice[n - 1] for n in self.free])))
-            self._situation = self._plain
+                plain = self._plain = situation(self._known, (self.free, tuple([dice[n - 1] for n in self.free])))
+            self._situation = plain
         return self
 
     @property
@@ -264,9 +282,9 @@ class Context:
         return self._mine
 
     # -- paying ------------------------------------------------------------------------
-    def _paying(self, kind: str, spot: int) -> tuple[Payers, int, int]:
+    def _paying(self, kind: str, spot: int) -> tuple[Payers, Paying, int]:
         """What may pay for ``kind`` for the piece on ``spot`` (``glyph_payers``),
-        the number of the payment situation (what the ways to pay depend on)
+        the payment situation (what the ways to pay depend on)
         and how many items could pay at most.
 
         While no variant changes ``glyph_payers``, its official answer
@@ -309,7 +327,7 @@ class Context:
         else:
             pool = tuple([n if g in coins else 0 for g, n in zip(GLYPHS, self.hand)])
             budget = len(showing) + sum(pool)
-        return paid_by, numbered((faces, showing, pool)), budget
+        return paid_by, situation(self._known, (faces, showing, pool)), budget
 
     def _begin(self) -> dict:
         # What every piece's payment reads, worked out at the first piece
@@ -335,15 +353,19 @@ class Context:
         listed: [(dice, coins), ...], empty when it cannot be paid. Remembered
         across listings by what the ways depend on."""
         if cost == "any-die":
-            dice = self.state.dice
-            showing = tuple([dice[n - 1] for n in self.free])
-            situation, paid_by = numbered(("any-die", self.free, tuple(map(showing.index, showing)))), ANY_DIE
+            paying = self._any
+            if paying is None:
+                dice = self.state.dice
+                showing = tuple([dice[n - 1] for n in self.free])
+                key = ("any-die", self.free, tuple(map(showing.index, showing)))
+                paying = self._any = situation(self._known, key)
+            paid_by = ANY_DIE
         elif kind is None or kind == self.kind:
             if cost not in payment.COST_KINDS:
                 raise payment.unknown_cost(cost)
             if self.payers is None:
                 raise payment.unknown_type(self.kind)
-            situation, paid_by = self._situation, self.payers
+            paying, paid_by = self._situation, self.payers
         else:
             if cost not in payment.COST_KINDS:
                 raise payment.unknown_cost(cost)
@@ -352,14 +374,10 @@ class Context:
             other = self._by_type.get(kind)
             if other is None:
                 other = self._by_type[kind] = self._paying(kind, self.source)
-            paid_by, situation, _ = other
-        known = self._known
-        key = (situation, cost)
-        found = known.get(key)
-        if found is None:
-            if len(known) >= KNOWN_WAYS:
-                known.clear()
-            found = known[key] = Priced(cost)
+            paid_by, paying, _ = other
+        found = paying[cost]
+        # Payers alike in a situation's key may differ in coin types none of
+        # which is held: the ways are worked out with the payers of now.
         found.ctx, found.paid_by = self, paid_by
         return found
 
@@ -400,8 +418,9 @@ class Context:
         if fixed:
             # The costs are the game's header-time rule (the function itself
             # is in the key: another variant's rule is another function).
-            key = ("moves", game.move_costs, kind, reach, self._situation)
-            found = self._known.get(key)
+            moves = self._situation.moves
+            key = (game.move_costs, kind, reach)
+            found = moves.get(key)
             if found is not None:
                 return found
         costs = self._moving.get(kind)
@@ -426,10 +445,7 @@ class Context:
                 break  # a longer move costs more still
             found.append(ways)
         if fixed and alone:
-            known = self._known
-            if len(known) >= KNOWN_WAYS:
-                known.clear()
-            known[key] = found
+            moves[key] = found
         return found
 
     # -- what spells often ask ---------------------------------------------------------

@@ -119,6 +119,9 @@ class GlyphChess(Game):
         self.reach_by_piece = "glyph_move_range" not in self.overridden
         self.reaches = {piece: movement.reach(self.geo, piece) for piece in NAMES}
         self.directions_by_spot = "glyph_move_directions" not in self.overridden
+        #: For each seat, spot -> its lines with each move's fields (shared
+        #: by every game on the board, see movement.named_lines).
+        self.move_lines = tuple(movement.lines_of(self.geo, p) for p in self.players)
         self.escape_coins = r.glyph_escape_coins
         self.centre_wins = r.glyph_centre_wins
         wild = r.glyph_wild_coins

@@ -156,21 +156,22 @@ def listing(ctx: Context, out: list, first: bool = False) -> None:
     found when ``first``. Range and directions are the header-time tables
     (:func:`reach`, the board's rays) while no variant changes
     ``glyph_move_range`` or ``glyph_move_directions``, else those hooks'."""
-    game, source, kind = ctx.game, ctx.source, ctx.kind
+    game, kind = ctx.game, ctx.kind
     if game.reach_by_piece:
         most = game.reaches.get(kind)
         if most is None:
             most = game.reaches[kind] = reach(game.geo, kind)
     else:
-        most = game.r.glyph_move_range(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
+        most = game.r.glyph_move_range(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=ctx.source)
     if not most:
         return
     by_distance = ctx.move_ways(most)
     most = len(by_distance) - 1  # no farther than it can pay
     if not most:
         return
+    source = ctx.source
     if game.directions_by_spot:
-        lines = named_lines(game.geo, ctx.player, source)
+        lines = ctx.lines[source] or named_lines(game.geo, ctx.player, source)
     else:
         rays = game.r.glyph_move_directions(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
         lines = _named(ctx.names, ctx.player, source, rays.values())
@@ -198,15 +199,22 @@ def named_lines(geo: HexBoard, player: str, source: int) -> tuple:
     """The board's six lines from ``source`` (the official directions), each
     spot as (distance, spot, the fields of ``player``'s move there): made
     once per board, player and spot, for every game."""
+    table = lines_of(geo, player)
+    lines = table[source]
+    if lines is None:
+        lines = table[source] = _named(geo.names, player, source, geo.ray_lists[source])
+    return lines
+
+
+def lines_of(geo: HexBoard, player: str) -> list:
+    """Spot -> its :func:`named_lines` once made (None before), for
+    ``player`` on the board ``geo``: shared by every game on it."""
     table = LINES.get((geo.radius, player))
     if table is None:
         if len(LINES) >= 256:
             LINES.clear()
         table = LINES[geo.radius, player] = [None] * geo.size
-    lines = table[source]
-    if lines is None:
-        lines = table[source] = _named(geo.names, player, source, geo.ray_lists[source])
-    return lines
+    return table
 
 
 def _named(names: Sequence[str], player: str, source: int, rays) -> tuple:
