@@ -68,6 +68,20 @@ def ways_alike(cost: str, amount: int, free: tuple, showing: tuple, pool: tuple)
     return ("alike", cost, total, showing[:total], tuple(n if n < total else total for n in pool))
 
 
+def counted_alike(cost: str, amount: int, dice: int, pool: list) -> tuple:
+    """A key shared by every payment with the same ways to pay ``cost`` (for
+    X = ``amount``) as :func:`~tabletop_glyph_chess.payment.counted` finds
+    them, from ``dice`` dice of the one face that may pay and the coins
+    ``pool``: they depend on at most as many dice and coins of a type as are
+    paid in all, on one die for "die", and on no die for "coin"."""
+    if cost == "die":
+        return ("counted", cost, 0, 1 if dice else 0, ())
+    total = 1 if cost == "item" else amount + 1 if cost == "die+x" else amount
+    if cost == "coin":
+        dice = 0
+    return ("counted", cost, total, dice if dice < total else total, tuple([(g, n if n < total else total) for g, n in pool]))
+
+
 class Asked(dict):
     """Spot -> a per-move predicate's answer for one piece of one seat in one
     state, asked of the hook the first time a spot is looked up (a dict
@@ -388,16 +402,27 @@ class Context:
     def _pays(self, cost: str, amount: int, paid_by: Payers) -> list:
         state = self.state
         dice, free = state.dice, self.free
+        known = self._known
+        if cost != "any-die" and len(paid_by.faces) == 1:
+            # Dice of one face are alike: the ways are worked out once for
+            # as many dice and the same coins (:func:`counted_alike`),
+            # whichever dice show the face, and name this situation's dice.
+            faces, coins = paid_by.faces, paid_by.coins
+            showing = tuple([n for n in free if dice[n - 1] in faces])
+            pool = [(g, n) for g, n in zip(GLYPHS, self.hand) if n and g in coins]
+            alike = counted_alike(cost, amount, len(showing), pool)
+            counts = known.get(alike)
+            if counts is None:
+                if len(known) >= KNOWN_WAYS:
+                    known.clear()
+                counts = known[alike] = list(payment.counted(cost, amount, len(showing), pool))
+            return [(showing[:n], coins) for n, coins in counts]
         if cost == "any-die":
             showing, pool = tuple([dice[n - 1] for n in free]), ()
-        elif len(paid_by.faces) == 1:
-            showing = tuple([n for n in free if dice[n - 1] in paid_by.faces])
-            pool = tuple([n if g in paid_by.coins else 0 for g, n in zip(GLYPHS, self.hand)])
         else:
             showing = tuple([(n, dice[n - 1]) for n in free if dice[n - 1] in paid_by.faces])
             pool = tuple([n if g in paid_by.coins else 0 for g, n in zip(GLYPHS, self.hand)])
         alike = ways_alike(cost, amount, free, showing, pool)
-        known = self._known
         ways = known.get(alike)
         if ways is None:
             if len(known) >= KNOWN_WAYS:

@@ -301,3 +301,42 @@ def test_ways_remembered_across_games_follow_each_games_move_costs(house):
             assert with_toll == list(actions.families(tolled, live, seat, {})), (n, seat)
             differ += with_toll != plain
     assert differ > 0
+
+
+def test_ways_counted_alike_are_the_ways_to_pay():
+    """With one face that may pay, the listing works the ways out once for
+    as many dice and the same coins (``context.counted_alike``) and names
+    the dice of the situation: the ways ``payment.options`` finds, in its order."""
+    import random
+
+    from tabletop_glyph_chess import payment
+    from tabletop_glyph_chess.context import counted_alike
+    from tabletop_glyph_chess.pieces import GLYPHS
+
+    class Position:
+        pass
+
+    found: dict = {}
+    shared = 0
+    for n in range(20_000):
+        rng = random.Random(f"counted-{n}")
+        state = Position()
+        state.dice = [rng.choice(GLYPHS[:3]) for _ in range(5)]
+        state.spent = rng.sample(range(5), rng.randrange(6))
+        state.hands = [[rng.choice((0, 0, 1, 2, 3, 4)) for _ in GLYPHS]]
+        glyph = rng.choice(GLYPHS[:3])
+        wild = frozenset(rng.sample(GLYPHS, rng.randrange(3)))
+        cost = rng.choice(("x", "item", "die", "die+x", "coin"))
+        amount = rng.randrange(6)
+        coins = (frozenset({glyph}) | wild) if rng.random() < 0.7 else frozenset()
+        paid_by = payment.Payers(frozenset({glyph}), coins)
+        showing = tuple(i + 1 for i in range(5) if i not in state.spent and state.dice[i] == glyph)
+        pool = [(g, c) for g, c in zip(GLYPHS, state.hands[0]) if c and g in coins]
+        key = counted_alike(cost, amount, len(showing), pool)
+        counts = found.get(key)
+        shared += counts is not None
+        if counts is None:
+            counts = found[key] = list(payment.counted(cost, amount, len(showing), pool))
+        named = [(showing[:k], coins) for k, coins in counts]
+        assert named == list(payment.options(state, 0, cost, amount, paid_by)), (key, n)
+    assert shared > 10_000  # the keys are shared often: the test compares something
