@@ -82,6 +82,21 @@ def counted_alike(cost: str, amount: int, dice: int, pool: list) -> tuple:
     return ("counted", cost, total, dice if dice < total else total, tuple([(g, n if n < total else total) for g, n in pool]))
 
 
+#: (dice, the dice spent, in the order spent) -> the free die numbers.
+FREE: dict = {}
+
+
+def free_dice(dice: int, spent: Sequence[int]) -> tuple[int, ...]:
+    """The numbers (1 to ``dice``) of the dice not ``spent`` (indices)."""
+    key = (dice, *spent)
+    free = FREE.get(key)
+    if free is None:
+        if len(FREE) >= KNOWN_WAYS:
+            FREE.clear()
+        free = FREE[key] = tuple([n for n in range(1, dice + 1) if n - 1 not in spent])
+    return free
+
+
 class Asked(dict):
     """Spot -> a per-move predicate's answer for one piece of one seat in one
     state, asked of the hook the first time a spot is looked up (a dict
@@ -178,11 +193,14 @@ class Paying(dict):
     :meth:`Context.move_ways`). Everything a listing prices in the situation
     hangs here, found with the one look-up of the situation itself."""
 
-    __slots__ = ("moves",)
+    __slots__ = ("moves", "shown")
 
     def __init__(self) -> None:
         super().__init__()
         self.moves: dict = {}
+        #: In the situation of the free dice and their faces: face -> the
+        #: free dice showing it.
+        self.shown: dict | None = None
 
     def __missing__(self, cost: str) -> Priced:
         priced = self[cost] = Priced(cost)
@@ -218,6 +236,7 @@ class Context:
         "names",
         "lines",
         "_mine",
+        "_occupied",
         "free",
         "hand",
         "source",
@@ -246,8 +265,8 @@ class Context:
         self.names = game.geo.names
         self.lines = game.move_lines[seat]
         self._mine: list[int] | None = None
-        spent = state.spent
-        self.free = tuple([n for n in range(1, len(state.dice) + 1) if n - 1 not in spent])
+        self._occupied: list[int] | None = None
+        self.free = free_dice(len(state.dice), state.spent)
         self.hand = state.hands[seat]
         self._known = WAYS if known is None else known
         self._minions: list[int] | None = None
@@ -280,20 +299,23 @@ class Context:
             # Paid in dice of any face (the scepter), or not at all: the
             # situation is the free dice and their faces.
             self.payers, self.budget = None, 0
-            plain = self._plain
-            if plain is None:
-                dice = self.state.dice
-                plain = self._plain = situation(self._known, (self.free, tuple([dice[n - 1] for n in self.free])))
-            self._situation = plain
+            self._situation = self._plain or self._dice()
         return self
 
     @property
     def mine(self) -> list[int]:
         """The seat's spots, in board order."""
         if self._mine is None:
-            seat = self.seat
-            self._mine = [spot for spot, piece in compress(enumerate(self.board), self.board) if piece[0] == seat]
+            board, seat = self.board, self.seat
+            self._mine = [spot for spot in self.occupied if board[spot][0] == seat]
         return self._mine
+
+    @property
+    def occupied(self) -> list[int]:
+        """The spots with a piece on them, in board order."""
+        if self._occupied is None:
+            self._occupied = list(compress(self.game.spots, self.board))
+        return self._occupied
 
     # -- paying ------------------------------------------------------------------------
     def _paying(self, kind: str, spot: int) -> tuple[Payers, Paying, int]:
@@ -345,21 +367,34 @@ class Context:
 
     def _begin(self) -> dict:
         # What every piece's payment reads, worked out at the first piece
-        # paid in items: the free dice by the face they show; with the
-        # official payers, the wild types and sight.
+        # paid in items: the free dice by the face they show (kept with the
+        # situation of the free dice); with the official payers, the wild
+        # types and sight.
         state, game = self.state, self.game
-        dice = state.dice
-        shown: dict = {}
-        for n in self.free:
-            face = dice[n - 1]
-            shown[face] = (*shown.get(face, ()), n)
+        dice = self._dice()
+        shown = dice.shown
+        if shown is None:
+            shown = dice.shown = {}
+            faces = state.dice
+            for n in self.free:
+                face = faces[n - 1]
+                shown[face] = (*shown.get(face, ()), n)
         self._shown = shown
         if game.payers_by_table:
             wild = game.wild(state, self.seat)
             self._wild = wild if type(wild) is frozenset else frozenset(wild)
             if game.coins_by_sight:
-                self._sighted = sight.sighted(game.geo, self.board, self.seat)
+                self._sighted = sight.sighted(game.geo, self.board, self.seat, self.occupied)
         return shown
+
+    def _dice(self) -> Paying:
+        """The situation of the free dice and their faces (what the scepter's
+        ways depend on)."""
+        plain = self._plain
+        if plain is None:
+            dice = self.state.dice
+            plain = self._plain = situation(self._known, (self.free, tuple([dice[n - 1] for n in self.free])))
+        return plain
 
     def priced(self, cost: str, kind: str | None = None) -> Priced:
         """X -> the ways to pay ``cost`` (a cost kind) for X in items of the

@@ -142,6 +142,16 @@ class GlyphChess(Game):
         self.by_caster: dict[str, list] = {}
         for spell in self.spells.values():
             self.by_caster.setdefault(spell.caster, []).append(spell)
+        #: For each caster's kind, its spells as a listing reads them:
+        #: (options, name, cost kind, payment type, whether the cost does
+        #: not depend on X), in the order of ``by_caster``.
+        self.casting = {
+            caster: tuple(
+                (spell.options, spell.name, *self.costs[spell.name], self.costs[spell.name][0] in payment.FLAT_COSTS)
+                for spell in spells
+            )
+            for caster, spells in self.by_caster.items()
+        }
         self.secret_setup = bool(r.glyph_secret_setup(players=n))
         self.hand_limit = r.glyph_hand_limit(players=n)
         self.steps = dict(r.glyph_turn_steps(players=n))
