@@ -79,7 +79,13 @@ def counted_alike(cost: str, amount: int, dice: int, pool: list) -> tuple:
     total = 1 if cost == "item" else amount + 1 if cost == "die+x" else amount
     if cost == "coin":
         dice = 0
-    return ("counted", cost, total, dice if dice < total else total, tuple([(g, n if n < total else total) for g, n in pool]))
+    return (
+        "counted",
+        cost,
+        total,
+        dice if dice < total else total,
+        tuple([(g, n if n < total else total) for g, n in pool]),
+    )
 
 
 #: (dice, the dice spent, in the order spent) -> the free die numbers.
