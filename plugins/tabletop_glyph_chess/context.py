@@ -180,17 +180,60 @@ class SpotStops(dict):
 class Priced(dict):
     """X -> the ways to pay a cost of one kind for X, in one payment
     situation (the dice that may pay, the coins that may pay): shared by
-    every listing that meets the same situation."""
+    every listing that meets the same situation.
 
-    __slots__ = ("cost", "ctx", "paid_by")
+    A way not known yet is worked out from the state, seat, payers and
+    remembered ways of the listing that asked for the table last: those,
+    not the listing's context, are kept (a context kept alive by every
+    table it priced would keep thousands of them, and the collector would
+    go through them all)."""
+
+    __slots__ = ("cost", "state", "seat", "paid_by", "known")
 
     def __init__(self, cost: str) -> None:
         super().__init__()
-        self.cost, self.ctx, self.paid_by = cost, None, None
+        self.cost = cost
+        self.state: Any = None
+        self.seat = 0
+        self.paid_by: Payers | None = None
+        self.known: dict = WAYS
 
     def __missing__(self, amount: int) -> list:
-        ways = self[amount] = self.ctx._pays(self.cost, amount, self.paid_by)
+        ways = self[amount] = pays(self.state, self.seat, self.cost, amount, self.paid_by, self.known)
         return ways
+
+
+def pays(state: Any, seat: int, cost: str, amount: int, paid_by: Payers, known: dict) -> list:
+    """The ways to pay ``cost`` for X = ``amount`` for ``seat`` in ``state``
+    with what ``paid_by`` allows, remembered in ``known`` by what they depend on."""
+    dice = state.dice
+    free = free_dice(len(dice), state.spent)
+    if cost != "any-die" and len(paid_by.faces) == 1:
+        # Dice of one face are alike: the ways are worked out once for
+        # as many dice and the same coins (:func:`counted_alike`),
+        # whichever dice show the face, and name this situation's dice.
+        faces, paying = paid_by.faces, paid_by.coins
+        showing = tuple([n for n in free if dice[n - 1] in faces])
+        pool = [(g, n) for g, n in zip(GLYPHS, state.hands[seat]) if n and g in paying]
+        alike = counted_alike(cost, amount, len(showing), pool)
+        counts = known.get(alike)
+        if counts is None:
+            if len(known) >= KNOWN_WAYS:
+                known.clear()
+            counts = known[alike] = list(payment.counted(cost, amount, len(showing), pool))
+        return [(showing[:n], coins) for n, coins in counts]
+    if cost == "any-die":
+        showing, pool = tuple([dice[n - 1] for n in free]), ()
+    else:
+        showing = tuple([(n, dice[n - 1]) for n in free if dice[n - 1] in paid_by.faces])
+        pool = tuple([n if g in paid_by.coins else 0 for g, n in zip(GLYPHS, state.hands[seat])])
+    alike = ways_alike(cost, amount, free, showing, pool)
+    ways = known.get(alike)
+    if ways is None:
+        if len(known) >= KNOWN_WAYS:
+            known.clear()
+        ways = known[alike] = list(payment.options(state, seat, cost, amount, paid_by))
+    return ways
 
 
 class Paying(dict):
@@ -433,43 +476,12 @@ class Context:
         found = paying[cost]
         # Payers alike in a situation's key may differ in coin types none of
         # which is held: the ways are worked out with the payers of now.
-        found.ctx, found.paid_by = self, paid_by
+        found.state, found.seat, found.paid_by, found.known = self.state, self.seat, paid_by, self._known
         return found
 
     def ways(self, cost: str, amount: int, kind: str | None = None) -> list:
         """The ways to pay ``cost`` for X = ``amount`` (see :meth:`priced`)."""
         return self.priced(cost, kind)[amount]
-
-    def _pays(self, cost: str, amount: int, paid_by: Payers) -> list:
-        state = self.state
-        dice, free = state.dice, self.free
-        known = self._known
-        if cost != "any-die" and len(paid_by.faces) == 1:
-            # Dice of one face are alike: the ways are worked out once for
-            # as many dice and the same coins (:func:`counted_alike`),
-            # whichever dice show the face, and name this situation's dice.
-            faces, coins = paid_by.faces, paid_by.coins
-            showing = tuple([n for n in free if dice[n - 1] in faces])
-            pool = [(g, n) for g, n in zip(GLYPHS, self.hand) if n and g in coins]
-            alike = counted_alike(cost, amount, len(showing), pool)
-            counts = known.get(alike)
-            if counts is None:
-                if len(known) >= KNOWN_WAYS:
-                    known.clear()
-                counts = known[alike] = list(payment.counted(cost, amount, len(showing), pool))
-            return [(showing[:n], coins) for n, coins in counts]
-        if cost == "any-die":
-            showing, pool = tuple([dice[n - 1] for n in free]), ()
-        else:
-            showing = tuple([(n, dice[n - 1]) for n in free if dice[n - 1] in paid_by.faces])
-            pool = tuple([n if g in paid_by.coins else 0 for g, n in zip(GLYPHS, self.hand)])
-        alike = ways_alike(cost, amount, free, showing, pool)
-        ways = known.get(alike)
-        if ways is None:
-            if len(known) >= KNOWN_WAYS:
-                known.clear()
-            ways = known[alike] = list(payment.options(state, self.seat, cost, amount, paid_by))
-        return ways
 
     def move_ways(self, reach: int) -> list:
         """For each distance up to ``reach`` (index 0 unused), the ways to pay
