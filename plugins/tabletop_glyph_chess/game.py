@@ -50,6 +50,24 @@ def _shuffles(player: str) -> IndexedChance:
     return IndexedChance(tuple(Shuffle(player, order) for order in permutations(GLYPHS)))
 
 
+#: (landing rule, passing rule) -> their tables by seat and piece
+#: (:meth:`GlyphChess.landing_table` ...), forgotten all at once past 64.
+OCCUPANT_TABLES: dict = {}
+
+
+def occupant_tables(landing: Any, passing: Any) -> dict:
+    """The tables compiled from these header-time rules by what stands on a
+    spot: shared by every game whose rules are these very functions (the
+    official ones; a variant that makes its rule afresh for each game has
+    tables of its own)."""
+    tables = OCCUPANT_TABLES.get((landing, passing))
+    if tables is None:
+        if len(OCCUPANT_TABLES) >= 64:
+            OCCUPANT_TABLES.clear()
+        tables = OCCUPANT_TABLES[landing, passing] = {}
+    return tables
+
+
 class GlyphChess(Game):
     name = "glyph-chess"
     # What the game says of itself is written once, in ``about`` (which
@@ -100,7 +118,7 @@ class GlyphChess(Game):
         self.spot_names = actions.spot_names(self.geo.names)
         self.longest_line = max(len(ray) for rays in self.geo.ray_lists for ray in rays)
         self._landing, self._passing = r.glyph_landing(players=n), r.glyph_passing(players=n)
-        self._tables: dict = {}
+        self._tables = occupant_tables(self._landing, self._passing)
         self.landing_by_occupant = "glyph_may_land" not in self.overridden
         #: Move costs by piece and distance (``glyph_move_costs``); the
         #: per-move ``glyph_move_cost`` is asked move by move only when a
@@ -164,7 +182,7 @@ class GlyphChess(Game):
 
     def landing_table(self, seat: int, piece: str) -> dict:
         """What stands on a spot -> whether ``seat``'s ``piece`` may land there
-        (``glyph_landing``, worked out once per occupant in a game)."""
+        (``glyph_landing``, worked out once per occupant for these rules)."""
         key = (True, seat, piece)
         table = self._tables.get(key)
         if table is None:

@@ -171,14 +171,15 @@ def listing(ctx: Context, out: list, first: bool = False) -> None:
         return
     source = ctx.source
     if game.directions_by_spot:
-        lines = ctx.lines[source] or named_lines(game.geo, ctx.player, source)
+        cut = ctx.lines[source] or named_lines(game.geo, ctx.player, source)
+        lines = cut[most] if most < len(cut) else cut[-1]
     else:
         rays = game.r.glyph_move_directions(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
-        lines = _named(ctx.names, ctx.player, source, rays.values())
+        lines = [line[:most] for line in _named(ctx.names, ctx.player, source, rays.values())]
     append = out.append
     keys, stops = ctx.stops(kind)  # whether it lands on a spot, goes on past it
     for line in lines:
-        for distance, target, fields in line[:most]:
+        for distance, target, fields in line:
             way = stops[keys[target]]
             if way & LANDS:
                 ways = by_distance[distance]
@@ -197,13 +198,17 @@ LINES: dict = {}
 
 def named_lines(geo: HexBoard, player: str, source: int) -> tuple:
     """The board's six lines from ``source`` (the official directions), each
-    spot as (distance, spot, the fields of ``player``'s move there): made
-    once per board, player and spot, for every game."""
+    spot as (distance, spot, the fields of ``player``'s move there), cut to
+    their first ``m`` spots at ``[m]`` (a move goes no farther than it can
+    pay), up to the longest: made once per board, player and spot, for every
+    game."""
     table = lines_of(geo, player)
-    lines = table[source]
-    if lines is None:
-        lines = table[source] = _named(geo.names, player, source, geo.ray_lists[source])
-    return lines
+    cut = table[source]
+    if cut is None:
+        lines = _named(geo.names, player, source, geo.ray_lists[source])
+        longest = max(map(len, lines))
+        cut = table[source] = tuple(tuple([line[:m] for line in lines]) for m in range(longest + 1))
+    return cut
 
 
 def lines_of(geo: HexBoard, player: str) -> list:
