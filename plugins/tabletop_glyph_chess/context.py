@@ -14,8 +14,10 @@ with no code of its own beyond ``options``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from itertools import compress
+from operator import mul
 from typing import TYPE_CHECKING, Any
 
 from . import payment, sight
@@ -86,6 +88,13 @@ def counted_alike(cost: str, amount: int, dice: int, pool: list) -> tuple:
         dice if dice < total else total,
         tuple([(g, n if n < total else total) for g, n in pool]),
     )
+
+
+@functools.lru_cache(maxsize=256)
+def coin_mask(coins: frozenset[str]) -> tuple[int, ...]:
+    """1 for each glyph type (in ``GLYPHS`` order) among ``coins``, else 0:
+    a hand times the mask is the coins of those types it holds."""
+    return tuple([1 if g in coins else 0 for g in GLYPHS])
 
 
 #: (dice, the dice spent, in the order spent) -> the free die numbers.
@@ -410,9 +419,14 @@ class Context:
                 pool = (coin, held)
             budget = len(showing) + held
         else:
-            pool = tuple([n if g in coins else 0 for g, n in zip(GLYPHS, self.hand)])
+            pool = tuple(map(mul, self.hand, coin_mask(coins)))
             budget = len(showing) + sum(pool)
-        return paid_by, situation(self._known, (faces, showing, pool)), budget
+        key = (faces, showing, pool)
+        known = self._known
+        paying = known.get(key)
+        if paying is None:
+            paying = situation(known, key)
+        return paid_by, paying, budget
 
     def _begin(self) -> dict:
         # What every piece's payment reads, worked out at the first piece
