@@ -133,9 +133,9 @@ def piece(ctx: Context, out: list) -> None:
     if casts:
         player, named, append = ctx.player, ctx.game.spot_names, out.append
         here = ctx.names[ctx.source]
-        for options, name, cost, kind, flat in casts:
+        for options, name, cost, kind, needed in casts:
             priced = ctx.priced(cost, kind)
-            if flat and not priced[1]:
+            if needed is not None and not priced[needed]:
                 continue  # no target can be paid for: none is looked for
             for spots, target, amount in options(ctx):
                 ways = priced[amount]
@@ -270,9 +270,9 @@ def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None
         movement.listing(ctx, found, first=True)
         if found:
             return True
-        for options, _name, cost, kind, flat in casting.get(ctx.kind, ()):
+        for options, _name, cost, kind, needed in casting.get(ctx.kind, ()):
             priced = ctx.priced(cost, kind)
-            if flat and not priced[1]:
+            if needed is not None and not priced[needed]:
                 continue
             for _spots, _target, amount in options(ctx):
                 if priced[amount]:

@@ -161,11 +161,12 @@ class GlyphChess(Game):
         for spell in self.spells.values():
             self.by_caster.setdefault(spell.caster, []).append(spell)
         #: For each caster's kind, its spells as a listing reads them:
-        #: (options, name, cost kind, payment type, whether the cost does
-        #: not depend on X), in the order of ``by_caster``.
+        #: (options, name, cost kind, payment type, the X that must be paid
+        #: for any target to be, or None: ``payment.NEEDED``), in the order
+        #: of ``by_caster``.
         self.casting = {
             caster: tuple(
-                (spell.options, spell.name, *self.costs[spell.name], self.costs[spell.name][0] in payment.FLAT_COSTS)
+                (spell.options, spell.name, *self.costs[spell.name], payment.NEEDED.get(self.costs[spell.name][0]))
                 for spell in spells
             )
             for caster, spells in self.by_caster.items()

@@ -30,9 +30,10 @@ from .state import ALIVE, State, Work
 
 #: The cost kinds (see above).
 COST_KINDS = frozenset({"x", "item", "die", "die+x", "coin", "any-die"})
-#: The cost kinds whose ways to pay do not depend on X (one die; one item):
-#: when they cannot be paid, no target of a spell that costs them can.
-FLAT_COSTS = frozenset({"die", "item"})
+#: Cost kind -> an X whose payment every X's payment includes (a flat cost
+#: for any X; the die of "die+x", X = 0): when that X cannot be paid, no
+#: target of a spell of that cost can.
+NEEDED = {"die": 1, "item": 1, "die+x": 0}
 #: The payment types: what an item may be of.
 PAYMENT_TYPES = frozenset(GLYPHS)
 

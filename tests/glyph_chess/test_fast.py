@@ -340,3 +340,34 @@ def test_ways_counted_alike_are_the_ways_to_pay():
         named = [(showing[:k], coins) for k, coins in counts]
         assert named == list(payment.options(state, 0, cost, amount, paid_by)), (key, n)
     assert shared > 10_000  # the keys are shared often: the test compares something
+
+
+def test_a_cost_that_cannot_be_paid_for_the_needed_x_cannot_be_paid_for_any():
+    """The listing skips a spell whose cost cannot be paid for the X every
+    X's payment includes (``payment.NEEDED``: one die or one item for a
+    flat cost, the die of "die+x"): then no X can be paid, with one face or
+    several that may pay, with coins or none."""
+    import random
+
+    from tabletop_glyph_chess import payment
+    from tabletop_glyph_chess.pieces import GLYPHS
+
+    class Position:
+        pass
+
+    skipped = 0
+    for n in range(5_000):
+        rng = random.Random(f"needed-{n}")
+        state = Position()
+        state.dice = [rng.choice(GLYPHS) for _ in range(5)]
+        state.spent = rng.sample(range(5), rng.randrange(6))
+        state.hands = [[rng.choice((0, 0, 1, 2, 3)) for _ in GLYPHS]]
+        faces = frozenset(rng.sample(GLYPHS, rng.choice((1, 1, 2))))
+        coins = frozenset(rng.sample(GLYPHS, rng.randrange(3))) if rng.random() < 0.7 else frozenset()
+        paid_by = payment.Payers(faces, coins)
+        for cost, needed in payment.NEEDED.items():
+            if not list(payment.options(state, 0, cost, needed, paid_by)):
+                skipped += 1
+                for amount in range(8):
+                    assert not list(payment.options(state, 0, cost, amount, paid_by)), (n, cost, amount)
+    assert skipped > 1_000  # costs that cannot be paid are met often: the test compares something
