@@ -75,7 +75,8 @@ def counted_alike(cost: str, amount: int, dice: int, pool: list) -> tuple:
     X = ``amount``) as :func:`~tabletop_glyph_chess.payment.counted` finds
     them, from ``dice`` dice of the one face that may pay and the coins
     ``pool``: they depend on at most as many dice and coins of a type as are
-    paid in all, on one die for "die", and on no die for "coin"."""
+    paid in all, on one die for "die", and on no die for "coin". Its fourth
+    item is how many dice they may use at most."""
     if cost == "die":
         return ("counted", cost, 0, 1 if dice else 0, ())
     total = 1 if cost == "item" else amount + 1 if cost == "die+x" else amount
@@ -225,12 +226,19 @@ def pays(state: Any, seat: int, cost: str, amount: int, paid_by: Payers, known: 
         showing = tuple([n for n in free if dice[n - 1] in faces])
         pool = [(g, n) for g, n in zip(GLYPHS, state.hands[seat]) if n and g in paying]
         alike = counted_alike(cost, amount, len(showing), pool)
-        counts = known.get(alike)
-        if counts is None:
+        # The same ways, naming the same dice, are one list for every
+        # situation that has them (kept, they are not made again).
+        named = (alike, showing[: alike[3]])
+        ways = known.get(named)
+        if ways is None:
+            counts = known.get(alike)
+            if counts is None:
+                counts = list(payment.counted(cost, amount, len(showing), pool))
             if len(known) >= KNOWN_WAYS:
                 known.clear()
-            counts = known[alike] = list(payment.counted(cost, amount, len(showing), pool))
-        return [(showing[:n], coins) for n, coins in counts]
+            known[alike] = counts
+            ways = known[named] = [(showing[:n], coins) for n, coins in counts]
+        return ways
     if cost == "any-die":
         showing, pool = tuple([dice[n - 1] for n in free]), ()
     else:
