@@ -255,15 +255,14 @@ def pays(state: Any, seat: int, cost: str, amount: int, paid_by: Payers, known: 
 
 class Paying(dict):
     """One payment situation: cost kind -> its :class:`Priced` ways, and
-    ``moves``, the ways to pay for a move by distance (see
-    :meth:`Context.move_ways`). Everything a listing prices in the situation
-    hangs here, found with the one look-up of the situation itself."""
+    (move costs, piece, range) -> the ways to pay for a move by distance
+    (see :meth:`Context.move_ways`). Everything a listing prices in the
+    situation hangs here, found with the one look-up of the situation."""
 
-    __slots__ = ("moves", "shown")
+    __slots__ = ("shown",)
 
     def __init__(self) -> None:
         super().__init__()
-        self.moves: dict = {}
         #: In the situation of the free dice and their faces: face -> the
         #: free dice showing it.
         self.shown: dict | None = None
@@ -346,11 +345,12 @@ class Context:
         self._shown: dict | None = None
         self._sighted: set[int] | None = None
         self._wild: frozenset[str] = NO_WILD
-        self._by_type: dict = {}
-        self._landing: dict = {}
-        self._passing: dict = {}
-        self._moving: dict = {}
-        self._stops: dict = {}
+        # Per-listing tables, made when first needed (most listings need few).
+        self._by_type: dict | None = None
+        self._landing: dict | None = None
+        self._passing: dict | None = None
+        self._moving: dict | None = None
+        self._stops: dict | None = None
 
     # -- the piece being listed ----------------------------------------------------
     def at(self, source: int) -> Context:
@@ -358,7 +358,7 @@ class Context:
         self.source = source
         self.kind = kind = self.board[source][1]
         if self._by_type:
-            self._by_type = {}
+            self._by_type = None
         if kind in PAYMENT_TYPES:
             self.payers, self._situation, self.budget = self._paying(kind, source)
         else:
@@ -491,9 +491,12 @@ class Context:
                 raise payment.unknown_cost(cost)
             if kind not in PAYMENT_TYPES:
                 raise payment.unknown_type(kind)
-            other = self._by_type.get(kind)
+            by_type = self._by_type
+            if by_type is None:
+                by_type = self._by_type = {}
+            other = by_type.get(kind)
             if other is None:
-                other = self._by_type[kind] = self._paying(kind, self.source)
+                other = by_type[kind] = self._paying(kind, self.source)
             paid_by, paying, _ = other
         found = paying[cost]
         # Payers alike in a situation's key may differ in coin types none of
@@ -518,14 +521,17 @@ class Context:
         if fixed:
             # The costs are the game's header-time rule (the function itself
             # is in the key: another variant's rule is another function).
-            moves = self._situation.moves
+            paying = self._situation
             key = (game.move_costs, kind, reach)
-            found = moves.get(key)
+            found = paying.get(key)
             if found is not None:
                 return found
-        costs = self._moving.get(kind)
+        moving = self._moving
+        if moving is None:
+            moving = self._moving = {}
+        costs = moving.get(kind)
         if costs is None:
-            costs = self._moving[kind] = {}
+            costs = moving[kind] = {}
         state, seat = self.state, self.seat
         cost_of = game.r.glyph_move_cost
         found = [None]
@@ -545,7 +551,7 @@ class Context:
                 break  # a longer move costs more still
             found.append(ways)
         if fixed and alone:
-            moves[key] = found
+            paying[key] = found
         return found
 
     # -- what spells often ask ---------------------------------------------------------
@@ -569,27 +575,33 @@ class Context:
         ``glyph_may_land`` move by move, the answers are the header-time table
         of ``glyph_landing`` by what stands on the spot (``keys`` is the
         board); else the hook's, asked once per spot and listing."""
-        found = self._landing.get(piece)
+        tables = self._landing
+        if tables is None:
+            tables = self._landing = {}
+        found = tables.get(piece)
         if found is None:
             game = self.game
             if game.landing_by_occupant:
                 found = self.board, game.landing_table(self.seat, piece)
             else:
                 found = game.spots, Asked(game, self.state, self.seat, piece, game.may_land)
-            self._landing[piece] = found
+            tables[piece] = found
         return found
 
     def passing(self, piece: str) -> tuple[Sequence, dict]:
         """``(keys, answers)`` for passing over a spot (``glyph_passing``,
         ``glyph_may_pass``), as :meth:`landing`."""
-        found = self._passing.get(piece)
+        tables = self._passing
+        if tables is None:
+            tables = self._passing = {}
+        found = tables.get(piece)
         if found is None:
             game = self.game
             if game.passing_by_occupant:
                 found = self.board, game.passing_table(self.seat, piece)
             else:
                 found = game.spots, Asked(game, self.state, self.seat, piece, game.may_pass)
-            self._passing[piece] = found
+            tables[piece] = found
         return found
 
     def stops(self, piece: str) -> tuple[Sequence, dict]:
@@ -598,14 +610,17 @@ class Context:
         :meth:`landing` and :meth:`passing`: by what stands on the spot
         (:meth:`~tabletop_glyph_chess.game.GlyphChess.stop_table`) while both
         are header-time tables, else by spot, asked once per spot and listing."""
-        found = self._stops.get(piece)
+        tables = self._stops
+        if tables is None:
+            tables = self._stops = {}
+        found = tables.get(piece)
         if found is None:
             game = self.game
             if game.landing_by_occupant and game.passing_by_occupant:
                 found = self.board, game.stop_table(self.seat, piece)
             else:
                 found = game.spots, SpotStops(self.landing(piece), self.passing(piece))
-            self._stops[piece] = found
+            tables[piece] = found
         return found
 
     def may_land(self, piece: str, spot: int) -> bool:
