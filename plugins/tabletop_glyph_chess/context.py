@@ -198,18 +198,24 @@ class Priced(dict):
     table it priced would keep thousands of them, and the collector would
     go through them all)."""
 
-    __slots__ = ("cost", "state", "seat", "paid_by", "known")
+    __slots__ = ("cost", "one_face", "state", "seat", "paid_by", "known")
 
-    def __init__(self, cost: str) -> None:
+    def __init__(self, cost: str, one_face: tuple | None = None) -> None:
         super().__init__()
-        self.cost = cost
+        self.cost, self.one_face = cost, one_face
         self.state: Any = None
         self.seat = 0
         self.paid_by: Payers | None = None
         self.known: dict = WAYS
 
     def __missing__(self, amount: int) -> list:
-        ways = self[amount] = pays(self.state, self.seat, self.cost, amount, self.paid_by, self.known)
+        one_face = self.one_face
+        if one_face is not None and self.cost != "any-die":
+            # The situation's dice and coins, known since it was met.
+            ways = alike_ways(self.cost, amount, *one_face, self.known)
+        else:
+            ways = pays(self.state, self.seat, self.cost, amount, self.paid_by, self.known)
+        self[amount] = ways
         return ways
 
 
@@ -225,20 +231,7 @@ def pays(state: Any, seat: int, cost: str, amount: int, paid_by: Payers, known: 
         faces, paying = paid_by.faces, paid_by.coins
         showing = tuple([n for n in free if dice[n - 1] in faces])
         pool = [(g, n) for g, n in zip(GLYPHS, state.hands[seat]) if n and g in paying]
-        alike = counted_alike(cost, amount, len(showing), pool)
-        # The same ways, naming the same dice, are one list for every
-        # situation that has them (kept, they are not made again).
-        named = (alike, showing[: alike[3]])
-        ways = known.get(named)
-        if ways is None:
-            counts = known.get(alike)
-            if counts is None:
-                counts = list(payment.counted(cost, amount, len(showing), pool))
-            if len(known) >= KNOWN_WAYS:
-                known.clear()
-            known[alike] = counts
-            ways = known[named] = [(showing[:n], coins) for n, coins in counts]
-        return ways
+        return alike_ways(cost, amount, showing, pool, known)
     if cost == "any-die":
         showing, pool = tuple([dice[n - 1] for n in free]), ()
     else:
@@ -253,22 +246,45 @@ def pays(state: Any, seat: int, cost: str, amount: int, paid_by: Payers, known: 
     return ways
 
 
+def alike_ways(cost: str, amount: int, showing: tuple, pool: list, known: dict) -> list:
+    """The ways to pay ``cost`` for X = ``amount`` with the free dice
+    ``showing`` the one face that may pay and the coins ``pool`` ((type,
+    how many held), none 0), remembered in ``known``."""
+    alike = counted_alike(cost, amount, len(showing), pool)
+    # The same ways, naming the same dice, are one list for every
+    # situation that has them (kept, they are not made again).
+    named = (alike, showing[: alike[3]])
+    ways = known.get(named)
+    if ways is None:
+        counts = known.get(alike)
+        if counts is None:
+            counts = list(payment.counted(cost, amount, len(showing), pool))
+        if len(known) >= KNOWN_WAYS:
+            known.clear()
+        known[alike] = counts
+        ways = known[named] = [(showing[:n], coins) for n, coins in counts]
+    return ways
+
+
 class Paying(dict):
     """One payment situation: cost kind -> its :class:`Priced` ways, and
     (move costs, piece, range) -> the ways to pay for a move by distance
     (see :meth:`Context.move_ways`). Everything a listing prices in the
     situation hangs here, found with the one look-up of the situation."""
 
-    __slots__ = ("shown",)
+    __slots__ = ("shown", "one_face")
 
     def __init__(self) -> None:
         super().__init__()
         #: In the situation of the free dice and their faces: face -> the
         #: free dice showing it.
         self.shown: dict | None = None
+        #: In a situation where one face may pay: (the free dice showing
+        #: it, the coins that may pay as (type, how many held), none 0).
+        self.one_face: tuple | None = None
 
     def __missing__(self, cost: str) -> Priced:
-        priced = self[cost] = Priced(cost)
+        priced = self[cost] = Priced(cost, self.one_face)
         return priced
 
 
@@ -434,6 +450,12 @@ class Context:
         paying = known.get(key)
         if paying is None:
             paying = situation(known, key)
+            if len(faces) == 1:
+                if len(pool) == 2:  # (type, how many held)
+                    held = [pool] if pool[1] else []
+                else:
+                    held = [(g, n) for g, n in zip(GLYPHS, pool) if n]
+                paying.one_face = (showing, held)
         return paid_by, paying, budget
 
     def _begin(self) -> dict:
