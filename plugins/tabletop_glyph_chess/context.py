@@ -208,7 +208,7 @@ class Priced(dict):
         self.paid_by: Payers | None = None
         self.known: dict = WAYS
 
-    def __missing__(self, amount: int) -> list:
+    def __missing__(self, amount: int) -> tuple:
         one_face = self.one_face
         if one_face is not None and self.cost != "any-die":
             # The situation's dice and coins, known since it was met.
@@ -219,7 +219,7 @@ class Priced(dict):
         return ways
 
 
-def pays(state: Any, seat: int, cost: str, amount: int, paid_by: Payers, known: dict) -> list:
+def pays(state: Any, seat: int, cost: str, amount: int, paid_by: Payers, known: dict) -> tuple:
     """The ways to pay ``cost`` for X = ``amount`` for ``seat`` in ``state``
     with what ``paid_by`` allows, remembered in ``known`` by what they depend on."""
     dice = state.dice
@@ -242,11 +242,11 @@ def pays(state: Any, seat: int, cost: str, amount: int, paid_by: Payers, known: 
     if ways is None:
         if len(known) >= KNOWN_WAYS:
             known.clear()
-        ways = known[alike] = list(payment.options(state, seat, cost, amount, paid_by))
+        ways = known[alike] = tuple(payment.options(state, seat, cost, amount, paid_by))
     return ways
 
 
-def alike_ways(cost: str, amount: int, showing: tuple, pool: list, known: dict) -> list:
+def alike_ways(cost: str, amount: int, showing: tuple, pool: list, known: dict) -> tuple:
     """The ways to pay ``cost`` for X = ``amount`` with the free dice
     ``showing`` the one face that may pay and the coins ``pool`` ((type,
     how many held), none 0), remembered in ``known``."""
@@ -258,11 +258,11 @@ def alike_ways(cost: str, amount: int, showing: tuple, pool: list, known: dict) 
     if ways is None:
         counts = known.get(alike)
         if counts is None:
-            counts = list(payment.counted(cost, amount, len(showing), pool))
+            counts = tuple(payment.counted(cost, amount, len(showing), pool))
         if len(known) >= KNOWN_WAYS:
             known.clear()
         known[alike] = counts
-        ways = known[named] = [(showing[:n], coins) for n, coins in counts]
+        ways = known[named] = tuple([(showing[:n], coins) for n, coins in counts])
     return ways
 
 
@@ -492,7 +492,7 @@ class Context:
     def priced(self, cost: str, kind: str | None = None) -> Priced:
         """X -> the ways to pay ``cost`` (a cost kind) for X in items of the
         payment type ``kind`` (the piece's own when None), for the piece being
-        listed: [(dice, coins), ...], empty when it cannot be paid. Remembered
+        listed: ((dice, coins), ...), empty when it cannot be paid. Remembered
         across listings by what the ways depend on."""
         if cost == "any-die":
             paying = self._any
@@ -526,11 +526,11 @@ class Context:
         found.state, found.seat, found.paid_by, found.known = self.state, self.seat, paid_by, self._known
         return found
 
-    def ways(self, cost: str, amount: int, kind: str | None = None) -> list:
+    def ways(self, cost: str, amount: int, kind: str | None = None) -> tuple:
         """The ways to pay ``cost`` for X = ``amount`` (see :meth:`priced`)."""
         return self.priced(cost, kind)[amount]
 
-    def move_ways(self, reach: int) -> list:
+    def move_ways(self, reach: int) -> Sequence:
         """For each distance up to ``reach`` (index 0 unused), the ways to pay
         for moving the piece listed that far; the list ends where a move
         cannot be paid and a longer one costs more still. The costs are the
@@ -573,7 +573,7 @@ class Context:
                 break  # a longer move costs more still
             found.append(ways)
         if fixed and alone:
-            paying[key] = found
+            paying[key] = found = tuple(found)
         return found
 
     # -- what spells often ask ---------------------------------------------------------

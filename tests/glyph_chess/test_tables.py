@@ -179,7 +179,9 @@ def test_the_ways_remembered_by_situation_are_the_ways_to_pay(house, seed, playe
                     continue
                 for cost in ("x", "item", "die", "die+x", "coin"):
                     for amount in range(5):
-                        assert ctx.ways(cost, amount) == list(payment.options(live, seat, cost, amount, ctx.payers)), (
+                        assert list(ctx.ways(cost, amount)) == list(
+                            payment.options(live, seat, cost, amount, ctx.payers)
+                        ), (
                             spot,
                             cost,
                             amount,
