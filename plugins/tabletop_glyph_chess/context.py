@@ -432,6 +432,7 @@ class Context:
         else:  # several faces may pay: which dice show which matters
             dice = self.state.dice
             showing = tuple([(n, dice[n - 1]) for n in self.free if dice[n - 1] in faces])
+            face = tuple(sorted(faces))
         coins = paid_by.coins
         if not coins:
             pool: tuple = ()
@@ -445,7 +446,9 @@ class Context:
         else:
             pool = tuple(map(mul, self.hand, coin_mask(coins)))
             budget = len(showing) + sum(pool)
-        key = (faces, showing, pool)
+        # Keys of strings, numbers and tuples of them: the collector leaves
+        # them alone once it has seen them (a frozenset it would not).
+        key = (face, showing, pool)
         known = self._known
         paying = known.get(key)
         if paying is None:
@@ -499,7 +502,7 @@ class Context:
             if paying is None:
                 dice = self.state.dice
                 showing = tuple([dice[n - 1] for n in self.free])
-                key = ("any-die", self.free, tuple(map(showing.index, showing)))
+                key = (None, self.free, tuple(map(showing.index, showing)))  # None: no face
                 paying = self._any = situation(self._known, key)
             paid_by = ANY_DIE
         elif kind is None or kind == self.kind:
@@ -541,10 +544,10 @@ class Context:
         game, kind = self.game, self.kind
         fixed = game.move_costs_fixed
         if fixed:
-            # The costs are the game's header-time rule (the function itself
-            # is in the key: another variant's rule is another function).
+            # The costs are the game's header-time rule (its number is in the
+            # key: another variant's rule is another function, another number).
             paying = self._situation
-            key = (game.move_costs, kind, reach)
+            key = (game.move_costs_number, kind, reach)
             found = paying.get(key)
             if found is not None:
                 return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from itertools import permutations
+from itertools import count, permutations
 from types import SimpleNamespace
 from typing import Any
 
@@ -48,6 +48,23 @@ def _shuffles(player: str) -> IndexedChance:
     """The 720 orders of a player's glyph cards: made once per player name in
     a process (every game of a folder of logs shares them)."""
     return IndexedChance(tuple(Shuffle(player, order) for order in permutations(GLYPHS)))
+
+
+#: A header-time rule function -> its number (forgotten all at once past
+#: 1,024; a number is never given twice).
+RULE_NUMBERS: dict = {}
+_NUMBERS = count()
+
+
+def rule_number(rule: Any) -> int:
+    """The number of a header-time rule function: the same function, the
+    same number; never another function's."""
+    number = RULE_NUMBERS.get(rule)
+    if number is None:
+        if len(RULE_NUMBERS) >= 1024:
+            RULE_NUMBERS.clear()
+        number = RULE_NUMBERS[rule] = next(_NUMBERS)
+    return number
 
 
 #: (landing rule, passing rule) -> their tables by seat and piece
@@ -125,6 +142,9 @@ class GlyphChess(Game):
         #: variant changes it.
         self.move_costs = r.glyph_move_costs(players=n)
         self.move_costs_fixed = "glyph_move_cost" not in self.overridden
+        #: The number of these move costs among every game's (the ways to pay
+        #: for moves are remembered under it: another rule, another number).
+        self.move_costs_number = rule_number(self.move_costs)
         self.passing_by_occupant = "glyph_may_pass" not in self.overridden
         # What may pay (``glyph_payers``) and whether a piece may use coins
         # (``glyph_may_use_coins``): while no variant changes them, a listing
