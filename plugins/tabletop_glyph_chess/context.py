@@ -446,6 +446,8 @@ class Context:
         else:
             pool = tuple(map(mul, self.hand, coin_mask(coins)))
             budget = len(showing) + sum(pool)
+        if budget == len(showing):
+            pool = ()  # no coin that may pay is held: the ways are those of none
         # Keys of strings, numbers and tuples of them: the collector leaves
         # them alone once it has seen them (a frozenset it would not).
         key = (face, showing, pool)
