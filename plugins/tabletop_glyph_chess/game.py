@@ -135,7 +135,9 @@ class GlyphChess(Game):
         self.spot_names = actions.spot_names(self.geo.names)
         self.longest_line = max(len(ray) for rays in self.geo.ray_lists for ray in rays)
         self._landing, self._passing = r.glyph_landing(players=n), r.glyph_passing(players=n)
-        self._tables = occupant_tables(self._landing, self._passing)
+        # Landing, passing and both, for each seat: piece -> its table.
+        tables = occupant_tables(self._landing, self._passing)
+        self._rows = tuple(tuple(tables.setdefault((what, seat), {}) for seat in range(n)) for what in range(3))
         self.landing_by_occupant = "glyph_may_land" not in self.overridden
         #: Move costs by piece and distance (``glyph_move_costs``); the
         #: per-move ``glyph_move_cost`` is asked move by move only when a
@@ -204,18 +206,18 @@ class GlyphChess(Game):
     def landing_table(self, seat: int, piece: str) -> dict:
         """What stands on a spot -> whether ``seat``'s ``piece`` may land there
         (``glyph_landing``, worked out once per occupant for these rules)."""
-        key = (True, seat, piece)
-        table = self._tables.get(key)
+        row = self._rows[0][seat]
+        table = row.get(piece)
         if table is None:
-            table = self._tables[key] = ByOccupant(self._landing, seat, piece)
+            table = row[piece] = ByOccupant(self._landing, seat, piece)
         return table
 
     def passing_table(self, seat: int, piece: str) -> dict:
         """What stands on a spot -> whether ``seat``'s ``piece`` may pass over it (``glyph_passing``)."""
-        key = (False, seat, piece)
-        table = self._tables.get(key)
+        row = self._rows[1][seat]
+        table = row.get(piece)
         if table is None:
-            table = self._tables[key] = ByOccupant(self._passing, seat, piece)
+            table = row[piece] = ByOccupant(self._passing, seat, piece)
         return table
 
     def stop_table(self, seat: int, piece: str) -> dict:
@@ -223,10 +225,10 @@ class GlyphChess(Game):
         there (:data:`~tabletop_glyph_chess.context.LANDS` and
         :data:`~tabletop_glyph_chess.context.PASSES`), from :meth:`landing_table`
         and :meth:`passing_table`: one look-up per spot for a move's line."""
-        key = (None, seat, piece)
-        table = self._tables.get(key)
+        row = self._rows[2][seat]
+        table = row.get(piece)
         if table is None:
-            table = self._tables[key] = Stops(self.landing_table(seat, piece), self.passing_table(seat, piece))
+            table = row[piece] = Stops(self.landing_table(seat, piece), self.passing_table(seat, piece))
         return table
 
     def rerollable(self, state: Any, seat: int) -> tuple[int, ...]:

@@ -119,7 +119,7 @@ def line(game: GlyphChess, state: State | Work, seat: int, piece: str, source: i
         game=game, state=state, seat=seat, piece=piece, source=source
     ).items():
         if target in ray:
-            return name, list(ray).index(target) + 1, ray
+            return name, ray.index(target) + 1, ray
     return None
 
 
