@@ -65,6 +65,17 @@ class Fast:
         self.ways = WAYS
         #: The node of the Work now: (the Work, the node), forgotten at every event.
         self._node: tuple[Work, Any] | None = None
+        # The engine's fast loops ask the step the Work is in (``Work.at``,
+        # its phase) directly: its node, the game's check, its legal
+        # decisions (asked only of the player a decision node names, for
+        # whom they are what :meth:`legal` answers).
+        table = game.steps
+        self.steps = (
+            game,
+            {phase: step.node for phase, step in table.items()},
+            dict.fromkeys(table, type(game).check),
+            {phase: step.legal for phase, step in table.items()},
+        )
 
     def thaw(self, state: State) -> Work:
         self._node = None
