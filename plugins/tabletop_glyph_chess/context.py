@@ -192,11 +192,12 @@ class Priced(dict):
     situation (the dice that may pay, the coins that may pay): shared by
     every listing that meets the same situation.
 
-    A way not known yet is worked out from the state, seat, payers and
-    remembered ways of the listing that asked for the table last: those,
-    not the listing's context, are kept (a context kept alive by every
-    table it priced would keep thousands of them, and the collector would
-    go through them all)."""
+    A way not known yet is worked out from the situation's own dice and
+    coins where one face may pay, else from the state, seat and payers of
+    the listing that asked for the table last, and remembered with that
+    listing's ways: those, not the listing's context, are kept (a context
+    kept alive by every table it priced would keep thousands of them, and
+    the collector would go through them all)."""
 
     __slots__ = ("cost", "one_face", "state", "seat", "paid_by", "known")
 
@@ -526,9 +527,12 @@ class Context:
                 other = by_type[kind] = self._paying(kind, self.source)
             paid_by, paying, _ = other
         found = paying[cost]
-        # Payers alike in a situation's key may differ in coin types none of
-        # which is held: the ways are worked out with the payers of now.
-        found.state, found.seat, found.paid_by, found.known = self.state, self.seat, paid_by, self._known
+        found.known = self._known
+        if found.one_face is None:
+            # Worked out from the state (not from the situation's own dice
+            # and coins), with the payers of now: payers alike in a
+            # situation's key may differ in coin types none of which is held.
+            found.state, found.seat, found.paid_by = self.state, self.seat, paid_by
         return found
 
     def ways(self, cost: str, amount: int, kind: str | None = None) -> tuple:
