@@ -20,7 +20,6 @@ from . import escape, movement, payment
 from .context import WAYS, Context
 from .events import Cast, Move
 from .kills import land
-from .payment import FLAT_COSTS
 from .pieces import NAMES, SCEPTER
 from .state import ACT, ESCAPE, OVER, ROLLING, State, Work
 
@@ -130,19 +129,15 @@ def piece(ctx: Context, out: list) -> None:
     """The actions of the piece the listing ``ctx`` is turned to, appended
     to ``out``: its moves, then its spells' options, each priced."""
     movement.listing(ctx, out)
-    casts = ctx.game.by_caster.get(ctx.kind)
+    casts = ctx.game.casting.get(ctx.kind)
     if casts:
-        game = ctx.game
-        costs, player, named = game.costs, ctx.player, game.spot_names
+        player, named, append = ctx.player, ctx.game.spot_names, out.append
         here = ctx.names[ctx.source]
-        append = out.append
-        for spell in casts:
-            name = spell.name
-            cost = costs[name]
-            priced = ctx.priced(*cost)
-            if cost[0] in FLAT_COSTS and not priced[1]:
+        for options, name, cost, kind, needed in casts:
+            priced = ctx.priced(cost, kind)
+            if needed is not None and not priced[needed]:
                 continue  # no target can be paid for: none is looked for
-            for spots, target, amount in spell.options(ctx):
+            for spots, target, amount in options(ctx):
                 ways = priced[amount]
                 if ways:
                     try:
@@ -257,7 +252,7 @@ def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None
     to pay), the context is kept in ``Work.listed`` for the listing that
     follows."""
     ctx = Context(game, state, seat, known) if known is not None else _context(game, state, seat)
-    spells, costs = game.by_caster, game.costs
+    casting = game.casting
     found: list = []
     # The scepter is looked at first: it nearly always has a step, and it
     # pays with dice alone (nothing to ask of the payers), so the answer is
@@ -275,12 +270,11 @@ def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None
         movement.listing(ctx, found, first=True)
         if found:
             return True
-        for spell in spells.get(ctx.kind, ()):
-            cost = costs[spell.name]
-            priced = ctx.priced(*cost)
-            if cost[0] in FLAT_COSTS and not priced[1]:
+        for options, _name, cost, kind, needed in casting.get(ctx.kind, ()):
+            priced = ctx.priced(cost, kind)
+            if needed is not None and not priced[needed]:
                 continue
-            for _spots, _target, amount in spell.options(ctx):
+            for _spots, _target, amount in options(ctx):
                 if priced[amount]:
                     return True
     return False

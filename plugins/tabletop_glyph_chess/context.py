@@ -14,8 +14,10 @@ with no code of its own beyond ``options``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from itertools import compress, count
+from itertools import compress
+from operator import mul
 from typing import TYPE_CHECKING, Any
 
 from . import payment, sight
@@ -33,21 +35,17 @@ if TYPE_CHECKING:
 #: on nothing but their key, so every listing of the process shares them.
 KNOWN_WAYS = 50_000
 WAYS: dict = {}
-#: Payment situations, each numbered once (a number is hashed faster than
-#: the situation it stands for, on every look-up of a listing). Numbers are
-#: never given twice, so ways remembered under a forgotten one stay right.
-SITUATIONS: dict = {}
-_NUMBERS = count()
 
 
-def numbered(situation: tuple) -> int:
-    """The number of a payment situation (see :data:`SITUATIONS`)."""
-    number = SITUATIONS.get(situation)
-    if number is None:
-        if len(SITUATIONS) >= KNOWN_WAYS:
-            SITUATIONS.clear()
-        number = SITUATIONS[situation] = next(_NUMBERS)
-    return number
+def situation(known: dict, key: tuple) -> Paying:
+    """The :class:`Paying` of the payment situation ``key`` (what may pay, and
+    the dice and coins there are to pay with), remembered in ``known``."""
+    found = known.get(key)
+    if found is None:
+        if len(known) >= KNOWN_WAYS:
+            known.clear()
+        found = known[key] = Paying()
+    return found
 
 
 def ways_alike(cost: str, amount: int, free: tuple, showing: tuple, pool: tuple) -> tuple:
@@ -70,6 +68,49 @@ def ways_alike(cost: str, amount: int, free: tuple, showing: tuple, pool: tuple)
     if showing and type(showing[0]) is tuple:  # several faces may pay: which dice show which matters
         return ("alike", cost, total, showing, tuple(n if n < total else total for n in pool))
     return ("alike", cost, total, showing[:total], tuple(n if n < total else total for n in pool))
+
+
+def counted_alike(cost: str, amount: int, dice: int, pool: list) -> tuple:
+    """A key shared by every payment with the same ways to pay ``cost`` (for
+    X = ``amount``) as :func:`~tabletop_glyph_chess.payment.counted` finds
+    them, from ``dice`` dice of the one face that may pay and the coins
+    ``pool``: they depend on at most as many dice and coins of a type as are
+    paid in all, on one die for "die", and on no die for "coin". Its fourth
+    item is how many dice they may use at most."""
+    if cost == "die":
+        return ("counted", cost, 0, 1 if dice else 0, ())
+    total = 1 if cost == "item" else amount + 1 if cost == "die+x" else amount
+    if cost == "coin":
+        dice = 0
+    return (
+        "counted",
+        cost,
+        total,
+        dice if dice < total else total,
+        tuple([(g, n if n < total else total) for g, n in pool]),
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def coin_mask(coins: frozenset[str]) -> tuple[int, ...]:
+    """1 for each glyph type (in ``GLYPHS`` order) among ``coins``, else 0:
+    a hand times the mask is the coins of those types it holds."""
+    return tuple([1 if g in coins else 0 for g in GLYPHS])
+
+
+#: (dice, the dice spent, in the order spent) -> the free die numbers.
+FREE: dict = {}
+
+
+def free_dice(dice: int, spent: Sequence[int]) -> tuple[int, ...]:
+    """The numbers (1 to ``dice``) of the dice not ``spent`` (indices)."""
+    key = (dice, *spent)
+    free = FREE.get(key)
+    if free is None:
+        if len(FREE) >= KNOWN_WAYS:
+            FREE.clear()
+        free = FREE[key] = tuple([n for n in range(1, dice + 1) if n - 1 not in spent])
+    return free
 
 
 class Asked(dict):
@@ -149,17 +190,103 @@ class SpotStops(dict):
 class Priced(dict):
     """X -> the ways to pay a cost of one kind for X, in one payment
     situation (the dice that may pay, the coins that may pay): shared by
-    every listing that meets the same situation."""
+    every listing that meets the same situation.
 
-    __slots__ = ("cost", "ctx", "paid_by")
+    A way not known yet is worked out from the situation's own dice and
+    coins where one face may pay, else from the state, seat and payers of
+    the listing that asked for the table last, and remembered with that
+    listing's ways: those, not the listing's context, are kept (a context
+    kept alive by every table it priced would keep thousands of them, and
+    the collector would go through them all)."""
 
-    def __init__(self, cost: str) -> None:
+    __slots__ = ("cost", "one_face", "state", "seat", "paid_by", "known")
+
+    def __init__(self, cost: str, one_face: tuple | None = None) -> None:
         super().__init__()
-        self.cost, self.ctx, self.paid_by = cost, None, None
+        self.cost, self.one_face = cost, one_face
+        self.state: Any = None
+        self.seat = 0
+        self.paid_by: Payers | None = None
+        self.known: dict = WAYS
 
-    def __missing__(self, amount: int) -> list:
-        ways = self[amount] = self.ctx._pays(self.cost, amount, self.paid_by)
+    def __missing__(self, amount: int) -> tuple:
+        one_face = self.one_face
+        if one_face is not None and self.cost != "any-die":
+            # The situation's dice and coins, known since it was met.
+            ways = alike_ways(self.cost, amount, *one_face, self.known)
+        else:
+            ways = pays(self.state, self.seat, self.cost, amount, self.paid_by, self.known)
+        self[amount] = ways
         return ways
+
+
+def pays(state: Any, seat: int, cost: str, amount: int, paid_by: Payers, known: dict) -> tuple:
+    """The ways to pay ``cost`` for X = ``amount`` for ``seat`` in ``state``
+    with what ``paid_by`` allows, remembered in ``known`` by what they depend on."""
+    dice = state.dice
+    free = free_dice(len(dice), state.spent)
+    if cost != "any-die" and len(paid_by.faces) == 1:
+        # Dice of one face are alike: the ways are worked out once for
+        # as many dice and the same coins (:func:`counted_alike`),
+        # whichever dice show the face, and name this situation's dice.
+        faces, paying = paid_by.faces, paid_by.coins
+        showing = tuple([n for n in free if dice[n - 1] in faces])
+        pool = [(g, n) for g, n in zip(GLYPHS, state.hands[seat]) if n and g in paying]
+        return alike_ways(cost, amount, showing, pool, known)
+    if cost == "any-die":
+        showing, pool = tuple([dice[n - 1] for n in free]), ()
+    else:
+        showing = tuple([(n, dice[n - 1]) for n in free if dice[n - 1] in paid_by.faces])
+        pool = tuple([n if g in paid_by.coins else 0 for g, n in zip(GLYPHS, state.hands[seat])])
+    alike = ways_alike(cost, amount, free, showing, pool)
+    ways = known.get(alike)
+    if ways is None:
+        if len(known) >= KNOWN_WAYS:
+            known.clear()
+        ways = known[alike] = tuple(payment.options(state, seat, cost, amount, paid_by))
+    return ways
+
+
+def alike_ways(cost: str, amount: int, showing: tuple, pool: list, known: dict) -> tuple:
+    """The ways to pay ``cost`` for X = ``amount`` with the free dice
+    ``showing`` the one face that may pay and the coins ``pool`` ((type,
+    how many held), none 0), remembered in ``known``."""
+    alike = counted_alike(cost, amount, len(showing), pool)
+    # The same ways, naming the same dice, are one list for every
+    # situation that has them (kept, they are not made again).
+    named = (alike, showing[: alike[3]])
+    ways = known.get(named)
+    if ways is None:
+        counts = known.get(alike)
+        if counts is None:
+            counts = tuple(payment.counted(cost, amount, len(showing), pool))
+        if len(known) >= KNOWN_WAYS:
+            known.clear()
+        known[alike] = counts
+        ways = known[named] = tuple([(showing[:n], coins) for n, coins in counts])
+    return ways
+
+
+class Paying(dict):
+    """One payment situation: cost kind -> its :class:`Priced` ways, and
+    (move costs, piece, range) -> the ways to pay for a move by distance
+    (see :meth:`Context.move_ways`). Everything a listing prices in the
+    situation hangs here, found with the one look-up of the situation."""
+
+    __slots__ = ("shown", "one_face")
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: In the situation of the free dice and their faces: face -> the
+        #: free dice showing it.
+        self.shown: dict | None = None
+        #: In a situation where one face may pay: (the free dice showing
+        #: it, the coins that may pay as (type, how many held), none 0).
+        self.one_face: tuple | None = None
+
+    def __missing__(self, cost: str) -> Priced:
+        priced = self[cost] = Priced(cost, self.one_face)
+        return priced
 
 
 class Context:
@@ -189,7 +316,9 @@ class Context:
         "player",
         "board",
         "names",
+        "lines",
         "_mine",
+        "_occupied",
         "free",
         "hand",
         "source",
@@ -199,6 +328,7 @@ class Context:
         "_known",
         "_situation",
         "_plain",
+        "_any",
         "_shown",
         "_sighted",
         "_wild",
@@ -215,9 +345,10 @@ class Context:
         self.player = game.players[seat]
         self.board = state.board
         self.names = game.geo.names
+        self.lines = game.move_lines[seat]
         self._mine: list[int] | None = None
-        spent = state.spent
-        self.free = tuple([n for n in range(1, len(state.dice) + 1) if n - 1 not in spent])
+        self._occupied: list[int] | None = None
+        self.free = free_dice(len(state.dice), state.spent)
         self.hand = state.hands[seat]
         self._known = WAYS if known is None else known
         self._minions: list[int] | None = None
@@ -225,16 +356,18 @@ class Context:
         self.kind = ""
         self.payers: Payers | None = None
         self.budget = 0
-        self._situation = -1
-        self._plain = -1
+        self._situation: Paying | None = None
+        self._plain: Paying | None = None
+        self._any: Paying | None = None
         self._shown: dict | None = None
         self._sighted: set[int] | None = None
         self._wild: frozenset[str] = NO_WILD
-        self._by_type: dict = {}
-        self._landing: dict = {}
-        self._passing: dict = {}
-        self._moving: dict = {}
-        self._stops: dict = {}
+        # Per-listing tables, made when first needed (most listings need few).
+        self._by_type: dict | None = None
+        self._landing: dict | None = None
+        self._passing: dict | None = None
+        self._moving: dict | None = None
+        self._stops: dict | None = None
 
     # -- the piece being listed ----------------------------------------------------
     def at(self, source: int) -> Context:
@@ -242,31 +375,35 @@ class Context:
         self.source = source
         self.kind = kind = self.board[source][1]
         if self._by_type:
-            self._by_type = {}
+            self._by_type = None
         if kind in PAYMENT_TYPES:
             self.payers, self._situation, self.budget = self._paying(kind, source)
         else:
             # Paid in dice of any face (the scepter), or not at all: the
             # situation is the free dice and their faces.
             self.payers, self.budget = None, 0
-            if self._plain < 0:
-                dice = self.state.dice
-                self._plain = numbered((self.free, tuple([dice[n - 1] for n in self.free])))
-            self._situation = self._plain
+            self._situation = self._plain or self._dice()
         return self
 
     @property
     def mine(self) -> list[int]:
         """The seat's spots, in board order."""
         if self._mine is None:
-            seat = self.seat
-            self._mine = [spot for spot, piece in compress(enumerate(self.board), self.board) if piece[0] == seat]
+            board, seat = self.board, self.seat
+            self._mine = [spot for spot in self.occupied if board[spot][0] == seat]
         return self._mine
 
+    @property
+    def occupied(self) -> list[int]:
+        """The spots with a piece on them, in board order."""
+        if self._occupied is None:
+            self._occupied = list(compress(self.game.spots, self.board))
+        return self._occupied
+
     # -- paying ------------------------------------------------------------------------
-    def _paying(self, kind: str, spot: int) -> tuple[Payers, int, int]:
+    def _paying(self, kind: str, spot: int) -> tuple[Payers, Paying, int]:
         """What may pay for ``kind`` for the piece on ``spot`` (``glyph_payers``),
-        the number of the payment situation (what the ways to pay depend on)
+        the payment situation (what the ways to pay depend on)
         and how many items could pay at most.
 
         While no variant changes ``glyph_payers``, its official answer
@@ -296,6 +433,7 @@ class Context:
         else:  # several faces may pay: which dice show which matters
             dice = self.state.dice
             showing = tuple([(n, dice[n - 1]) for n in self.free if dice[n - 1] in faces])
+            face = tuple(sorted(faces))
         coins = paid_by.coins
         if not coins:
             pool: tuple = ()
@@ -307,87 +445,101 @@ class Context:
                 pool = (coin, held)
             budget = len(showing) + held
         else:
-            pool = tuple([n if g in coins else 0 for g, n in zip(GLYPHS, self.hand)])
+            pool = tuple(map(mul, self.hand, coin_mask(coins)))
             budget = len(showing) + sum(pool)
-        return paid_by, numbered((faces, showing, pool)), budget
+        if budget == len(showing):
+            pool = ()  # no coin that may pay is held: the ways are those of none
+        # Keys of strings, numbers and tuples of them: the collector leaves
+        # them alone once it has seen them (a frozenset it would not).
+        key = (face, showing, pool)
+        known = self._known
+        paying = known.get(key)
+        if paying is None:
+            paying = situation(known, key)
+            if len(faces) == 1:
+                if len(pool) == 2:  # (type, how many held)
+                    held = [pool] if pool[1] else []
+                else:
+                    held = [(g, n) for g, n in zip(GLYPHS, pool) if n]
+                paying.one_face = (showing, held)
+        return paid_by, paying, budget
 
     def _begin(self) -> dict:
         # What every piece's payment reads, worked out at the first piece
-        # paid in items: the free dice by the face they show; with the
-        # official payers, the wild types and sight.
+        # paid in items: the free dice by the face they show (kept with the
+        # situation of the free dice); with the official payers, the wild
+        # types and sight.
         state, game = self.state, self.game
-        dice = state.dice
-        shown: dict = {}
-        for n in self.free:
-            face = dice[n - 1]
-            shown[face] = (*shown.get(face, ()), n)
+        dice = self._dice()
+        shown = dice.shown
+        if shown is None:
+            shown = dice.shown = {}
+            faces = state.dice
+            for n in self.free:
+                face = faces[n - 1]
+                shown[face] = (*shown.get(face, ()), n)
         self._shown = shown
         if game.payers_by_table:
             wild = game.wild(state, self.seat)
             self._wild = wild if type(wild) is frozenset else frozenset(wild)
             if game.coins_by_sight:
-                self._sighted = sight.sighted(game.geo, self.board, self.seat)
+                self._sighted = sight.sighted(game.geo, self.board, self.seat, self.occupied)
         return shown
+
+    def _dice(self) -> Paying:
+        """The situation of the free dice and their faces (what the scepter's
+        ways depend on)."""
+        plain = self._plain
+        if plain is None:
+            dice = self.state.dice
+            plain = self._plain = situation(self._known, (self.free, tuple([dice[n - 1] for n in self.free])))
+        return plain
 
     def priced(self, cost: str, kind: str | None = None) -> Priced:
         """X -> the ways to pay ``cost`` (a cost kind) for X in items of the
         payment type ``kind`` (the piece's own when None), for the piece being
-        listed: [(dice, coins), ...], empty when it cannot be paid. Remembered
+        listed: ((dice, coins), ...), empty when it cannot be paid. Remembered
         across listings by what the ways depend on."""
         if cost == "any-die":
-            dice = self.state.dice
-            showing = tuple([dice[n - 1] for n in self.free])
-            situation, paid_by = numbered(("any-die", self.free, tuple(map(showing.index, showing)))), ANY_DIE
+            paying = self._any
+            if paying is None:
+                dice = self.state.dice
+                showing = tuple([dice[n - 1] for n in self.free])
+                key = (None, self.free, tuple(map(showing.index, showing)))  # None: no face
+                paying = self._any = situation(self._known, key)
+            paid_by = ANY_DIE
         elif kind is None or kind == self.kind:
             if cost not in payment.COST_KINDS:
                 raise payment.unknown_cost(cost)
             if self.payers is None:
                 raise payment.unknown_type(self.kind)
-            situation, paid_by = self._situation, self.payers
+            paying, paid_by = self._situation, self.payers
         else:
             if cost not in payment.COST_KINDS:
                 raise payment.unknown_cost(cost)
             if kind not in PAYMENT_TYPES:
                 raise payment.unknown_type(kind)
-            other = self._by_type.get(kind)
+            by_type = self._by_type
+            if by_type is None:
+                by_type = self._by_type = {}
+            other = by_type.get(kind)
             if other is None:
-                other = self._by_type[kind] = self._paying(kind, self.source)
-            paid_by, situation, _ = other
-        known = self._known
-        key = (situation, cost)
-        found = known.get(key)
-        if found is None:
-            if len(known) >= KNOWN_WAYS:
-                known.clear()
-            found = known[key] = Priced(cost)
-        found.ctx, found.paid_by = self, paid_by
+                other = by_type[kind] = self._paying(kind, self.source)
+            paid_by, paying, _ = other
+        found = paying[cost]
+        found.known = self._known
+        if found.one_face is None:
+            # Worked out from the state (not from the situation's own dice
+            # and coins), with the payers of now: payers alike in a
+            # situation's key may differ in coin types none of which is held.
+            found.state, found.seat, found.paid_by = self.state, self.seat, paid_by
         return found
 
-    def ways(self, cost: str, amount: int, kind: str | None = None) -> list:
+    def ways(self, cost: str, amount: int, kind: str | None = None) -> tuple:
         """The ways to pay ``cost`` for X = ``amount`` (see :meth:`priced`)."""
         return self.priced(cost, kind)[amount]
 
-    def _pays(self, cost: str, amount: int, paid_by: Payers) -> list:
-        state = self.state
-        dice, free = state.dice, self.free
-        if cost == "any-die":
-            showing, pool = tuple([dice[n - 1] for n in free]), ()
-        elif len(paid_by.faces) == 1:
-            showing = tuple([n for n in free if dice[n - 1] in paid_by.faces])
-            pool = tuple([n if g in paid_by.coins else 0 for g, n in zip(GLYPHS, self.hand)])
-        else:
-            showing = tuple([(n, dice[n - 1]) for n in free if dice[n - 1] in paid_by.faces])
-            pool = tuple([n if g in paid_by.coins else 0 for g, n in zip(GLYPHS, self.hand)])
-        alike = ways_alike(cost, amount, free, showing, pool)
-        known = self._known
-        ways = known.get(alike)
-        if ways is None:
-            if len(known) >= KNOWN_WAYS:
-                known.clear()
-            ways = known[alike] = list(payment.options(state, self.seat, cost, amount, paid_by))
-        return ways
-
-    def move_ways(self, reach: int) -> list:
+    def move_ways(self, reach: int) -> Sequence:
         """For each distance up to ``reach`` (index 0 unused), the ways to pay
         for moving the piece listed that far; the list ends where a move
         cannot be paid and a longer one costs more still. The costs are the
@@ -398,15 +550,19 @@ class Context:
         game, kind = self.game, self.kind
         fixed = game.move_costs_fixed
         if fixed:
-            # The costs are the game's header-time rule (the function itself
-            # is in the key: another variant's rule is another function).
-            key = ("moves", game.move_costs, kind, reach, self._situation)
-            found = self._known.get(key)
+            # The costs are the game's header-time rule (its number is in the
+            # key: another variant's rule is another function, another number).
+            paying = self._situation
+            key = (game.move_costs_number, kind, reach)
+            found = paying.get(key)
             if found is not None:
                 return found
-        costs = self._moving.get(kind)
+        moving = self._moving
+        if moving is None:
+            moving = self._moving = {}
+        costs = moving.get(kind)
         if costs is None:
-            costs = self._moving[kind] = {}
+            costs = moving[kind] = {}
         state, seat = self.state, self.seat
         cost_of = game.r.glyph_move_cost
         found = [None]
@@ -426,10 +582,7 @@ class Context:
                 break  # a longer move costs more still
             found.append(ways)
         if fixed and alone:
-            known = self._known
-            if len(known) >= KNOWN_WAYS:
-                known.clear()
-            known[key] = found
+            paying[key] = found = tuple(found)
         return found
 
     # -- what spells often ask ---------------------------------------------------------
@@ -453,27 +606,33 @@ class Context:
         ``glyph_may_land`` move by move, the answers are the header-time table
         of ``glyph_landing`` by what stands on the spot (``keys`` is the
         board); else the hook's, asked once per spot and listing."""
-        found = self._landing.get(piece)
+        tables = self._landing
+        if tables is None:
+            tables = self._landing = {}
+        found = tables.get(piece)
         if found is None:
             game = self.game
             if game.landing_by_occupant:
                 found = self.board, game.landing_table(self.seat, piece)
             else:
                 found = game.spots, Asked(game, self.state, self.seat, piece, game.may_land)
-            self._landing[piece] = found
+            tables[piece] = found
         return found
 
     def passing(self, piece: str) -> tuple[Sequence, dict]:
         """``(keys, answers)`` for passing over a spot (``glyph_passing``,
         ``glyph_may_pass``), as :meth:`landing`."""
-        found = self._passing.get(piece)
+        tables = self._passing
+        if tables is None:
+            tables = self._passing = {}
+        found = tables.get(piece)
         if found is None:
             game = self.game
             if game.passing_by_occupant:
                 found = self.board, game.passing_table(self.seat, piece)
             else:
                 found = game.spots, Asked(game, self.state, self.seat, piece, game.may_pass)
-            self._passing[piece] = found
+            tables[piece] = found
         return found
 
     def stops(self, piece: str) -> tuple[Sequence, dict]:
@@ -482,14 +641,17 @@ class Context:
         :meth:`landing` and :meth:`passing`: by what stands on the spot
         (:meth:`~tabletop_glyph_chess.game.GlyphChess.stop_table`) while both
         are header-time tables, else by spot, asked once per spot and listing."""
-        found = self._stops.get(piece)
+        tables = self._stops
+        if tables is None:
+            tables = self._stops = {}
+        found = tables.get(piece)
         if found is None:
             game = self.game
             if game.landing_by_occupant and game.passing_by_occupant:
                 found = self.board, game.stop_table(self.seat, piece)
             else:
                 found = game.spots, SpotStops(self.landing(piece), self.passing(piece))
-            self._stops[piece] = found
+            tables[piece] = found
         return found
 
     def may_land(self, piece: str, spot: int) -> bool:

@@ -66,11 +66,23 @@ class Fast:
         self.ways = WAYS
         #: The node of the Work now: (the Work, the node), forgotten at every event.
         self._node: tuple[Work, Any] | None = None
-        #: Who decides in each step, where its node declares it (``decided_by``).
-        self._deciders = {
-            name: who
-            for name, step in self.table.items()
-            if (who := declared_decider(step.node, step.check)) is not None
+        # The engine's fast loops ask the step the Work is in (``Work.at``,
+        # its phase) directly: its node, the game's check, its legal
+        # decisions (asked only of the player a decision node names, for
+        # whom they are what :meth:`legal` answers).
+        table = game.steps
+        self.steps = (
+            game,
+            {phase: step.node for phase, step in table.items()},
+            dict.fromkeys(table, type(game).check),
+            {phase: step.legal for phase, step in table.items()},
+        )
+        # Who decides in each step whose node declares it (``decided_by``)
+        # with the step's own check, which the game's check above calls for
+        # every decision the step takes: the engine then folds a legal action
+        # without asking whether the player can act at all.
+        self.deciders = {
+            name: who for name, step in table.items() if (who := declared_decider(step.node, step.check)) is not None
         }
 
     def thaw(self, state: State) -> Work:
@@ -89,12 +101,6 @@ class Fast:
         node = self.table[live.phase].node(self.game, live)
         self._node = (live, node)
         return node
-
-    def decider(self, live: Work) -> str | None:
-        # The engine then folds a legal action without asking whether the
-        # player can act at all (a listing's worth of work in a replay).
-        who = self._deciders.get(live.phase)
-        return None if who is None else who(self.game, live)
 
     def check(self, live: Work, decision: Event) -> str | None:
         return self.game.check(live, decision)  # the checks only read: a Work reads as a State does

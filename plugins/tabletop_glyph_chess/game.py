@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from itertools import permutations
+from itertools import count, permutations
 from types import SimpleNamespace
 from typing import Any
 
@@ -48,6 +48,41 @@ def _shuffles(player: str) -> IndexedChance:
     """The 720 orders of a player's glyph cards: made once per player name in
     a process (every game of a folder of logs shares them)."""
     return IndexedChance(tuple(Shuffle(player, order) for order in permutations(GLYPHS)))
+
+
+#: A header-time rule function -> its number (forgotten all at once past
+#: 1,024; a number is never given twice).
+RULE_NUMBERS: dict = {}
+_NUMBERS = count()
+
+
+def rule_number(rule: Any) -> int:
+    """The number of a header-time rule function: the same function, the
+    same number; never another function's."""
+    number = RULE_NUMBERS.get(rule)
+    if number is None:
+        if len(RULE_NUMBERS) >= 1024:
+            RULE_NUMBERS.clear()
+        number = RULE_NUMBERS[rule] = next(_NUMBERS)
+    return number
+
+
+#: (landing rule, passing rule) -> their tables by seat and piece
+#: (:meth:`GlyphChess.landing_table` ...), forgotten all at once past 64.
+OCCUPANT_TABLES: dict = {}
+
+
+def occupant_tables(landing: Any, passing: Any) -> dict:
+    """The tables compiled from these header-time rules by what stands on a
+    spot: shared by every game whose rules are these very functions (the
+    official ones; a variant that makes its rule afresh for each game has
+    tables of its own)."""
+    tables = OCCUPANT_TABLES.get((landing, passing))
+    if tables is None:
+        if len(OCCUPANT_TABLES) >= 64:
+            OCCUPANT_TABLES.clear()
+        tables = OCCUPANT_TABLES[landing, passing] = {}
+    return tables
 
 
 class GlyphChess(Game):
@@ -100,13 +135,18 @@ class GlyphChess(Game):
         self.spot_names = actions.spot_names(self.geo.names)
         self.longest_line = max(len(ray) for rays in self.geo.ray_lists for ray in rays)
         self._landing, self._passing = r.glyph_landing(players=n), r.glyph_passing(players=n)
-        self._tables: dict = {}
+        # Landing, passing and both, for each seat: piece -> its table.
+        tables = occupant_tables(self._landing, self._passing)
+        self._rows = tuple(tuple(tables.setdefault((what, seat), {}) for seat in range(n)) for what in range(3))
         self.landing_by_occupant = "glyph_may_land" not in self.overridden
         #: Move costs by piece and distance (``glyph_move_costs``); the
         #: per-move ``glyph_move_cost`` is asked move by move only when a
         #: variant changes it.
         self.move_costs = r.glyph_move_costs(players=n)
         self.move_costs_fixed = "glyph_move_cost" not in self.overridden
+        #: The number of these move costs among every game's (the ways to pay
+        #: for moves are remembered under it: another rule, another number).
+        self.move_costs_number = rule_number(self.move_costs)
         self.passing_by_occupant = "glyph_may_pass" not in self.overridden
         # What may pay (``glyph_payers``) and whether a piece may use coins
         # (``glyph_may_use_coins``): while no variant changes them, a listing
@@ -119,6 +159,9 @@ class GlyphChess(Game):
         self.reach_by_piece = "glyph_move_range" not in self.overridden
         self.reaches = {piece: movement.reach(self.geo, piece) for piece in NAMES}
         self.directions_by_spot = "glyph_move_directions" not in self.overridden
+        #: For each seat, spot -> its lines with each move's fields (shared
+        #: by every game on the board, see movement.named_lines).
+        self.move_lines = tuple(movement.lines_of(self.geo, p) for p in self.players)
         self.escape_coins = r.glyph_escape_coins
         self.centre_wins = r.glyph_centre_wins
         wild = r.glyph_wild_coins
@@ -139,6 +182,17 @@ class GlyphChess(Game):
         self.by_caster: dict[str, list] = {}
         for spell in self.spells.values():
             self.by_caster.setdefault(spell.caster, []).append(spell)
+        #: For each caster's kind, its spells as a listing reads them:
+        #: (options, name, cost kind, payment type, the X that must be paid
+        #: for any target to be, or None: ``payment.NEEDED``), in the order
+        #: of ``by_caster``.
+        self.casting = {
+            caster: tuple(
+                (spell.options, spell.name, *self.costs[spell.name], payment.NEEDED.get(self.costs[spell.name][0]))
+                for spell in spells
+            )
+            for caster, spells in self.by_caster.items()
+        }
         self.secret_setup = bool(r.glyph_secret_setup(players=n))
         self.hand_limit = r.glyph_hand_limit(players=n)
         self.steps = dict(r.glyph_turn_steps(players=n))
@@ -151,19 +205,19 @@ class GlyphChess(Game):
 
     def landing_table(self, seat: int, piece: str) -> dict:
         """What stands on a spot -> whether ``seat``'s ``piece`` may land there
-        (``glyph_landing``, worked out once per occupant in a game)."""
-        key = (True, seat, piece)
-        table = self._tables.get(key)
+        (``glyph_landing``, worked out once per occupant for these rules)."""
+        row = self._rows[0][seat]
+        table = row.get(piece)
         if table is None:
-            table = self._tables[key] = ByOccupant(self._landing, seat, piece)
+            table = row[piece] = ByOccupant(self._landing, seat, piece)
         return table
 
     def passing_table(self, seat: int, piece: str) -> dict:
         """What stands on a spot -> whether ``seat``'s ``piece`` may pass over it (``glyph_passing``)."""
-        key = (False, seat, piece)
-        table = self._tables.get(key)
+        row = self._rows[1][seat]
+        table = row.get(piece)
         if table is None:
-            table = self._tables[key] = ByOccupant(self._passing, seat, piece)
+            table = row[piece] = ByOccupant(self._passing, seat, piece)
         return table
 
     def stop_table(self, seat: int, piece: str) -> dict:
@@ -171,10 +225,10 @@ class GlyphChess(Game):
         there (:data:`~tabletop_glyph_chess.context.LANDS` and
         :data:`~tabletop_glyph_chess.context.PASSES`), from :meth:`landing_table`
         and :meth:`passing_table`: one look-up per spot for a move's line."""
-        key = (None, seat, piece)
-        table = self._tables.get(key)
+        row = self._rows[2][seat]
+        table = row.get(piece)
         if table is None:
-            table = self._tables[key] = Stops(self.landing_table(seat, piece), self.passing_table(seat, piece))
+            table = row[piece] = Stops(self.landing_table(seat, piece), self.passing_table(seat, piece))
         return table
 
     def rerollable(self, state: Any, seat: int) -> tuple[int, ...]:

@@ -119,7 +119,7 @@ def line(game: GlyphChess, state: State | Work, seat: int, piece: str, source: i
         game=game, state=state, seat=seat, piece=piece, source=source
     ).items():
         if target in ray:
-            return name, list(ray).index(target) + 1, ray
+            return name, ray.index(target) + 1, ray
     return None
 
 
@@ -156,28 +156,30 @@ def listing(ctx: Context, out: list, first: bool = False) -> None:
     found when ``first``. Range and directions are the header-time tables
     (:func:`reach`, the board's rays) while no variant changes
     ``glyph_move_range`` or ``glyph_move_directions``, else those hooks'."""
-    game, source, kind = ctx.game, ctx.source, ctx.kind
+    game, kind = ctx.game, ctx.kind
     if game.reach_by_piece:
         most = game.reaches.get(kind)
         if most is None:
             most = game.reaches[kind] = reach(game.geo, kind)
     else:
-        most = game.r.glyph_move_range(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
+        most = game.r.glyph_move_range(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=ctx.source)
     if not most:
         return
     by_distance = ctx.move_ways(most)
     most = len(by_distance) - 1  # no farther than it can pay
     if not most:
         return
+    source = ctx.source
     if game.directions_by_spot:
-        lines = named_lines(game.geo, ctx.player, source)
+        cut = ctx.lines[source] or named_lines(game.geo, ctx.player, source)
+        lines = cut[most] if most < len(cut) else cut[-1]
     else:
         rays = game.r.glyph_move_directions(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
-        lines = _named(ctx.names, ctx.player, source, rays.values())
+        lines = [line[:most] for line in _named(ctx.names, ctx.player, source, rays.values())]
     append = out.append
     keys, stops = ctx.stops(kind)  # whether it lands on a spot, goes on past it
     for line in lines:
-        for distance, target, fields in line[:most]:
+        for distance, target, fields in line:
             way = stops[keys[target]]
             if way & LANDS:
                 ways = by_distance[distance]
@@ -196,17 +198,28 @@ LINES: dict = {}
 
 def named_lines(geo: HexBoard, player: str, source: int) -> tuple:
     """The board's six lines from ``source`` (the official directions), each
-    spot as (distance, spot, the fields of ``player``'s move there): made
-    once per board, player and spot, for every game."""
+    spot as (distance, spot, the fields of ``player``'s move there), cut to
+    their first ``m`` spots at ``[m]`` (a move goes no farther than it can
+    pay), up to the longest: made once per board, player and spot, for every
+    game."""
+    table = lines_of(geo, player)
+    cut = table[source]
+    if cut is None:
+        lines = _named(geo.names, player, source, geo.ray_lists[source])
+        longest = max(map(len, lines))
+        cut = table[source] = tuple(tuple([line[:m] for line in lines]) for m in range(longest + 1))
+    return cut
+
+
+def lines_of(geo: HexBoard, player: str) -> list:
+    """Spot -> its :func:`named_lines` once made (None before), for
+    ``player`` on the board ``geo``: shared by every game on it."""
     table = LINES.get((geo.radius, player))
     if table is None:
         if len(LINES) >= 256:
             LINES.clear()
         table = LINES[geo.radius, player] = [None] * geo.size
-    lines = table[source]
-    if lines is None:
-        lines = table[source] = _named(geo.names, player, source, geo.ray_lists[source])
-    return lines
+    return table
 
 
 def _named(names: Sequence[str], player: str, source: int, rays) -> tuple:

@@ -30,9 +30,10 @@ from .state import ALIVE, State, Work
 
 #: The cost kinds (see above).
 COST_KINDS = frozenset({"x", "item", "die", "die+x", "coin", "any-die"})
-#: The cost kinds whose ways to pay do not depend on X (one die; one item):
-#: when they cannot be paid, no target of a spell that costs them can.
-FLAT_COSTS = frozenset({"die", "item"})
+#: Cost kind -> an X whose payment every X's payment includes (a flat cost
+#: for any X; the die of "die+x", X = 0): when that X cannot be paid, no
+#: target of a spell of that cost can.
+NEEDED = {"die": 1, "item": 1, "die+x": 0}
 #: The payment types: what an item may be of.
 PAYMENT_TYPES = frozenset(GLYPHS)
 
@@ -281,34 +282,53 @@ def options(
                 yield numbers, ()
         return
     showing = [n for n in free if dice[n - 1] in paid_by.faces]
-    if cost == "item":
-        amount = 1
-    if cost == "die":
-        if showing:
-            yield (showing[0],), ()
-        return
-    total = amount + 1 if cost == "die+x" else amount
-    least = 1 if cost == "die+x" else 0
-    if cost == "coin":
-        showing = []
     pool: list[tuple[str, int]] = []
     if paid_by.coins:
         hand = state.hands[seat]
         pool = [(g, n) for g, n in zip(GLYPHS, hand) if n and g in paid_by.coins]
-    if len(paid_by.faces) > 1:
-        # Dice of different faces differ (the reset step re-rolls the ones spent).
-        groups: dict[str, list[int]] = {}
-        for n in showing:
-            groups.setdefault(dice[n - 1], []).append(n)
-        for n_dice in range(min(len(showing), total), least - 1, -1):
-            for faces in _multisets([(f, len(ns)) for f, ns in groups.items()], n_dice):
-                picked = tuple(sorted(n for f in set(faces) for n in groups[f][: faces.count(f)]))
-                for coins in _multisets(pool, total - n_dice):
-                    yield picked, coins
+    if len(paid_by.faces) > 1 and cost != "die":
+        yield from _by_faces(dice, cost, amount, showing, pool)
         return
-    for n_dice in range(min(len(showing), total), least - 1, -1):
+    for n_dice, coins in counted(cost, amount, len(showing), pool):
+        yield tuple(showing[:n_dice]), coins
+
+
+def counted(cost: str, amount: int, dice: int, pool: list[tuple[str, int]]) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """The ways to pay ``cost`` for X = ``amount`` with ``dice`` dice that
+    may pay, all alike (one face may pay), and the coins ``pool`` ((type,
+    how many), none of them 0): (how many dice, coins), most dice first.
+    Which dice: the lowest-numbered, as :func:`options` takes them."""
+    if cost == "die":
+        if dice:
+            yield 1, ()
+        return
+    if cost == "item":
+        amount = 1
+    total = amount + 1 if cost == "die+x" else amount
+    least = 1 if cost == "die+x" else 0
+    if cost == "coin":
+        dice = 0
+    for n_dice in range(min(dice, total), least - 1, -1):
         for coins in _multisets(pool, total - n_dice):
-            yield tuple(showing[:n_dice]), coins
+            yield n_dice, coins
+
+
+def _by_faces(dice: list, cost: str, amount: int, showing: list[int], pool: list[tuple[str, int]]):
+    # Dice of different faces differ (the reset step re-rolls the ones spent).
+    if cost == "item":
+        amount = 1
+    total = amount + 1 if cost == "die+x" else amount
+    least = 1 if cost == "die+x" else 0
+    if cost == "coin":
+        showing = []
+    groups: dict[str, list[int]] = {}
+    for n in showing:
+        groups.setdefault(dice[n - 1], []).append(n)
+    for n_dice in range(min(len(showing), total), least - 1, -1):
+        for faces in _multisets([(f, len(ns)) for f, ns in groups.items()], n_dice):
+            picked = tuple(sorted(n for f in set(faces) for n in groups[f][: faces.count(f)]))
+            for coins in _multisets(pool, total - n_dice):
+                yield picked, coins
 
 
 def _multisets(pool: list[tuple[str, int]], size: int) -> Iterator[tuple[str, ...]]:

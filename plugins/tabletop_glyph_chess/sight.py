@@ -10,6 +10,7 @@ seat's actions while no variant changes ``glyph_may_use_coins``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import compress
 from typing import TYPE_CHECKING
 
@@ -48,11 +49,15 @@ def in_sight(geo: HexBoard, state: State | Work, spot: int) -> bool:
     return False
 
 
-def sighted(geo: HexBoard, board, seat: int) -> set[int]:
+def sighted(geo: HexBoard, board, seat: int, occupied: Iterable[int] | None = None) -> set[int]:
     """The spots of ``seat``'s pieces in sight of an enemy seeress (each
-    enemy seeress's :func:`firsts`, kept where a piece of ``seat`` stands)."""
+    enemy seeress's :func:`firsts`, kept where a piece of ``seat`` stands);
+    ``occupied``, the spots with a piece, when they are known already."""
     found: set[int] = set()
-    for spot, piece in compress(enumerate(board), board):
+    if occupied is None:
+        occupied = compress(range(len(board)), board)
+    for spot in occupied:
+        piece = board[spot]
         if piece[1] == SEERESS and piece[0] != seat:
             found.update([other for other in firsts(geo, board, spot) if board[other][0] == seat])
     return found

@@ -139,6 +139,12 @@ class Work:
     wild = State.wild
     players_left = State.players_left
 
+    @property
+    def at(self) -> str:
+        """The step the Work is in (its phase), as the engine's fast loops
+        read it (``Fast.steps``)."""
+        return self.phase
+
 
 def thaw(state: State) -> Work:
     """A mutable copy of ``state``."""

@@ -300,11 +300,9 @@ class Match:
             # decision of that player that the step's check finds legal is
             # folded without asking the node, which may have to look for a
             # legal decision to tell a decision from a forced event.
-            deciders = _deciders(nodes, checks)
+            deciders = _deciders(fast, nodes, checks)
         else:
             next_node, check = fast.next, fast.check
-            # The same, for a fast path that says who decides by itself (``Fast.decider``).
-            decider = getattr(fast, "decider", None)
         # Events of these kinds, and any event while a node is pending or a
         # decision sealed, go through :meth:`accept`; only it changes those.
         unusual = {*foreign, Resign}
@@ -333,12 +331,6 @@ class Match:
                             continue
                     node = nodes[at](arg, live)
                 else:
-                    if origin == DECISION and decider is not None:
-                        if decider(live) == event.player and check(live, event) is None:
-                            fold(live, event)
-                            done = seq
-                            folded = True
-                            continue
                     node = next_node(live)
                 kind = type(node)
                 if kind is Decide:
@@ -398,7 +390,7 @@ class Match:
             # A step whose node declares who decides in it (``decided_by``)
             # is asked that player's decisions first: when there are any,
             # the node is that player's decision, and need not be asked.
-            deciders = _deciders(nodes, checks)
+            deciders = _deciders(fast, nodes, checks)
         seq = self.seq
         limit = max_events - len(events)
         done = 0
@@ -445,10 +437,17 @@ class Match:
             self._node = None
 
 
-def _deciders(nodes: Mapping[str, Any], checks: Mapping[str, Any]) -> dict[str, Callable[[Any, Any], str | None]]:
+def _deciders(
+    fast: Any, nodes: Mapping[str, Any], checks: Mapping[str, Any]
+) -> Mapping[str, Callable[[Any, Any], str | None]]:
     """Who decides in each step whose node declares it (``decided_by``), by
-    step name. (Apart from the fast loops: a comprehension there would make
-    the locals it reads cells, read more slowly on every event.)"""
+    step name: as the fast path says (``Fast.deciders``), or as the steps'
+    nodes declare with the checks the fast path answers with. (Apart from
+    the fast loops: a comprehension there would make the locals it reads
+    cells, read more slowly on every event.)"""
+    said = getattr(fast, "deciders", None)
+    if said is not None:
+        return said
     return {name: who for name, node in nodes.items() if (who := declared_decider(node, checks[name])) is not None}
 
 

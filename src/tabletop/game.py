@@ -53,13 +53,15 @@ class Fast(Protocol):
     :meth:`check` and :meth:`legal` do. The engine's fast loops then call
     the step's function directly, one call per question instead of two.
 
-    A fast path may also offer ``decider(live)``: the player whose unsealed
-    decision the node is whenever :meth:`check` accepts a decision of
-    theirs, or None where it cannot say (what the current step's node
-    declares with :func:`tabletop.steps.decided_by`). The engine's fast fold
-    then takes a decision of that player which :meth:`check` accepts without
-    asking :meth:`next`. (With ``steps``, the engine reads the declarations
-    from the steps' functions itself.)
+    With ``steps``, the engine reads from each step's node who decides in
+    it (:func:`tabletop.steps.decided_by`, declared with the check that
+    ``checks`` names): it then takes a decision of that player which the
+    check accepts without asking the node, and in self-play lists that
+    player's decisions before asking it. A fast path whose ``checks`` are
+    another function that calls the step's own (one that first refuses
+    what the step does not take) may say so itself: ``deciders``, by step
+    name, the ``who`` of each step whose node declares it with the step's
+    own check.
     """
 
     def thaw(self, state: Any) -> Any:

@@ -301,3 +301,73 @@ def test_ways_remembered_across_games_follow_each_games_move_costs(house):
             assert with_toll == list(actions.families(tolled, live, seat, {})), (n, seat)
             differ += with_toll != plain
     assert differ > 0
+
+
+def test_ways_counted_alike_are_the_ways_to_pay():
+    """With one face that may pay, the listing works the ways out once for
+    as many dice and the same coins (``context.counted_alike``) and names
+    the dice of the situation: the ways ``payment.options`` finds, in its order."""
+    import random
+
+    from tabletop_glyph_chess import payment
+    from tabletop_glyph_chess.context import counted_alike
+    from tabletop_glyph_chess.pieces import GLYPHS
+
+    class Position:
+        pass
+
+    found: dict = {}
+    shared = 0
+    for n in range(20_000):
+        rng = random.Random(f"counted-{n}")
+        state = Position()
+        state.dice = [rng.choice(GLYPHS[:3]) for _ in range(5)]
+        state.spent = rng.sample(range(5), rng.randrange(6))
+        state.hands = [[rng.choice((0, 0, 1, 2, 3, 4)) for _ in GLYPHS]]
+        glyph = rng.choice(GLYPHS[:3])
+        wild = frozenset(rng.sample(GLYPHS, rng.randrange(3)))
+        cost = rng.choice(("x", "item", "die", "die+x", "coin"))
+        amount = rng.randrange(6)
+        coins = (frozenset({glyph}) | wild) if rng.random() < 0.7 else frozenset()
+        paid_by = payment.Payers(frozenset({glyph}), coins)
+        showing = tuple(i + 1 for i in range(5) if i not in state.spent and state.dice[i] == glyph)
+        pool = [(g, c) for g, c in zip(GLYPHS, state.hands[0]) if c and g in coins]
+        key = counted_alike(cost, amount, len(showing), pool)
+        counts = found.get(key)
+        shared += counts is not None
+        if counts is None:
+            counts = found[key] = list(payment.counted(cost, amount, len(showing), pool))
+        named = [(showing[:k], coins) for k, coins in counts]
+        assert named == list(payment.options(state, 0, cost, amount, paid_by)), (key, n)
+    assert shared > 10_000  # the keys are shared often: the test compares something
+
+
+def test_a_cost_that_cannot_be_paid_for_the_needed_x_cannot_be_paid_for_any():
+    """The listing skips a spell whose cost cannot be paid for the X every
+    X's payment includes (``payment.NEEDED``: one die or one item for a
+    flat cost, the die of "die+x"): then no X can be paid, with one face or
+    several that may pay, with coins or none."""
+    import random
+
+    from tabletop_glyph_chess import payment
+    from tabletop_glyph_chess.pieces import GLYPHS
+
+    class Position:
+        pass
+
+    skipped = 0
+    for n in range(5_000):
+        rng = random.Random(f"needed-{n}")
+        state = Position()
+        state.dice = [rng.choice(GLYPHS) for _ in range(5)]
+        state.spent = rng.sample(range(5), rng.randrange(6))
+        state.hands = [[rng.choice((0, 0, 1, 2, 3)) for _ in GLYPHS]]
+        faces = frozenset(rng.sample(GLYPHS, rng.choice((1, 1, 2))))
+        coins = frozenset(rng.sample(GLYPHS, rng.randrange(3))) if rng.random() < 0.7 else frozenset()
+        paid_by = payment.Payers(faces, coins)
+        for cost, needed in payment.NEEDED.items():
+            if not list(payment.options(state, 0, cost, needed, paid_by)):
+                skipped += 1
+                for amount in range(8):
+                    assert not list(payment.options(state, 0, cost, amount, paid_by)), (n, cost, amount)
+    assert skipped > 1_000  # costs that cannot be paid are met often: the test compares something

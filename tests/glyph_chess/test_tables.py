@@ -156,3 +156,33 @@ def test_the_listing_from_tables_is_the_listing_asking_every_hook(house, seed, p
         from_tables = list(actions.families(official, live, seat, {}))
         assert from_tables == list(actions.families(asking, live, seat, {})), seat
         assert actions.can_act(official, live, seat, {}) == actions.can_act(asking, live, seat, {}) == bool(from_tables)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**9), players=st.sampled_from([2, 3]), variants=st.sampled_from(VARIANTS))
+def test_the_ways_remembered_by_situation_are_the_ways_to_pay(house, seed, players, variants):
+    """The ways a listing reads from a payment situation met before (its
+    dice and coins kept with it, the ways counted alike and named once) are
+    ``payment.options`` for the piece's payers, in every position."""
+    from tabletop_glyph_chess import payment
+
+    game = _game(house, variants, players)
+    known: dict = {}
+    rng = random.Random(seed)
+    for _ in range(4):  # situations met in one position are met again in the next
+        live = _scrambled(game, rng, players)
+        for seat in range(players):
+            ctx = Context(game, live, seat, known)
+            for spot in ctx.mine:
+                ctx.at(spot)
+                if ctx.payers is None:
+                    continue
+                for cost in ("x", "item", "die", "die+x", "coin"):
+                    for amount in range(5):
+                        assert list(ctx.ways(cost, amount)) == list(
+                            payment.options(live, seat, cost, amount, ctx.payers)
+                        ), (
+                            spot,
+                            cost,
+                            amount,
+                        )

@@ -68,15 +68,17 @@ def orders(game, board, seat, minions, most, landing) -> list[tuple[str, tuple[i
     found: list = []
     if most < 1 or not minions:
         return found
-    rays = game.geo.rays
+    rays = game.geo.ray_lists  # each spot's rays in DIRECTIONS order
     keys, landable = landing
-    for direction in DIRECTIONS:
+    for index, direction in enumerate(DIRECTIONS):
         picks = []  # (spot, the spot ahead, whether that spot is open now)
         for spot in minions:
-            ray = rays[spot][direction]
+            ray = rays[spot][index]
             if ray:  # a minion that would leave the board is never named
                 picks.append((spot, ray[0], landable[keys[ray[0]]]))
         level = [(spot,) for spot, _, open_ in picks if open_]
+        if not level:
+            continue  # no order begins: none is allowed
         found += [(direction, order) for order in level]
         for _ in range(1, min(len(picks), most)):
             level = [
