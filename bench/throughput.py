@@ -10,7 +10,10 @@ bots: Glüx with four players, Glyph Chess with two) and has python-chess play
 random games to PGN. Then, round by round, it measures back to back:
 
 - python-chess reading the PGN (plies/s) and playing random games (games/s);
-- ``json.loads`` of every event line of the Glüx logs (lines/s);
+- ``json.loads`` of every event line of the Glüx logs (lines/s), and the
+  same paired with the replay every ten logs (their lines loaded, then the
+  logs replayed, both in CPU time: the ratio least moved by a shared
+  machine's changes of speed);
 - each game's replay of its logs through the public engine (``Replay.run()``,
   every event validated; events/s), from memory like the two peers;
 - each game's self-play through the public engine (``selfplay()``, random
@@ -87,6 +90,33 @@ def json_loads(lines: list[bytes]) -> int:
     for line in lines:
         loads(line)
     return len(lines)
+
+
+def paired(registry: Registry, logs: list[tuple[bytes, int]], every: int = 10) -> tuple[float, float]:
+    """Replay against ``json.loads`` a few logs at a time: for each ``every``
+    logs, ``json.loads`` of their event lines, then their replay, each timed
+    in CPU time. Returns (replay events/s, json.loads lines/s) over all the
+    logs. Pairing the two every ten logs or so (some ten milliseconds each)
+    leaves a shared machine's changes of speed, which last longer, to both
+    sides alike; a log at a time would instead have each side start with
+    caches the other has just filled."""
+    loads = json.loads
+    clock = time.process_time
+    spent_json = spent_replay = 0.0
+    events = lines = 0
+    for first in range(0, len(logs), every):
+        chunk = logs[first : first + every]
+        event_lines = [line for data, _ in chunk for line in data.splitlines()[1:]]
+        start = clock()
+        for line in event_lines:
+            loads(line)
+        middle = clock()
+        for data, _ in chunk:
+            events += Replay(registry, Path("bench.jsonl"), io.BytesIO(data)).run().seq
+        spent_json += middle - start
+        spent_replay += clock() - middle
+        lines += len(event_lines)
+    return events / max(spent_replay, 1e-9), lines / max(spent_json, 1e-9)
 
 
 def selfplay_for(registry: Registry, game: str, seconds: float, start: int) -> Callable[[], int]:
@@ -186,6 +216,10 @@ def main() -> None:
         }
         if lines:
             found["json.loads of the Glüx event lines (lines/s)"] = timed(lambda: json_loads(lines))
+        if lines:
+            pair = paired(registry, logs["glux"])
+            found["glux replay, paired with json.loads (events/s)"] = (pair[0], pair[0])
+            found["json.loads, paired with the replay (lines/s)"] = (pair[1], pair[1])
         for game in games:
             found[f"{game} replay (events/s)"] = timed(lambda game=game: replay(registry, logs[game]))
             found[f"{game} self-play (games/s)"] = timed(selfplay_for(registry, game, args.seconds, r))
@@ -204,6 +238,10 @@ def main() -> None:
             ratios["glux replay / json.loads of its lines"] = (
                 replayed,
                 rates["json.loads of the Glüx event lines (lines/s)"],
+            )
+            ratios["glux replay / json.loads, paired every 10 logs (CPU)"] = (
+                rates["glux replay, paired with json.loads (events/s)"],
+                rates["json.loads, paired with the replay (lines/s)"],
             )
         ratios[f"{game} self-play games / python-chess random games"] = (played, chess_games)
 

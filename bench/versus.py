@@ -7,7 +7,7 @@ processes on the same machine: the direct answer to "is any figure worse?".
 Measures (each for each game asked; default: both games, both measures):
 
 - ``selfplay``: games/s of random bots (Glüx four players, Glyph Chess two),
-  after a few games to warm up;
+  after some games to warm up (40 and 20);
 - ``replay``: events/s of ``Replay(...).run()`` (every event validated) over
   logs this tree self-plays once at the start and keeps in memory; both
   sides read the same bytes.
@@ -40,8 +40,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 
 PLAYERS = {"glux": 4, "glyph-chess": 2}
-#: How many games each measure plays or replays, by game (about a second each).
-GAMES = {"glux": {"selfplay": 400, "replay": 600}, "glyph-chess": {"selfplay": 30, "replay": 60}}
+#: How many games each measure plays or replays, by game (about a second
+#: each), and how many a self-play process plays first, untimed (Glyph
+#: Chess's remembered ways to pay fill up over the first games).
+GAMES = {
+    "glux": {"selfplay": 400, "replay": 600, "warm": 40},
+    "glyph-chess": {"selfplay": 30, "replay": 60, "warm": 20},
+}
 
 #: What each process runs: the tree's own registry, then one measure.
 RUN = """
@@ -50,7 +55,7 @@ from pathlib import Path
 from tabletop import Registry, get_plugin_manager
 from tabletop.engine import Replay
 from tabletop.live import selfplay
-game, measure, players, games, logs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+game, measure, players, games, logs, warm = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
 # The tree's own plugins (its pyproject's entry points), not the installed ones.
 pm = get_plugin_manager(entry_points=False, environment=False)
 with open("pyproject.toml", "rb") as f:
@@ -60,7 +65,7 @@ registry = Registry(pm)
 names = [f"p{i}" for i in range(1, players + 1)]
 if measure == "selfplay":
     bots = [registry.bot("random", game)] * players
-    for i in range(max(3, games // 10)):
+    for i in range(warm):
         selfplay(registry, game, names, bots, f"warm-{i}")
     start = time.process_time()
     for i in range(games):
@@ -111,7 +116,7 @@ def rate(tree: Path, game: str, measure: str, logs: Path, scale: float) -> float
     path = [str(tree / "src"), str(tree / "plugins"), str(tree / "variants")]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
     games = max(1, round(GAMES[game][measure] * scale)) if measure == "selfplay" else GAMES[game][measure]
-    args = [game, measure, str(PLAYERS[game]), str(games), str(logs)]
+    args = [game, measure, str(PLAYERS[game]), str(games), str(logs), str(GAMES[game]["warm"])]
     out = subprocess.run(
         [sys.executable, "-c", RUN, *args], check=True, capture_output=True, text=True, env=env, cwd=tree
     ).stdout

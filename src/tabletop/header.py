@@ -128,7 +128,8 @@ def check_players(players: list[str] | tuple[str, ...], option: str = "") -> Non
     ``"--players"``) starts the message when the names came from one."""
     lead = f"{option}: " if option else ""
     for name in players:
-        if not _PLAYER_NAME.match(name) or not all(_visible(c) for c in name):
+        # Printable ASCII, less the spaces the pattern refuses, is all visible.
+        if not _PLAYER_NAME.match(name) or not (name.isascii() and name.isprintable() or all(map(_visible, name))):
             raise LogFormatError(
                 f'{lead}bad player name {quote(name, 40)}: 1 to 32 visible characters, no spaces or , = : @ # "'
             )
@@ -146,5 +147,5 @@ def check_seed(seed: str, what: str = "--seed") -> None:
     """A seed: 1 to 256 characters of text (it keys every chance outcome)."""
     if not 0 < len(seed) <= MAX_SEED:
         raise LogFormatError(f"{what} must be 1 to {MAX_SEED} characters")
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in seed):
+    if not seed.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in seed):
         raise LogFormatError(f"{what} is not UTF-8 text")

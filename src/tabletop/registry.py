@@ -113,11 +113,15 @@ class Registry:
     def foreign_events(self, header: Header) -> dict[type[Event], str]:
         """Event classes of the game's variants that ``header`` does not enable,
         with the variant each belongs to: such an event is illegal in that log."""
-        enabled = {rulebook.split_entry(entry)[0] for entry in header.variants}
+        return self._foreign(header.game, header.variants)
+
+    @functools.lru_cache(maxsize=64)
+    def _foreign(self, game: str, variants: tuple[str, ...]) -> dict[type[Event], str]:
+        enabled = {rulebook.split_entry(entry)[0] for entry in variants}
         return {
             cls: variant.name
             for variant in self.variants.values()
-            if variant.game == header.game and variant.name not in enabled
+            if variant.game == game and variant.name not in enabled
             for cls in variant.events
         }
 

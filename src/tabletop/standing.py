@@ -14,9 +14,12 @@ if TYPE_CHECKING:
     from .engine import Match
 
 
-def check_viewer(match: Match, viewer: str | None, option: str = "--as") -> None:
+def check_viewer(match: Match, viewer: str | None, option: str = "--as", where: str | None = None) -> None:
+    """A ``viewer`` who is no player of ``match`` is refused, naming the
+    option, and the log it is no player of when ``where`` says which."""
     if viewer is not None and viewer not in match.header.players:
-        raise UsageError(f"{option} '{viewer}': not a player of this game ({', '.join(match.header.players)})")
+        players = ", ".join(match.header.players)
+        raise UsageError(f"{option} '{viewer}': not a player of this game ({players})", where=where)
 
 
 def status(match: Match, viewer: str | None = None) -> str:

@@ -35,7 +35,7 @@ def render(env, file: Path, viewer, until, fmt, output, color) -> None:
     if fmt == "txt":
         fmt = "text"
     match, events = run_until(open_replay(env.registry_for_log(file), file), until)
-    check_viewer(match, viewer)
+    check_viewer(match, viewer, where=str(file))
     drawn = sorted(f for g, f in env.registry.renderers if g == match.header.game)
     formats = ["text", *drawn, *(["png"] if "svg" in drawn else [])]
     if fmt not in formats:

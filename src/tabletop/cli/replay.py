@@ -50,7 +50,7 @@ def replay(env, paths: tuple[Path, ...], viewer, until, step, as_json, color) ->
 def _replay_one(registry, path: Path, viewer, until, step, as_json, color: bool) -> None:
     run = open_replay(registry, path)
     match = run.match
-    check_viewer(match, viewer)
+    check_viewer(match, viewer, where=str(path))
     game = match.game
     h = run.header
     variants = f" with {', '.join(h.variants)}" if h.variants else ""
