@@ -223,6 +223,24 @@ def test_blaze_paths_are_every_path_depth_first(seed):
             assert list(blaze.paths(game, live, seat, source, longest)) == plain
 
 
+class _Position:
+    """What the ways to pay read of a state: the dice, the dice spent, the hands."""
+
+
+def _dice_and_coins(rng):
+    """A random position for the ways to pay: dice of the first three glyphs,
+    some spent, a hand of coins; a glyph to pay with and some wild glyphs."""
+    from tabletop_glyph_chess.pieces import GLYPHS
+
+    state = _Position()
+    state.dice = [rng.choice(GLYPHS[:3]) for _ in range(5)]
+    state.spent = rng.sample(range(5), rng.randrange(6))
+    state.hands = [[rng.choice((0, 0, 1, 2, 3, 4)) for _ in GLYPHS]]
+    glyph = rng.choice(GLYPHS[:3])
+    wild = frozenset(rng.sample(GLYPHS, rng.randrange(3)))
+    return state, glyph, wild
+
+
 def test_ways_alike_have_the_same_ways_to_pay():
     import random
 
@@ -230,19 +248,11 @@ def test_ways_alike_have_the_same_ways_to_pay():
     from tabletop_glyph_chess.context import ways_alike
     from tabletop_glyph_chess.pieces import GLYPHS
 
-    class Position:
-        pass
-
     found: dict = {}
     shared = 0
     for n in range(20_000):
         rng = random.Random(f"ways-{n}")
-        state = Position()
-        state.dice = [rng.choice(GLYPHS[:3]) for _ in range(5)]
-        state.spent = rng.sample(range(5), rng.randrange(6))
-        state.hands = [[rng.choice((0, 0, 1, 2, 3, 4)) for _ in GLYPHS]]
-        glyph = rng.choice(GLYPHS[:3])
-        wild = frozenset(rng.sample(GLYPHS, rng.randrange(3)))
+        state, glyph, wild = _dice_and_coins(rng)
         cost = rng.choice(("x", "item", "die", "die+x", "coin", "any-die"))
         amount, may_coin = rng.randrange(5), rng.random() < 0.7
         free = tuple(i + 1 for i in range(5) if i not in state.spent)
@@ -313,19 +323,11 @@ def test_ways_counted_alike_are_the_ways_to_pay():
     from tabletop_glyph_chess.context import counted_alike
     from tabletop_glyph_chess.pieces import GLYPHS
 
-    class Position:
-        pass
-
     found: dict = {}
     shared = 0
     for n in range(20_000):
         rng = random.Random(f"counted-{n}")
-        state = Position()
-        state.dice = [rng.choice(GLYPHS[:3]) for _ in range(5)]
-        state.spent = rng.sample(range(5), rng.randrange(6))
-        state.hands = [[rng.choice((0, 0, 1, 2, 3, 4)) for _ in GLYPHS]]
-        glyph = rng.choice(GLYPHS[:3])
-        wild = frozenset(rng.sample(GLYPHS, rng.randrange(3)))
+        state, glyph, wild = _dice_and_coins(rng)
         cost = rng.choice(("x", "item", "die", "die+x", "coin"))
         amount = rng.randrange(6)
         coins = (frozenset({glyph}) | wild) if rng.random() < 0.7 else frozenset()
