@@ -323,8 +323,9 @@ class Match:
                 origin = event.origin
                 if steps is not None:
                     at = live.at
-                    if origin == DECISION and at in deciders:
-                        if deciders[at](arg, live) == event.player and checks[at](arg, live, event) is None:
+                    who = deciders.get(at) if origin == DECISION else None
+                    if who is not None:
+                        if who(arg, live) == event.player and checks[at](arg, live, event) is None:
                             fold(live, event)
                             done = seq
                             folded = True

@@ -390,28 +390,26 @@ class Codec:
         # writes them ({"seq":N,...} with N plain digits) take this path.
         if type(line) is bytes:
             head, comma, rest = line.partition(b",")
-            if comma and (self._numbers.get(head) is not None or self._number(head) is not None):
-                known = self._known.get(game)
-                if known is None:
-                    known = self._known[game] = {}
+            seq = self._numbers.get(head) if comma else None
+            if seq is None and comma:
+                seq = self._number(head)
+            if seq is not None:
+                known = self._known.setdefault(game, {})
                 event = known.get(rest)
                 if event is None:
                     seq, event = self._decode_json(game, line)
                     if self._count < KNOWN_LINES:
                         known[rest] = event
                         self._count += 1
-                    return seq, event
-                return self._numbers.get(head) or self._number(head), event  # type: ignore[return-value]
+                return seq, event
         return self._decode_json(game, line)
 
     def decode_lines(self, game: str, lines: Iterable[bytes], into: list[tuple[int, Event]]) -> None:
         """:meth:`decode_line` of each line, appended to ``into`` (a replay
         reads a block of lines at a time). On an error, ``into`` holds the
         events of the lines before the one at fault."""
-        known = self._known.get(game)
-        if known is None:
-            known = self._known[game] = {}
-        seen, number, add, one = known.get, self._numbers.get, into.append, self.decode_line
+        seen, number = self._known.setdefault(game, {}).get, self._numbers.get
+        add, one = into.append, self.decode_line
         for line in lines:
             # The common line, seen before but for its number, in two look-ups.
             head, _, rest = line.partition(b",")
