@@ -59,19 +59,23 @@ def watching(tmp_path):
 def until(check, timeout: float = 30):
     """``check()``'s first true answer within ``timeout`` seconds. The page
     reloads as the log grows: an element read while it does is gone from
-    under the reader (stale), which is "not yet", not a failure."""
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    under the reader, which is "not yet", not a failure. Chromium says so in
+    more than one way (a stale element, a missing one, or an inspector error
+    that the node "does not belong to the document"), so any driver error
+    counts as not yet; the last one is named if time runs out."""
+    from selenium.common.exceptions import WebDriverException
 
+    last = None
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         try:
             found = check()
-        except (StaleElementReferenceException, NoSuchElementException):
-            found = None
+        except WebDriverException as error:
+            found, last = None, error
         if found:
             return found
         time.sleep(0.1)
-    raise AssertionError("not in time")
+    raise AssertionError(f"not in time (last driver error: {last.msg if last else None})")
 
 
 def test_the_page_follows_the_game_as_moves_are_appended(browser, watching, tmp_path):  # noqa: F811
