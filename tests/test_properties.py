@@ -158,3 +158,29 @@ def test_a_weighted_chance_picks_as_counting_off_the_weights(weights, number):
 
     outcomes = tuple(f"o{i}" for i in range(len(weights)))
     assert Chance(outcomes, tuple(weights)).pick(number) == _picked_one_by_one(outcomes, weights, number)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**64), sizes=st.lists(st.integers(1, 5000), min_size=1, max_size=20))
+def test_the_random_bot_draws_as_randrange_does(seed, sizes):
+    """The random bot writes ``randrange(n)``'s draw out (``random_choice``):
+    from the same generator it picks the same decisions, and leaves the
+    generator in the same place, so every self-played game repeats."""
+    import random
+
+    from tabletop.live import random_choice
+
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for n in sizes:
+        legal = list(range(n))
+        assert random_choice(None, None, "p1", legal, ours) == theirs.randrange(n)
+    assert ours.getstate() == theirs.getstate()
+
+
+def test_the_random_bot_refuses_an_empty_choice():
+    import random
+
+    from tabletop.live import random_choice
+
+    with pytest.raises(ValueError, match="no legal decision"):
+        random_choice(None, None, "p1", [], random.Random(1))

@@ -29,7 +29,10 @@ def rotate(q: int, r: int, sixths: int) -> tuple[int, int]:
     return q, r
 
 
-@attrs.frozen(eq=False)
+# Without slots: attrs gives a slotted class with a cached property a
+# ``__getattr__``, which makes every attribute read on the board a slow one
+# (the interpreter cannot specialise it), and the rules read it on every move.
+@attrs.frozen(eq=False, slots=False)
 class HexBoard:
     """A hexagon of hex spots with ``radius`` spots from the centre to an edge
     (a game's board is ``game.geo``): the public helpers for board geometry.

@@ -368,20 +368,24 @@ class Match:
 
     def race(
         self,
-        choose: Callable[[str, Sequence[Event]], Event],
+        choose: Mapping[str, Callable[..., Event]],
+        rngs: Mapping[str, Any],
         number: Callable[[int], float],
         events: list[Event],
         max_events: int,
     ) -> None:
         """Play on, on the fast path, as far as the game goes without the
         engine's help: chance outcomes from ``number(seq)``, the events the
-        rules force, and decisions of one player at a time by ``choose(player,
-        legal)`` (which picks from the legal list, so every choice is legal).
-        Each event is appended to ``events``; more than ``max_events`` in all
-        is an error. A sealed decision or the end leaves the rest to the caller."""
+        rules force, and decisions of one player at a time by that player's
+        bot, ``choose[player](game, None, player, legal, rngs[player])`` (a
+        bot's ``choose`` that reads no state: it picks from the legal list,
+        so every choice is legal). Each event is appended to ``events``; more
+        than ``max_events`` in all is an error. A sealed decision or the end
+        leaves the rest to the caller."""
         if not self.hurry():
             return
-        fast, live, name = self._fast, self._live, self.game.name
+        fast, live, game = self._fast, self._live, self.game
+        name = game.name
         assert fast is not None
         # Looked up once: this loop runs for every event of every self-played game.
         next_node, legal_of, fold, append = fast.next, fast.legal, fast.apply, events.append
@@ -411,7 +415,7 @@ class Match:
                 else:
                     node = next_node(live)
                 if node is None:
-                    event = choose(player, legal)
+                    event = choose[player](game, None, player, legal, rngs[player])
                 else:
                     kind = type(node)
                     if kind is Chance or (kind is not Decide and kind is not Forced and isinstance(node, Chance)):
@@ -423,7 +427,7 @@ class Match:
                         legal = legals[at](arg, live, player) if steps is not None else legal_of(live, player)
                         if not legal:
                             raise IllegalEventError(f"{name}: {player} must decide but has no legal decision")
-                        event = choose(player, legal)
+                        event = choose[player](game, None, player, legal, rngs[player])
                     else:
                         return
                 fold(live, event)

@@ -179,16 +179,16 @@ def selfplay(
     events: list[Event] = []
     the_game = match.game
     if racing:
-        choose = lambda player, legal: by_player[player].choose(the_game, None, player, legal, rngs[player])  # noqa: E731
+        choose = {player: bot.choose for player, bot in by_player.items()}
         numbers = chance.numbers(seed)
-        match.race(choose, numbers, events, max_events)
+        match.race(choose, rngs, numbers, events, max_events)
     events += settle(match, seed, secrets)
     while not match.over:
         if racing:
             # Back on the fast path after a sealed decision (a secret setup):
             # race stops at each one, and the rest of the game need not be
             # played the long way.
-            match.race(choose, numbers, events, max_events)
+            match.race(choose, rngs, numbers, events, max_events)
             events += settle(match, seed, secrets)
             if match.over:
                 break
@@ -214,5 +214,20 @@ def selfplay(
 
 
 def random_choice(game: Any, state: Any, player: str, legal: list[Event], rng: random.Random) -> Event:
-    """The core's bot: any legal decision, uniformly."""
-    return legal[rng.randrange(len(legal))]
+    """The core's bot: any legal decision, uniformly.
+
+    The index is drawn as ``random.Random.randrange(n)`` draws it in CPython
+    (numbers of ``n.bit_length()`` bits from the generator until one is
+    below ``n``), written out: the bot then repeats its games whatever a
+    Python release does to ``randrange`` (only the generator's bits are
+    promised to repeat), and a self-played turn is spared its checks (a
+    test holds the two equal)."""
+    n = len(legal)
+    if not n:
+        raise ValueError("no legal decision to choose from")
+    bits = rng.getrandbits
+    k = n.bit_length()
+    index = bits(k)
+    while index >= n:
+        index = bits(k)
+    return legal[index]
