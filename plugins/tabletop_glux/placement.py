@@ -120,6 +120,8 @@ class Placement:
         self.height = int(rules.glux_stack_height(players=players))
         # Rule 6: for each seat and square, whether the seat may land there.
         self.landable = landable_table(rules.glux_may_land, game, board, game.start_owner, players)
+        #: The squares' names, by index (the board's).
+        self.names = board.names
         self.start_owner = game.start_owner
         self.start_squares = game.start_squares
         self.counts_from = rules.glux_counts_from
@@ -303,7 +305,6 @@ class Placement:
         seat: int,
         player: str,
         squares: list[int],
-        names: tuple[str, ...],
         made: dict[int, Place] | None = None,
     ) -> Sequence[Place]:
         """The placements of ``seat``: each of ``squares`` (sorted, counted to),
@@ -320,7 +321,7 @@ class Placement:
             option = self.option_open(state, seat, cover=False)
         if option:
             squares.append(self.start_squares[seat])
-        placements = Placements(player, squares, names, option, faces, made)
+        placements = Placements(player, squares, self.names, option, faces, made)
         cover = self.cover
         if cover is None:
             return placements

@@ -173,19 +173,17 @@ def _place_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
     if state.hands[seat] is None or state.turn != seat or state.drawing:
         return []
     placement = game.placement
+    reach = state.reach
+    if reach is not None:
+        # Kept by the fast path (``fast.py``) once counted, with the events it made.
+        return placement.listing(state, seat, player, sorted(reach[seat]), state.fast.made[seat])
     fast = state.fast
     if fast is not None:
-        # The fast path keeps each seat's reach (``fast.py``) and the events it made.
-        if placement.lines:
-            reach = state.reach
-            if reach is None:
-                reach = fast.count_reach(state)
-            squares = sorted(reach[seat])
-        else:
-            squares = sorted(set(placement.reachable(state, seat)))
-        return placement.listing(state, seat, player, squares, game.board.names, fast.made[seat])
+        # The reach is counted, and kept from then on, while rules 1-3 are read as lines.
+        squares = sorted(fast.count_reach(state)[seat] if placement.lines else set(placement.reachable(state, seat)))
+        return placement.listing(state, seat, player, squares, fast.made[seat])
     squares = sorted(set(placement.reachable(state, seat)))
-    placements = placement.listing(state, seat, player, squares, game.board.names)
+    placements = placement.listing(state, seat, player, squares)
     if game.variant_decisions:
         extra = tuple(game.rules.glux_decisions(game=game, state=state, seat=seat))
         if extra:

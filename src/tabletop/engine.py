@@ -587,12 +587,13 @@ def verify(registry: Registry, path: Path, require_seed: bool = True) -> tuple[M
             raise CheckFailed("the log has no seed: its chance outcomes were recorded, not drawn", where=str(path))
         replay = Replay(registry, path)
     checked = 0
+    number = chance.numbers(seed)  # the seed's key prepared once for every outcome
 
     def check(match: Match, seq: int, event: Event) -> None:
         nonlocal checked
         node = match.node
         if event.origin == CHANCE and isinstance(node, Chance):
-            expected = node.pick(chance.number(seed, seq))
+            expected = node.pick(number(seq))
             if expected != event:
                 raise CheckFailed(
                     f"event {seq}: the seed gives '{match.describe(expected)}', the log has '{match.describe(event)}'"

@@ -129,10 +129,9 @@ def test_the_generator_reading_forms_is_the_generator_asking(registry, players, 
             assert read == sorted(set(asked.reachable(state, seat)))
             chip = state.hands[seat]
             if chip is not None and state.turn == seat and not state.drawing:
-                names = game.board.names
                 player = game.players[seat]
-                assert list(placement.listing(state, seat, player, list(read), names)) == list(
-                    asked.listing(state, seat, player, list(read), names)
+                assert list(placement.listing(state, seat, player, list(read))) == list(
+                    asked.listing(state, seat, player, list(read))
                 )
             for square in range(len(state.stacks)):
                 assert placement.reaches(state, seat, square) == asked.reaches(state, seat, square)
