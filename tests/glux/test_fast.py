@@ -12,6 +12,7 @@ from tabletop import Decide, Match, Registry, get_plugin_manager
 from tabletop.live import selfplay
 from tabletop_glux.chips import FACES
 from tabletop_glux.placement import Placements
+from tabletop_glux.steps import step_of
 
 from ..conftest import ROOT
 from ..fastpath import compare
@@ -230,5 +231,8 @@ def test_reach_and_filled_squares_kept_are_those_counted_afresh(registry, seed, 
         state = game.apply(state, event)
         fast.apply(live, event)
         afresh = fast.thaw(state)
+        # The step the fast path keeps after each event (worked out in its
+        # ``apply`` without a call) is the step the state is in.
+        assert live.at == afresh.at == step_of(state), i
         assert fast.count_reach(afresh) == live.reach, i
         assert live.filled == afresh.filled == sum(1 << sq for sq, stack in enumerate(state.stacks) if stack), i
