@@ -184,3 +184,16 @@ def test_the_random_bot_refuses_an_empty_choice():
 
     with pytest.raises(ValueError, match="no legal decision"):
         random_choice(None, None, "p1", [], random.Random(1))
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])  # the fast loop, and the loop that builds states
+def test_self_play_stops_at_its_limit_of_events(registry, bot):
+    from tabletop.errors import IllegalEventError
+
+    players = ["ann", "ben", "cat"]
+    bots = [registry.bot(bot, "glux")] * 3
+    _, _, events = selfplay(registry, "glux", players, bots, "limit-1")
+    # A game of exactly the limit ends; one event fewer allowed, it is stopped.
+    assert len(selfplay(registry, "glux", players, bots, "limit-1", max_events=len(events))[2]) == len(events)
+    with pytest.raises(IllegalEventError, match=f"did not end within {len(events) - 1} events"):
+        selfplay(registry, "glux", players, bots, "limit-1", max_events=len(events) - 1)

@@ -397,8 +397,8 @@ class Match:
             # the node is that player's decision, and need not be asked.
             deciders = _deciders(fast, nodes, checks)
         seq = self.seq
-        limit = max_events - len(events)
-        done = 0
+        # The event number past which self-play has gone on too long.
+        last = seq + max_events - len(events)
         try:
             while True:
                 node = None
@@ -433,8 +433,7 @@ class Match:
                 fold(live, event)
                 append(event)
                 seq += 1
-                done += 1
-                if done > limit:
+                if seq > last:
                     raise IllegalEventError(f"{name}: self-play did not end within {max_events} events")
         finally:
             self.seq = seq
