@@ -17,7 +17,9 @@ random games to PGN. Then, round by round, it measures back to back:
 - each game's replay of its logs through the public engine (``Replay.run()``,
   every event validated; events/s), from memory like the two peers;
 - each game's self-play through the public engine (``selfplay()``, random
-  bots, no files; games/s).
+  bots, no files; games/s), and the same paired with python-chess's random
+  games, some 20 ms of CPU of each in turn (the firmer ratio, as with
+  ``json.loads``).
 
 It prints every round, then the min/median/max of each ratio and of each rate,
 by wall-clock time and by CPU time of the process. Figures are for one core.
@@ -134,6 +136,34 @@ def selfplay_for(registry: Registry, game: str, seconds: float, start: int) -> C
     return work
 
 
+def paired_selfplay(registry: Registry, game: str, seconds: float, start: int) -> tuple[float, float]:
+    """Self-play against python-chess's random games, a few of each at a
+    time for ``seconds`` of CPU in all: each turn plays python-chess games
+    for about 20 ms of CPU, then ``game``'s games for about as long, each
+    side timed in CPU time. Returns (games/s, python-chess games/s). As with
+    ``paired``, a shared machine's changes of speed, which last longer than
+    a turn, then fall on both sides alike."""
+    names = [f"p{i}" for i in range(1, PLAYERS[game] + 1)]
+    bots = [registry.bot("random", game)] * len(names)
+    rng = random.Random(start)
+    clock = time.process_time
+    spent = spent_chess = 0.0
+    played = played_chess = 0
+    turn = 0.02
+    while spent + spent_chess < seconds:
+        begin = clock()
+        while (now := clock()) - begin < turn:
+            random_chess_game(rng)
+            played_chess += 1
+        spent_chess += now - begin
+        begin = now
+        while (now := clock()) - begin < turn:
+            selfplay(registry, game, names, bots, f"paired-{start}-{played}")
+            played += 1
+        spent += now - begin
+    return played / spent, played_chess / spent_chess
+
+
 # -- python-chess, the yardstick ---------------------------------------------------
 def random_chess_game(rng: random.Random) -> chess.Board:
     board = chess.Board()
@@ -223,6 +253,9 @@ def main() -> None:
         for game in games:
             found[f"{game} replay (events/s)"] = timed(lambda game=game: replay(registry, logs[game]))
             found[f"{game} self-play (games/s)"] = timed(selfplay_for(registry, game, args.seconds, r))
+            pair = paired_selfplay(registry, game, 2 * args.seconds, r)
+            found[f"{game} self-play, paired with python-chess (games/s)"] = (pair[0], pair[0])
+            found[f"python-chess random games, paired with {game} (games/s)"] = (pair[1], pair[1])
         for name, rate in found.items():
             rates.setdefault(name, []).append(rate)
         print(f"round {r + 1}: " + "; ".join(f"{name} {_num(wall)}" for name, (wall, _) in found.items()), flush=True)
@@ -244,6 +277,10 @@ def main() -> None:
                 rates["json.loads, paired with the replay (lines/s)"],
             )
         ratios[f"{game} self-play games / python-chess random games"] = (played, chess_games)
+        ratios[f"{game} self-play / python-chess random games, paired every 20 ms (CPU)"] = (
+            rates[f"{game} self-play, paired with python-chess (games/s)"],
+            rates[f"python-chess random games, paired with {game} (games/s)"],
+        )
 
     print()
     print(f"{args.rounds} rounds, min / median / max; wall clock, then CPU time of the process")

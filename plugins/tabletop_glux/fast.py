@@ -116,11 +116,6 @@ class Fast:
         """``paths`` with the squares between as a mask of bits (see ``Live.filled``), made on first use."""
         return masked_paths(self.game.board, self.placement.directions)
 
-    @functools.cached_property
-    def landings(self) -> tuple:
-        """:func:`landing_paths` of this game, made on first use."""
-        return landing_paths(self.game.board, self.placement.directions, self.landable)
-
     # -- between the two paths ---------------------------------------------
     def thaw(self, state: State) -> Live:
         """A mutable copy of ``state``; each seat's reach is counted when first needed."""
@@ -145,13 +140,11 @@ class Fast:
                         reach[dest] = reach.get(dest, 0) + 1
             live.reach.append(reach)
         # Every square holding a chip is some seat's top: only those are looked at.
-        filled = full = 0
+        filled = 0
         for tops in live.tops:
             for square in tops:
                 filled |= 1 << square
-                if len(stacks[square]) >= height:
-                    full |= 1 << square
-        live.filled, live.full = filled, full
+        live.filled = filled
         live.index = self
         return live.reach
 
@@ -219,7 +212,7 @@ class Fast:
             # The covered chip counts no more (rule 4).
             covered, was = old[-1]
             reach = reaches[covered]  # type: ignore[index]
-            for between, dest, _ in self.landings[covered][square][was]:
+            for between, dest in self.counts[square][was]:
                 if not filled & between:
                     left = reach.get(dest)
                     if left is not None:  # else the seat may not land there, or it is full
@@ -249,17 +242,20 @@ class Fast:
                                 else:
                                     del reach[dest]
             live.filled = filled = filled | (1 << square)
-        full = live.full
-        if len(stacks[square]) >= self.height:
+        height = self.height
+        if len(stacks[square]) >= height:
             # Full for good (rule 5; stacks only grow): nobody counts to it.
-            live.full = full = full | (1 << square)
             for reach in reaches:  # type: ignore[union-attr]
                 reach.pop(square, None)
         # The new chip counts from here, to the squares the seat may land on
-        # (rule 6) that have room (rule 5).
+        # (rule 6) that have room (rule 5). (Read from the tables and the
+        # stacks: a per-seat table of landings and a mask of full squares,
+        # tried instead, made fewer instructions but took more time, an
+        # operation on a board-wide mask making a new integer each time.)
         reach = reaches[seat]  # type: ignore[index]
-        for between, dest, bit in self.landings[seat][square][face]:
-            if not filled & between and not full & bit:
+        landable = self.landable[seat]
+        for between, dest in self.counts[square][face]:
+            if not filled & between and landable[dest] and len(stacks[dest]) < height:
                 reach[dest] = reach.get(dest, 0) + 1
 
 
@@ -308,19 +304,4 @@ def masked_paths(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
     return tuple(
         tuple(tuple((bits(between), dest) for between, dest in counts) for counts in square)
         for square in board.paths(directions)
-    )
-
-
-@functools.lru_cache(maxsize=32)
-def landing_paths(board: Any, directions: tuple[tuple[int, int], ...], landable: tuple) -> tuple:
-    """For each seat, :func:`masked_paths` less the destinations the seat may
-    not land on (rule 6's header-time table, ``landable``), each with its
-    bit: (squares between as a mask, destination, the destination's bit)."""
-    counts = masked_paths(board, directions)
-    return tuple(
-        tuple(
-            tuple(tuple((between, dest, 1 << dest) for between, dest in face if may[dest]) for face in square)
-            for square in counts
-        )
-        for may in landable
     )

@@ -90,7 +90,6 @@ class Work:
         "held",
         "reach",
         "filled",
-        "full",
         "index",
         "fast",
         "at",
@@ -114,10 +113,8 @@ class Work:
     #: Each seat's reach (square -> how many clear counts end there), or None
     #: while nobody asked for a whole list of placements (see ``fast.py``).
     reach: list[dict[int, int]] | None
-    #: While the reach is kept: the squares holding a chip, one bit each,
-    #: and the squares holding as many as may stand there (rule 5).
+    #: While the reach is kept: the squares holding a chip, one bit each.
     filled: int
-    full: int
     index: object | None
     #: The fast path folding this state (``fast.Fast``), or None on the plain path.
     fast: Any
