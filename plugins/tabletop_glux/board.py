@@ -52,8 +52,7 @@ class BoardError(UsageError):
 # Compared and hashed by identity: boards are cached, and rays per board.
 # Without slots: attrs gives a slotted class with a cached property a
 # ``__getattr__``, which makes every attribute read on a board a slow one
-# (the interpreter cannot specialise it), and the listing reads the board's
-# square names on every turn.
+# (the interpreter cannot specialise it), and the rules read boards often.
 @attrs.frozen(eq=False, slots=False)
 class Board:
     """The squares of a board: their rooms, the start squares and the middle room.
