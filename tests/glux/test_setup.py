@@ -43,6 +43,8 @@ def test_setup_draw_a_start_chip_choose_a_face_place_it_on_the_start_square(regi
     assert game.check(state, Start("ann", 6)) == "your chip is 2/5; face 6 is not on it"
     state = game.apply(state, Start("ben", 6))
     assert game.next(state) == Decide(("ann",))
+    # Once is all: ben's start chip is placed while ann still chooses.
+    assert game.check(state, Start("ben", 1)) == "the start chip is placed already"
     state = game.apply(state, Start("ann", 5))
     assert state.stacks[game.board.square("a1")] == ((0, 5),)
     assert state.stacks[game.board.square("m9")] == ((1, 6),)
@@ -62,6 +64,8 @@ def test_setup_draw_one_chip_into_the_hidden_hand_then_a_random_start_player(reg
     assert all(sum(b) == 22 for b in match.state.bags)
     assert events[-1] in [FirstPlayer(p) for p in ("ann", "ben", "cat")]
     assert match.state.turn == match.game.seats[events[-1].starter]
+    # And once the game has begun, no start chip is chosen again.
+    assert match.game.check(match.state, Start("ann", 1)) == "the start chip is placed already"
 
 
 def test_random_start_player_is_a_chance_node_over_every_player(registry):
