@@ -325,41 +325,19 @@ class Placement:
         cover = self.cover
         if cover is None:
             return placements
-        stacks = state.stacks
-        width = len(faces)
-        if width == 2:
-            # One chip in hand (the common case, inlined: this runs every turn).
-            # Rule 4 is asked once per covered square, or once per face when a
-            # rule in force takes the face; only the refused faces are kept.
-            game, chip, by_face = self.game, state.hands[seat], self.by_face
-            low, high = faces
-            refused: dict[int, tuple[int, ...]] = {}
-            for square in squares:
-                if stacks[square]:
-                    low_ok = cover(game=game, state=state, seat=seat, square=square, face=low, chip=chip)
-                    high_ok = (
-                        cover(game=game, state=state, seat=seat, square=square, face=high, chip=chip)
-                        if by_face
-                        else low_ok
-                    )
-                    if not (low_ok and high_ok):
-                        refused[square] = (low,) * bool(low_ok) + (high,) * bool(high_ok)
-            if not refused:
-                return placements
-            return kept(placements, squares, refused, faces)
-        return self._kinds(state, seat, squares, placements, faces)
-
-    # The filtering is done apart from ``listing``: a comprehension there would
-    # make every local it reads a cell, on every turn (Python 3.11).
-    def _kinds(
-        self, state: Any, seat: int, squares: list[int], placements: Placements, faces: tuple[int, ...]
-    ) -> Sequence[Place]:
-        """``listing``'s rule 4 for a hand of several kinds, the faces of each."""
-        stacks = state.stacks
-        allowed = {square: self.allowed(state, seat, square) for square in squares if stacks[square]}
-        if all(len(these) == len(faces) for these in allowed.values()):
+        # Rule 4, asked for each covered square as ``allowed`` asks it (once
+        # per square, or once per face when a rule in force takes the face);
+        # only the squares where it refuses a face are kept.
+        stacks, width = state.stacks, len(faces)
+        refused: dict[int, tuple[int, ...]] = {}
+        for square in squares:
+            if stacks[square]:
+                allowed = self.allowed(state, seat, square)
+                if len(allowed) != width:
+                    refused[square] = allowed
+        if not refused:
             return placements
-        return kept(placements, squares, allowed, faces)
+        return kept(placements, squares, refused, faces)
 
     def error(self, state: Any, seat: int, square: int, face: int, start: bool) -> str | None:
         """Why ``seat`` may not place ``face`` on ``square`` (by counting, or
