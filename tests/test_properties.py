@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typing
+from itertools import accumulate
 
 import attrs
 import pytest
@@ -111,12 +112,16 @@ def _values(kind):
 
 
 @settings(max_examples=300, deadline=None)
-@given(seed=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=256), seq=st.integers(1, 10**9))
+@given(
+    seed=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=256),
+    seq=st.integers(1, 10**9) | st.integers(-3, 5000),
+)
 def test_the_numbers_of_one_seed_are_the_numbers_of_the_seed(seed, seq):
     """Self-play draws with ``chance.numbers`` (HMAC's padded keys hashed
-    once); replay checks with ``chance.number`` (``hmac.digest``): the two
-    agree on every seed (up to the longest, 256 characters, which may be
-    more than a hash block in UTF-8) and event."""
+    once, the messages of the first 4096 events made once); replay checks
+    with ``chance.number`` (``hmac.digest``): the two agree on every seed
+    (up to the longest, 256 characters, which may be more than a hash block
+    in UTF-8) and event, on both sides of the messages made."""
     from tabletop import chance
 
     assert chance.numbers(seed)(seq) == chance.number(seed, seq)
@@ -131,7 +136,7 @@ def test_the_numbers_of_one_seed_around_the_hash_block(length, char):
 
     seed = char * length
     number_of = chance.numbers(seed)
-    for seq in (1, 2, 9, 10, 193, 10**6, 2**63):
+    for seq in (1, 2, 9, 10, 193, 4095, 4096, 10**6, 2**63):
         assert number_of(seq) == chance.number(seed, seq)
 
 
@@ -158,6 +163,32 @@ def test_a_weighted_chance_picks_as_counting_off_the_weights(weights, number):
 
     outcomes = tuple(f"o{i}" for i in range(len(weights)))
     assert Chance(outcomes, tuple(weights)).pick(number) == _picked_one_by_one(outcomes, weights, number)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    weights=st.none() | st.lists(st.integers(0, 3), min_size=1, max_size=6).filter(any),
+    numbers=st.lists(st.integers(0, 2**256 - 1), min_size=1, max_size=20),
+)
+def test_a_sure_chance_outcome_is_the_one_every_number_picks(weights, numbers):
+    """``Chance.sure``, which self-play takes without drawing a number, is
+    the outcome when only one can happen (one outcome, or one weight above
+    zero), and then every number picks it; when two can happen it is None,
+    and some numbers pick each of them."""
+    from tabletop.nodes import Chance
+
+    size = len(weights) if weights is not None else len(numbers) % 3 + 1
+    outcomes = tuple(f"o{i}" for i in range(size))
+    node = Chance(outcomes, tuple(weights) if weights is not None else None)
+    possible = [o for i, o in enumerate(outcomes) if weights is None or weights[i] > 0]
+    if len(possible) == 1:
+        assert node.sure == possible[0]
+        assert {node.pick(n) for n in numbers} == {possible[0]}
+    else:
+        assert node.sure is None
+        ends = list(accumulate(weights)) if weights is not None else list(range(1, size + 1))
+        # A number just below each possible outcome's running total picks it.
+        assert {node.pick(end - 1) for end, o in zip(ends, outcomes) if o in possible} == set(possible)
 
 
 @settings(max_examples=300, deadline=None)
@@ -197,3 +228,44 @@ def test_self_play_stops_at_its_limit_of_events(registry, bot):
     assert len(selfplay(registry, "glux", players, bots, "limit-1", max_events=len(events))[2]) == len(events)
     with pytest.raises(IllegalEventError, match=f"did not end within {len(events) - 1} events"):
         selfplay(registry, "glux", players, bots, "limit-1", max_events=len(events) - 1)
+
+
+@pytest.mark.parametrize("game, players", [("glux", 2), ("glux", 4), ("glyph-chess", 2)])
+def test_self_play_draws_no_number_for_a_sure_outcome(registry, monkeypatch, game, players):
+    """The fast loop takes a chance node's sure outcome (a draw from a bag
+    of one kind) without drawing its number, and plays the same games as
+    the loop that draws a number for every chance event: a bot that reads
+    the state (the same random choice) keeps the game on that loop."""
+    import attrs
+
+    from tabletop import chance
+    from tabletop.events import CHANCE
+    from tabletop.live import random_choice
+
+    drawn: list[int] = []
+    numbers = chance.numbers
+
+    def counted(seed):
+        number_of = numbers(seed)
+
+        def number(seq):
+            drawn.append(seq)
+            return number_of(seq)
+
+        return number
+
+    monkeypatch.setattr(chance, "numbers", counted)
+    names = [f"p{i}" for i in range(1, players + 1)]
+    fast_bot = registry.bot("random", game)
+    assert fast_bot.choose is random_choice and not fast_bot.reads_state
+    looking = attrs.evolve(fast_bot, reads_state=True)
+    spared = 0
+    for i in range(6):
+        drawn.clear()
+        _, _, raced = selfplay(registry, game, names, [fast_bot] * players, f"sure-{i}")
+        chance_events = [seq for seq, event in enumerate(raced, start=1) if event.origin == CHANCE]
+        assert set(drawn) <= set(chance_events)
+        spared += len(chance_events) - len(drawn)
+        _, _, plain = selfplay(registry, game, names, [looking] * players, f"sure-{i}")
+        assert plain == raced
+    assert spared > 0

@@ -51,9 +51,21 @@ class Chance:
     #: few decoded events again and again, and a look-up by identity costs
     #: less than comparing events.
     _seen: dict[int, tuple[Event, bool]] = attrs.field(init=False, eq=False, repr=False, factory=dict)
+    #: The outcome that happens whatever the number, when only one can (the
+    #: only outcome, or the only one of weight above 0), else None: a loop
+    #: that draws a number for every chance event (``Match.race``) may spare
+    #: this one's (a draw from a bag holding one kind of chip).
+    sure: Event | None = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_ends", tuple(accumulate(self.weights)) if self.weights is not None else ())
+        weights = self.weights
+        object.__setattr__(self, "_ends", tuple(accumulate(weights)) if weights is not None else ())
+        if weights is None:
+            sure = self.outcomes[0] if len(self.outcomes) == 1 else None
+        else:
+            possible = [i for i, weight in enumerate(weights) if weight]
+            sure = self.outcomes[possible[0]] if len(possible) == 1 and weights[possible[0]] > 0 else None
+        object.__setattr__(self, "sure", sure)
 
     def pick(self, number: int) -> Event:
         """The outcome that ``number`` (a large uniform integer) selects."""
