@@ -10,7 +10,16 @@ Measures (each for each game asked; default: both games, both measures):
   after some games to warm up (40 and 20);
 - ``replay``: events/s of ``Replay(...).run()`` (every event validated) over
   logs this tree self-plays once at the start and keeps in memory; both
-  sides read the same bytes.
+  sides read the same bytes;
+- ``paired`` (asked by name, not by default): self-play's games/s divided
+  by python-chess's random games/s in the same process, the two taking
+  turns of 20 ms of CPU (as ``throughput.py``'s paired self-play), so that
+  a change of the machine's speed during a process falls on both alike;
+  the games are the same seeds on both sides.
+
+``--commit HEAD`` compares this tree with its own last commit: with no
+change in between, the ratios show how far the method itself strays on
+this machine (each side is run the same way).
 
 The other commit's tree is taken with ``git archive`` into a temporary
 folder (removed at the end). In each round one process of each side runs
@@ -47,6 +56,8 @@ GAMES = {
     "glux": {"selfplay": 400, "replay": 600, "warm": 40},
     "glyph-chess": {"selfplay": 30, "replay": 60, "warm": 20},
 }
+#: CPU seconds each ``paired`` process measures, by game (at ``--scale 1``).
+PAIRED_SECONDS = {"glux": 6.0, "glyph-chess": 10.0}
 
 #: What each process runs: the tree's own registry, then one measure.
 RUN = """
@@ -71,6 +82,35 @@ if measure == "selfplay":
     for i in range(games):
         selfplay(registry, game, names, bots, f"versus-{i}")
     done = games
+elif measure == "paired":
+    import random
+    import chess
+
+    def chess_game(rng):
+        board = chess.Board()
+        while not board.is_game_over() and board.ply() < 200:
+            board.push(rng.choice(list(board.legal_moves)))
+
+    bots = [registry.bot("random", game)] * players
+    for i in range(warm):
+        selfplay(registry, game, names, bots, f"warm-{i}")
+    # The CPU seconds to measure come where the logs would.
+    rng, clock, seconds = random.Random(1), time.process_time, float(logs)
+    spent = spent_chess = 0.0
+    played = played_chess = 0
+    while spent + spent_chess < seconds:
+        begin = clock()
+        while (now := clock()) - begin < 0.02:
+            chess_game(rng)
+            played_chess += 1
+        spent_chess += now - begin
+        begin = now
+        while (now := clock()) - begin < 0.02:
+            selfplay(registry, game, names, bots, f"paired-{played}")
+            played += 1
+        spent += now - begin
+    print(json.dumps((played / spent) / (played_chess / spent_chess)))
+    sys.exit()
 else:
     data = [line.encode() for line in json.load(open(logs))]
     for blob in data[:3]:
@@ -115,16 +155,25 @@ def make_logs(game: str, count: int, into: Path) -> Path:
 def rate(tree: Path, game: str, measure: str, logs: Path, scale: float) -> float:
     path = [str(tree / "src"), str(tree / "plugins"), str(tree / "variants")]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
-    games = max(1, round(GAMES[game][measure] * scale)) if measure == "selfplay" else GAMES[game][measure]
-    args = [game, measure, str(PLAYERS[game]), str(games), str(logs), str(GAMES[game]["warm"])]
+    if measure == "paired":  # the CPU seconds to measure, in place of the logs
+        games, where = 0, str(PAIRED_SECONDS[game] * scale)
+    else:
+        games = max(1, round(GAMES[game][measure] * scale)) if measure == "selfplay" else GAMES[game][measure]
+        where = str(logs)
+    args = [game, measure, str(PLAYERS[game]), str(games), where, str(GAMES[game]["warm"])]
     out = subprocess.run(
         [sys.executable, "-c", RUN, *args], check=True, capture_output=True, text=True, env=env, cwd=tree
     ).stdout
     return float(json.loads(out.strip().splitlines()[-1]))
 
 
+def number(value: float) -> str:
+    """A rate with three significant digits at least (a paired ratio may be 0.27)."""
+    return f"{value:,.1f}" if value >= 100 else f"{value:.3g}"
+
+
 def spread(values: list[float]) -> str:
-    return f"{min(values):,.2f} / {statistics.median(values):,.2f} / {max(values):,.2f}"
+    return " / ".join(number(v) for v in (min(values), statistics.median(values), max(values)))
 
 
 def main() -> None:
@@ -132,7 +181,9 @@ def main() -> None:
     parser.add_argument("--commit", default="44b5585", help="the code to compare with (default 44b5585)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
     parser.add_argument("--game", action="append", choices=sorted(PLAYERS), help="only this game (repeatable)")
-    parser.add_argument("--measure", action="append", choices=["selfplay", "replay"], help="only this measure")
+    parser.add_argument(
+        "--measure", action="append", choices=["selfplay", "replay", "paired"], help="only this measure (repeatable)"
+    )
     parser.add_argument(
         "--scale",
         type=float,
@@ -159,10 +210,10 @@ def main() -> None:
                     seen["this"].append(got["this"])
                     seen["other"].append(got[args.commit])
                     seen["ratio"].append(got["this"] / got[args.commit])
-                    unit = "games/s" if measure == "selfplay" else "events/s"
+                    unit = {"selfplay": "games/s", "replay": "events/s", "paired": "x python-chess"}[measure]
                     print(
-                        f"round {round_ + 1}: {game} {measure}: this {got['this']:,.1f} {unit}, "
-                        f"{args.commit} {got[args.commit]:,.1f}, ratio {seen['ratio'][-1]:.2f}x",
+                        f"round {round_ + 1}: {game} {measure}: this {number(got['this'])} {unit}, "
+                        f"{args.commit} {number(got[args.commit])}, ratio {seen['ratio'][-1]:.3f}x",
                         flush=True,
                     )
     print(f"\nmin / median / max of {args.rounds} rounds (CPU time)\n")
