@@ -13,7 +13,8 @@ Measures (each for each game asked; default: both games, both measures):
   sides read the same bytes;
 - ``paired`` (asked by name, not by default): self-play's games/s divided
   by python-chess's random games/s in the same process, the two taking
-  turns of 20 ms of CPU (as ``throughput.py``'s paired self-play), so that
+  turns of 20 ms of CPU (``throughput.paired_selfplay``, this tree's, run
+  on the tree measured), so that
   a change of the machine's speed during a process falls on both alike;
   the games are the same seeds on both sides.
 
@@ -74,42 +75,23 @@ with open("pyproject.toml", "rb") as f:
         pm.register(importlib.import_module(value), name=name)
 registry = Registry(pm)
 names = [f"p{i}" for i in range(1, players + 1)]
-if measure == "selfplay":
+if measure != "replay":
     bots = [registry.bot("random", game)] * players
     for i in range(warm):
         selfplay(registry, game, names, bots, f"warm-{i}")
+if measure == "selfplay":
     start = time.process_time()
     for i in range(games):
         selfplay(registry, game, names, bots, f"versus-{i}")
     done = games
 elif measure == "paired":
-    import random
-    import chess
+    # This tree's bench (its paired self-play), run on the tree measured.
+    sys.path.insert(0, sys.argv[7])
+    import throughput
 
-    def chess_game(rng):
-        board = chess.Board()
-        while not board.is_game_over() and board.ply() < 200:
-            board.push(rng.choice(list(board.legal_moves)))
-
-    bots = [registry.bot("random", game)] * players
-    for i in range(warm):
-        selfplay(registry, game, names, bots, f"warm-{i}")
     # The CPU seconds to measure come where the logs would.
-    rng, clock, seconds = random.Random(1), time.process_time, float(logs)
-    spent = spent_chess = 0.0
-    played = played_chess = 0
-    while spent + spent_chess < seconds:
-        begin = clock()
-        while (now := clock()) - begin < 0.02:
-            chess_game(rng)
-            played_chess += 1
-        spent_chess += now - begin
-        begin = now
-        while (now := clock()) - begin < 0.02:
-            selfplay(registry, game, names, bots, f"paired-{played}")
-            played += 1
-        spent += now - begin
-    print(json.dumps((played / spent) / (played_chess / spent_chess)))
+    mine, chess_games = throughput.paired_selfplay(registry, game, float(logs), 1)
+    print(json.dumps(mine / chess_games))
     sys.exit()
 else:
     data = [line.encode() for line in json.load(open(logs))]
@@ -160,7 +142,7 @@ def rate(tree: Path, game: str, measure: str, logs: Path, scale: float) -> float
     else:
         games = max(1, round(GAMES[game][measure] * scale)) if measure == "selfplay" else GAMES[game][measure]
         where = str(logs)
-    args = [game, measure, str(PLAYERS[game]), str(games), where, str(GAMES[game]["warm"])]
+    args = [game, measure, str(PLAYERS[game]), str(games), where, str(GAMES[game]["warm"]), str(HERE / "bench")]
     out = subprocess.run(
         [sys.executable, "-c", RUN, *args], check=True, capture_output=True, text=True, env=env, cwd=tree
     ).stdout

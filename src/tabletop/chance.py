@@ -37,7 +37,7 @@ def matches(seed: str, commit: str) -> bool:
 def number(seed: str, seq: int) -> int:
     """The 256-bit number that picks the outcome of chance event ``seq``."""
     # hmac.digest: the same HMAC-SHA256 in one C call, several times faster than hmac.new().
-    digest = hmac.digest(seed.encode(), b"event %d" % seq, "sha256")
+    digest = hmac.digest(seed.encode(), _EVENT % seq, "sha256")
     return int.from_bytes(digest, "big")
 
 
@@ -63,11 +63,7 @@ def numbers(seed: str) -> Callable[[int], int]:
 
     def number_of(seq: int) -> int:
         inner = inner_copy()
-        try:
-            message = messages[seq] if seq >= 0 else b"event %d" % seq
-        except IndexError:  # a game longer than the messages made
-            message = b"event %d" % seq
-        inner.update(message)
+        inner.update(messages[seq] if 0 <= seq < _MADE else _EVENT % seq)
         outer = outer_copy()
         outer.update(inner.digest())
         return from_bytes(outer.digest(), "big")
@@ -75,12 +71,18 @@ def numbers(seed: str) -> Callable[[int], int]:
     return number_of
 
 
+#: The HMAC message of event number ``n``: ``_EVENT % n``.
+_EVENT = b"event %d"
+#: How many events' messages :func:`numbers` makes once (``_messages``).
+_MADE = 4096
+
+
 @functools.cache  # made when first needed: a command that plays no chance is spared it
 def _messages() -> tuple[bytes, ...]:
-    """The messages of events 0 to 4095 (``b"event %d"``), made once: a
-    number's message is then a look-up, not a formatting (a tenth of a
-    number's time in self-play, where every game draws its numbers anew)."""
-    return tuple(b"event %d" % seq for seq in range(4096))
+    """The messages of events 0 to ``_MADE - 1``, made once: a number's
+    message is then a look-up, not a formatting (a tenth of a number's time
+    in self-play, where every game draws its numbers anew)."""
+    return tuple(_EVENT % seq for seq in range(_MADE))
 
 
 @functools.cache  # looked for when first needed: a command that plays no chance is spared the import

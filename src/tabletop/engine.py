@@ -418,13 +418,11 @@ class Match:
                     event = choose[player](game, None, player, legal, rngs[player])
                 else:
                     kind = type(node)
-                    if kind is Chance:
+                    if kind is Chance or (kind is not Decide and kind is not Forced and isinstance(node, Chance)):
                         # An outcome the number cannot change needs no number.
                         event = node.sure
                         if event is None:
                             event = node.pick(number(seq + 1))
-                    elif kind is not Decide and kind is not Forced and isinstance(node, Chance):
-                        event = node.pick(number(seq + 1))  # a kind of its own: its own pick
                     elif kind is Forced:
                         event = node.event
                     elif kind is Decide and not node.sealed:

@@ -54,7 +54,9 @@ class Chance:
     #: The outcome that happens whatever the number, when only one can (the
     #: only outcome, or the only one of weight above 0), else None: a loop
     #: that draws a number for every chance event (``Match.race``) may spare
-    #: this one's (a draw from a bag holding one kind of chip).
+    #: this one's (a draw from a bag holding one kind of chip). Part of the
+    #: node's contract with ``pick``: a subclass that picks otherwise sets it
+    #: to what its ``pick`` gives for every number, or None.
     sure: Event | None = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:

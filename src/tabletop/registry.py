@@ -390,9 +390,7 @@ class Codec:
         # writes them ({"seq":N,...} with N plain digits) take this path.
         if type(line) is bytes:
             head, comma, rest = line.partition(b",")
-            seq = self._numbers.get(head) if comma else None
-            if seq is None and comma:
-                seq = self._number(head)
+            seq = self._number(head) if comma else None
             if seq is not None:
                 known = self._known.setdefault(game, {})
                 event = known.get(rest)
@@ -426,6 +424,9 @@ class Codec:
         when that is ``{"seq":N`` with N written as tabletop writes it (plain
         digits, no leading zero, at most 18: always within 64 bits); else
         None. Remembered for the next line with that number."""
+        seq = self._numbers.get(head)
+        if seq is not None:
+            return seq
         digits = head[7:]
         if (
             head[:7] != b'{"seq":'
