@@ -281,10 +281,10 @@ class GlyphChess(Game):
         if player is None:
             return state
         seat = self.seats[player]
-        hands = tuple(h if i == seat else Hidden("coins", sum(h)) for i, h in enumerate(state.hands))
-        bags = tuple(
-            b if i == seat else tuple(x + y for x, y in zip(b, state.hands[i])) for i, b in enumerate(state.bags)
-        )
+        # A hand hidden already (the view of a view) keeps its bag as the first view made it.
+        shown = [i == seat or isinstance(h, Hidden) for i, h in enumerate(state.hands)]
+        hands = tuple(h if shown[i] else Hidden("coins", sum(h)) for i, h in enumerate(state.hands))
+        bags = tuple(b if shown[i] else tuple(x + y for x, y in zip(b, state.hands[i])) for i, b in enumerate(state.bags))
         return evolve(state, hands=hands, bags=bags, memo=state.memo.seen_by(player))
 
     def resign(self, state: State, player: str) -> State:

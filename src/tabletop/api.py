@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from . import logfile
+from . import logfile, seen
 from .engine import Match, Replay
 from .errors import IllegalEventError, UsageError
 from .events import Event
@@ -68,7 +68,7 @@ class Moment:
     def view(self, player: str | None) -> Any:
         """The position after the event as ``player`` may see it (None: everything)."""
         _check_player(self.game, player)
-        return self.game.view(self.state, player)
+        return seen.view(self.game, self.state, player)
 
     def text(self, player: str | None = None) -> str:
         """The event in the game's notation, as ``player`` may see it."""
@@ -179,12 +179,12 @@ class Table:
     def view(self, player: str | None) -> Any:
         """The current position as ``player`` may see it (None: everything)."""
         _check_player(self.game, player)
-        return self.game.view(self.match.state, player)
+        return seen.view(self.game, self.match.state, player)
 
     def text(self, player: str | None = None) -> str:
         """The board as text, as ``player`` may see it."""
         _check_player(self.game, player)
-        return self.game.render(self.match.state, player)
+        return seen.text(self.game, self.match.state, player)
 
     # -- deciding ------------------------------------------------------------
     @property
@@ -232,7 +232,7 @@ class Table:
             raise IllegalEventError(f"{who} must decide but has no legal decision")
         if who not in self._bot_rngs:
             self._bot_rngs[who] = bot_rng(self.seed or "", who)
-        return chooser.choose(self.game, self.match.state, who, legal, self._bot_rngs[who])
+        return seen.choice(chooser, self.game, self.match.state, who, legal, self._bot_rngs[who])
 
     def run(
         self, bots: str | Bot | Mapping[str, str | Bot] | Sequence[str | Bot], max_events: int = 100_000

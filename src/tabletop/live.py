@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import chance, logfile
+from . import chance, logfile, seen
 from .engine import Match
 from .errors import IllegalEventError, TabletopError, UsageError, shown
 from .events import Event, Reveal, Seal, Unseal
@@ -199,8 +199,7 @@ def selfplay(
         legal = match.legal(player)
         if not legal:
             raise IllegalEventError(f"{game}: {player} must decide but has no legal decision")
-        state = match.state if looks else None
-        choice = by_player[player].choose(the_game, state, player, legal, rngs[player])
+        choice = seen.choice(by_player[player], the_game, match.state, player, legal, rngs[player])
         if node.sealed:
             # Self-play salts come from the seed, so that a seed repeats its game.
             salt = hashlib.sha256(f"salt {player} {match.seq} {seed}".encode()).hexdigest()[:32]

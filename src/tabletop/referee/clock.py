@@ -11,6 +11,7 @@ import re
 import time
 from datetime import datetime
 
+from .. import seen
 from ..api import bot_named
 from ..engine import Match
 from ..errors import UsageError
@@ -134,7 +135,7 @@ class Clock:
                 return False
             sealed = isinstance(match.node, Decide) and match.node.sealed
             digest = hashlib.sha256(f"late {player} {match.seq} {change.seed}".encode()).digest()
-            choice = bot.choose(match.game, match.state, player, legal, random.Random(digest))
+            choice = seen.choice(bot, match.game, match.state, player, legal, random.Random(digest))
             events = decide(match, choice, change.seed, change.secrets)
             text = "a secret choice" if sealed else match.game.notate(choice)
             change.commit(events, now, note=f"{player} was late: the bot '{bot_name}' played {text} for {player}.")
