@@ -350,7 +350,7 @@ def watch(env, directory, imap_url, imap_password_file, ca_file, every, max_time
                         click.echo(line)
                     try:
                         _send(ref.dir, env)
-                    except CheckFailed as exc:
+                    except TabletopError as exc:  # the server unreachable, or refused in the clear
                         click.echo(f"not sent now: {exc.message}")
                     wait = step if ends is None else max(0.0, min(step, ends - time.monotonic()))
                     if connection.can_idle():

@@ -10,7 +10,11 @@ the mail is set aside as undeliverable, with that reason.
 
 With TLS (implicit, or STARTTLS) the server's certificate and name are
 checked, always: a server that cannot prove it is the one named gets no
-password and no mail.
+password and no mail. Nothing crosses the network in the clear unless asked
+for by name: the default takes STARTTLS whenever the server offers it, and a
+server on another machine that offers no TLS gets no password and no mail
+(the welcome mails carry the players' secrets); even asked for by name, the
+clear carries no password to another machine.
 
 A crash after the server accepted a mail and before it was moved to
 ``sent/`` sends it again on the next run, with the same Message-ID (SMTP
@@ -19,6 +23,7 @@ gives no way to make acceptance and the move one step).
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import smtplib
@@ -54,15 +59,24 @@ class Outcome:
 SECURITY = ("auto", "starttls", "tls", "none")
 
 
+class InTheClear(UsageError):
+    """Sending would carry the password or the players' mail across the
+    network in the clear: nothing is sent, the mail waits in the outbox."""
+
+
 def send(
     directory: GameDir, smtp: str, now: float | None = None, *, security: str = "auto", ca_file: str | None = None
 ) -> Outcome:
     """Deliver what waits in the outbox and is due (under ``send.lock``).
 
     ``security``: "tls" (implicit TLS, as on port 465), "starttls" (as on
-    port 587), "none", or "auto": "tls" on port 465, "starttls" on 587 or
-    when ``TABLETOP_SMTP_STARTTLS=1``, else "none". The server's certificate
-    is always checked, against the system's trust store or ``ca_file``."""
+    port 587), "none" (the clear, asked for by name), or "auto": "tls" on
+    port 465, else STARTTLS whenever the server offers it (always on 587 or
+    with ``TABLETOP_SMTP_STARTTLS=1``), else the clear to a server on this
+    machine only. The server's certificate is always checked, against the
+    system's trust store or ``ca_file``. Raises :class:`InTheClear` rather
+    than send the password, or any mail under "auto", to another machine in
+    the clear."""
     now = time.time() if now is None else now
     with directory.locked("send.lock"):
         return _send(directory, smtp, now, security, ca_file)
@@ -78,6 +92,9 @@ def tls_context(ca_file: str | None) -> ssl.SSLContext:
 
 
 def security_of(smtp: str, security: str) -> str:
+    """What ``security`` asks of the server at ``smtp`` before it is asked
+    anything: "auto" stays "auto" (STARTTLS if offered) but on the ports
+    that say it (465, 587)."""
     if security != "auto":
         return security
     port = smtp.rpartition(":")[2]
@@ -85,7 +102,44 @@ def security_of(smtp: str, security: str) -> str:
         return "tls"
     if port == "587" or os.environ.get("TABLETOP_SMTP_STARTTLS") == "1":
         return "starttls"
-    return "none"
+    return "auto"
+
+
+def on_this_machine(sock) -> bool:
+    """Whether the connection's other end is this machine (a loopback
+    address): what is sent on it never crosses a network."""
+    try:
+        address = ipaddress.ip_address(sock.getpeername()[0].split("%", 1)[0])
+    except (OSError, ValueError, IndexError, AttributeError):
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
+
+
+def _secure(server: smtplib.SMTP, smtp: str, security: str, ca_file: str | None, user: str | None) -> None:
+    """Take TLS where it is asked for or offered; refuse the clear where it
+    would carry a password or the players' mail off this machine."""
+    if security == "tls":
+        return
+    if security == "starttls" or (security == "auto" and server.has_extn("starttls")):
+        # Never in the clear after this: a server that does not offer
+        # STARTTLS, or whose certificate is not good, gets nothing.
+        server.starttls(context=tls_context(ca_file))
+        server.ehlo()
+        return
+    if on_this_machine(server.sock):
+        return
+    if security == "auto":
+        raise InTheClear(
+            f"{smtp} offers no STARTTLS: the password and the players' mail (their secrets) would cross the "
+            "network in the clear; use its TLS port (smtp_security=tls on 465, starttls on 587), or "
+            "'tabletop pbem set DIR smtp_security=none' to send in the clear as asked (never with a password)"
+        )
+    if user:
+        raise InTheClear(
+            f"{smtp}: smtp_security=none would send the SMTP password in the clear to another machine; "
+            "use TLS (smtp_security=tls or starttls), or a server on this machine"
+        )
 
 
 def _tries_file(directory: GameDir):
@@ -121,12 +175,8 @@ def _send(directory: GameDir, smtp: str, now: float, security: str, ca_file: str
         return outcome
     try:
         server.ehlo_or_helo_if_needed()
-        if security == "starttls":
-            # Never in the clear after this: a server that does not offer
-            # STARTTLS, or whose certificate is not good, gets nothing.
-            server.starttls(context=tls_context(ca_file))
-            server.ehlo()
         user = os.environ.get("TABLETOP_SMTP_USER")
+        _secure(server, smtp, security, ca_file, user)
         if user:
             server.login(user, os.environ.get("TABLETOP_SMTP_PASSWORD", ""))
         utf8 = server.has_extn("smtputf8")
