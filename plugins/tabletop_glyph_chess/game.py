@@ -31,7 +31,7 @@ from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
 from .hexes import board
 from .pieces import DICE, GLYPHS, NAMES
-from .state import ACT, SETUP, State, evolve, freeze, thaw
+from .state import ACT, DISCARD, SETUP, State, evolve, freeze, thaw
 
 
 def overridden(rules: Any, name: str) -> bool:
@@ -277,12 +277,14 @@ class GlyphChess(Game):
     # -- views and text ------------------------------------------------------
     def view(self, state: State, player: str | None) -> State:
         """Others' coins show as a count only: their hand is ``Hidden("coins", n)``;
-        their bag and hand together are public (all coins less the used ones)."""
+        their bag and hand together are public (all coins less the used ones).
+        The seeress sees the hand she glimpsed while she picks from it."""
         if player is None:
             return state
         seat = self.seats[player]
+        glimpsed = state.target if state.phase == DISCARD and state.turn == seat else None
         # A hand hidden already (the view of a view) keeps its bag as the first view made it.
-        shown = [i == seat or isinstance(h, Hidden) for i, h in enumerate(state.hands)]
+        shown = [i in (seat, glimpsed) or isinstance(h, Hidden) for i, h in enumerate(state.hands)]
         hands = tuple(h if shown[i] else Hidden("coins", sum(h)) for i, h in enumerate(state.hands))
         bags = tuple(b if shown[i] else tuple(x + y for x, y in zip(b, state.hands[i])) for i, b in enumerate(state.bags))
         return evolve(state, hands=hands, bags=bags, memo=state.memo.seen_by(player))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import attrs
 
+from . import seen
 from .engine import Match, Replay
 from .events import Event
 from .registry import Registry
@@ -38,7 +39,7 @@ class Difference:
 
 def facets(match: Match) -> dict[str, str]:
     """What a diff compares: the game's own facets plus scores and winners."""
-    found = dict(match.game.describe(match.state))
+    found = seen.facets(match.game, match.state, seen.EVERYONE)
     outcome = match.game.outcome(match.state)
     for player, score in outcome.scores.items():
         found[f"score {player}"] = str(score)

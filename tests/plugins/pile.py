@@ -21,6 +21,7 @@ from tabletop import (
     Event,
     Forced,
     Game,
+    Hidden,
     NotationError,
     Outcome,
     Over,
@@ -228,6 +229,17 @@ class Pile(Game):
         # Optional: numbers about a game that simulate --results records.
         return {"cards_played": sum(state.used)}
 
+    def view(self, state, player):
+        # Others' cards are hidden; render and describe are handed this view, never the state.
+        if player is None:
+            return state
+        cards = tuple(c if p == player or c is None else Hidden("card") for p, c in zip(self.players, state.cards))
+        return attrs.evolve(state, cards=cards)
+
+    def determinize(self, view, player, rng):
+        cards = tuple(rng.choice((1, 2, 3)) if isinstance(c, Hidden) else c for c in view.cards)
+        return attrs.evolve(view, cards=cards)
+
     def sees(self, event, player):
         return player is None or not isinstance(event, Deal) or event.player == player
 
@@ -258,13 +270,13 @@ class Pile(Game):
             raise NotationError(f"cannot read {text!r}: write 'pick N', 'card' or a number") from None
 
     def render(self, state, viewer=None, color=False):
-        cards = ", ".join(f"{p}: {c if viewer in (None, p) else '?'}" for p, c in zip(self.players, state.cards))
+        cards = ", ".join(f"{p}: {c}" for p, c in zip(self.players, state.cards))
         return f"pile: {state.pile} stones\ncards: {cards}"
 
     def describe(self, state, viewer=None):
         facets = {"pile": str(state.pile)}
         for p, c in zip(self.players, state.cards):
-            facets[f"card {p}"] = str(c) if viewer in (None, p) else "?"
+            facets[f"card {p}"] = str(c)
         return facets
 
     def asks(self, state, player):

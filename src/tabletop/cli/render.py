@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .. import files
+from .. import files, seen
 from ..errors import UsageError, shown
 from .common import check_viewer, pass_env, report
 from .history import open_replay, run_until
@@ -43,14 +43,14 @@ def render(env, file: Path, viewer, until, fmt, output, color) -> None:
     picture: str | bytes
     color = use_color(color, output)
     if fmt == "text":
-        picture = match.game.render(match.state, viewer, color) + "\n"
+        picture = seen.text(match.game, match.state, viewer, color) + "\n"
     elif fmt == "png":
         from ..pictures import png
 
         renderer = env.registry.renderer(match.header.game, "svg")
-        picture = png(renderer.draw(match.game, match.state, viewer, events))
+        picture = png(seen.picture(renderer, match.game, match.state, viewer, events))
     else:
-        picture = env.registry.renderer(match.header.game, fmt).draw(match.game, match.state, viewer, events)
+        picture = seen.picture(env.registry.renderer(match.header.game, fmt), match.game, match.state, viewer, events)
     if output is None:
         if isinstance(picture, bytes):
             raise UsageError("a PNG picture goes to a file: add -o board.png")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .. import folders
+from .. import folders, seen
 from ..engine import Replay
 from ..errors import TabletopError, UsageError, shown
 from .common import check_viewer, pass_env, result, status, summary
@@ -64,7 +64,7 @@ def _replay_one(registry, path: Path, viewer, until, step, as_json, color: bool)
         elif step:
             click.echo(f"\n{seq}. {match.describe(event, viewer)}")
             # After every event, as the help says: a draw changes a hand, if not the board.
-            click.echo(game.render(match.state, viewer, color), color=color)
+            click.echo(seen.text(game, match.state, viewer, color), color=color)
         if until is not None and seq >= until:
             break
     if until is not None and match.seq < until:
@@ -77,7 +77,7 @@ def _replay_one(registry, path: Path, viewer, until, step, as_json, color: bool)
         return
     if not step:
         click.echo(title)
-        click.echo(game.render(match.state, viewer, color), color=color)
+        click.echo(seen.text(game, match.state, viewer, color), color=color)
     click.echo(f"After {match.seq} events. {status(match, viewer)}")
 
 
