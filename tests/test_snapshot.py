@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,39 @@ def test_glux_and_glyph_states_come_back_whole(registry):
 def test_only_the_games_own_classes_are_made():
     with pytest.raises(KeyError):
         snapshot.decode({"class": "os.system", "fields": ["true"]}, {})
+
+
+def test_a_planted_link_is_never_written_through(tmp_path, registry, cli):
+    """Trust finding 9: another user links the snapshot's name to a file of
+    theirs outside the folder; ``moves`` (a reading command), ``play`` and
+    hot-seat play leave that file as it was, and still answer."""
+    (tmp_path / "game").mkdir()
+    log = long_log(tmp_path / "game", registry, snapshot.LONG + 10)
+    expected = cli("moves", log, "--json").stdout
+    link = snapshot.path_of(log)
+    link.unlink()
+    victim = tmp_path / "precious"
+    victim.write_bytes(b"not a snapshot\n")
+    victim.chmod(0o644)
+    link.symlink_to(victim)
+    for command, typed in ((("moves", log), None), (("play", log, "1"), None), (("play", log), "quit\n")):
+        result = cli(*command, input=typed)
+        assert result.exit_code == 0, result.output
+        assert victim.read_bytes() == b"not a snapshot\n" and victim.stat().st_mode & 0o777 == 0o644
+        assert link.is_symlink() and link.resolve() == victim
+    assert json.loads(expected)["moves"] and cli("moves", log, "--json").stdout != expected  # played on
+    assert same(snapshot.run(registry, log), Replay(registry, log).run())
+    assert sorted(p.name for p in log.parent.iterdir() if p.name.startswith(".")) == [link.name]  # no temporary left
+
+
+def test_a_snapshot_owned_by_another_user_is_left_alone(tmp_path, registry):
+    """Trust finding 9: a snapshot file that is not this user's (a hard link
+    to someone else's file, or theirs) is neither read nor written."""
+    if os.geteuid() != 0:
+        pytest.skip("only root can give a file to another user")
+    log = long_log(tmp_path, registry, snapshot.LONG + 10)
+    snap = snapshot.path_of(log)
+    snap.write_bytes(b"theirs\n")
+    os.chown(snap, 65534, 65534)  # nobody's
+    assert same(snapshot.run(registry, log), Replay(registry, log).run())
+    assert snap.read_bytes() == b"theirs\n" and snap.stat().st_uid == 65534

@@ -22,6 +22,14 @@ The events after line N are then replayed and checked as ever. A snapshot is
 written only after a replay that succeeded, for logs of at least
 :data:`LONG` events, once :data:`EVERY` events have come since the last one;
 a folder that cannot be written just has none.
+
+The snapshot is a cache kept in a folder others may write to (a shared game
+folder), and even reading commands (``moves``, ``watch``) write it, so its
+name is never followed: it is read only when it is a regular file of this
+user's own, and written as a new file of a fresh name in the same folder
+(created exclusively, never through a link) that is then renamed over it. A
+name that is a link, or a file of another user's, is left as it is and the
+command goes on without a snapshot.
 """
 
 from __future__ import annotations
@@ -30,6 +38,8 @@ import contextlib
 import hashlib
 import hmac
 import os
+import secrets
+import stat
 from pathlib import Path
 from typing import IO, Any
 
@@ -183,10 +193,8 @@ def _prefix_hash(handle: IO[bytes], size: int) -> str:
 def _usable(registry: Registry, log: Path, handle: IO[bytes], fresh: Replay) -> tuple[Replay, tuple] | None:
     """A replay that begins where the snapshot of ``log`` ends, if it holds,
     and where that is (size, line, chain head)."""
-    try:
-        with files.open_regular(path_of(log)) as snap:
-            raw = snap.read(MAX_SIZE + 1)
-    except TabletopError:
+    raw = _read(path_of(log))
+    if raw is None:
         return None
     key = _key()
     mac, _, text = raw.partition(b"\n")
@@ -241,4 +249,68 @@ def _write(
         "state": encoded,
     }
     text = orjson.dumps(data)
-    files.replace(path_of(log), _mac(key, text) + b"\n" + text, mode=0o600)
+    _store(path_of(log), _mac(key, text) + b"\n" + text)
+
+
+def _safe() -> bool:
+    """Whether this system opens names without following links, relative to a folder."""
+    return hasattr(os, "O_NOFOLLOW") and {os.open, os.stat, os.rename, os.unlink} <= os.supports_dir_fd
+
+
+def _ours(info: os.stat_result) -> bool:
+    return stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid()
+
+
+def _read(path: Path) -> bytes | None:
+    """The snapshot at ``path`` (at most :data:`MAX_SIZE` + 1 bytes), if it is a
+    regular file of this user's own and no link."""
+    if not _safe():
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        if not _ours(os.fstat(fd)):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as snap:
+            return snap.read(MAX_SIZE + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _store(path: Path, data: bytes) -> None:
+    """Put ``data`` at ``path`` whole, never writing through a link nor over
+    another user's file (then nothing is written). An OSError is the caller's."""
+    if not _safe():
+        return
+    folder = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        try:
+            info = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
+        except FileNotFoundError:
+            info = None
+        if info is not None and not _ours(info):
+            return  # a link, or another user's file: a cache is not worth touching it
+        files.clean(path.parent, path.name)  # what a killed writer left, long ago
+        tmp = f".{path.name}.{secrets.token_hex(8)}.tmp"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(tmp, flags, 0o600, dir_fd=folder)
+        try:
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            # A rename replaces the name itself: a link planted there since is replaced, never followed.
+            os.rename(tmp, path.name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=folder)
+            raise
+    finally:
+        os.close(folder)
