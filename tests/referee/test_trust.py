@@ -147,3 +147,112 @@ def test_a_server_on_this_machine_without_starttls_is_used_as_it_is(tmp_path, sm
     assert result.exit_code == 0, result.output
     assert server.mails and server.passwords == [(b"hunter2", False)]
     del game
+
+
+# -- finding 8: wrong secrets ---------------------------------------------------------
+def _guesses(game, count: int, now: float, own: int = 0) -> None:
+    """``count`` wrong secrets for ann from as many strangers, then ``own``
+    more from ann's own address (anyone can write any From)."""
+    from .conftest import ANN, raw_mail
+
+    for i in range(count):
+        stranger = raw_mail(f"g{i}@example.net", ["game: g", "player: ann", f"secret: {_untagged(game, i)}"])
+        game.receive(stranger, now + i)
+    for i in range(own):
+        game.receive(raw_mail(ANN, ["game: g", f"secret: {_untagged(game, 1000 + i)}", "move: 1@a1"]), now + count + i)
+
+
+def _untagged(game, start: int) -> str:
+    """A wrong secret for ann whose short tag does not match hers (as almost every guess)."""
+    from tabletop.referee import passwords
+
+    stored = game.settings()["players"]["ann"]["secret"]
+    i = start
+    while "tag" in stored and passwords.tag_of(f"guess-{i}", stored["salt"]) == stored["tag"]:
+        i += 10_000
+    return f"guess-{i}"
+
+
+def test_strangers_guesses_never_lock_a_player_out_nor_let_the_late_bot_play(tmp_path):
+    """Trust finding 8: forty wrong secrets from strangers naming ann, and ten
+    more under her own address, and ann's own mail with her secret is still
+    played; after her deadline the late bot has nothing to play for her."""
+    import time
+
+    game = game_copy(tmp_path, plain_registry_cached(), None, deadline=3600, late_bot="random")
+    now = time.time()
+    _guesses(game, 40, now, own=10)
+    before = game.events()
+    move = game.legal("ann")[0]
+    report = game.receive(game.mail("ann", f"move: {move}"), now + 100)
+    assert "played 1 decision(s) of ann" in report, report
+    assert game.events() == before + 1
+    lines = game.referee().tick(now + 3 * 3600)
+    assert not [line for line in lines if "for ann" in line or "ann was late" in line], lines
+
+
+def test_reissue_clears_the_count_of_wrong_secrets(tmp_path):
+    """Trust finding 8: after many wrong secrets the game master's reissue
+    leaves nothing behind: the new secret works at once, and the count for
+    the player starts again (the master hears of the next thirty)."""
+    import time
+
+    from .conftest import MASTER, secret_in
+
+    game = game_copy(tmp_path, plain_registry_cached(), None)
+    now = time.time()
+    _guesses(game, 35, now)
+    ref = game.referee()
+    assert "new secret" in ref.locked_master("reissue", player="ann")
+    assert not [k for k in game.settings()["guesses"] if k.endswith("ann") or "ann@" in k]
+    import email
+    import email.policy
+
+    mails = [email.message_from_bytes(m, policy=email.policy.default) for m in game.outbox()]
+    secret = secret_in([m for m in mails if "Your secret:" in str(m) and "ann@" in str(m["To"])][-1])
+    game.secrets["ann"] = secret
+    assert "played 1" in game.receive(game.mail("ann", f"move: {game.legal('ann')[0]}"), now + 200)
+    told = [m for m in game.outbox() if f"To: {MASTER}".encode() in m and b"Wrong secrets for ann" in m]
+    assert len(told) == 1
+
+
+def test_a_wrong_secret_costs_the_slow_hash_only_when_its_short_tag_matches(tmp_path, monkeypatch):
+    """Trust finding 8: guessing stays costly for the guesser, not the
+    referee. A guess is first held against a 16-bit tag of the secret: one
+    that does not match is refused without the slow hash (so no limit on
+    checks is needed, and none can lock anyone out); one in 65,536 wrong
+    guesses matches and is refused by the slow hash; the right secret always
+    gets it."""
+    import hashlib
+    import time
+
+    from tabletop.referee import passwords
+
+    from .conftest import raw_mail
+
+    game = game_copy(tmp_path, plain_registry_cached(), None)
+    slow = []
+    real = hashlib.scrypt
+    monkeypatch.setattr(hashlib, "scrypt", lambda *a, **k: slow.append(1) or real(*a, **k))
+    now = time.time()
+    _guesses(game, 60, now)
+    assert slow == []
+    stored = game.settings()["players"]["ann"]["secret"]
+    lucky = next(
+        f"lucky-{i}" for i in range(10**7) if passwords.tag_of(f"lucky-{i}", stored["salt"]) == stored["tag"]
+    )
+    report = game.receive(raw_mail("g@example.net", ["game: g", "player: ann", f"secret: {lucky}"]), now + 70)
+    assert "wrong secret" in report and slow == [1]
+    assert "played 1" in game.receive(game.mail("ann", f"move: {game.legal('ann')[0]}"), now + 80)
+    assert slow == [1, 1]
+
+
+def test_a_secret_stored_before_the_tag_gets_it_at_its_first_good_mail(tmp_path):
+    """Trust finding 8: a game begun before secrets had their short tag keeps
+    working; the player's first good mail adds the tag."""
+    game = game_copy(tmp_path, plain_registry_cached(), None)
+    data = game.settings()
+    del data["players"]["ann"]["secret"]["tag"]
+    (game.path / "referee.json").write_text(json.dumps(data))
+    assert "played 1" in game.receive(game.mail("ann", f"move: {game.legal('ann')[0]}"))
+    assert "tag" in game.settings()["players"]["ann"]["secret"]

@@ -29,6 +29,7 @@ class Reissue(MasterCommand):
 def new_secret(ref, player: str, stamp: str, replaced: str) -> None:
     secret = passwords.new_secret()
     ref.players[player]["secret"] = passwords.store(secret)
+    ref.forget_guesses(player)
     ref.settings.setdefault("pending_secrets", []).append(
         {"player": player, "secret": secret, "key": stamp, "replaced": replaced}
     )
