@@ -31,6 +31,11 @@ class Screen:
     def text(self) -> str:
         return subprocess.run([*self.tmux, "capture-pane", "-p"], capture_output=True, text=True).stdout
 
+    def history(self) -> str:
+        """The scrollback as well as the screen: what a player reads by scrolling up."""
+        command = [*self.tmux, "capture-pane", "-p", "-S", "-", "-E", "-"]
+        return subprocess.run(command, capture_output=True, text=True).stdout
+
     def until(self, wanted: str, timeout: float = 30) -> str:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
@@ -48,15 +53,26 @@ class Screen:
         subprocess.run([*self.tmux, "kill-server"], capture_output=True)
 
 
-@pytest.fixture
-def screen(tmp_path):
+def hot_seat(folder, game: str):
     subprocess.run(
-        [sys.executable, "-m", "tabletop", "new", "glux", "--players", "ann,ben", "--seed", "7", "-o", "g.jsonl"],
-        cwd=tmp_path,
+        [sys.executable, "-m", "tabletop", "new", game, "--players", "ann,ben", "--seed", "7", "-o", "g.jsonl"],
+        cwd=folder,
         check=True,
         capture_output=True,
     )
-    shown = Screen([sys.executable, "-m", "tabletop", "play", "g.jsonl"], tmp_path)
+    return Screen([sys.executable, "-m", "tabletop", "play", "g.jsonl"], folder)
+
+
+@pytest.fixture
+def screen(tmp_path):
+    shown = hot_seat(tmp_path, "glux")
+    yield shown
+    shown.close()
+
+
+@pytest.fixture
+def glyph_screen(tmp_path):
+    shown = hot_seat(tmp_path, "glyph-chess")
     yield shown
     shown.close()
 
@@ -77,4 +93,28 @@ def test_hand_over_hides_the_last_players_hand_and_mistakes_stay_on_screen(scree
     assert "Pass to ben" not in ben and "ben to " in ben
     screen.type("undoo")
     assert "Did you mean 'undo'?" in screen.until("Did you mean")
+    screen.type("quit")
+
+
+def test_the_hand_over_clears_the_scrollback_too(glyph_screen):
+    """Trust finding 3: what a player was shown (a Glyph Chess screen is
+    taller than 24 lines) goes into the terminal's history; after the
+    hand-over nothing of the last player's screen is left there either."""
+    screen = glyph_screen
+    screen.until("ann>")
+    assert "gold ann: coins " in screen.history()
+    screen.type("1")
+    screen.until("Pass to ben, then press Enter")
+    history = screen.history()
+    # Nothing of ann's view: her coins, her decisions, her prompt.
+    assert "gold ann: coins " not in history and "ann>" not in history and "ann to " not in history
+    screen.type("")
+    screen.until("ben>")
+    assert "silver ben: coins " in screen.history()  # ben's own view, his coins named
+    screen.type("1")
+    screen.until("Pass to ann, then press Enter")
+    history = screen.history()
+    assert "silver ben: coins " not in history and "ben>" not in history and "ben to " not in history
+    screen.type("")
+    screen.until("ann>")
     screen.type("quit")

@@ -7,10 +7,11 @@ so the log on disk is always the game so far. In a game at a real table the
 chance outcomes are asked for the same way. ``undo`` cuts the last decision
 when nothing hidden has come out since.
 
-On a terminal the screen is cleared and handed over ("pass to ben, press
-Enter") whenever the player to decide changes, so that nobody sees another's
-hand; what went wrong is said under the board and the list, where an 80x24
-screen still shows it.
+On a terminal the screen and its scrollback are cleared and handed over
+("pass to ben, press Enter") whenever the player to decide changes, so that
+nobody sees another's hand. The board and the events are always shown as the
+player at the screen may see them (see :class:`Told`); what went wrong is said
+under the board and the list, where an 80x24 screen still shows it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 import click
 
-from .. import logfile, snapshot
+from .. import logfile, seen, snapshot
 from ..engine import Match, Replay
 from ..errors import NotationError, TabletopError, UsageError
 from ..events import CHANCE, DECISION, Event, Reveal, Seal, Unseal
@@ -31,6 +32,7 @@ from ..registry import Registry
 from ..table import at_the_table, notation, possible
 from .adding import add
 from .common import status
+from .terminal import wipe
 
 #: How many decisions are numbered on screen; the rest are played in notation.
 LISTED = 30
@@ -44,33 +46,36 @@ HELP = (
 
 def hot_seat(registry: Registry, file: Path, seed_path: Path | None, color: bool, handover: bool | None = None) -> None:
     """Play the log at ``file`` at this screen until the game ends or input
-    does. ``handover`` (default: on a terminal) clears the screen and waits
-    for Enter whenever the player to decide changes."""
+    does. ``handover`` (default: on a terminal) clears the screen and its
+    scrollback and waits for Enter whenever the player to decide changes."""
     if handover is None:
         handover = sys.stdin.isatty() and sys.stdout.isatty()
     click.echo(f"{file}: hot-seat play. {HELP}")
     show_all = False
-    said: list[str] = []  # what to say under the board: the last events, a mistake
-    last: str | None = None
+    said: list[str] = []  # said to the player at the screen, under the board: a mistake, help
+    told: Told | None = None
+    holder: str | None = None  # whose screen it is
     while True:
         match = snapshot.run(registry, file)
+        if told is None:
+            told = Told(match.seq)
+        told.cut(match.seq)  # an undo took events back
         who = _who(match)
-        if handover and who is not None and last is not None and who != last and not match.over:
-            click.clear()
-            for line in said:  # what happened is public: the next player sees it after the hand-over
-                click.echo(line)
-            try:
-                click.prompt(f"Pass to {who}, then press Enter", default="", show_default=False, prompt_suffix=" ")
-            except click.Abort:
-                click.echo("")
+        # A chance outcome that concerns nobody (a die at a real table) leaves the screen where it is.
+        coming = who if who is not None else holder
+        if handover and holder is not None and coming != holder and not match.over:
+            if not _hand_over(match, told, said, holder, coming):
                 return
-            click.clear()
-        last = who
+        holder = coming
         click.echo("")
-        click.echo(match.game.render(match.state, who, color), color=color)
-        if match.over:
-            click.echo(status(match, who))
+        if match.over:  # a finished game is shown whole
+            click.echo(seen.text(match.game, match.state, seen.EVERYONE, color), color=color)
+            for line in told.unread(match, holder):
+                click.echo(line)
+            click.echo(status(match, holder))
             return
+        if holder is not None:  # else no seat has the screen yet (a die at a real table): no board to show
+            click.echo(seen.text(match.game, match.state, holder, color), color=color)
         choices = _choices(match, who)
         if choices is None:
             raise UsageError(f"{status(match)} Nobody can decide here: the game needs its seed", where=str(file))
@@ -79,9 +84,10 @@ def hot_seat(registry: Registry, file: Path, seed_path: Path | None, color: bool
             click.echo(line)
         if len(choices) > len(shown):
             click.echo(f"  ... and {len(choices) - len(shown)} more: type one in notation, or 'moves' to list them")
-        click.echo(status(match, who))
-        for line in said:
+        click.echo(status(match, holder))
+        for line in [*told.unread(match, holder), *said]:
             click.echo(line)
+        told.mark(holder, match.seq)
         said = []
         show_all = False
         try:
@@ -101,7 +107,7 @@ def hot_seat(registry: Registry, file: Path, seed_path: Path | None, color: bool
             show_all = True
             continue
         if word == "undo":
-            done = _report(undo, said, registry, file)
+            done = _report(undo, said, registry, file, holder)
             if done is not None:
                 said.append(f"Undone: {done}.")
             continue
@@ -123,10 +129,70 @@ def hot_seat(registry: Registry, file: Path, seed_path: Path | None, color: bool
                 said.append(f"Did you mean '{guess[0]}'?")
             continue
         after, events, _ = added
-        # Shown as the next player to sit here may see it: a draw into the
-        # hand of the one who just played stays hidden.
-        first, watching = after.seq - len(events) + 1, _who(after)
-        said.extend(f"{seq}. {after.describe(event, watching)}" for seq, event in enumerate(events, start=first))
+        told.add(after.seq - len(events) + 1, events)
+
+
+class Told:
+    """The events played at this screen, and how far each player has been
+    told of them in their own words.
+
+    Each player reads the events since their own last turn, described as they
+    may see them, once the screen is theirs; the screen that waits for the
+    next player shows the last turn's events only as both players may see them.
+    """
+
+    def __init__(self, start: int) -> None:
+        self.start = start  # the events before this session are not retold (``replay --as`` has them)
+        self.events: list[tuple[int, Event]] = []
+        self.read: dict[str, int] = {}
+
+    def add(self, first: int, events: list[Event]) -> None:
+        self.events.extend(enumerate(events, start=first))
+
+    def cut(self, seq: int) -> None:
+        """Forget the events after ``seq`` (taken back)."""
+        self.events = [(n, e) for n, e in self.events if n <= seq]
+        self.read = {p: min(n, seq) for p, n in self.read.items()}
+
+    def mark(self, player: str | None, seq: int) -> None:
+        if player is not None:
+            self.read[player] = seq
+
+    def since(self, player: str) -> list[tuple[int, Event]]:
+        last = self.read.get(player, self.start)
+        return [(n, e) for n, e in self.events if n > last]
+
+    def unread(self, match: Match, player: str | None) -> list[str]:
+        """The events ``player`` has not been told of, as ``player`` may see
+        them (None, no seat at the screen: nothing is told)."""
+        if player is None:
+            return []
+        return [f"{n}. {match.describe(e, player)}" for n, e in self.since(player)]
+
+    def between(self, match: Match, leaving: str, coming: str) -> list[str]:
+        """The events since ``leaving`` last had the screen, each as the one of
+        the two who may see less of it sees it: what ``leaving`` drew stays
+        hidden from ``coming``, and what ``coming`` drew from ``leaving``."""
+        lines = []
+        for n, event in self.since(leaving):
+            viewer = coming if match.game.sees(event, leaving) else leaving
+            lines.append(f"{n}. {match.describe(event, viewer)}")
+        return lines
+
+
+def _hand_over(match: Match, told: Told, said: list[str], leaving: str, coming: str) -> bool:
+    """Clear the screen of ``leaving``'s view, history included, and wait for
+    ``coming``; False when input ends."""
+    wipe()
+    for line in [*told.between(match, leaving, coming), *said]:
+        click.echo(line)
+    try:
+        click.prompt(f"Pass to {coming}, then press Enter", default="", show_default=False, prompt_suffix=" ")
+    except click.Abort:
+        click.echo("")
+        return False
+    wipe()
+    return True
 
 
 def columns(items: list[str], width: int | None = None) -> list[str]:
@@ -173,27 +239,34 @@ def _choices(match: Match, who: str | None) -> list[str] | None:
     return None
 
 
-def undo(registry: Registry, file: Path) -> str:
+def undo(registry: Registry, file: Path, viewer: str | None = None) -> str:
     """Cut the last decision, and what followed it, from the log. Refused when
     something hidden came out since (a draw into a hand): the player would
-    decide again knowing it. Returns what was cut, in words."""
+    decide again knowing it. Returns what was cut, in words; what is said of
+    the events, either way, is what ``viewer`` (the player at the screen) may
+    see, or (None: no seat has the screen) only their kind."""
+
+    def said(event: Event) -> str:
+        return event.kind if viewer is None else match.describe(event, viewer)
+
     with logfile.locked(file) as handle:
         replay = Replay(registry, file, handle)
-        events: list[Event] = [event for _, _, event in replay]
+        events: list[tuple[int, Event]] = [(seq, event) for _, seq, event in replay]
         match = replay.match
-        last = max((i for i, e in enumerate(events) if e.origin == DECISION and not isinstance(e, Seal)), default=None)
+        last = max(
+            (i for i, (_, e) in enumerate(events) if e.origin == DECISION and not isinstance(e, Seal)), default=None
+        )
         if last is None:
             raise UsageError("no decision to undo")
-        for event in events[last:]:
+        for _, event in events[last:]:
             if isinstance(event, (Seal, Unseal, Reveal)):
                 raise UsageError("a secret decision or the seed was revealed since: undo is not possible")
-        for event in events[last + 1 :]:
+        for seq, event in events[last + 1 :]:
             if event.origin == CHANCE and not all(match.game.sees(event, p) for p in match.header.players):
                 raise UsageError(
-                    f"event {events.index(event) + 1} ({match.describe(event)}) is hidden information "
-                    "that came out since: undo is not possible"
+                    f"event {seq} ({said(event)}) is hidden information that came out since: undo is not possible"
                 )
-        cut = match.describe(events[last])
+        cut = said(events[last][1])
         truncate(handle, keep=last + 1)  # the header and the events before the decision
     return f"{cut} (and the {len(events) - last - 1} events after it)"
 
