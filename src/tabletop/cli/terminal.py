@@ -18,9 +18,8 @@ color_option = click.option(
 )
 
 #: Cursor home, erase the screen, erase the scrollback (xterm's ED 3, which
-#: tmux, VTE, Konsole, iTerm2 and the Linux console understand). Erasing the
-#: screen alone leaves what scrolled off it, or was pushed off by the erase,
-#: in the history, where the next player scrolls up to it.
+#: tmux and most terminals understand too). Erasing the screen alone leaves
+#: what scrolled off it in the history, where the next player scrolls up to it.
 WIPE = "\x1b[H\x1b[2J\x1b[3J"
 
 
