@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from tabletop import start
 from tabletop.cli.hotseat import hot_seat
+from tabletop.cli.terminal import WIPE
 from tabletop.engine import Replay
 
 from .conftest import Cli
@@ -32,10 +33,6 @@ def at_the_screen(registry, log: Path, typed: str) -> str:
     finally:
         os.chdir(here)
     return out.getvalue().decode()
-
-
-#: What a hand-over writes to clear the screen and the scrollback.
-CLEARED = "\x1b[H\x1b[2J\x1b[3J"
 
 
 def events(log: Path) -> list[dict]:
@@ -115,7 +112,7 @@ def test_the_hand_over_screen_keeps_the_movers_own_draw_from_the_next_player(cli
         assert [(e["kind"], e.get("player"), e["payload"]) for e in drawn][1] == ("draw", "ann", {"chip": chip})
         # What ben finds at the screen: everything since it was last cleared, up to the prompt.
         before = screen[: screen.index("Pass to ben")]
-        handed.append(before[before.rindex(CLEARED) :])
+        handed.append(before[before.rindex(WIPE) :])
     assert handed[0] == handed[1]
 
 
