@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from tabletop import Chance, Decide, Event, Forced, Over, TurnStep, rulehook
+from tabletop import Chance, Decide, Event, Forced, Hidden, Over, TurnStep, rulehook
 from tabletop.steps import decided_by
 
 from . import actions, awakening, escape, position, setup
@@ -268,7 +268,10 @@ ESCAPE_STEP = TurnStep(
 # -- the seeress's look and discard ---------------------------------------------------
 def _glimpse_node(game, state):
     target = state.target
-    return Forced(Glimpse(game.players[state.turn], game.players[target], coins_list(state.hands[target])))
+    hand = state.hands[target]
+    # Asked of a view (a picture asks whose turn it is), the glimpsed coins are as hidden as the hand.
+    coins = () if isinstance(hand, Hidden) else coins_list(hand)
+    return Forced(Glimpse(game.players[state.turn], game.players[target], coins))
 
 
 def _glimpse(game, work, event):

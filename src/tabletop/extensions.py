@@ -42,7 +42,8 @@ class Variant:
     events: tuple[type[Event], ...] = attrs.field(default=(), converter=_tuple)
 
 
-#: A bot's choice: ``choose(game, state, player, legal, rng) -> decision``.
+#: A bot's choice: ``choose(game, view, player, legal, rng) -> decision``, where
+#: ``view`` is ``player``'s view of the game (see :mod:`tabletop.seen`).
 Choose = Callable[[Any, Any, str, list[Event], random.Random], Event]
 
 
@@ -50,9 +51,11 @@ Choose = Callable[[Any, Any, str, list[Event], random.Random], Event]
 class Bot:
     """A player program. ``game`` is None for a bot that plays any game.
 
-    A bot that chooses from the legal decisions alone sets ``reads_state``
-    false: it is then given None for the state, and self-play runs on the
-    game's fast path.
+    ``choose`` is handed its player's view, never the state: the core makes
+    it (:func:`tabletop.seen.choice`), so a bot cannot play on what its seat
+    may not know. A bot that chooses from the legal decisions alone sets
+    ``reads_state`` false: it is then given None for the view, and
+    self-play runs on the game's fast path.
     """
 
     name: str
@@ -96,12 +99,13 @@ class Legend:
 class Renderer:
     """A picture of one game's board in one format (``svg``, ...).
 
-    ``render(game, state, viewer)`` returns the picture as text, showing only
-    what ``viewer`` may know (None: everything). A renderer may also take the
-    keyword argument ``history``: the events so far, oldest first (the whole
-    log, hidden draws included: what the picture shows of them is up to it,
-    as for the state), so that it can number the picture and mark what the
-    latest events changed. Call it through :meth:`draw`, which passes
+    ``render(game, view, viewer)`` returns the picture as text of ``view``:
+    what ``viewer`` may know, made by the core from the state
+    (:func:`tabletop.seen.picture`; None: everything). A renderer may also
+    take the keyword argument ``history``: the events so far, oldest first,
+    as the viewer may know them (an event the viewer may not see whole is a
+    :class:`~tabletop.Hidden` of its kind), so that it can number the
+    picture and mark what the latest events changed. :meth:`draw` passes
     ``history`` only to a renderer that takes it.
 
     ``legend(game)``, when given, returns the :class:`Legend` of the
@@ -115,11 +119,12 @@ class Renderer:
     render: Callable[..., str]
     legend: Callable[[Any], Legend] | None = attrs.field(default=None, eq=False)
 
-    def draw(self, game: Any, state: Any, viewer: str | None = None, history: Sequence[Event] | None = None) -> str:
-        """The picture of ``state`` for ``viewer``, marked by ``history`` when given."""
+    def draw(self, game: Any, view: Any, viewer: str | None = None, history: Sequence[Any] | None = None) -> str:
+        """The picture of ``view`` (``viewer``'s view: see
+        :func:`tabletop.seen.picture`), marked by ``history`` when given."""
         if history is not None and _takes_history(self.render):
-            return self.render(game, state, viewer, history=history)
-        return self.render(game, state, viewer)
+            return self.render(game, view, viewer, history=history)
+        return self.render(game, view, viewer)
 
 
 @functools.lru_cache(maxsize=64)

@@ -192,7 +192,15 @@ class Game:
 
     # -- what a player may know -----------------------------------------
     def view(self, state: Any, player: str | None) -> Any:
-        """The state as ``player`` may know it (None: everything)."""
+        """The state as ``player`` may know it (None: everything): what the
+        hidden items are is replaced by :class:`Hidden`, and what the player
+        knows of them stays (a count, the bag they came from).
+
+        The core hands every path that shows the game to a person, or acts
+        for a seat, this view and never the state (:mod:`tabletop.seen`):
+        :meth:`render`, :meth:`describe`, renderers and bots. The view of a
+        view is that view, and :meth:`determinize` fills a view in
+        (:mod:`tabletop.testing` holds a game to both)."""
         return state
 
     def sees(self, event: Event, player: str | None) -> bool:
@@ -256,12 +264,14 @@ class Game:
         raise NotImplementedError
 
     def render(self, state: Any, viewer: str | None = None, color: bool = False) -> str:
-        """The board as text, as ``viewer`` may see it."""
+        """The board as text. ``state`` is ``viewer``'s view (see :meth:`view`):
+        the core makes it, so the text shows all it is given."""
         raise NotImplementedError
 
     def describe(self, state: Any, viewer: str | None = None) -> dict[str, str]:
-        """Named facets of the state, compared by ``tabletop diff``
-        (e.g. ``{"board f7": "alice 6 over bob 2", "hand alice": "2/5"}``)."""
+        """Named facets of ``state``, ``viewer``'s view (see :meth:`view`),
+        compared by ``tabletop diff`` (e.g. ``{"board f7": "alice 6 over
+        bob 2", "hand alice": "2/5"}``)."""
         raise NotImplementedError
 
     def asks(self, state: Any, player: str) -> str:

@@ -49,9 +49,7 @@ def history(game: Game, events: Sequence[Event], viewer: str | None) -> list[Eve
     return [event if game.sees(event, viewer) else Hidden(event.kind) for event in events]
 
 
-def picture(
-    renderer: Any, game: Game, state: Any, viewer: str | None, events: Sequence[Event] | None = None
-) -> str:
+def picture(renderer: Any, game: Game, state: Any, viewer: str | None, events: Sequence[Event] | None = None) -> str:
     """``renderer``'s picture of ``viewer``'s view, marked by the events
     so far as ``viewer`` may know them."""
     known = None if events is None else history(game, events, viewer)
@@ -65,9 +63,7 @@ def turn(legend: Any, game: Game, state: Any, viewer: str | None) -> str | None:
     return legend.turn(game, view(game, state, viewer))
 
 
-def choice(
-    bot: Any, game: Game, state: Any, player: str, legal: Sequence[Event], rng: random.Random
-) -> Event:
+def choice(bot: Any, game: Game, state: Any, player: str, legal: Sequence[Event], rng: random.Random) -> Event:
     """The decision ``bot`` takes for ``player``, given ``player``'s view only
     (None for a bot that reads no state: it chooses from ``legal`` alone)."""
     known = view(game, state, player) if bot.reads_state else None
