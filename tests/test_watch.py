@@ -108,8 +108,48 @@ def test_a_log_caught_illegal_is_said_and_the_page_recovers(browser, watching, t
     assert until(lambda: browser.find_elements("id", "position"))
 
 
-def test_loopback_only_and_the_log_to_download(watching, tmp_path):
+def test_a_watch_page_opens_at_the_latest_event_and_follows_the_game(browser, watching, tmp_path):  # noqa: F811
+    """Trust finding 21: a page opened without an event in its address opens
+    at the latest event, not the start, and follows the game as another
+    process appends to the log; stepped back, it stays where it is while the
+    game goes on, and follows again from End."""
+
+    def play(player: str, move: str) -> None:
+        done = tabletop("play", "g.jsonl", move, "--player", player, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+
+    def at() -> str:
+        return until(lambda: _text(browser, "#position"))
+
+    browser.get(watching)
+    assert until(lambda: _text(browser, "#position") == "Event 2 of 2")
+    play("ann", "pick 2")
+    assert until(lambda: _text(browser, "#position") == "Event 3 of 3")
+    assert "ann picks 2" in until(lambda: _text(browser, "#event"))
+    play("bob", "pick 1")
+    assert until(lambda: _text(browser, "#position") == "Event 4 of 4")
+    # Stepped back: the page stays at event 3 while the game goes on.
+    until(lambda: browser.find_element("id", "prev").click() or True)
+    assert at() == "Event 3 of 4"
+    play("ann", "2")
+    assert until(lambda: "5 events" in _text(browser, ".meta"))
+    assert at() == "Event 3 of 5"
+    # End: following again.
+    until(lambda: browser.find_element("id", "last").click() or True)
+    assert at() == "Event 5 of 5"
+    play("bob", "2")
+    assert until(lambda: _text(browser, "#position") == "Event 6 of 6")
+    assert not _errors(browser)
+
+
+def test_loopback_only_and_the_log_once_the_game_is_over(watching, tmp_path):
     assert watching.startswith("http://127.0.0.1:")
+    with pytest.raises(urllib.error.HTTPError, match="403"):
+        urllib.request.urlopen(watching + "log.jsonl", timeout=10)  # the game is in progress
+    for player, move in [("ann", "pick 2"), ("bob", "pick 1")] + [
+        (p, "2") for p in ("ann", "bob", "ann", "bob", "ann")
+    ]:
+        assert tabletop("play", "g.jsonl", move, "--player", player, cwd=tmp_path).returncode == 0
     with urllib.request.urlopen(watching + "log.jsonl", timeout=10) as answer:
         assert answer.read() == (tmp_path / "g.jsonl").read_bytes()
     with pytest.raises(urllib.error.HTTPError, match="404"):

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import base64
 import difflib
+import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from importlib import resources
 from pathlib import Path
 
 import attrs
 
-from .. import files
+from .. import files, seen
 from ..engine import Match, Replay
 from ..errors import TabletopError
 from ..events import CHANCE, DECISION, Event
@@ -56,16 +57,15 @@ def build(registry: Registry, log: Path | str, viewer: str | None = None) -> tup
     check_viewer(match, viewer)
     renderer = _renderer(registry, match)
     key = legend_of(renderer, match)
-    turn = key.turn if key is not None else None
 
     def picture(history: Sequence[Event]) -> str:
         if renderer is not None:
-            return renderer.draw(match.game, match.state, viewer, history)
-        return f'<pre class="board">{escape(match.game.render(match.state, viewer))}</pre>'
+            return seen.picture(renderer, match.game, match.state, viewer, history)
+        return f'<pre class="board">{escape(seen.text(match.game, match.state, viewer))}</pre>'
 
     def step(seq: int, event: Event | None, history: Sequence[Event]) -> Step:
         # Scored on the viewer's view: a score can never tell what the view hides.
-        scores = match.game.outcome(match.game.view(match.state, viewer)).scores
+        scores = seen.scores(match.game, match.state, viewer)
         node = match.node
         origin = "" if event is None else event.origin if event.origin in (DECISION, CHANCE) else "rules"
         return Step(
@@ -77,7 +77,7 @@ def build(registry: Registry, log: Path | str, viewer: str | None = None) -> tup
             origin,
             getattr(event, "player", None) if origin == DECISION else None,
             tuple(node.players) if isinstance(node, Decide) else (),
-            turn(match.game, match.state) if turn is not None else None,
+            seen.turn(key, match.game, match.state, viewer),
             _due(node),
         )
 
@@ -191,19 +191,42 @@ def _view(steps: Sequence[Step], name: str, label: str) -> dict[str, object]:
     }
 
 
-def page(
-    registry: Registry,
-    log: Path | str,
-    viewer: str | None = None,
-    live: str | None = None,
-    also: Sequence[str] = (),
-) -> str:
+def page(registry: Registry, log: Path | str, viewer: str | None = None, also: Sequence[str] = ()) -> str:
     """The viewer's HTML page for ``log`` as ``viewer`` may see it. ``also``:
     more players whose views the page holds too, to switch between (only
     these players' views: nothing else goes in). Without ``viewer`` the page
     shows everything, and for a finished game holds every player's view as
-    well. ``live``: the page is served by ``tabletop watch`` and this is the
-    log's stamp; the page reloads when the log changes."""
+    well, and the log to download."""
+    return _page(registry, log, viewer, also, live=False).html
+
+
+@attrs.frozen
+class Watched:
+    """A page as ``tabletop watch`` serves it."""
+
+    html: str
+    #: A digest of the page: it changes when, and only when, what the page shows does.
+    stamp: str
+    #: Whether the game is over (its log, every hidden draw in it, may then be served).
+    over: bool
+
+
+def watched(registry: Registry, log: Path | str, viewer: str | None = None) -> Watched:
+    """The page that ``tabletop watch`` serves: it opens at the latest event,
+    follows the game, and asks the server when to reload. Its stamp is drawn
+    from the page alone, never from the file (whose size and time would tell
+    a seat how long a hidden draw is written, or when it was made)."""
+    return _page(registry, log, viewer, (), live=True)
+
+
+def stamped(fill: Callable[[str | None], str]) -> tuple[str, str]:
+    """A page that holds its own stamp: ``fill(stamp)`` is the page; its
+    stamp is the digest of the page filled with an empty one."""
+    stamp = hashlib.sha256(fill("").encode("utf-8")).hexdigest()[:32]
+    return fill(stamp), stamp
+
+
+def _page(registry: Registry, log: Path | str, viewer: str | None, also: Sequence[str], live: bool) -> Watched:
     match, steps = build(registry, log, viewer)
     header = match.header
     legend = legend_of(_renderer(registry, match), match)
@@ -229,7 +252,7 @@ def page(
         "actors": [s.actor for s in steps],
         "turns": turn,
         "views": views,
-        "live": live,
+        "live": None,
         "seats": [swatch(i, c) for i, c in enumerate(legend.seats)] if legend is not None else [],
         "chance": legend.chance if legend is not None else "chance outcome",
     }
@@ -261,21 +284,30 @@ def page(
         "style": (folder / "viewer.css").read_text(encoding="utf-8"),
         "script": (folder / "viewer.js").read_text(encoding="utf-8"),
         "data": _json(data),
-        "connect": " connect-src 'self';" if live is not None else "",
-        "download": _download(Path(log), viewer, live),
+        "connect": " connect-src 'self';" if live else "",
+        "download": _download(Path(log), viewer, live, match.over),
         "legend": key_html(legend, header.players),
     }
-    # One pass, so that nothing put in (a player's name, say) is read as a placeholder.
-    return re.sub(r"\{\{(\w+)\}\}", lambda m: replacements[m.group(1)], template)
+
+    def fill(stamp: str | None) -> str:
+        replacements["data"] = _json({**data, "live": stamp})
+        # One pass, so that nothing put in (a player's name, say) is read as a placeholder.
+        return re.sub(r"\{\{(\w+)\}\}", lambda m: replacements[m.group(1)], template)
+
+    if not live:
+        return Watched(fill(None), "", match.over)
+    return Watched(*stamped(fill), match.over)
 
 
-def _download(log: Path, viewer: str | None, live: str | None) -> str:
-    """A link to the log, on the page that shows everything (a player's page
-    holds nothing of the log that the player may not see, so none)."""
-    if viewer is not None:
+def _download(log: Path, viewer: str | None, live: bool, over: bool) -> str:
+    """A link to the log, on the page that shows everything of a finished
+    game. A player's page holds nothing of the log that the player may not
+    see; and the log of a game in progress holds every hidden draw, and its
+    open seed, if any, foretells every draw to come."""
+    if viewer is not None or not over:
         return ""
     name = escape(log.name, quote=True)
-    if live is not None:
+    if live:
         href = "log.jsonl"
     else:
         href = "data:application/x-ndjson;base64," + base64.b64encode(log.read_bytes()).decode("ascii")
@@ -287,7 +319,7 @@ def write_html(
 ) -> Path:
     """Write the viewer's page for ``log`` (as ``viewer`` may see it, and
     ``also`` these players) to ``output``, whole or not at all; returns ``output``."""
-    text = page(registry, log, viewer, also=also)
+    text = page(registry, log, viewer, also)
     output = Path(output)
     files.replace(output, text.encode("utf-8"))
     return output

@@ -187,7 +187,8 @@
     e.preventDefault();
     action();
   });
-  // Served by tabletop watch: reload when the log changes, following the game if at its end.
+  // Served by tabletop watch: reload when the log changes. A page at the last event follows
+  // the game (it reloads at the new last one); one stepped back stays where it is until End.
   if (data.live !== null && window.EventSource) {
     new EventSource("events?since=" + encodeURIComponent(data.live)).onmessage = function () {
       if (current === last) history.replaceState(null, "", "#end");
@@ -196,5 +197,6 @@
   }
   var hash = (location.hash || "").slice(1);
   var asked = hash === "end" ? last : parseInt(hash, 10);
-  show(isNaN(asked) ? 0 : asked);
+  // A game watched as it is played opens at its latest event; a page from disk, at the start.
+  show(isNaN(asked) ? (data.live !== null ? last : 0) : asked);
 })();
