@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from tabletop import chain
+from tabletop import chain, seen
 
 from .conftest import REPLAYS
 
@@ -105,7 +105,7 @@ def test_glux_picture_carries_the_whole_position(cli, tmp_path, registry):
         words = ", ".join(f"{p} {n}" for p, n in sorted(standing.items(), key=lambda kv: -kv[1])) or "-"
         assert f"{room}{' (middle)' if room == middle else ''}: {words}" in texts
     # The legend words hand and bag as the text board does.
-    board_text = match.game.render(match.state, "ann")
+    board_text = seen.text(match.game, match.state, "ann")
     ben_line = next(line for line in board_text.splitlines() if line.startswith("ben: "))
     assert any(ben_line.removeprefix("ben: ").split(" [")[0] in t for t in texts)
     # Ownership by shape as well as colour: ann's chips are circles, ben's squares.

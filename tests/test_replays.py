@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from syrupy.extensions.json import JSONSnapshotExtension
 
+from tabletop import seen
 from tabletop.cli.common import summary
 from tabletop.engine import Match, Replay
 
@@ -31,7 +32,7 @@ def test_recorded_game_replays_and_matches_its_snapshot(registry, log, snapshot_
         "summary": {**summary(match, str(log.relative_to(REPLAYS))), "as": None},
         "final state": game.describe(match.state),
         "board": game.render(match.state).splitlines(),
-        "views": {p: game.render(match.state, p).splitlines() for p in match.header.players},
+        "views": {p: seen.text(game, match.state, p).splitlines() for p in match.header.players},
     }
     assert record == snapshot_json
 

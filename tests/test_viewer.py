@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tabletop import seen
 from tabletop.engine import Replay
 from tabletop.viewer import page
 from tabletop.viewer.page import build, encode_pictures, legend_of
@@ -161,7 +162,7 @@ def test_browser_steps_with_the_arrow_keys(browser, cli, registry, tmp_path):
     assert title.startswith("Glüx: event 57, ")
     # The board shown is the picture of the position after event 57, as ann sees it.
     legend = [t.text for t in browser.find_elements(By.CSS_SELECTOR, "#board svg text") if t.text.startswith("w ann:")]
-    expected = match.game.render(match.state, "ann").split("\nann: ")[1].split(" [")[0]
+    expected = seen.text(match.game, match.state, "ann").split("\nann: ")[1].split(" [")[0]
     assert legend and expected in legend[0]
     # Back one, then to the end and to the start.
     body.send_keys(Keys.ARROW_LEFT)

@@ -41,7 +41,6 @@ ROOMS = ("#f6e3c6", "#dbe9f6", "#e3f1d8", "#f4d9e8", "#fff2b3", "#e2dcf2", "#d8f
 
 def svg(game: Glux, state: State, viewer: str | None, history: Sequence[Event] | None = None) -> str:
     turn = whose_turn(game, state, viewer)
-    state = game.view(state, viewer)
     board = game.board
     players = game.players
     width = MARGIN * 2 + board.width * CELL

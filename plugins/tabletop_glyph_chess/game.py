@@ -334,10 +334,10 @@ class GlyphChess(Game):
         return notation.outcome(self, outcome)
 
     def render(self, state: State, viewer: str | None = None, color: bool = False) -> str:
-        return render.board_text(self, self.view(state, viewer), color)
+        return render.board_text(self, state, color)
 
     def describe(self, state: State, viewer: str | None = None) -> dict[str, str]:
-        return render.facets(self, self.view(state, viewer))
+        return render.facets(self, state)
 
     def asks(self, state: State, player: str) -> str:
         return self.steps[state.phase].asks(self, state, player)

@@ -42,7 +42,6 @@ PATHS = ("blaze", "march")
 
 def svg(game: GlyphChess, state: State, viewer: str | None, history: Sequence[Event] | None = None) -> str:
     turn = whose_turn(game, state, viewer)
-    state = game.view(state, viewer)
     geo = game.geo
     w = math.sqrt(3) * SIZE
     span = 2 * geo.radius + 1

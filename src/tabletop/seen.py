@@ -35,6 +35,11 @@ def text(game: Game, state: Any, viewer: str | None, color: bool = False) -> str
     return game.render(view(game, state, viewer), viewer, color)
 
 
+def asks(game: Game, state: Any, player: str) -> str:
+    """What is asked of ``player`` now, read from ``player``'s own view."""
+    return game.asks(view(game, state, player), player)
+
+
 def facets(game: Game, state: Any, viewer: str | None = EVERYONE) -> dict[str, str]:
     """The named facets ``diff`` compares, read from ``viewer``'s view."""
     return dict(game.describe(view(game, state, viewer), viewer))

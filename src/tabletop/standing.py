@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from . import seen
 from .errors import UsageError
 from .nodes import Chance, Decide, Forced, Over
 
@@ -31,7 +32,7 @@ def status(match: Match, viewer: str | None = None) -> str:
         parts = []
         for player in node.players:
             if viewer in (None, player):
-                parts.append(f"{player} to {match.game.asks(match.state, player)}")
+                parts.append(f"{player} to {seen.asks(match.game, match.state, player)}")
             else:
                 parts.append(f"{player} to decide")
         return "; ".join(parts) + "."

@@ -84,7 +84,7 @@ def shown_to(registry: Registry, game: Game, state: Any, seat: str, bot_seed: st
     node = game.next(state)
     deciding = isinstance(node, Decide) and seat in node.players
     if deciding:
-        shown["asks"] = game.asks(state, seat)
+        shown["asks"] = seen.asks(game, state, seat)
     for (name, fmt), renderer in sorted(registry.renderers.items()):
         if name == game.name:
             shown[f"picture {fmt}"] = seen.picture(renderer, game, state, seat)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop import Header, Hidden, Registry, get_plugin_manager
+from tabletop import Header, Hidden, Registry, get_plugin_manager, seen
 from tabletop.engine import Match
 from tabletop.live import selfplay
 from tabletop_glux import FACES, Place, recall
@@ -94,13 +94,13 @@ def test_glux_score_room_rooms_score_5_and_3(registry, seed, entry, first, secon
     game, state = match.game, match.state
     outcome = game.outcome(state)
     expected = {p: 0 for p in game.players}
-    seen = set()
+    found = set()
     for pips in game.room_pips(state).values():
         for player, vp in rank_room(pips, second_place=True, first=first, second=second).items():
             expected[player] += vp
-            seen.add(vp)
+            found.add(vp)
     assert outcome.scores == expected
-    assert seen <= {0, first, second} and first in seen
+    assert found <= {0, first, second} and first in found
     assert match.header.variants == (entry,)
 
 
@@ -275,11 +275,11 @@ def test_glux_memo_a_secret_kept_for_one_player_is_in_their_view_only(registry):
             first_hand.setdefault(event.player, event.chip)
         state = replay.state
         for player in header.players:
-            seen = game.view(state, player).memo
+            memo = game.view(state, player).memo
             for other in header.players:
-                secret = recall(seen, "glux-lucky-chip", player=other)
+                secret = recall(memo, "glux-lucky-chip", player=other)
                 assert secret == (first_hand.get(other) if other == player else None)
-            facets = game.describe(state, player)
+            facets = seen.facets(game, state, player)
             assert not [k for k in facets if k.startswith("memo") and not k.endswith(f"({player})")]
     # Everything is known to the game itself: each player's first hand chip.
     assert {p: recall(replay.state, "glux-lucky-chip", player=p) for p in header.players} == first_hand
@@ -429,10 +429,10 @@ def test_glux_two_chips_the_board_shows_both_chips_to_their_holder_and_counts_th
     seat = game.seats[event.player]
     hand = state.hand(seat)
     assert len(hand) == 2
-    own = game.render(state, event.player)
+    own = seen.text(game, state, event.player)
     assert f"{event.player}: hand {hand[0]} {hand[1]}; bag:" in own
-    assert game.describe(state, event.player)[f"hand {event.player}"] == f"{hand[0]} {hand[1]}"
+    assert seen.facets(game, state, event.player)[f"hand {event.player}"] == f"{hand[0]} {hand[1]}"
     other = game.players[(seat + 1) % 3]
-    seen = game.render(game.view(state, other), other)
-    assert f"{event.player}: hand hidden (2 chips); bag and hand:" in seen
+    text = seen.text(game, state, other)
+    assert f"{event.player}: hand hidden (2 chips); bag and hand:" in text
     assert str(hand[1]) not in game.describe(game.view(state, other), other)[f"hand {event.player}"]

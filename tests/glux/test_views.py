@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabletop import Hidden
+from tabletop import Hidden, seen
 from tabletop_glux.events import Draw
 
 from .helpers import make_game, position
@@ -22,10 +22,10 @@ def test_others_see_bag_and_hand_together_as_the_public_record_gives(registry):
     game = make_game(registry)
     state = position(game, {"a1": [("ann", 2)], "m9": [("ben", 3)]}, hands={"ben": "2/5"}, bags={"ben": (7, 6, 7)})
     assert game.view(state, "ann").bags[1] == (7, 7, 7)
-    text = game.render(state, "ann")
+    text = seen.text(game, state, "ann")
     assert "ben: hand hidden; bag and hand: 21 chips (1/6x7 2/5x7 3/4x7)" in text
     assert "hand 2/5" not in text
-    assert "ben: hand 2/5; bag: 20 chips (1/6x7 2/5x6 3/4x7)" in game.render(state, "ben")
+    assert "ben: hand 2/5; bag: 20 chips (1/6x7 2/5x6 3/4x7)" in seen.text(game, state, "ben")
 
 
 def test_the_board_shows_stacks_owners_covers_rooms_and_starts(registry):
@@ -55,4 +55,4 @@ def test_describe_names_every_part_that_diff_compares(registry):
     assert facets["square m9"] == "ann 1 over ben 3"
     assert facets["room C"] == "ann 1"
     assert facets["hand ben"] == "1/6"
-    assert game.describe(state, "ann")["hand ben"] == "?"
+    assert seen.facets(game, state, "ann")["hand ben"] == "?"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tabletop import NotationError
+from tabletop import NotationError, seen
 from tabletop_glyph_chess.events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Reroll, Roll, Shuffle
 
 from .helpers import game_at, position, to_action
@@ -66,11 +66,11 @@ def test_every_event_reads_as_a_line(game_state):
 
 def test_a_player_sees_their_own_coins_others_see_counts(game_state):
     game, state = game_state
-    text = game.render(state, "ann")
+    text = seen.text(game, state, "ann")
     assert "gold ann: coins S S I E E" in text
     assert "silver ben: 5 coins in hand" in text and "N N U" not in text
-    assert "silver ben: coins S I N N U" in game.render(state, "ben")
-    assert game.describe(state, "ann")["coins ben"] == "5 hidden"
+    assert "silver ben: coins S I N N U" in seen.text(game, state, "ben")
+    assert seen.facets(game, state, "ann")["coins ben"] == "5 hidden"
 
 
 def test_the_seeress_glimpse_is_shown_to_caster_and_target_only(registry):

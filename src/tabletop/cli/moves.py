@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .. import snapshot, table
+from .. import seen, snapshot, table
 from ..nodes import Chance, Decide
 from ..table import at_the_table
 from .common import check_viewer, next_actor, pass_env, status
@@ -55,6 +55,6 @@ def moves(env, file: Path, player: str | None, as_json: bool) -> None:
         return
     for who in deciders:
         if player is None:
-            click.echo(f"{who} ({match.game.asks(match.state, who)}):")
+            click.echo(f"{who} ({seen.asks(match.game, match.state, who)}):")
         for decision in match.game.legal(match.state, who):
             click.echo(("  " if player is None else "") + match.game.notate(decision))

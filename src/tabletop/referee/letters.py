@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import time
 
+from .. import seen
 from ..engine import Match
 from ..errors import TabletopError
 from ..events import CHANCE, Event, Unseal
@@ -104,7 +105,7 @@ class Letters:
         if news:
             title = "So far:" if since == 0 else "Since your last mail:"
             parts.append(title + "\n" + "\n".join(news))
-        parts.append(game.render(match.state, player))
+        parts.append(seen.text(game, match.state, player))
         parts.append(self._ask(match, player, events))
         parts.append(
             f"Log head after event {match.seq}: {head}\n"
@@ -195,7 +196,7 @@ class Letters:
                 )
                 if last is not None and getattr(last, "player", None) not in (None, player):
                     why = f"\nAfter: {match.describe(last, player)}."
-            return f"It is your turn: {match.game.asks(match.state, player)}.{why}{secret}\nYour legal decisions:\n{shown}{more}{due}"
+            return f"It is your turn: {seen.asks(match.game, match.state, player)}.{why}{secret}\nYour legal decisions:\n{shown}{more}{due}"
         return f"Waiting for {self._waiting_for(match)}."
 
     def _subject(self, match: Match, player: str, welcome: bool) -> str:
@@ -204,7 +205,7 @@ class Letters:
             return "Game over: " + match.game.outcome(match.state).verdict()
         prefix = "Welcome. " if welcome else ""
         if isinstance(node, Decide) and player in node.players:
-            return prefix + f"Your turn: {match.game.asks(match.state, player)}"
+            return prefix + f"Your turn: {seen.asks(match.game, match.state, player)}"
         return prefix + f"Waiting for {self._waiting_for(match)}"
 
     def _has_picture(self, match: Match) -> bool:
@@ -212,7 +213,7 @@ class Letters:
 
     def _picture(self, match: Match, player: str) -> tuple[str, str]:
         renderer = self.registry.renderer(match.header.game, "svg")
-        return renderer.media_type, renderer.render(match.game, match.state, player)
+        return renderer.media_type, seen.picture(renderer, match.game, match.state, player)
 
     def _pictures(self, match: Match, player: str) -> list[tuple[str, str, str | bytes]]:
         """The board as the mail programs show it (a PNG, where the png extra

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ... import seen
 from ...nodes import Decide
 from ..letters import waiting_for
 from ..settings import LISTED_ALL
@@ -24,4 +25,4 @@ def text(ref, player: str) -> str:
     legal = list(match.game.legal(match.state, player))
     shown = "\n".join(f"  {match.game.notate(d)}" for d in legal[:LISTED_ALL])
     more = f"\n  ... and {len(legal) - LISTED_ALL} more" if len(legal) > LISTED_ALL else ""
-    return f"All {len(legal)} of your legal decisions ({match.game.asks(match.state, player)}):\n{shown}{more}\n"
+    return f"All {len(legal)} of your legal decisions ({seen.asks(match.game, match.state, player)}):\n{shown}{more}\n"
