@@ -42,7 +42,7 @@ def view(env, file: Path, viewers: tuple[str, ...], output: Path | None) -> None
     event, by event or by turn, to a player's next decision, or let it play.
     With --as the page holds only what that player may see; with --as given
     several times, those players' views to switch between. Without --as, a
-    finished game's page holds every player's view as well.
+    finished game's page holds every player's view as well, and the log.
 
     \b
     Example:

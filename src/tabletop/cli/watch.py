@@ -22,8 +22,13 @@ def watch(env, file: Path, viewer: str | None, port: int) -> None:
     """Serve the viewer of a log on 127.0.0.1 and update it as the log grows,
     for spectators of a game played by mail, at one screen or by bots.
 
-    Open the address it prints in a browser on this machine; every page
-    follows the game as moves are added to FILE. Stop with Ctrl-C.
+    Open the address it prints in a browser on this machine: only that
+    address, with its random key, is answered, and only to pages of this
+    machine's own address. A page opens at the latest event and follows the
+    game as moves are added to FILE; stepped back, it stays where it is until
+    End. With --as the pages hold only what that player may know; without,
+    they show everything, and the log can be downloaded once the game is
+    over. Stop with Ctrl-C.
 
     \b
     Example:
