@@ -556,3 +556,19 @@ def test_a_renderer_without_a_legend_gives_a_page_without_a_key(cli, tmp_path):
     cli("view", "g.jsonl", "-o", "g.html")
     html = (tmp_path / "g.html").read_text()
     assert 'id="legend"' not in html and page_data(html)["seats"] == []
+
+
+def test_a_page_of_a_game_in_progress_holds_no_log(cli, tmp_path):
+    """Trust finding 5: the log of a game in progress holds every hidden draw,
+    and an open seed foretells every draw to come: a page without ``--as``
+    holds the log only once the game is over."""
+    assert cli("new", "pile", "--players", "ann,bob", "--seed", "s", "-o", "g.jsonl").exit_code == 0
+    assert cli("view", "g.jsonl", "-o", "now.html").exit_code == 0
+    html = (tmp_path / "now.html").read_text()
+    assert 'id="download"' not in html and "base64" not in html
+    from .test_watch_trust import TO_THE_END
+
+    for player, move in TO_THE_END:
+        assert cli("play", "g.jsonl", move, "--player", player).exit_code == 0
+    assert cli("view", "g.jsonl", "-o", "over.html").exit_code == 0
+    assert 'id="download"' in (tmp_path / "over.html").read_text()

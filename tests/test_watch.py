@@ -15,6 +15,7 @@ import pytest
 
 from .conftest import PILE
 from .test_viewer import _errors, _text, browser  # noqa: F401  (the browser fixture)
+from .test_watch_trust import TO_THE_END
 
 
 def tabletop(*args, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
@@ -146,9 +147,7 @@ def test_loopback_only_and_the_log_once_the_game_is_over(watching, tmp_path):
     assert watching.startswith("http://127.0.0.1:")
     with pytest.raises(urllib.error.HTTPError, match="403"):
         urllib.request.urlopen(watching + "log.jsonl", timeout=10)  # the game is in progress
-    for player, move in [("ann", "pick 2"), ("bob", "pick 1")] + [
-        (p, "2") for p in ("ann", "bob", "ann", "bob", "ann")
-    ]:
+    for player, move in TO_THE_END:
         assert tabletop("play", "g.jsonl", move, "--player", player, cwd=tmp_path).returncode == 0
     with urllib.request.urlopen(watching + "log.jsonl", timeout=10) as answer:
         assert answer.read() == (tmp_path / "g.jsonl").read_bytes()
