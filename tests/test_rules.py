@@ -73,12 +73,12 @@ class Doubler:
         return 2 * result
 
 
-def _resolved(*variants):
+def _resolved(*variants, official=None):
     import pluggy
 
     pm = pluggy.PluginManager("tabletop.rules")
     pm.add_hookspecs(Specs)
-    pm.register(Official(), name="official")
+    pm.register(official or Official(), name="official")
     for i, variant in enumerate(variants):
         pm.register(variant, name=f"v{i}")
     return resolve(pm.hook, ["official"])
@@ -115,7 +115,7 @@ class Clashing:
     """A hook whose arguments bear the names the compiled chains use themselves."""
 
     @rulespec(firstresult=True)
-    def clash(self, found: int, result: int, inner: int, rule0: int) -> int | None:
+    def clash(self, found: int, result: int, inner: int, rule0: int) -> tuple | None:
         """Clash."""
 
     @rulespec
@@ -188,12 +188,23 @@ class Silent:
         yield  # a generator that returns before its yield
 
 
-def test_a_wrapper_is_thrown_what_it_wraps_raises_and_may_answer_instead():
-    rules = _resolved(Failing(), Rescuer())
+def test_a_wrapper_is_thrown_what_the_official_rule_raises_and_may_answer_instead():
+    rules = _resolved(Rescuer(), official=Failing())
     assert rules.points(room="middle", pips=3) == -1
     assert rules.points(room="hall", pips=3) is None
-    with pytest.raises(ZeroDivisionError):
-        _resolved(Failing()).points(room="middle", pips=3)
+    with pytest.raises(ZeroDivisionError):  # the game's own code: its error goes on as it is
+        _resolved(official=Failing()).points(room="middle", pips=3)
+
+
+def test_what_a_variant_raises_is_one_line_naming_it_its_line_and_the_hook():
+    """Trust finding 16: a variant's implementation that raises is a PluginError
+    naming the variant, the line of its file it raised at, and the hook."""
+    with pytest.raises(PluginError) as caught:
+        _resolved(Failing(), Rescuer()).points(room="middle", pips=3)
+    line = Failing.points.__code__.co_firstlineno + 2
+    assert str(caught.value) == (
+        f"{__file__}:{line}: variant 'v0': points raised ZeroDivisionError: integer division or modulo by zero"
+    )
 
 
 def test_a_wrapper_that_yields_twice_or_never_is_a_plugin_error():

@@ -69,9 +69,9 @@ class Glux(Game):
         # What the header fixes is asked of the rules once, here.
         self.start_squares = setup.start_squares(self.board, n, rules)
         #: How many chips a hand holds (``glux_hand_size``; officially one).
-        self.hand_size = setup.check_hand_size(rules.glux_hand_size(players=n))
-        bag = rules.glux_bag(players=n)
-        self.bag = tuple(bag.get(kind, 0) for kind in KINDS)
+        self.hand_size = setup.check_hand_size(rules.glux_hand_size(players=n), rules)
+        #: Each bag at setup, by kind (``glux_bag``; a kind Glüx has not is refused).
+        self.bag = setup.bag(rules, n)
         owner = [-1] * len(self.board.rooms)
         for seat, square in enumerate(self.start_squares):
             owner[square] = seat

@@ -40,6 +40,8 @@ from tabletop import Event, Memo, header_rule, move_rule
 if TYPE_CHECKING:
     from tabletop import TurnStep
 
+    from .state import State
+
 # -- setup ---------------------------------------------------------------
 
 
@@ -419,7 +421,7 @@ def glux_check(game: Any, state: Any, decision: Event) -> str | None:
 
 
 @move_rule
-def glux_apply(game: Any, state: Any, event: Event) -> Any | None:
+def glux_apply(game: Any, state: Any, event: Event) -> State | None:
     """A variant's decisions. The state after an event of a kind a variant adds (a new state; never
     change ``state``); None when it is not this variant's kind.
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Chance, Decide, PluginError, rulehook
+from tabletop.errors import describe, quote
 
 from .chips import FACES, KINDS
 from .events import FirstPlayer, Start
@@ -21,6 +22,9 @@ from .state import State, Work, hand_size
 
 #: The most chips a hand may hold (``glux_hand_size``).
 MAX_HAND = 6
+#: The most chips of one kind a bag may hold (``glux_bag``): a bag a group
+#: could fill, and a game that ends in bounded time.
+MAX_OF_A_KIND = 99
 
 if TYPE_CHECKING:
     from tabletop.nodes import Node
@@ -54,15 +58,41 @@ def glux_who_may_start(players: tuple[str, ...]) -> tuple[str, ...]:
 
 def start_squares(board: Any, players: int, rules: Any) -> tuple[int, ...]:
     """The start squares in force, by index; a variant naming squares that are
-    off the board, shared or too few is refused in one line."""
+    off the board, shared or too few is refused in one line naming it."""
     names = tuple(rules.glux_start_squares(board=board, players=players))
     squares = tuple(board.indices.get(name) for name in names)
     if len(squares) != players or None in squares or len(set(squares)) != players:
-        raise PluginError(
-            f"glux_start_squares gave {', '.join(map(str, names)) or 'nothing'}: "
-            f"{players} different squares of board '{board.name}' are needed"
+        raise _refuse(
+            rules,
+            "glux_start_squares",
+            f"gave {', '.join(map(str, names)) or 'nothing'}: "
+            f"{players} different squares of board '{board.name}' are needed",
         )
     return squares  # type: ignore[return-value]
+
+
+def bag(rules: Any, players: int) -> tuple[int, ...]:
+    """Each bag at setup as the rules in force fill it (``glux_bag``): the
+    count of each kind, in the order of ``KINDS``. A kind the game does not
+    have is refused, never dropped, as is a count that is not a whole number
+    from 0 to ``MAX_OF_A_KIND``, or an empty bag: one line naming the variant."""
+    chips = rules.glux_bag(players=players)
+    unknown = [kind for kind in chips if kind not in FACES]
+    if unknown:
+        raise _refuse(
+            rules,
+            "glux_bag",
+            f"gave chips of the kind {quote(unknown[0])}, which Glüx does not have (kinds: {', '.join(KINDS)})",
+        )
+    for kind, count in chips.items():
+        if type(count) is not int or not 0 <= count <= MAX_OF_A_KIND:
+            raise _refuse(
+                rules, "glux_bag", f"gave {describe(count)} chips of {kind}: a bag holds 0 to {MAX_OF_A_KIND} of a kind"
+            )
+    counts = tuple(chips.get(kind, 0) for kind in KINDS)
+    if not any(counts):
+        raise _refuse(rules, "glux_bag", "gave an empty bag: each player needs a chip to start")
+    return counts
 
 
 def initial(game: Glux) -> State:
@@ -122,11 +152,19 @@ def hand_face_error(hand: tuple[str, ...], face: int) -> str | None:
     return f"your chips are {' and '.join(hand)}; face {face} is on none of them"
 
 
-def check_hand_size(size: Any) -> int:
-    """``glux_hand_size``'s answer, or one line saying why it cannot be."""
+def check_hand_size(size: Any, rules: Any = None) -> int:
+    """``glux_hand_size``'s answer, or one line saying why it cannot be
+    (naming the variant that gave it, given the ``rules`` in force)."""
     if type(size) is not int or not 1 <= size <= MAX_HAND:
-        raise PluginError(f"glux_hand_size gave {size!r}: a hand holds 1 to {MAX_HAND} chips")
+        raise _refuse(rules, "glux_hand_size", f"gave {size!r}: a hand holds 1 to {MAX_HAND} chips")
     return size
+
+
+def _refuse(rules: Any, hook: str, problem: str) -> PluginError:
+    """The error for an answer of ``hook`` the game cannot use, naming the
+    variant that gave it when the ``rules`` in force can say (``Rules.refuse``)."""
+    refuse = getattr(rules, "refuse", None)
+    return refuse(hook, problem) if refuse is not None else PluginError(f"{hook} {problem}")
 
 
 def start(game: Glux, work: Work, event: Start) -> None:

@@ -87,11 +87,13 @@ class Rules:
         functions: Mapping[str, Callable[..., Any]],
         overridden: Iterable[str] = (),
         arguments: Mapping[str, Iterable[str]] | None = None,
+        variants: Mapping[str, tuple[tuple[str, str], ...]] | None = None,
     ) -> None:
         self.__dict__.update(functions)
         self._names = tuple(sorted(functions))
         self._overridden = frozenset(overridden)
         self._arguments = None if arguments is None else {name: frozenset(args) for name, args in arguments.items()}
+        self._variants = dict(variants or {})
 
     def overridden(self, name: str) -> bool:
         """Whether a variant implements the rule hook ``name``."""
@@ -109,6 +111,20 @@ class Rules:
             raise KeyError(f"no rule hook named {name!r}")
         return self._arguments is None or argument in self._arguments.get(name, ())
 
+    def refuse(self, name: str, problem: str) -> PluginError:
+        """The error for an answer of the rule hook ``name`` that the game
+        cannot use (a chip of a kind it does not have, a square off the
+        board): one line naming the variants that implement the hook, where
+        each is, and ``problem``."""
+        found = self._variants.get(name, ())
+        if len(found) == 1:
+            variant, place = found[0]
+            return PluginError(f"variant '{variant}': {name} {problem}", where=place)
+        if found:
+            named = ", ".join(f"'{variant}' ({place})" for variant, place in found)
+            return PluginError(f"variants {named}: {name} {problem}")
+        return PluginError(f"{name} {problem}")
+
     @property
     def names(self) -> tuple[str, ...]:
         """The names of every rule hook of the game."""
@@ -122,54 +138,116 @@ class Rules:
 def resolve(hooks: Any, official: Iterable[str]) -> Rules:
     """Plain functions for every hook of a rule manager's ``hooks`` relay.
 
-    ``official`` names the plugins whose implementations are the official rules.
+    ``official`` names the plugins whose implementations are the official
+    rules: they are the game's own code, called as they are. Every other
+    implementation (a variant's) is called behind a guard: an exception it
+    raises, or an answer not of the type its hookspec declares, is a
+    :class:`~tabletop.errors.PluginError` naming the variant, its file and
+    line and the hook (see :mod:`tabletop.answers`).
     """
     official = set(official)
     functions: dict[str, Callable[..., Any]] = {}
     arguments: dict[str, set[str]] = {}
     overridden = []
+    variants: dict[str, tuple[tuple[str, str], ...]] = {}
     for name, caller in vars(hooks).items():
         if not isinstance(caller, pluggy.HookCaller) or caller.spec is None:
             continue
         impls = caller.get_hookimpls()
-        if any(impl.plugin_name not in official for impl in impls):
+        theirs = [impl for impl in impls if impl.plugin_name not in official]
+        if theirs:
             overridden.append(name)
-        functions[name] = _chain(caller, impls)
+            variants[name] = tuple((impl.plugin_name, where(impl.function)) for impl in theirs)
+        functions[name] = _chain(caller, impls, official)
         arguments[name] = {arg for impl in impls for arg in impl.argnames}
-    return Rules(functions, overridden, arguments)
+    return Rules(functions, overridden, arguments, variants)
 
 
-def _chain(caller: pluggy.HookCaller, impls: list[Any]) -> Callable[..., Any]:
+def _chain(caller: pluggy.HookCaller, impls: list[Any], official: set[str] | None = None) -> Callable[..., Any]:
     spec = caller.spec
     assert spec is not None
     firstresult = bool(spec.opts.get("firstresult"))
     argnames = tuple(spec.argnames)
     if not impls:
         return _missing(caller.name, firstresult)
+    trusted = set(official or ())
+    blames = _Blames(caller.name, spec.function, trusted)
     # pluggy calls the last registered first; wrappers are kept after the others.
     order = list(reversed(impls))
     wrappers = [impl for impl in order if impl.wrapper]
     plain = [impl for impl in order if not impl.wrapper]
-    if firstresult and len(plain) == 1 and tuple(plain[0].argnames) == argnames:
-        # The common case: one implementation taking every argument is itself the rule.
+    if firstresult and len(plain) == 1 and tuple(plain[0].argnames) == argnames and blames(plain[0]) is None:
+        # The common case: one official implementation taking every argument is itself the rule.
         inner: Callable[..., Any] = plain[0].function
     elif firstresult:
-        inner = _first(caller.name, argnames, plain)
+        inner = _first(caller.name, argnames, plain, blames)
         if len(plain) == 1 and not wrappers:
             # One implementation taking some of the arguments: the rule is still
             # that function, and keeps what it declares of itself (its attributes).
             inner.__dict__.update(getattr(plain[0].function, "__dict__", {}))
     else:
-        inner = _gather(caller.name, argnames, plain)
+        inner = _gather(caller.name, argnames, plain, blames)
     for impl in reversed(wrappers):  # the first to call is the outermost
-        inner = _wrap(caller.name, argnames, impl, inner)
+        blame = blames(impl, wrapper=not firstresult)
+        inner = _wrap(caller.name, argnames, impl, inner, blame or _Trusted(impl), firstresult)
     return inner
+
+
+class _Blames:
+    """The :class:`~tabletop.answers.Blame` of each implementation of one
+    hook that is not trusted (None for an official one); the hookspec's
+    declared answer is read once, when first needed."""
+
+    def __init__(self, hook: str, spec_function: Any, trusted: set[str]) -> None:
+        self.hook = hook
+        self.spec_function = spec_function
+        self.trusted = trusted
+        self._expected: Any = _UNREAD
+
+    def __call__(self, impl: Any, wrapper: bool = False) -> Any:
+        """``impl``'s blame; ``wrapper``: it wraps a gathering hook, and answers the list."""
+        if impl.plugin_name in self.trusted:
+            return None
+        from .answers import Blame, expected, gathered
+
+        if self._expected is _UNREAD:
+            self._expected = expected(self.spec_function)
+        answer = gathered(self._expected) if wrapper else self._expected
+        return Blame(impl.plugin_name, self.hook, impl.function, answer)
+
+
+_UNREAD = object()
+
+
+class _Trusted:
+    """An official wrapper's stand-in for a blame: its answers and errors go on as they are."""
+
+    def __init__(self, impl: Any) -> None:
+        self.message = f"the wrapper {getattr(impl.function, '__qualname__', impl.function)}"
+        self.exact: frozenset[type] = frozenset()
+
+    def check(self, value: Any) -> None:
+        return None
+
+    def raised(self, exc: BaseException) -> BaseException:
+        return exc
+
+    def dropped(self) -> None:
+        return None
+
+    def silent(self) -> PluginError:
+        return PluginError(self.message + " returns without yielding")
+
+    def twice(self) -> PluginError:
+        return PluginError(self.message + " yields more than once")
 
 
 # Each chain is compiled into one plain function whose keyword parameters are
 # the hook's arguments, each implementation called with just the ones it
 # takes: a rule asked hundreds of times a game then costs a function call per
-# implementation, with no dictionary of arguments made on the way.
+# implementation, with no dictionary of arguments made on the way. A
+# variant's implementation is called inside a ``try`` (free in Python 3.11
+# until something is raised) and its answer's class looked up in a set.
 def _signature(argnames: tuple[str, ...]) -> str:
     return "*, " + ", ".join(f"{name}=None" for name in argnames) if argnames else ""
 
@@ -187,7 +265,24 @@ def _compile(name: str, source: str, namespace: dict[str, Any]) -> Callable[...,
 
 #: The names the generated chains use themselves: an argument of a hook
 #: named so would be shadowed, so such a hook takes the slower closures.
-_TAKEN = frozenset({"found", "result", "generator", "wrapper", "inner", "throw", "PluginError", "message", "_"})
+_TAKEN = frozenset(
+    {
+        "found",
+        "result",
+        "answer",
+        "generator",
+        "wrapper",
+        "inner",
+        "throw",
+        "blame",
+        "passes",
+        "exc",
+        "stop",
+        "PluginError",
+        "message",
+        "_",
+    }
+)
 
 
 def _plain_names(name: str, argnames: tuple[str, ...]) -> bool:
@@ -195,15 +290,15 @@ def _plain_names(name: str, argnames: tuple[str, ...]) -> bool:
         arg.isidentifier()
         and not keyword.iskeyword(arg)
         and arg not in _TAKEN
-        and not (arg.startswith("rule") and arg[4:].isdigit())
+        and not any(arg.startswith(prefix) and arg[len(prefix) :].isdigit() for prefix in ("rule", "blame", "exact"))
         for arg in (name, *argnames)
     )
 
 
-def _first(name: str, argnames: tuple[str, ...], plain: list[Any]) -> Callable[..., Any]:
+def _first(name: str, argnames: tuple[str, ...], plain: list[Any], blames: Any) -> Callable[..., Any]:
     """The first answer that is not None, trying each implementation in turn."""
     if not _plain_names(name, argnames):
-        functions = [_adapt(impl, argnames) for impl in plain]
+        functions = [_guarded(_adapt(impl, argnames), blames(impl)) for impl in plain]
 
         def first(**kwargs: Any) -> Any:
             for function in functions:
@@ -213,28 +308,72 @@ def _first(name: str, argnames: tuple[str, ...], plain: list[Any]) -> Callable[.
             return None
 
         return first
-    return _calling(name, argnames, plain, ("", "        return result", "    return None"))
+    return _calling(name, argnames, plain, blames, ("", "        return result", "    return None"))
 
 
-def _gather(name: str, argnames: tuple[str, ...], plain: list[Any]) -> Callable[..., Any]:
+def _gather(name: str, argnames: tuple[str, ...], plain: list[Any], blames: Any) -> Callable[..., Any]:
     """Every implementation's answer that is not None, in a list."""
     if not _plain_names(name, argnames):
-        functions = [_adapt(impl, argnames) for impl in plain]
+        functions = [_guarded(_adapt(impl, argnames), blames(impl)) for impl in plain]
         return lambda **kwargs: [r for r in (function(**kwargs) for function in functions) if r is not None]
-    return _calling(name, argnames, plain, ("    found = []", "        found.append(result)", "    return found"))
+    return _calling(
+        name, argnames, plain, blames, ("    found = []", "        found.append(result)", "    return found")
+    )
 
 
-def _calling(name: str, argnames: tuple[str, ...], plain: list[Any], parts: tuple[str, str, str]) -> Callable[..., Any]:
+_GUARDED_CALL = """    try:
+        result = rule{i}({passing})
+    except BaseException as exc:
+        if passes(exc):
+            raise
+        raise blame{i}.raised(exc) from None
+    if result is not None:
+        if result.__class__ not in exact{i}:
+            blame{i}.check(result)
+"""
+
+
+def _calling(
+    name: str, argnames: tuple[str, ...], plain: list[Any], blames: Any, parts: tuple[str, str, str]
+) -> Callable[..., Any]:
     """A function calling each implementation in turn: ``parts`` are its
     first line, what it does with an answer that is not None, its last line."""
+    from .answers import passes
+
     start, answered, end = parts
     lines = [f"def {name}({_signature(argnames)}):", *([start] if start else [])]
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"passes": passes}
     for i, impl in enumerate(plain):
         namespace[f"rule{i}"] = impl.function
-        lines += [f"    result = rule{i}({_passing(impl.argnames)})", "    if result is not None:", answered]
+        blame = blames(impl)
+        if blame is None:
+            lines += [f"    result = rule{i}({_passing(impl.argnames)})", "    if result is not None:", answered]
+        else:
+            namespace[f"blame{i}"], namespace[f"exact{i}"] = blame, blame.exact
+            lines += [_GUARDED_CALL.format(i=i, passing=_passing(impl.argnames)).rstrip("\n"), answered]
     lines.append(end)
     return _compile(name, "\n".join(lines) + "\n", namespace)
+
+
+def _guarded(function: Callable[..., Any], blame: Any) -> Callable[..., Any]:
+    """``function`` behind ``blame``'s guard (the slow path of hooks whose
+    arguments the generated code cannot name)."""
+    if blame is None:
+        return function
+    from .answers import passes
+
+    def guarded(**kwargs: Any) -> Any:
+        try:
+            result = function(**kwargs)
+        except BaseException as exc:
+            if passes(exc):
+                raise
+            raise blame.raised(exc) from None
+        if result is not None and result.__class__ not in blame.exact:
+            blame.check(result)
+        return result
+
+    return guarded
 
 
 def _adapt(impl: Any, argnames: tuple[str, ...]) -> Callable[..., Any]:
@@ -247,50 +386,94 @@ def _adapt(impl: Any, argnames: tuple[str, ...]) -> Callable[..., Any]:
     return lambda **kwargs: function(**{name: kwargs[name] for name in wanted})
 
 
+# A wrapper runs to its ``yield``, is sent what it wraps answers (or has its
+# exception thrown in) and returns the answer in force. A variant's wrapper
+# is blamed for what it raises itself and for an answer of the wrong type,
+# or None where what it wraps answered; what the rules below it raise goes
+# on as it is (a variant's below is blamed there already).
 _WRAPPED = """
 def {name}({signature}):
-    generator = wrapper({wanted})
-    for _ in generator:
-        break
-    else:
-        raise PluginError(message + " returns without yielding")
+    try:
+        generator = wrapper({wanted})
+        for _ in generator:
+            break
+        else:
+            raise blame.silent()
+    except BaseException as exc:
+        if passes(exc):
+            raise
+        raise blame.raised(exc) from None
     try:
         result = inner({passed})
     except BaseException as exc:
-        return throw(generator, exc)
+        return throw(generator, exc, blame, exact)
     try:
         generator.send(result)
     except StopIteration as stop:
-        return stop.value
-    raise PluginError(message + " yields more than once")
+        answer = stop.value
+    except BaseException as exc:
+        if passes(exc):
+            raise
+        raise blame.raised(exc) from None
+    else:
+        raise blame.twice()
+    if answer is None:
+        if {dropped}:
+            dropped = blame.dropped()
+            if dropped is not None:
+                raise dropped
+    elif answer.__class__ not in exact:
+        blame.check(answer)
+    return answer
 """
 
 
-def _wrap(name: str, argnames: tuple[str, ...], impl: Any, inner: Callable[..., Any]) -> Callable[..., Any]:
-    """``inner`` wrapped by the wrapper ``impl``: it runs to its ``yield``,
-    is sent ``inner``'s answer (or has its exception thrown in) and returns
-    the answer in force."""
+def _wrap(
+    name: str, argnames: tuple[str, ...], impl: Any, inner: Callable[..., Any], blame: Any, firstresult: bool
+) -> Callable[..., Any]:
+    """``inner`` wrapped by the wrapper ``impl``."""
+    from .answers import passes
+
     wrapper = impl.function
-    message = f"the wrapper {getattr(wrapper, '__qualname__', wrapper)}"
     if _plain_names(name, argnames):
         signature, wanted, passed = _signature(argnames), _passing(impl.argnames), _passing(argnames)
     else:
         # Arguments the generated code cannot name: the same code, by keywords.
         name, signature, wanted, passed = "wrapped", "**kwargs", "**kwargs", "**kwargs"
         wrapper = _adapt(impl, argnames)
-    source = _WRAPPED.format(name=name, signature=signature, wanted=wanted, passed=passed)
-    namespace = {"wrapper": wrapper, "inner": inner, "throw": _throw, "PluginError": PluginError, "message": message}
+    # A gathering hook's wrapper always returns the list; a firstresult
+    # one, an answer whenever what it wraps gave one.
+    dropped = "result is not None" if firstresult else "True"
+    source = _WRAPPED.format(name=name, signature=signature, wanted=wanted, passed=passed, dropped=dropped)
+    namespace = {
+        "wrapper": wrapper,
+        "inner": inner,
+        "throw": _throw,
+        "blame": blame,
+        "exact": blame.exact,
+        "passes": passes,
+    }
     return _compile(name, source, namespace)
 
 
-def _throw(generator: Any, exc: BaseException) -> Any:
+def _throw(generator: Any, exc: BaseException, blame: Any, exact: Any) -> Any:
     """``exc``, raised by what a wrapper wraps, thrown in at its ``yield``:
     the wrapper may return an answer instead, or let it (or another) rise."""
+    from .answers import passes
+
     try:
         generator.throw(exc)
     except StopIteration as stop:
-        return stop.value
-    raise exc
+        answer = stop.value
+    except BaseException as raised:
+        if raised is exc or passes(raised):
+            raise
+        raise blame.raised(raised) from None
+    else:
+        raise blame.twice()
+    if answer is not None and answer.__class__ not in exact:
+        blame.check(answer)
+    return answer
 
 
 def _missing(name: str, firstresult: bool) -> Callable[..., Any]:
