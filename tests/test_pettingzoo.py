@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +12,7 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test  # noqa: E402
 
-from tabletop import Replay  # noqa: E402
+from tabletop import Replay, testing  # noqa: E402
 from tabletop.api import registry  # noqa: E402
 from tabletop.pettingzoo import env  # noqa: E402
 
@@ -74,3 +75,53 @@ def test_an_action_that_is_not_open_is_refused():
     closed = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(ValueError, match="not open"):
         table.step(closed)
+
+
+PEEK = str(Path(__file__).resolve().parent / "ai_games" / "peek.py")
+
+
+def twin_episodes(game, players, plugins, steps):
+    """Two episodes whose states differ only in what the agent to act may not
+    see: the second's state is a world the game's ``determinize`` made from
+    that agent's view of the first's (as ``tabletop.testing.twins`` makes them)."""
+    one, two = (env(game, players=players, plugins=plugins, render_mode="ansi") for _ in range(2))
+    rng = np.random.default_rng(steps)
+    for table in (one, two):
+        table.reset(seed=steps)
+    for _ in range(steps):
+        action = int(rng.choice(np.flatnonzero(one.observe(one.agent_selection)["action_mask"])))
+        one.step(action)
+        two.step(action)
+    agent = one.agent_selection
+    match = two.table.match
+    for world in testing.twins(two.table.game, match.state, agent, random.Random(steps), count=20):
+        if world != match.state:
+            match.restore(world, match.seq, match.revealed, match.seals)
+            return agent, one, two
+    raise AssertionError("every world drawn was the real one")
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "plugins"),
+    [("peek", 2, [PEEK]), ("glux", 2, [HOUSE]), ("glux", 3, [HOUSE]), ("glyph-chess", 2, [HOUSE])],
+)
+@pytest.mark.parametrize("steps", [0, 3])
+def test_twins_are_shown_alike(game, players, plugins, steps):
+    """Trust finding 4: two episodes that differ only in what the agent to
+    act may not see give it the same observation and the same rendered
+    board (Peek's render draws whatever it is handed: it must be handed the
+    agent's view)."""
+    agent, one, two = twin_episodes(game, players, plugins, steps)
+    assert one.table.view(None) != two.table.view(None)
+    seen_one, seen_two = one.observe(agent), two.observe(agent)
+    assert (seen_one["observation"] == seen_two["observation"]).all()
+    assert (seen_one["action_mask"] == seen_two["action_mask"]).all()
+    assert one.render() == two.render()
+    assert one.render().startswith(f"{agent}:\n")
+
+
+def test_a_finished_episode_renders_the_whole_board():
+    table = env("peek", players=2, plugins=[PEEK], render_mode="ansi")
+    random_episode(table, 3)
+    cards = table.table.view(None).cards
+    assert table.render() == f"cards: p1 {cards[0]}, p2 {cards[1]}"

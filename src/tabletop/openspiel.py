@@ -16,8 +16,23 @@ The adapter is thin: the rules are tabletop's own engine. Chance nodes are the
 game's (with their weights as probabilities), decisions are numbered by the
 game's :mod:`~tabletop.numbering`, information-state and observation strings
 and tensors come from what the game shows each player (its events as that
-player sees them, its ``view``), and a state serializes as its tabletop log.
-See docs/ai.md.
+player sees them, its ``view``: never the state), and a state serializes as
+its tabletop log.
+
+What the adapter guarantees (docs/ai.md):
+
+- Observations come from the player's view only (:mod:`tabletop.seen`);
+  ``str(state)`` is OpenSpiel's whole state, asked for by name.
+- Text never runs code. A state is read back from its log, never unpickled:
+  importing this module routes ``pyspiel.serialize_game_and_state`` and
+  ``pyspiel.deserialize_game_and_state`` through the log for tabletop games
+  (OpenSpiel's own form of a Python game's state carries a pickle), and a
+  pickled state holds its game string and log. A game string's ``plugins=``
+  names only house rules the program registered with :func:`register`.
+- Search: ``resample_from_infostate`` draws worlds from the player's view
+  with the game's ``determinize`` (ISMCTS); OpenSpiel's plain ``MCTSBot``
+  searches the true state, and says so with an
+  :class:`OmniscientSearchWarning`.
 """
 
 from __future__ import annotations
@@ -26,6 +41,8 @@ import copy
 import hashlib
 import json
 import random
+import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -39,10 +56,11 @@ except ImportError as exc:  # pragma: no cover - the extra is not installed
 
     raise UsageError("the OpenSpiel adapter needs OpenSpiel: pip install 'tabletop[openspiel]'") from exc
 
-from . import live
+from . import chance, jsonline, live, seen
 from .api import registry as registry_of
 from .engine import Match
-from .errors import TabletopError, UsageError
+from .errors import PluginError, TabletopError, UsageError
+from .errors import quote as quoted
 from .events import Event, Seal, Unseal
 from .header import Header, Randomness
 from .nodes import Chance, Decide, Forced, Over
@@ -62,6 +80,24 @@ SPELLING = "#spelling "
 SECRET = "#sealed "
 #: Characters kept as they are in a parameter's value in OpenSpiel's game string.
 SAFE = ":;/-_.@ ~+"
+#: The most words a spelling line may hold (a Glyph Chess decision has a dozen at most).
+MOST_WORDS = 64
+#: The first line of OpenSpiel's own form of a Python game's state, whose
+#: ``__dict__=`` line is a pickle: never read for a tabletop game.
+PICKLED = "history="
+
+
+class OmniscientSearchWarning(UserWarning):
+    """OpenSpiel's plain ``MCTSBot`` is searching a tabletop game: it plans on
+    the true state, hidden items included, so it uses what its player may not
+    know. ISMCTS plans on worlds drawn from the player's information; filter
+    this warning by name to search the true state on purpose."""
+
+
+#: House-rule files and folders the program registered (see :func:`register`),
+#: resolved: the only ones a game string's ``plugins=`` may name, since a game
+#: string is data and never loads code.
+_REGISTERED: set[str] = set()
 
 
 def short_name(game: str) -> str:
@@ -71,6 +107,25 @@ def short_name(game: str) -> str:
 
 def _split(text: str, sep: str) -> list[str]:
     return [part.strip() for part in text.split(sep) if part.strip()]
+
+
+def _resolved(path: str | Path) -> str | None:
+    try:
+        return str(Path(path).resolve())
+    except (OSError, RuntimeError, ValueError):  # a NUL byte, a loop of links
+        return None
+
+
+def _registered(text: str) -> tuple[str, ...]:
+    """The house rules ``plugins=`` names, each one the program registered."""
+    named = tuple(_split(text, ";"))
+    for path in named:
+        if _resolved(path) not in _REGISTERED:
+            raise UsageError(
+                f"plugins: {quoted(path)} is not a house-rule file or folder this program registered; "
+                "a game string names only what tabletop.openspiel.register([...]) loaded and never loads code"
+            )
+    return named
 
 
 def _options(text: str) -> dict[str, str]:
@@ -89,7 +144,7 @@ class Setup:
     def __init__(self, name: str, params: dict[str, Any]) -> None:
         self.name, self.params = name, dict(params)
         params = {k: unquote(v) if isinstance(v, str) else v for k, v in params.items()}
-        plugins = tuple(_split(str(params.get("plugins", "")), ";"))
+        plugins = _registered(str(params.get("plugins", "")))
         self.registry: Registry = registry_of([Path(p) for p in plugins])
         count = int(params.get("players", 2))
         players = [f"p{i}" for i in range(1, count + 1)]
@@ -165,8 +220,32 @@ def _make_game_class(name: str, spiel_type: pyspiel.GameType) -> type:
         def deserialize_state(self, text: str) -> TabletopState:
             return TabletopState.from_log(self, text)
 
+        def get_type(self) -> pyspiel.GameType:
+            # OpenSpiel's MCTSBot asks for the game type as it is made: the one
+            # moment the adapter can tell it is about to search the true state.
+            _warn_if_searching_the_state(sys._getframe(1), self)
+            return super().get_type()
+
     TabletopGame.__name__ = TabletopGame.__qualname__ = "Tabletop_" + name.replace("-", "_")
     return TabletopGame
+
+
+def _warn_if_searching_the_state(caller: Any, game: pyspiel.Game) -> None:
+    mcts = sys.modules.get("open_spiel.python.algorithms.mcts")
+    if mcts is None or caller.f_code.co_name != "__init__":
+        return
+    bot = caller.f_locals.get("self")
+    if isinstance(bot, mcts.MCTSBot):
+        warnings.warn(
+            OmniscientSearchWarning(
+                f"OpenSpiel's MCTSBot ({type(bot).__name__}) searches the true state of {short_name(game.setup.name)}, "
+                "hidden items included: it plans with what its player may not know. ISMCTS "
+                "(open_spiel.python.algorithms.ismcts.ISMCTSBot) plans on worlds drawn from the player's "
+                "information (resample_from_infostate); filter tabletop.openspiel.OmniscientSearchWarning "
+                "to search the true state on purpose"
+            ),
+            stacklevel=4,
+        )
 
 
 def _of_play(name: str) -> property:
@@ -248,7 +327,9 @@ class TabletopState(pyspiel.State):
         return returns_of(self.setup.game.outcome(self.match.state), self.setup.players)
 
     def __str__(self) -> str:
-        text = self.setup.game.render(self.match.state, None)
+        # OpenSpiel's ToString is the whole state, as for every game: asked for
+        # by name. What a player is shown is their observation string.
+        text = seen.text(self.setup.game, self.match.state, seen.EVERYONE)
         if self.prefix:
             text += "\nspelling: " + " ".join(self.setup.actions.words[a] for a in self.prefix)
         return text
@@ -279,37 +360,14 @@ class TabletopState(pyspiel.State):
 
     @classmethod
     def from_log(cls, game: pyspiel.Game, text: str) -> TabletopState:
-        """The state a serialized log leads to (every event checked)."""
-        state = cls(game)
-        lines = text.splitlines()
-        prefix: tuple[int, ...] = ()
-        if lines and lines[-1].startswith(SPELLING):
-            prefix = tuple(int(w) for w in lines.pop()[len(SPELLING) :].split())
-        secrets = {}
-        while lines and lines[-1].startswith(SECRET):
-            secret = json.loads(lines.pop()[len(SECRET) :])
-            secrets[secret.pop("player")] = secret
-        if not lines or lines[0] != state.setup.header.line():
-            raise UsageError("line 1: not the header of this game and these parameters")
-        codec = state.setup.registry.codec
-        game_name = state.setup.header.game
-        for number, line in enumerate(lines[1:], start=2):
-            try:
-                _, event = codec.decode_line(game_name, line)
-                state.match.accept(event)
-            except TabletopError as exc:
-                raise UsageError(f"line {number}: {exc}") from None
-            state.events.append(event)
-            state._menu = None
-        state.secrets.update(secrets)
-        # The sealer's own lines are written again from the secrets.
-        for k, event in enumerate(state.events):
-            if isinstance(event, Seal) and event.player in secrets:
-                sealed = state.match.unsealed(Unseal(event.player, **secrets[event.player]))
-                state.play.own[k] = f"{event.player} seals {state.match.describe(sealed, event.player)}"
-        for action in prefix:
-            state.apply_action(action)
-        return state
+        """The state a serialized log leads to: every event checked, and any
+        other text refused with one line naming the line at fault."""
+        return _Reading(cls(game), text).state
+
+    def __reduce__(self) -> tuple:
+        # Pickled as its game string and log, read back as text: OpenSpiel's
+        # own pickling of a Python state would nest a pickle of its __dict__.
+        return _state_from_text, (str(self.get_game()), self.serialize())
 
     def _add(self, event: Event) -> None:
         self.match.apply(event)
@@ -325,7 +383,11 @@ class TabletopState(pyspiel.State):
             if match.revealing and all(p in self.secrets for p in node.players):
                 for player in node.players:
                     secret = self.secrets.pop(player)
-                    self._add(Unseal(player, secret["salt"], secret["choice"]))
+                    # Checked as a replay checks it: a secret read from text may not open its seal.
+                    unseal = Unseal(player, secret["salt"], secret["choice"])
+                    match.accept(unseal)
+                    self.events.append(unseal)
+                    self._menu = None
             elif isinstance(node, Forced):
                 self._add(node.event)
             else:
@@ -357,12 +419,18 @@ class TabletopState(pyspiel.State):
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> TabletopState:
         """A state ``player`` cannot tell from this one: the hidden items drawn
-        anew by the game's ``determinize`` from the player's view."""
+        anew by the game's ``determinize`` from the player's view, and the
+        others' sealed decisions drawn anew among their legal ones."""
         name = self.setup.players[player]
         game = self.setup.game
-        view = game.view(self.match.state, name)
+        view = seen.view(game, self.match.state, name)
         u = sampler() if callable(sampler) else random.random()
-        world = game.determinize(view, name, random.Random(int(float(u) * 2**53)))
+        rng = random.Random(int(float(u) * 2**53))
+        world = game.determinize(view, name, rng)
+        if seen.view(game, world, name) != view:
+            raise PluginError(
+                f"{game.name}: determinize made a world that {name} would see otherwise than the view it was given"
+            )
         other = self.clone()
         other.play.before = self.seen(player)
         other.play.seen = {}
@@ -371,6 +439,14 @@ class TabletopState(pyspiel.State):
         match = other.match
         match.restore(world, match.seq, match.revealed, match.seals)
         other._menu = None
+        for who in sorted(other.secrets):
+            if who != name:
+                legal = list(match.legal(who))
+                if not legal:
+                    raise PluginError(f"{game.name}: in a world drawn for {name}, {who} has no decision to seal")
+                decision = rng.choice(legal)
+                salt = hashlib.sha256(f"world {who} {u}".encode()).hexdigest()[:32]
+                match.seals[who] = live.seal(match, decision, other.secrets, salt).commitment
         return other
 
 
@@ -404,7 +480,9 @@ class Play:
         return other
 
     def __reduce__(self) -> tuple:
-        # Pickled as its log (a resampled state as what its player had seen).
+        # OpenSpiel's own copy of a Python state pickles its __dict__: this
+        # part goes as its events (a resampled state as what its player had
+        # seen). A state pickled by Python goes as its log (TabletopState).
         return _restore, (self.setup, self.events, self.secrets, self.prefix, self.before, self.own)
 
 
@@ -422,6 +500,141 @@ def _restore(
     play.events, play.secrets, play.prefix, play.before = list(events), dict(secrets), prefix, before
     play.own = dict(own)
     return play
+
+
+class _Reading:
+    """A serialized state read back: the header, one event a line (each
+    checked as a replay checks it), then the trailers ``serialize`` writes.
+    Anything else is one :class:`UsageError` naming its line, in time and
+    memory bounded by the text's length."""
+
+    def __init__(self, state: TabletopState, text: str) -> None:
+        if not isinstance(text, str):
+            raise UsageError(f"a serialized state is text, not {type(text).__name__}")
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        setup = state.setup
+        # Header, events (as many as a game may have), sealed decisions, a spelling.
+        most = 1 + LONGEST + len(setup.players) + 1
+        if len(lines) > most:
+            raise UsageError(f"line {most + 1}: a serialized state has at most {most:,} lines")
+        self.state = state
+        state.play = Play(setup)  # nothing settled yet: the log holds what the rules forced
+        end = len(lines)
+        while end > 1 and lines[end - 1].startswith("#"):
+            end -= 1
+        self._events(lines[:end])
+        spelling = None
+        secrets = []
+        for number, line in enumerate(lines[end:], start=end + 1):
+            if spelling is not None:
+                raise UsageError(f"line {number}: nothing follows the spelling line (line {spelling[0]})")
+            if line.startswith(SPELLING):
+                spelling = (number, line[len(SPELLING) :])
+            elif line.startswith(SECRET):
+                secrets.append((number, line[len(SECRET) :]))
+            else:
+                raise UsageError(f"line {number}: not a line of a serialized state ('#sealed ' or '#spelling ')")
+        for number, secret in secrets:
+            self._secret(number, secret)
+        missing = sorted(set(state.match.seals) - set(state.secrets))
+        if missing:
+            raise UsageError(f"line {end + 1}: no '#sealed' line for the decision {missing[0]} sealed")
+        self._settle(secrets)
+        if spelling is not None:
+            self._spell(*spelling)
+
+    def _events(self, lines: list[str]) -> None:
+        state = self.state
+        setup = state.setup
+        if not lines or lines[0] != setup.header.line():
+            if lines and lines[0].startswith(PICKLED):
+                raise UsageError(
+                    "line 1: OpenSpiel's own form of a state (history=, __dict__=) holds a pickle and is never "
+                    "read; a tabletop state is read from its log (state.serialize())"
+                )
+            raise UsageError("line 1: not the header of this game and these parameters")
+        codec, name = setup.registry.codec, setup.header.game
+        for number, line in enumerate(lines[1:], start=2):
+            if len(line) > jsonline.MAX_LINE:
+                raise UsageError(f"line {number}: longer than {jsonline.MAX_LINE:,} characters")
+            try:
+                seq, event = codec.decode_line(name, line)
+                state.match.accept(event, seq)
+            except TabletopError as exc:
+                raise UsageError(f"line {number}: {exc}") from None
+            state.events.append(event)
+
+    def _secret(self, number: int, text: str) -> None:
+        """One sealed decision not yet revealed: it must open its player's seal."""
+        state, where = self.state, f"line {number}"
+        try:
+            data = jsonline.loads(text)
+        except TabletopError as exc:
+            raise UsageError(f"{where}: {exc}") from None
+        if type(data) is not dict or set(data) != {"player", "salt", "choice"}:
+            raise UsageError(f"{where}: a sealed decision is an object of 'player', 'salt' and 'choice'")
+        player, salt, choice = data["player"], data["salt"], data["choice"]
+        if not isinstance(player, str) or player not in state.setup.seats:
+            raise UsageError(f"{where}: {quoted(player)} is not a player of this game")
+        if player in state.secrets:
+            raise UsageError(f"{where}: a second sealed decision of {player}")
+        commitment = state.match.seals.get(player)
+        if commitment is None:
+            raise UsageError(f"{where}: {player} has no sealed decision waiting")
+        if not isinstance(salt, str) or type(choice) is not dict:
+            raise UsageError(f"{where}: 'salt' is text and 'choice' an object")
+        try:
+            sealed = state.match.unsealed(Unseal(player, salt, choice))
+        except TabletopError as exc:
+            raise UsageError(f"{where}: the sealed decision cannot be read: {exc.message}") from None
+        try:
+            opens = chance.matches_seal(salt, choice, commitment)
+        except (RecursionError, ValueError, TypeError):  # nested deeper than JSON is written back
+            opens = False
+        if not opens:
+            raise UsageError(f"{where}: this does not open {player}'s sealed decision (the hash differs)")
+        state.secrets[player] = {"salt": salt, "choice": choice}
+        # The sealer's own line is written again from the secret.
+        for k, event in enumerate(state.events):
+            if isinstance(event, Seal) and event.player == player:
+                state.play.own[k] = f"{player} seals {state.match.describe(sealed, player)}"
+
+    def _settle(self, secrets: list[tuple[int, str]]) -> None:
+        try:
+            self.state._settle()
+        except TabletopError as exc:
+            # Only a sealed decision revealed here can break the rules: the log was checked.
+            if not secrets:
+                raise
+            where = f"line {secrets[0][0]}" if len(secrets) == 1 else f"lines {secrets[0][0]}-{secrets[-1][0]}"
+            raise UsageError(f"{where}: {exc}") from None
+
+    def _spell(self, number: int, text: str) -> None:
+        """The words of a decision being spelt: each open in turn, none the last."""
+        state, where = self.state, f"line {number}"
+        words = text.split(" ")
+        if len(words) > MOST_WORDS:
+            raise UsageError(f"{where}: more than {MOST_WORDS} words")
+        count = len(state.setup.actions)
+        for k, word in enumerate(words, start=1):
+            if not (word.isascii() and word.isdigit() and len(word) <= 9 and int(word) < count):
+                raise UsageError(f"{where}: word {k} ({quoted(word)}) is not an action number below {count}")
+            action = int(word)
+            if not isinstance(state.match.node, Decide):
+                raise UsageError(f"{where}: no player is spelling a decision here")
+            if action not in state.menu().open(state.prefix):
+                raise UsageError(f"{where}: word {k} (action {action}) is not open here")
+            state.apply_action(action)
+            if len(state.prefix) != k:
+                raise UsageError(f"{where}: word {k} ends a decision; a spelling holds a decision not yet whole")
+
+
+def _state_from_text(game_string: str, text: str) -> TabletopState:
+    """A pickled state: its game loaded (``plugins=`` as the program
+    registered them) and its log read."""
+    return pyspiel.load_game(game_string).deserialize_state(text)
 
 
 class Observer:
@@ -448,7 +661,7 @@ class Observer:
                 f"spelling {i} {w}" for i, w in enumerate(state.spelling_of(player))
             ]
         name = state.setup.players[player]
-        view = state.setup.game.view(state.match.state, name)
+        view = seen.view(state.setup.game, state.match.state, name)
         return [*features(view), *(f"spelling {i} {w}" for i, w in enumerate(state.spelling_of(player)))]
 
     def set_from(self, state: TabletopState, player: int) -> None:
@@ -461,7 +674,7 @@ class Observer:
         if self.recall:
             lines = [f"{name}:", *state.seen(player)]
         else:
-            lines = [f"{name}:", state.setup.game.render(state.match.state, name)]
+            lines = [f"{name}:", seen.text(state.setup.game, state.match.state, name)]
         spelling = state.spelling_of(player)
         if spelling:
             lines.append("spelling: " + " ".join(spelling))
@@ -470,7 +683,8 @@ class Observer:
 
 def register(plugins: Sequence[str | Path] = ()) -> list[str]:
     """Register every game installed (and in ``plugins``) with pyspiel, once
-    each; return their OpenSpiel names."""
+    each; return their OpenSpiel names. The files and folders of ``plugins``
+    are then the ones a game string's ``plugins=`` may name."""
     names = []
     registered = set(pyspiel.registered_names())
     for name, cls in registry_of(list(plugins)).games.items():
@@ -482,7 +696,71 @@ def register(plugins: Sequence[str | Path] = ()) -> list[str]:
         made = _make_game_class(name, spiel_type)
         globals()[made.__name__] = made  # so that pickle finds it
         pyspiel.register_game(spiel_type, made)
+    _REGISTERED.update(filter(None, map(_resolved, plugins)))
     return names
 
+
+# -- OpenSpiel's game-and-state text ---------------------------------------------------
+# pyspiel writes a Python game's state as its history and a pickle of its
+# __dict__, and reads it back by unpickling: a crafted string would run any
+# code. For a tabletop game its module-level functions read and write the log.
+
+#: The sections of OpenSpiel's game-and-state text.
+META, GAME, STATE = "[Meta]", "[Game]", "[State]"
+
+
+def serialize_game_and_state(game: pyspiel.Game, state: pyspiel.State) -> str:
+    """OpenSpiel's game-and-state text; for a tabletop state, its log."""
+    if not isinstance(state, TabletopState):
+        return _OPENSPIEL[0](game, state)
+    return (
+        "# Automatically generated by OpenSpiel SerializeGameAndState\n"
+        f"{META}\nVersion: 1\n\n{GAME}\n{game}\n{STATE}\n{state.serialize()}"
+    )
+
+
+def deserialize_game_and_state(text: str) -> tuple[pyspiel.Game, pyspiel.State]:
+    """The game and state of OpenSpiel's game-and-state text; for a tabletop
+    game, the state is read from its log and nothing is unpickled."""
+    game_string, state_text = _sections(text)
+    game = pyspiel.load_game(game_string)
+    if not isinstance(getattr(game, "setup", None), Setup):
+        return _OPENSPIEL[1](text)
+    return game, game.deserialize_state(state_text)
+
+
+def _sections(text: str) -> tuple[str, str]:
+    """The game string and the state's text, the game's read as OpenSpiel
+    reads it (so the game named is the one OpenSpiel would load)."""
+    if not isinstance(text, str):
+        raise UsageError(f"OpenSpiel's game-and-state text is text, not {type(text).__name__}")
+    lines = text.split("\n")
+    section, game = "", []
+    for number, line in enumerate(lines, start=1):
+        if not line or line.startswith("#"):
+            continue
+        if line in (META, GAME, STATE):
+            before = {META: "", GAME: META, STATE: GAME}[line]
+            if section != before:
+                raise UsageError(f"line {number}: {line} out of place in OpenSpiel's game-and-state text")
+            section = line
+            if line == STATE:
+                game_string = "\n".join(game).split("[GameRNGState]")[0].rstrip("\n")
+                return game_string, "\n".join(lines[number:])
+        elif not section:
+            raise UsageError(f"line {number}: OpenSpiel's game-and-state text starts with {META}")
+        elif section == GAME:
+            game.append(line)
+    raise UsageError(f"OpenSpiel's game-and-state text has no {STATE} section")
+
+
+# The functions pyspiel had before: kept once, however often this module is loaded.
+_OPENSPIEL = getattr(pyspiel.deserialize_game_and_state, "openspiel", None) or (
+    pyspiel.serialize_game_and_state,
+    pyspiel.deserialize_game_and_state,
+)
+serialize_game_and_state.openspiel = deserialize_game_and_state.openspiel = _OPENSPIEL  # type: ignore[attr-defined]
+pyspiel.serialize_game_and_state = serialize_game_and_state
+pyspiel.deserialize_game_and_state = deserialize_game_and_state
 
 register()

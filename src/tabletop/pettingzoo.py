@@ -16,7 +16,10 @@
 Agents are the seats ``p1``, ``p2``, ...; actions are the game's numbered
 words (:mod:`tabletop.numbering`, a ``Discrete`` space with a mask of the
 words open now); the observation is the agent's view hashed into a vector
-(:func:`tabletop.views.hashed`). Chance is drawn inside the environment from
+(:func:`tabletop.views.hashed`); ``render()`` draws the board as the agent
+to act sees it, and the whole board once the game is over. Nothing an agent
+is shown comes from more than its view (:mod:`tabletop.seen`). Chance is drawn
+inside the environment from
 the episode's seed (``reset(seed=N)`` plays the seed ``pettingzoo-N``), as in
 any live tabletop game, so a saved episode is checked by ``tabletop verify``.
 Rewards come at the end (:func:`tabletop.returns.returns_of`).
@@ -37,7 +40,7 @@ except ImportError as exc:  # pragma: no cover - the extra is not installed
 
     raise UsageError("the PettingZoo adapter needs PettingZoo: pip install 'tabletop[pettingzoo]'") from exc
 
-from . import chance
+from . import chance, seen
 from .api import Table, registry, start
 from .numbering import Actions, Menu, actions_for
 from .returns import returns_of
@@ -140,9 +143,13 @@ class TabletopEnv(AECEnv):
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        if self.render_mode == "ansi":
-            return self.table.text()
-        return None
+        """The board as the agent to act sees it (``ansi``); all of it once the game is over."""
+        if self.render_mode != "ansi":
+            return None
+        if self.table.over:
+            return self.table.text(seen.EVERYONE)
+        agent = self.agent_selection
+        return f"{agent}:\n{self.table.text(agent)}"
 
     def close(self) -> None:
         pass
