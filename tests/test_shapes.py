@@ -254,3 +254,31 @@ def test_a_step_adding_a_decision_lists_checks_and_applies_it_beside_its_own():
     assert steps.apply(None, work, Keep("ann", True)) and kept == ["ann"] and work.phase == "choose"
     assert steps.apply(None, work, Reroll("ann", ("2",))) and work.phase == "tick"  # its own decision as before
     assert added.accepts == (Reroll, Keep) and choose.accepts == (Reroll,)
+
+
+# -- who may see a decision ---------------------------------------------------------------------
+@attrs.frozen
+class Take(One):
+    kind: ClassVar[str] = "take"
+    secret: ClassVar[bool] = True
+
+
+@attrs.frozen
+class Show(One):
+    """Shown to its player and to the player it names, as ``seen_by`` says."""
+
+    kind: ClassVar[str] = "show"
+
+    def seen_by(self, viewer):
+        return viewer in (None, self.player, self.option)
+
+
+def test_a_shape_is_public_unless_declared_secret_then_its_player_alone_sees_it():
+    from tabletop.shapes import redacted, seen
+
+    assert seen(Pick("ann", "a"), "ben") and seen(Reroll("ann", ("1",)), "ben")
+    assert not seen(Take("ann", "2/5"), "ben")
+    assert seen(Take("ann", "2/5"), "ann") and seen(Take("ann", "2/5"), None)
+    assert redacted(Take("ann", "2/5")) == "take (hidden)" and "2/5" not in redacted(Take("ann", "2/5"))
+    assert seen(Show("ann", "cy"), "cy") and not seen(Show("ann", "cy"), "ben")
+    assert seen(Tick(), "ben")  # an event that says nothing of itself: the game's own rules decide

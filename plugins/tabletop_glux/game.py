@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tabletop import Chance, Event, Game, Hidden, Outcome
+from tabletop.shapes import seen
 
 from . import (
     about,
@@ -229,7 +230,10 @@ class Glux(Game):
 
     def sees(self, event: Event, player: str | None) -> bool:
         # A draw goes into a hidden hand; only its owner knows the chip.
-        return player is None or not isinstance(event, Draw) or event.player == player
+        if player is None or isinstance(event, Draw):
+            return player is None or event.player == player
+        # A variant's own decision says who may see it (a secret shape: its player alone).
+        return seen(event, player)
 
     def determinize(self, view: State, player: str, rng: Any) -> State:
         from .determinize import determinize

@@ -53,6 +53,10 @@ def sentence(game: Glux, event: Event, visible: bool) -> str:
     if isinstance(event, (Start, Place)):
         return f"{event.player} {notate(game, event)}"
     if event.origin == DECISION:
+        if not visible:  # a decision its player keeps secret (a variant's shape declared ``secret``)
+            from tabletop.shapes import redacted
+
+            return f"{event.player} {redacted(event)}"  # type: ignore[attr-defined]
         # A decision a variant adds reads as its player writes it.
         text = game.rules.glux_notate(game=game, decision=event)
         if text is None and event.__class__ in game.turn_table.shapes:

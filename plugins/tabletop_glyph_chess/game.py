@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
+from tabletop.shapes import seen
 
 from . import (
     about,
@@ -299,7 +300,8 @@ class GlyphChess(Game):
             return event.player == player
         if isinstance(event, Glimpse):
             return player in (event.player, event.target)
-        return True
+        # A variant's own decision says who may see it (a secret shape: its player alone).
+        return seen(event, player)
 
     def determinize(self, view: State, player: str, rng: Any) -> State:
         from .determinize import determinize

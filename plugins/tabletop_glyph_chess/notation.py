@@ -71,7 +71,32 @@ def notate(game: GlyphChess, decision: Event) -> str:
         return " ".join(["discard", *decision.coins])
     if isinstance(decision, Arrange):
         return " ".join(["arrange", *decision.order])
+    shape = _shape_notation(decision)
+    if shape is not None:
+        return shape
     raise TypeError(f"not a Glyph Chess decision: {decision!r}")
+
+
+def _shape_notation(decision: Event) -> str | None:
+    """A variant's decision of one of the core's shapes writes itself
+    (``tabletop.shapes``: ``take 2``, ``keep yes``); None for anything else."""
+    from tabletop.shapes import Shape  # only a variant's decision comes this far
+
+    return decision.notation() if isinstance(decision, Shape) else None
+
+
+def shapes(game: GlyphChess) -> tuple[type[Event], ...]:
+    """The decision shapes the steps in force take (a variant's, added with
+    ``TurnStep.adding``), in the order of the table: what :func:`parse`
+    reads besides the game's own notation."""
+    from tabletop.shapes import Shape
+
+    found: dict[type[Event], None] = {}
+    for step in game.steps.values():
+        for cls in step.accepts:
+            if isinstance(cls, type) and issubclass(cls, Shape):
+                found[cls] = None
+    return tuple(found)
 
 
 def outcome(game: GlyphChess, event: Event) -> str | None:
@@ -99,6 +124,10 @@ def sentence(game: GlyphChess, event: Event, visible: bool) -> str:
         return f"{event.player} looks at {event.target}'s coins"
     if isinstance(event, Pass):
         return f"{event.player} passes (no legal action)"
+    if not visible:  # a decision its player keeps secret (a variant's shape declared ``secret``)
+        from tabletop.shapes import redacted
+
+        return f"{event.player} {redacted(event)}"
     return f"{event.player} {game.notate(event)}"
 
 
@@ -107,8 +136,12 @@ def parse(game: GlyphChess, text: str, player: str, state: State) -> Event:
     words = main.split()
     if not words:
         raise NotationError("empty decision: write a move like c3-c6 / D1 E, or a spell like swap c3 e5 / I")
-    dice, coins = _read_payment(paid)
     head = words[0].lower()
+    for shape in shapes(game) if head not in _OWN else ():  # a variant's decision of a core shape
+        decision = shape.parse(text, player)  # type: ignore[attr-defined]
+        if decision is not None:
+            return decision
+    dice, coins = _read_payment(paid)
     if len(words) == 1 and head in ("reroll", "skip"):
         return Reroll(player, head == "reroll")
     if head == "stay" and len(words) == 1:
@@ -133,6 +166,10 @@ def parse(game: GlyphChess, text: str, player: str, state: State) -> Event:
         f"cannot read {text.strip()!r}: write a move like c3-c6 / D1 E, a spell "
         f"({', '.join(game.spells)}), reroll, skip, escape, stay, discard or arrange"
     )
+
+
+#: The first words of the game's own decisions (a spell's name aside).
+_OWN = frozenset({"reroll", "skip", "stay", "escape", "discard", "arrange"})
 
 
 def _read_payment(paid: str) -> tuple[tuple[int, ...], tuple[str, ...]]:

@@ -17,6 +17,23 @@ and what it does::
 Items are short words (a die's number, a square's name, a coin); the shapes
 keep them as strings so that a log line is plain JSON.
 
+Who may see a decision is the shape's to say. By default every player sees
+it whole (a public choice: which dice to roll again). A decision that tells
+what its player alone knows (which kind of chip to take from one's own bag,
+which of one's hidden chips to put back) is declared secret::
+
+    @attrs.frozen
+    class Take(One):
+        kind: ClassVar[str] = "take"
+        secret: ClassVar[bool] = True
+
+Then every other player is shown only that it was made (``ann take
+(hidden)``), in every text, view and mail the games make; its player and
+an omniscient viewer see it whole. For other cases (a decision shown to one
+other player as well) override :meth:`Shape.seen_by`. Any event class of a
+variant's own may define ``seen_by(viewer)`` and ``redacted()`` the same way:
+the games ask them through :func:`seen` and :func:`redacted`.
+
 - :class:`One`: choose one of several options;
 - :class:`Subset`: choose some of several items (none, all, or between
   ``least`` and ``most``);
@@ -48,11 +65,24 @@ class Shape(Event):
     """Base of the decision shapes: a decision with a ``player``."""
 
     origin: ClassVar[str] = DECISION
+    #: Whether the decision is its player's secret: the others see that it
+    #: was made, never what was chosen (see :meth:`seen_by`).
+    secret: ClassVar[bool] = False
     player: str
 
     def notation(self) -> str:
         """The decision as its player writes it: the kind, then its value."""
         raise NotImplementedError
+
+    def seen_by(self, viewer: str | None) -> bool:
+        """Whether ``viewer`` may see what was decided (None: an omniscient
+        viewer, who sees everything). Everyone, unless the shape is
+        :attr:`secret`: then its player alone."""
+        return not self.secret or viewer is None or viewer == self.player
+
+    def redacted(self) -> str:
+        """The decision as a player who may not see it reads it: its kind alone."""
+        return f"{self.kind} (hidden)"
 
     @classmethod
     def _words(cls, text: str) -> str | None:
@@ -191,3 +221,21 @@ class Order(Shape):
         if rest is None:
             return None
         return cls(player, _items(rest))
+
+
+def seen(event: Event, viewer: str | None) -> bool:
+    """Whether ``viewer`` may see all of ``event``, as the event itself says
+    (``seen_by``: a shape, or any event class of a variant's own that
+    defines it); True for an event that says nothing. A game's
+    :meth:`~tabletop.Game.sees` asks it beside its own rules."""
+    if viewer is None:
+        return True
+    seen_by = getattr(event, "seen_by", None)
+    return seen_by is None or bool(seen_by(viewer))
+
+
+def redacted(event: Event) -> str:
+    """``event`` as a viewer who may not see it reads it (``redacted()``,
+    else its kind alone), without its player's name."""
+    hide = getattr(event, "redacted", None)
+    return str(hide()) if hide is not None else f"{event.kind} (hidden)"

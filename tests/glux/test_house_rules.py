@@ -436,3 +436,149 @@ def test_glux_two_chips_the_board_shows_both_chips_to_their_holder_and_counts_th
     text = seen.text(game, state, other)
     assert f"{event.player}: hand hidden (2 chips); bag and hand:" in text
     assert str(hand[1]) not in game.describe(game.view(state, other), other)[f"hand {event.player}"]
+
+
+# -- a variant's own secret decision, written from the docs --------------------------------------
+# Written as docs/house-rules.md and docs/hooks.md tell: a step of the turn
+# replaced (glux_turn_steps), its decision in one of the core's shapes
+# (tabletop.One), declared secret: which kind of chip one takes tells what
+# is in one's hidden hand.
+CHOOSE_DRAW = '''
+"""glux-choose-draw: after placing, take the chip of your choice from your
+bag instead of drawing one at random. Which kind is taken stays secret."""
+
+from typing import ClassVar
+
+import attrs
+
+from tabletop import Decide, One, TurnStep, Variant, hookimpl, rulehook
+from tabletop_glux import KINDS
+
+
+@attrs.frozen
+class Take(One):
+    kind: ClassVar[str] = "take"
+    secret: ClassVar[bool] = True  # the others see that a chip was taken, not which
+
+
+def kinds(game, state, player):
+    seat = game.seats[player]
+    return () if state.turn != seat else tuple(k for k, n in zip(KINDS, state.bags[seat]) if n)
+
+
+def take(game, work, event):
+    seat = game.seats[event.player]
+    work.bags[seat][KINDS.index(event.option)] -= 1
+    work.hands[seat], work.drawing = event.option, False
+    work.turn = game.next_turn(work, seat)
+
+
+class ChooseDraw:
+    @rulehook(wrapper=True)
+    def glux_turn_steps(self, players):
+        table = dict((yield))
+        table["draw"] = TurnStep(
+            "draw",
+            lambda game, state: Decide((game.players[state.turn],)),
+            (Take,),
+            take,
+            check=lambda game, state, decision: Take.error(decision, kinds(game, state, decision.player)),
+            legal=lambda game, state, player: Take.options(player, kinds(game, state, player)),
+            asks=lambda game, state, player: "take a chip from your bag",
+        )
+        return table
+
+
+@hookimpl
+def register_variants():
+    return [Variant("glux-choose-draw", "glux", "take the chip of your choice", ChooseDraw(), (Take,))]
+'''
+
+
+@pytest.fixture(scope="module")
+def choose_draw(tmp_path_factory) -> Registry:
+    plugin = tmp_path_factory.mktemp("house") / "glux_choose_draw.py"
+    plugin.write_text(CHOOSE_DRAW)
+    return Registry(get_plugin_manager([plugin], environment=False))
+
+
+def test_a_secret_decision_shape_shows_the_others_the_same_whichever_kind_is_taken(choose_draw):
+    """Trust finding 22: a variant's decision in a core shape declared secret
+    (which kind of chip to take from one's bag) is shown whole to its player
+    only: every other player's view, board, facets and account of the event
+    are identical whichever kind was taken (twin states)."""
+    registry = choose_draw
+    players = ["ann", "ben", "cy"]
+    twins = shown_to_owner = 0
+    for seed in range(3):
+        header, _, events = selfplay(
+            registry, "glux", players, [registry.bot("random", "glux")] * 3, f"take-{seed}", ["glux-choose-draw"]
+        )
+        match = Match(registry, header)
+        game = match.game
+        for event in events:
+            if event.kind == "take":
+                chooser = event.player
+                options = match.legal(chooser)
+                states = [game.apply(match.state, option) for option in options]
+                for other in players:
+                    if other == chooser:
+                        continue
+                    said = {match.describe(option, other) for option in options}
+                    assert said == {f"{chooser} take (hidden)"}
+                    assert len({seen.history(game, [option], other)[0] for option in options}) == 1
+                    assert len({game.view(state, other) for state in states}) == 1
+                    assert len({seen.text(game, state, other) for state in states}) == 1
+                    assert len({tuple(sorted(seen.facets(game, state, other).items())) for state in states}) == 1
+                    twins += len(options) > 1
+                assert match.describe(event, chooser) == f"{chooser} take {event.option}"
+                assert match.describe(event) == f"{chooser} take {event.option}"  # everything, asked for by name
+                shown_to_owner += 1
+            match.accept(event)
+        assert match.over
+    assert twins > 30 and shown_to_owner > 30
+
+
+def test_a_secret_decision_reads_back_from_its_notation_and_its_log_line(choose_draw, tmp_path, cli):
+    """The shape brings its notation: 'take 2/5' is listed,
+    read and written, and the log keeps it whole."""
+    registry = choose_draw
+    header, _, events = selfplay(
+        registry, "glux", ["ann", "ben"], [registry.bot("random", "glux")] * 2, "take-notation", ["glux-choose-draw"]
+    )
+    taken = next(event for event in events if event.kind == "take")
+    game = registry.game(header)
+    assert game.notate(taken) == f"take {taken.option}"
+    assert game.parse(f"take {taken.option}", taken.player, None) == taken
+    line = registry.codec.encode(9, taken)
+    assert registry.codec.decode_line("glux", line) == (9, taken)
+
+
+@pytest.mark.parametrize(
+    ("bag", "said"),
+    [
+        ({"1/6": 8, "2/5": 8, "7/0": 8}, "glux_bag gave chips of the kind '7/0', which Glüx does not have"),
+        ({"1/6": 8, "2/5": -1}, "glux_bag gave -1 chips of 2/5: a bag holds 0 to 99 of a kind"),
+        ({"1/6": 0}, "glux_bag gave an empty bag"),
+    ],
+)
+def test_glux_bag_with_a_kind_glux_has_not_is_refused_naming_the_variant(bag, said):
+    """Trust finding 22: a kind of chip the game has not is refused, never dropped."""
+    from tabletop import PluginError, Variant, hookimpl, rulehook
+
+    class OddBag:
+        @rulehook
+        def glux_bag(self, players):
+            return bag
+
+    class Plugin:
+        @hookimpl
+        def register_variants(self):
+            return [Variant("glux-odd-bag", "glux", "an odd bag", OddBag())]
+
+    pm = get_plugin_manager(environment=False)
+    pm.register(Plugin())
+    with pytest.raises(PluginError) as caught:
+        Registry(pm).game(Header("glux", ("ann", "ben"), ("glux-odd-bag",)))
+    message = str(caught.value)
+    assert f"{__file__}:" in message and f"variant 'glux-odd-bag': {said}" in message and "\n" not in message

@@ -377,3 +377,123 @@ def test_glyph_parse_and_glyph_notate_a_variants_own_decision_is_written_listed_
     official = started(house, [], seed="rest").game
     with pytest.raises(NotationError):
         official.parse("rest", "ann", official.initial())
+
+
+# -- a variant's decision in a core shape, with no notation of its own ---------------------------
+# Written as docs/house-rules.md and docs/hooks.md tell: a decision added to
+# a step of the turn (glyph_turn_steps, TurnStep.adding) in the core's
+# shape tabletop.One, declared secret (a coin named from one's hidden hand).
+PLEDGE = '''
+"""glyph-pledge: once per game, at the start of the action, a player may
+secretly pledge one of the coins in hand (``pledge E``)."""
+
+from typing import ClassVar
+
+import attrs
+
+from tabletop import One, Variant, hookimpl, rulehook
+from tabletop_glyph_chess import GLYPHS, recall, remember
+
+NAME = "glyph-pledge"
+
+
+@attrs.frozen
+class Pledge(One):
+    kind: ClassVar[str] = "pledge"
+    secret: ClassVar[bool] = True  # the others see that a coin was pledged, not which
+
+
+def coins(game, state, player):
+    seat = game.seats[player]
+    if state.turn != seat or seat in recall(state, NAME, ()):
+        return ()
+    return tuple(glyph for glyph, count in zip(GLYPHS, state.hands[seat]) if count)
+
+
+def pledge(game, work, event):
+    seat = game.seats[event.player]
+    remember(work, NAME, (*recall(work, NAME, ()), seat))
+    remember(work, NAME, event.option, player=event.player)
+
+
+class PledgeOnce:
+    @rulehook(wrapper=True)
+    def glyph_turn_steps(self, players):
+        table = dict((yield))
+        table["act"] = table["act"].adding(
+            Pledge,
+            lambda game, state, player: Pledge.options(player, coins(game, state, player)),
+            lambda game, state, decision: Pledge.error(decision, coins(game, state, decision.player)),
+            pledge,
+        )
+        return table
+
+
+@hookimpl
+def register_variants():
+    return [Variant(NAME, "glyph-chess", "once per game: pledge a coin in secret", PledgeOnce(), (Pledge,))]
+'''
+
+
+@pytest.fixture(scope="module")
+def pledging(tmp_path_factory):
+    plugin = tmp_path_factory.mktemp("house") / "glyph_pledge.py"
+    plugin.write_text(PLEDGE)
+    return plugin, Registry(get_plugin_manager([plugin], environment=False))
+
+
+def pledge_due(registry, seed="pledge"):
+    """A self-played game under glyph-pledge, replayed to the first state
+    where a pledge of two coins or more is open: the match, and the log's lines up to there."""
+    from tabletop.live import selfplay
+
+    bots = [registry.bot("random", "glyph-chess")] * 2
+    header, _, events = selfplay(registry, "glyph-chess", ["ann", "ben"], bots, seed, ["glyph-pledge"])
+    match = Match(registry, header)
+    for n, event in enumerate(events):
+        node = match.node
+        if isinstance(node, Decide) and len([d for d in match.legal(node.players[0]) if d.kind == "pledge"]) > 1:
+            return match, registry.codec.log(header, events[:n])
+        match.accept(event)
+    raise AssertionError("no pledge was open")
+
+
+def test_a_variants_shape_decision_brings_its_notation_to_moves_parse_and_play(pledging, tmp_path, cli):
+    """Trust finding 22: in Glyph Chess a decision of a core shape without
+    glyph_notate is listed by 'tabletop moves', read and written by the shape."""
+    plugin, registry = pledging
+    match, lines = pledge_due(registry)
+    log = tmp_path / "pledge.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    player = match.node.players[0]
+    pledges = [d for d in match.legal(player) if d.kind == "pledge"]
+    result = cli("--plugins", plugin, "moves", log, plugins=False)
+    assert result.exit_code == 0, result.output
+    for decision in pledges:
+        assert f"pledge {decision.option}" in result.output
+        assert match.game.notate(decision) == f"pledge {decision.option}"
+        assert match.game.parse(f"pledge {decision.option}", player, match.state) == decision
+    played = cli("--plugins", plugin, "play", log, f"pledge {pledges[0].option}", "--player", player, plugins=False)
+    assert played.exit_code == 0, played.output
+    assert f'"kind":"pledge","player":"{player}","payload":{{"option":"{pledges[0].option}"}}' in log.read_text()
+
+
+def test_a_secret_shape_decision_is_the_same_to_the_other_player_whichever_coin(pledging):
+    """Trust finding 22: twin states: the other player's view and account of
+    the pledge are identical whichever coin was pledged."""
+    from tabletop import seen
+
+    _, registry = pledging
+    for seed in ("pledge", "pledge-2", "pledge-3"):
+        match, _ = pledge_due(registry, seed)
+        game = match.game
+        player = match.node.players[0]
+        other = next(p for p in game.players if p != player)
+        pledges = [d for d in match.legal(player) if d.kind == "pledge"]
+        states = [game.apply(match.state, d) for d in pledges]
+        assert {match.describe(d, other) for d in pledges} == {f"{player} pledge (hidden)"}
+        assert len({game.view(state, other) for state in states}) == 1
+        assert len({seen.text(game, state, other) for state in states}) == 1
+        assert len({tuple(sorted(seen.facets(game, state, other).items())) for state in states}) == 1
+        assert len({match.describe(d, player) for d in pledges}) == len(pledges)  # its player sees each whole
+        assert len({game.view(state, player) for state in states}) == len(pledges)
