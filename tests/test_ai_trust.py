@@ -224,12 +224,17 @@ def test_hostile_trailers_give_one_clean_error(trailer, base, keep):
 
 def test_a_log_cut_before_what_the_rules_force_is_settled():
     """Trust finding 18: a log that stops where the rules force the next
-    event gives the state after it, not a state no player can act in."""
-    game, text = bases()[2]
-    lines = without_trailers(text)
-    for cut in range(2, len(lines) + 1):
-        state = game.deserialize_state("\n".join(lines[:cut]) + "\n")
-        assert state.is_terminal() or state.is_chance_node() or state.current_player() >= 0
+    event (a Glyph Chess pass or glimpse) gives the state after it, not a
+    state stuck where nobody may act."""
+    game = load("tabletop_glyph_chess", 2)
+    state = play_until(
+        game.new_initial_state(), random.Random(3), lambda s: any(e.origin == "rules" for e in s.events), 20_000
+    )
+    lines = without_trailers(state.serialize())
+    cut = 1 + next(i for i, e in enumerate(state.events) if e.origin == "rules")
+    again = game.deserialize_state("\n".join(lines[:cut]) + "\n")
+    assert again.events[-1] == state.events[cut - 1]
+    assert again.is_terminal() or again.is_chance_node() or again.current_player() >= 0
 
 
 JSON = st.recursive(
@@ -290,6 +295,11 @@ def test_hostile_text_gives_a_state_or_one_clean_error(base, keep, cut, trailers
 
 
 # -- finding 4: observations come from the player's view -----------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_careless_test_game_passes_openspiels_own_check(players):
+    pyspiel.random_sim_test(load("tabletop_peek", players, plugins=PEEK), num_sims=3, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("name", ["tabletop_glux", "tabletop_glyph_chess", "tabletop_peek"])

@@ -18,6 +18,7 @@ from tabletop.pettingzoo import env  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = str(ROOT / "variants" / "house_rules")
+PEEK = str(Path(__file__).resolve().parent / "ai_games" / "peek.py")
 
 
 @pytest.mark.parametrize(
@@ -27,10 +28,11 @@ HOUSE = str(ROOT / "variants" / "house_rules")
         ("glux", 4, ("glux-room-points:first=6,second=1",)),
         ("glyph-chess", 2, ()),
         ("glyph-chess", 3, ("glyph-push",)),
+        ("peek", 3, ()),
     ],
 )
 def test_api_test(game, players, variants):
-    api_test(env(game, players=players, variants=variants, plugins=[HOUSE]), num_cycles=200)
+    api_test(env(game, players=players, variants=variants, plugins=[HOUSE, PEEK]), num_cycles=200)
 
 
 def random_episode(table, seed):
@@ -75,9 +77,6 @@ def test_an_action_that_is_not_open_is_refused():
     closed = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(ValueError, match="not open"):
         table.step(closed)
-
-
-PEEK = str(Path(__file__).resolve().parent / "ai_games" / "peek.py")
 
 
 def twin_episodes(game, players, plugins, steps):
