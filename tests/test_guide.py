@@ -4,7 +4,7 @@ fails the suite.
 
 A command is a line of a ```sh block (a line ending in ``\\`` goes on on the
 next). Each document's commands run in one folder of their own, from a clone
-(``replays/`` and ``variants/`` are there); ``export NAME=VALUE`` carries on
+(``replays/``, ``variants/`` and ``examples/`` are there); ``export NAME=VALUE`` carries on
 to the document's later commands. What differs from a user's run, and why:
 
 * every ``--games N`` is run as ``--games 2``, so that thousands of bot
@@ -80,7 +80,7 @@ def outputs(command: str) -> set[str]:
 
 def run(doc: Path, folder: Path) -> list[str]:
     """Run every command of ``doc`` in ``folder``; the commands run."""
-    for name in ("replays", "variants"):
+    for name in ("replays", "variants", "examples"):
         (folder / name).symlink_to(ROOT / name)
     env = {k: v for k, v in os.environ.items() if k not in ("TABLETOP_PLUGINS", "NO_COLOR")}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"

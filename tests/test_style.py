@@ -7,7 +7,7 @@ import sys
 
 from .conftest import ROOT
 
-FOLDERS = ["src", "plugins", "variants", "tests", "bench", "scripts"]
+FOLDERS = ["src", "plugins", "variants", "tests", "bench", "scripts", "examples"]
 
 
 def ruff(*args: str) -> subprocess.CompletedProcess[str]:

@@ -35,9 +35,10 @@ class LiarsDice(Game):
     def normalize_options(cls, options: Mapping[str, str], players: Sequence[str]) -> dict[str, Any]:
         normalized = super().normalize_options(options, players)
         for key, value in normalized.items():
-            if not (value.isascii() and value.isdigit() and len(value) <= 2):
-                raise UsageError(f"option '{key}': {value!r} is not a number")
-            normalized[key] = int(value)
+            text = str(value)
+            if not (text.isascii() and text.isdigit() and len(text) <= 2):
+                raise UsageError(f"option '{key}': {text!r} is not a number")
+            normalized[key] = int(text)
         return cls.check_options(normalized, players)
 
     @classmethod
