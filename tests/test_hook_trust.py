@@ -286,3 +286,79 @@ def test_hostile_answers_cost_nothing_when_the_variant_answers_right():
         _, _, official = selfplay(registry, "glux", ["ann", "ben"], [bot, bot], tag)
         _, _, restated = selfplay(registry, "glux", ["ann", "ben"], [bot, bot], tag, ("glux-same",))
         assert official == restated
+
+
+# -- a house rule's own code the game calls (not a rule hook) ----------------------------------------
+STEPPED = textwrap.dedent(
+    """
+    import os
+    from typing import ClassVar
+
+    import attrs
+
+    from tabletop import Variant, YesNo, hookimpl, rulehook
+
+
+    @attrs.frozen
+    class Wave(YesNo):
+        kind: ClassVar[str] = "wave"
+
+
+    def options(game, state, player):
+        if os.environ.get("HOSTILE"):
+            return 1 // 0
+        return []
+
+
+    class Waving:
+        @rulehook(wrapper=True)
+        def glux_turn_steps(self, players):
+            table = dict((yield))
+            table["place"] = table["place"].adding(Wave, options, lambda game, state, d: "no", lambda g, w, e: None)
+            return table
+
+
+    @hookimpl
+    def register_variants():
+        return [Variant("glux-waving", "glux", "a step's listing that fails when told", Waving(), (Wave,))]
+    """
+)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["moves", "LOG"],
+        ["selfplay", "glux", "--seats", "2", "--games", "1", "--variant", "glux-waving", "-o", "more"],
+    ],
+)
+def test_a_house_rules_own_code_that_raises_is_one_line_naming_it(cli, tmp_path, monkeypatch, command):
+    """Trust finding 16, beyond the hooks: code a house rule gives the game
+    (here a step's listing) that raises is one line naming the variant and
+    the line of its file, exit 2."""
+    plugin = tmp_path / "waving.py"
+    plugin.write_text(STEPPED)
+    made = cli(
+        "--plugins",
+        plugin,
+        "selfplay",
+        "glux",
+        "--seats",
+        "2",
+        "--games",
+        "1",
+        "--variant",
+        "glux-waving",
+        "-o",
+        "bots",
+    )
+    assert made.exit_code == 0, made.output
+    log = tmp_path / "cut.jsonl"
+    log.write_text("\n".join(next(tmp_path.glob("bots/*.jsonl")).read_text().splitlines()[:12]) + "\n")
+    monkeypatch.setenv("HOSTILE", "1")
+    result = cli("--plugins", plugin, *[str(log) if a == "LOG" else a for a in command])
+    assert result.exit_code == 2, result.output
+    line = STEPPED.splitlines().index("        return 1 // 0") + 1
+    assert result.stderr == (
+        f"tabletop: {plugin}:{line}: variant 'glux-waving': its code raised ZeroDivisionError: integer division or modulo by zero\n"
+    )

@@ -166,3 +166,45 @@ def _line_in(exc: BaseException, path: Path) -> int | None:
             line = tb.tb_lineno
         tb = tb.tb_next
     return line
+
+
+# -- an error from a house rule's own code ----------------------------------------------
+def at_fault(exc: BaseException, variants: Iterable[object] = ()) -> PluginError | None:
+    """The one line for ``exc``, an error no part of tabletop turned into
+    one, when it was raised in the code of a plugin file loaded by path (a
+    house rule): code the game calls that is not a rule hook (a step of
+    the turn, a spell's function, a check a variant's decision brings).
+    It names the variant defined in that file (among ``variants``, the
+    :class:`~tabletop.Variant` objects known), the file and line the error
+    came from and what was raised. None when no house rule's code is on its
+    way: an error of tabletop's own, to be seen whole."""
+    if not isinstance(exc, Exception):
+        return None
+    files = {
+        getattr(module, "__file__", None)
+        for name, module in list(sys.modules.items())
+        if name.startswith("tabletop_plugin_")
+    }
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:  # the deepest line of a house rule's file: where it went wrong
+        if tb.tb_frame.f_code.co_filename in files:
+            found = (tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        tb = tb.tb_next
+    if found is None:
+        return None
+    named = [getattr(v, "name", "?") for v in variants if _file_of(getattr(v, "rules", None)) == found[0]]
+    who = f"variant '{named[0]}'" if len(named) == 1 else f"house rule {Path(found[0]).name}"
+    problem = f"{type(exc).__name__}: {exc}".rstrip(": ")
+    return PluginError(f"{who}: its code raised {problem}", where=f"{found[0]}:{found[1]}")
+
+
+def _file_of(rules: object) -> str | None:
+    """The file a variant's rules (a module, a class or an instance) come from."""
+    if rules is None:
+        return None
+    holder = rules if isinstance(rules, (type, ModuleType)) else type(rules)
+    try:
+        return inspect.getfile(holder)
+    except (TypeError, OSError):
+        return None

@@ -158,6 +158,14 @@ class TabletopGroup(click.Group):
             sys.exit(0)
         except OSError as exc:  # the output itself failed (a full disk, a closed terminal)
             fail(UsageError(f"cannot write the output: {reason(exc)}"), 2)
+        except Exception as exc:  # a house rule's own code (a step, a spell) that failed: one line naming it
+            from ..plugins import at_fault
+
+            known = ctx.obj._registry if isinstance(ctx.obj, Env) else None
+            fault = at_fault(exc, known.variants.values() if known is not None else ())
+            if fault is None:
+                raise
+            fail(fault, fault.exit_code)
         return None
 
     def _load_plugin_commands(self) -> None:
