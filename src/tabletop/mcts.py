@@ -60,6 +60,16 @@ class _Node:
 
 
 @attrs.frozen
+class Weighed:
+    """A decision at the root of a search: how often it was tried, and its
+    mean value for the player who takes it (None: never tried)."""
+
+    decision: Event
+    visits: int
+    value: float | None
+
+
+@attrs.frozen
 class MCTS:
     """The bot's settings; calling it chooses a decision (the ``Bot.choose`` contract).
 
@@ -109,6 +119,19 @@ class MCTS:
     def search(self, game: Any, view: Any, player: str, legal: Sequence[Event], rng: random.Random) -> Event:
         """The decision among ``legal`` that the search over worlds consistent
         with ``view`` finds best for ``player``."""
+        # The most visited decision; ties in the order the game lists them.
+        best, best_visits = legal[0], -1
+        for weighed in self.weigh(game, view, player, legal, rng):
+            if weighed.visits > best_visits:
+                best, best_visits = weighed.decision, weighed.visits
+        return best
+
+    def weigh(self, game: Any, view: Any, player: str, legal: Sequence[Event], rng: random.Random) -> list[Weighed]:
+        """Each decision of ``legal``, in order, with the visits the search
+        over worlds consistent with ``view`` gave it and its mean value for
+        ``player`` there (their estimated share of the victory after it;
+        None for a decision never visited). What :meth:`search` chooses
+        from, and what ``tabletop analyse`` reports."""
         choices = list(legal)
         allowed = set(choices)
         root = _Node()
@@ -126,14 +149,14 @@ class MCTS:
             done += 1
             world = game.determinize(view, player, rng)
             self._iterate(game, world, root, player, allowed, rng, playout, judges)
-        # The most visited decision; ties in the order the game lists them.
-        best, best_visits = choices[0], -1
+        weighed = []
         for decision in choices:
             child = root.children.get(decision)
-            visits = child.visits if child is not None else 0
-            if visits > best_visits:
-                best, best_visits = decision, visits
-        return best
+            if child is None or not child.visits:
+                weighed.append(Weighed(decision, 0, None))
+            else:
+                weighed.append(Weighed(decision, child.visits, child.total / child.visits))
+        return weighed
 
     def _iterate(
         self,

@@ -191,13 +191,22 @@ def _view(steps: Sequence[Step], name: str, label: str) -> dict[str, object]:
     }
 
 
-def page(registry: Registry, log: Path | str, viewer: str | None = None, also: Sequence[str] = ()) -> str:
+def page(
+    registry: Registry,
+    log: Path | str,
+    viewer: str | None = None,
+    also: Sequence[str] = (),
+    addition: str = "",
+    connect: bool = False,
+) -> str:
     """The viewer's HTML page for ``log`` as ``viewer`` may see it. ``also``:
     more players whose views the page holds too, to switch between (only
     these players' views: nothing else goes in). Without ``viewer`` the page
     shows everything, and for a finished game holds every player's view as
-    well, and the log to download."""
-    return _page(registry, log, viewer, also, live=False).html
+    well, and the log to download. ``addition``: HTML put in the page beside
+    the board and events (a study: :mod:`tabletop.viewer.studied`);
+    ``connect``: the page may ask its own server (the analysis board)."""
+    return _page(registry, log, viewer, also, live=False, addition=addition, connect=connect).html
 
 
 @attrs.frozen
@@ -226,7 +235,15 @@ def stamped(fill: Callable[[str | None], str]) -> tuple[str, str]:
     return fill(stamp), stamp
 
 
-def _page(registry: Registry, log: Path | str, viewer: str | None, also: Sequence[str], live: bool) -> Watched:
+def _page(
+    registry: Registry,
+    log: Path | str,
+    viewer: str | None,
+    also: Sequence[str],
+    live: bool,
+    addition: str = "",
+    connect: bool = False,
+) -> Watched:
     match, steps = build(registry, log, viewer)
     header = match.header
     legend = legend_of(_renderer(registry, match), match)
@@ -284,9 +301,10 @@ def _page(registry: Registry, log: Path | str, viewer: str | None, also: Sequenc
         "style": (folder / "viewer.css").read_text(encoding="utf-8"),
         "script": (folder / "viewer.js").read_text(encoding="utf-8"),
         "data": _json(data),
-        "connect": " connect-src 'self';" if live else "",
+        "connect": " connect-src 'self';" if live or connect else "",
         "download": _download(Path(log), viewer, live, match.over),
         "legend": key_html(legend, header.players),
+        "study": addition,
     }
 
     def fill(stamp: str | None) -> str:
@@ -315,11 +333,17 @@ def _download(log: Path, viewer: str | None, live: bool, over: bool) -> str:
 
 
 def write_html(
-    registry: Registry, log: Path | str, output: Path | str, viewer: str | None = None, also: Sequence[str] = ()
+    registry: Registry,
+    log: Path | str,
+    output: Path | str,
+    viewer: str | None = None,
+    also: Sequence[str] = (),
+    addition: str = "",
 ) -> Path:
     """Write the viewer's page for ``log`` (as ``viewer`` may see it, and
-    ``also`` these players) to ``output``, whole or not at all; returns ``output``."""
-    text = page(registry, log, viewer, also)
+    ``also`` these players; with ``addition``, see :func:`page`) to
+    ``output``, whole or not at all; returns ``output``."""
+    text = page(registry, log, viewer, also, addition)
     output = Path(output)
     files.replace(output, text.encode("utf-8"))
     return output
