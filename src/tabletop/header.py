@@ -13,6 +13,9 @@ import attrs
 from .errors import LogFormatError, quote
 
 FORMAT_VERSION = 1
+#: The formats read: 1, and 2, a sealed game whose hash chain takes each line
+#: with a salt made from the seed (see :mod:`tabletop.chain`).
+VERSIONS = (1, 2)
 _PLAYER_NAME = re.compile(r"^[^\s,=:@#\"]{1,32}$")
 _COMMITMENT = re.compile(r"^sha256:[0-9a-f]{64}\Z")
 
@@ -57,10 +60,12 @@ class Header:
     variants: tuple[str, ...] = ()
     options: Mapping[str, Any] = attrs.field(factory=dict)
     randomness: Randomness = Randomness()
+    #: The log format: 2 for a sealed game begun since that format (its chain is salted).
+    version: int = FORMAT_VERSION
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "tabletop": FORMAT_VERSION,
+            "tabletop": self.version,
             "game": self.game,
             "players": list(self.players),
             "variants": list(self.variants),
@@ -80,10 +85,12 @@ class Header:
                 raise LogFormatError("the header is missing: line 1 is an event")
             raise LogFormatError("not a tabletop header (line 1 has no 'tabletop' format version)")
         version = data["tabletop"]
-        # true and 1.0 equal 1 in Python; the format's version is the integer 1.
-        if type(version) is not int or version != FORMAT_VERSION:
+        # true and 1.0 equal 1 in Python; the format's version is the integer 1 (or 2).
+        if type(version) is not int or version not in VERSIONS:
+            raise LogFormatError(f"unsupported log format version {quote(version)} (this tabletop reads 1 and 2)")
+        if "copy" in data:
             raise LogFormatError(
-                f"unsupported log format version {quote(version)} (this tabletop reads {FORMAT_VERSION})"
+                "this is one player's copy of a log (tabletop export --as): tabletop replay and verify read it"
             )
         extra = set(data) - {"tabletop", "game", "players", "variants", "options", "randomness"}
         if extra:
@@ -119,7 +126,9 @@ class Header:
             check_seed(rnd["seed"], "header field 'randomness': the seed")
         if "commitment" in rnd and not _COMMITMENT.match(rnd["commitment"]):
             raise LogFormatError("header field 'randomness': a commitment is 'sha256:' and 64 hex digits")
-        return cls(game, tuple(players), tuple(variants), options, Randomness(**rnd))
+        if version == 2 and "commitment" not in rnd:
+            raise LogFormatError("a log of format 2 is a sealed game: its 'randomness' holds a commitment")
+        return cls(game, tuple(players), tuple(variants), options, Randomness(**rnd), version)
 
 
 def check_players(players: list[str] | tuple[str, ...], option: str = "") -> None:

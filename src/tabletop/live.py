@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import chance, logfile, seen
+from . import chain, chance, logfile, seen
 from .engine import Match
 from .errors import IllegalEventError, TabletopError, UsageError, shown
 from .events import Event, Reveal, Seal, Unseal
@@ -76,7 +76,9 @@ def make_header(
     seed = seed if seed is not None else chance.new_seed()
     randomness = Randomness(commitment=chance.commitment(seed)) if sealed else Randomness(seed=seed)
     entries = tuple(registry.variant_entry(v, cls.name) for v in variants)
-    header = Header(game, tuple(players), entries, normalized, randomness)
+    # A sealed game's chain salts each line (format 2): the heads mailed to
+    # its players do not let them try each possible hidden draw.
+    header = Header(game, tuple(players), entries, normalized, randomness, chain.SALTED if sealed else 1)
     made = registry.game(header)  # fails now, with a clear error, on a bad player count or variant
     return header, seed, made
 

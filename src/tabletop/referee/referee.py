@@ -212,14 +212,14 @@ class Referee(Changes, Inbox, Letters, Clock):
         return files.read_text(seed_file(self.dir.log), MAX_SEED, "seed file").strip()
 
     def head(self) -> str:
-        return chain.head_of(line for _, line in logfile.read_lines(self.dir.log))
+        return chain.head_of((line for _, line in logfile.read_lines(self.dir.log)), self.seed)
 
     def read_log(self, game: str) -> tuple[list[tuple[int, Event]], str]:
         """The log's events (already checked when appended) and its chain head,
         read once for all the mails of one change."""
         lines = [line for _, line in logfile.read_lines(self.dir.log)]
         events = [self.registry.codec.decode_line(game, line) for line in lines[1:]]
-        return events, chain.head_of(lines)
+        return events, chain.head_of(lines, self.seed)
 
     def replay(self, handle=None) -> Match:
         return Replay(self.registry, self.dir.log, handle).run()
