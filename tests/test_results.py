@@ -228,7 +228,10 @@ def test_a_full_disk_is_one_line_naming_the_file(cli, tmp_path, monkeypatch):
     monkeypatch.setattr(Results, "_rows_text", full)
     result = cli(*RUN, "--games", "4", "--results", "games.csv")
     assert result.exit_code == 2
-    assert result.stderr == "tabletop: games.csv: cannot write: No space left on device\n"
+    # What the file held is said first (the run resumes it), then the one error.
+    assert result.stderr == (
+        "resuming: 2 of 4 games already in games.csv\ntabletop: games.csv: cannot write: No space left on device\n"
+    )
     # The two games written before are still there: a rerun continues from them.
     monkeypatch.undo()
     again = cli(*RUN, "--games", "4", "--results", "games.csv", "--json")

@@ -68,9 +68,18 @@ class Paired:
         #: player under both rule sets unless the rules change the draw).
         self.by = by
         self.games = 0
-        #: Games whose events or scores differ at all, and games whose winners differ.
+        #: Games where anything the study reports differs: the play (events,
+        #: scores, turn order, length, figures) or the winners.
         self.changed_games = 0
+        #: Games whose play differs; games whose winners differ; games where a
+        #: seat (or a place in turn order) won in one and not the other, which
+        #: is what the win-rate differences count.
+        self.changed_play = 0
         self.changed_winners = 0
+        self.changed_places = 0
+        #: Games whose turn order differs (then, paired by turn order, the
+        #: k-th player is not the same person with and without).
+        self.changed_order = 0
         self.wins = [Mean() for _ in range(players)]
         self.scores = [Mean() for _ in range(players)]
         self.gains = [0] * players
@@ -80,12 +89,26 @@ class Paired:
 
     def add(self, base: GameRow, other: GameRow) -> None:
         self.games += 1
-        self.changed_games += base.digest != other.digest or base.events != other.events or base.scores != other.scores
-        self.changed_winners += set(base.winners) != set(other.winners)
+        play = (
+            base.digest != other.digest
+            or base.events != other.events
+            or base.scores != other.scores
+            or base.order != other.order
+            or base.turns != other.turns
+            or base.finished != other.finished
+            or base.figures != other.figures
+        )
+        winners = set(base.winners) != set(other.winners)
+        self.changed_play += play
+        self.changed_winners += winners
+        self.changed_games += play or winners
+        self.changed_order += base.order != other.order
         ours, theirs = (base.order, other.order) if self.by == "turn-order" else (base.players, other.players)
+        moved = False
         for seat, player in enumerate(ours):
             a = player in base.winners
             b = theirs[seat] in other.winners
+            moved = moved or a != b
             self.base_wins[seat] += a
             self.other_wins[seat] += b
             self.gains[seat] += b and not a
@@ -94,6 +117,7 @@ class Paired:
             self.scores[seat].add(
                 other.scores[other.players.index(theirs[seat])] - base.scores[base.players.index(player)]
             )
+        self.changed_places += moved
 
     def seats(self) -> list[dict[str, Any]]:
         out = []
@@ -120,27 +144,50 @@ class Paired:
         return max((high - low for low, high in (m.interval() for m in self.wins)), default=math.inf)
 
     def verdict(self, name: str) -> str:
-        """What the change did, in one sentence."""
+        """What the change did, in one sentence, from the same counts as the
+        table: it never calls a change none."""
         n = self.games
         if not self.changed_games:
             return (
                 f"{name} changed nothing: all {n} games were played event for event alike, with the same "
-                "scores (it does not apply to these games, e.g. at this player count)."
+                "scores and winners (it does not apply to these games, e.g. at this player count)."
             )
-        if not self.changed_winners:
-            return (
-                f"{name} changed the play or the scores of {self.changed_games} of {n} games but the winners of none: "
-                "every win-rate difference is exactly 0."
+        if not self.changed_places:
+            said = (
+                f"{name} changed the play or the scores of {self.changed_play} of {n} games but the winners of none"
+                if not self.changed_winners
+                else f"{name} changed the winners of {self.changed_winners} of {n} games, but not which "
+                f"{self._slot()} won"
             )
+            return said + ": every win-rate difference is exactly 0." + self._order_note(name)
         share = self.changed_winners / n
-        return f"{name} changed the winners of {self.changed_winners} of {n} games ({share:.1%})."
+        said = f"{name} changed the winners of {self.changed_winners} of {n} games ({share:.1%})"
+        if not self.changed_play:
+            said += ", with the same play and scores: it decides only who wins"
+        elif self.changed_winners != self.changed_places:
+            said += f"; which {self._slot()} won changed in {self.changed_places}"
+        return said + "." + self._order_note(name)
+
+    def _slot(self) -> str:
+        return "seat" if self.by == "seat" else "place in turn order"
+
+    def _order_note(self, name: str) -> str:
+        if self.by != "turn-order" or not self.changed_order:
+            return ""
+        return (
+            f" The turn order differs in {self.changed_order} games: there the k-th player in turn order "
+            f"is not the same player with and without {name}."
+        )
 
     def as_json(self, name: str) -> dict[str, Any]:
         return {
             "variant": name,
             "games": self.games,
             "changed_games": self.changed_games,
+            "changed_play": self.changed_play,
             "changed_winners": self.changed_winners,
+            "changed_places": self.changed_places,
+            "changed_turn_order": self.changed_order,
             "verdict": self.verdict(name),
             "test": "paired difference of per-seed win indicators, normal 95% interval; McNemar exact test",
             "seats": self.seats(),
@@ -175,11 +222,12 @@ class Paired:
             "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip() for r in rows
         ]
         lines.append(self.verdict(name))
-        significant = [e["seat"] for e in self.seats() if e["ci95"][0] > 0 or e["ci95"][1] < 0]
-        if self.changed_winners:
+        significant = [k for k, e in enumerate(self.seats(), start=1) if e["ci95"][0] > 0 or e["ci95"][1] < 0]
+        if self.changed_places:
             if significant:
+                places = ", ".join(str(k) if self.by == "seat" else self.label(k) for k in significant)
                 lines.append(
-                    "The interval excludes 0 (a real change) for seat " + ", ".join(map(str, significant)) + "."
+                    f"The interval excludes 0 (a real change) for {'seat ' if self.by == 'seat' else ''}{places}."
                 )
             else:
                 lines.append("Every interval includes 0: no change in win rates is shown at this number of games.")

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import io
 import math
+import os
+import stat
+import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -98,6 +101,46 @@ def _pyplot() -> Any:
     except ImportError:
         raise UsageError("--plot needs matplotlib: pip install 'tabletop[plot]'") from None
     return plt
+
+
+def check_target(path: Path) -> None:
+    """Refuse now, before a game is played or a log read, a picture that
+    could not be drawn or written later: no matplotlib, a format it does not
+    draw (told by the suffix, as when drawing), a folder that is missing or
+    cannot be written, something in the way that is neither a file, a
+    device nor a FIFO."""
+    plt = _pyplot()
+    path = Path(path)
+    suffix = path.suffix.lstrip(".").lower()
+    if suffix:
+        formats = plt.figure().canvas.get_supported_filetypes()
+        plt.close("all")
+        if suffix not in formats:
+            known = ", ".join(f".{f}" for f in sorted(formats))
+            raise UsageError(f"--plot: cannot draw '.{suffix}' pictures (formats: {known})", where=str(path))
+    if os.path.islink(path):
+        path = Path(os.path.realpath(path))
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise UsageError(f"no such folder: {directory}", where=str(path))
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise UsageError(f"cannot write: {files.reason(exc)}", where=str(path)) from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise UsageError("cannot write: a folder", where=str(path))
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        if not (stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode)):
+            raise UsageError("cannot write: not a regular file, a device or a FIFO", where=str(path))
+        return  # written into when the picture is drawn, as a shell's '>' would
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise UsageError(f"cannot write: {files.reason(exc)}", where=str(path)) from None
+    os.close(fd)
+    os.unlink(tmp)
 
 
 def _label(group: Group, groups: Sequence[Group]) -> str:
@@ -260,6 +303,21 @@ def plot_report(report: Report, path: Path) -> Path:
     paired = report.done.paired
     name = report._changed() if paired is not None else ""
     return plot(report.groups, path, report.title(), paired, name)
+
+
+def plot_ratings(rated: Sequence[dict[str, Any]], title: str, path: Path) -> Path:
+    """A tournament's ratings: each bot's OpenSkill mu with ±3 sigma, best on top."""
+    plt = _pyplot()
+    names = [r["bot"] for r in rated][::-1]
+    mus = [r["mu"] for r in rated][::-1]
+    spans = [3 * r["sigma"] for r in rated][::-1]
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.6 * len(names)))
+    ax.errorbar(mus, range(len(names)), xerr=spans, fmt="o", capsize=4)
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("OpenSkill mu, with ±3 sigma")
+    ax.set_title(title)
+    fig.tight_layout()
+    return _save(plt, fig, path)
 
 
 def _save(plt: Any, fig: Any, path: Path) -> Path:

@@ -11,17 +11,18 @@ interrupt holds games 1 to *k* of every arm, and a rerun continues from *k*.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
 import io
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from .errors import UsageError
+from .errors import UsageError, quote
 from .stats import GameRow
 
 #: The columns, in order.
@@ -128,26 +129,37 @@ def _named(method: Callable) -> Callable:
 
 
 class Results:
-    """A results file open for appending rows; see the module's docstring."""
+    """A results file open for appending rows; see the module's docstring.
+
+    A Parquet file cannot be appended to, nor read before it is closed: while
+    a run goes on, its rows go to a journal beside it (``FILE.partial``, JSON
+    Lines: the run's line, then one row per line, flushed batch by batch),
+    and closing the run writes the Parquet file whole from the file as it
+    was and the journal. A run that fails, or is killed, leaves the journal:
+    every game it played stays readable, and a rerun continues from it."""
 
     def __init__(self, path: Path, meta: dict[str, Any]) -> None:
         self.path = Path(path)
         self.kind = kind_of(self.path)
         self.meta = meta
         self._handle: Any = None
-        self._writer: Any = None
-        self._buffer: list[dict[str, Any]] = []
-        self._partial: Path | None = None
+        #: Parquet: the journal, and how many games of the Parquet file it follows.
+        self.journal = self.path.with_name(self.path.name + ".partial")
+        self._after = 0
+        #: Games the journal holds (Parquet), so that closing knows whether to rewrite.
+        self._journaled = 0
 
     # -- reading what is there -------------------------------------------
 
     def existing(self) -> dict[str, Any] | None:
         """The metadata of the run the file holds, or None if there is no file."""
-        if not self.path.exists():
-            return None
-        if not self.path.is_file():
-            raise UsageError("not a regular file; choose another name", where=str(self.path))
-        if self.path.stat().st_size == 0:
+        if self.kind == "parquet":
+            # A journal that continues the Parquet file (or stands alone) is
+            # the newest word on the run: a continuation by other code is noted there.
+            journal = self._journal_meta()
+            if journal is not None and (not self._present() or journal[1] == self._parquet_games(journal[0])):
+                return journal[0]
+        if not self._present():
             return None
         try:
             return read_meta(self.path)
@@ -160,6 +172,13 @@ class Results:
                 f"not a tabletop results file ({type(exc).__name__}); choose another name", where=str(self.path)
             ) from None
 
+    def _present(self) -> bool:
+        if not self.path.exists():
+            return False
+        if not self.path.is_file():
+            raise UsageError("not a regular file; choose another name", where=str(self.path))
+        return self.path.stat().st_size > 0
+
     # -- writing ----------------------------------------------------------
 
     @_named
@@ -167,59 +186,111 @@ class Results:
         """Start a new file."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if self.kind == "parquet":
-            self._open_parquet()
+            self._start_journal(0)
             return
         with open(self.path, "w", encoding="utf-8", newline="") as out:
             self._start_text(out)
         self._append()
 
-    def resume(self, arms: int, limit: int | None = None) -> Iterator[dict[str, Any]]:
+    def resume(
+        self,
+        arms: int,
+        limit: int | None = None,
+        seed: str | None = None,
+        stamp: Callable[[int], dict[str, Any]] | None = None,
+    ) -> Iterator[dict[str, Any]]:
         """Continue the file: yield the rows of its complete games (every arm
-        of games 1 to *k*, read one at a time), then leave it open after them;
-        rows of a game cut short are dropped."""
+        of games 1 to *k*, read one at a time), then leave it open after them.
+        Only rows cut short by a crash (a last line without its end, the
+        first arms of a last game) are dropped; any other row that cannot be
+        read, or is not the game due (its number, its ``seed``), is refused
+        with its line, leaving the file as it was. ``stamp(games)``: the
+        metadata to record from now on, given the games kept (a run continued
+        by other code)."""
         if self.kind == "parquet":
-            yield from self._resume_parquet(arms, limit)
+            yield from self._resume_parquet(arms, limit, seed, stamp)
             return
-        keep = games = 0
+        heading = 2 if self.kind == "csv" else 1
+        keep, games = yield from self._rows(self.path, heading, arms, limit, seed, 0)
+        self._cut(self.path, heading, keep, stamp(games) if stamp else None)
+        self._append()
+
+    def _rows(
+        self, path: Path, heading: int, arms: int, limit: int | None, seed: str | None, before: int
+    ) -> Generator[dict[str, Any], None, tuple[int, int]]:
+        """Yield the rows of a text file's complete games, games ``before`` + 1
+        on, checked; return the offset after the last complete game, and
+        how many games are complete."""
+        games = before
         group: list[dict[str, Any]] = []
-        with open(self.path, "rb") as handle:
-            offset = len(handle.readline(MAX_META))
-            if self.kind == "csv":
-                offset += len(handle.readline(MAX_META))
+        with open(path, "rb") as handle:
+            offset = sum(len(handle.readline(MAX_META)) for _ in range(heading))
             keep = offset
-            for line in _lines(handle):
+            for number, line in enumerate(_lines(handle), start=heading + 1):
                 if not line.endswith(b"\n"):
-                    break
-                if games == limit and self._parse(line.decode("utf-8")) is not None:
+                    if len(line) >= MAX_META:
+                        raise UsageError(f"line {number}: a row longer than {MAX_META} bytes", where=str(path))
+                    break  # cut short by a crash: dropped
+                rec = parse_row(self.kind, line, number, path)
+                if games == limit:
                     raise self._longer(limit)
+                due = games + 1
+                if rec["number"] != due:
+                    raise UsageError(
+                        f"line {number}: game {rec['number']} where game {due} is due (rows out of order or missing)",
+                        where=str(path),
+                    )
+                if seed is not None and rec["seed"] != f"{seed}-{due}":
+                    raise UsageError(
+                        f"line {number}: game {due} has the seed {quote(str(rec['seed']))}, "
+                        f"not {quote(f'{seed}-{due}')} (a row of another run)",
+                        where=str(path),
+                    )
                 offset += len(line)
-                rec = self._parse(line.decode("utf-8"))
-                if rec is None or rec["number"] != games + 1:
-                    break
                 group.append(rec)
                 if len(group) == arms:
                     yield from group
                     group = []
                     games += 1
                     keep = offset
-        with open(self.path, "r+b") as handle:
-            handle.truncate(keep)
-        self._append()
+        return keep, games
+
+    def _cut(self, path: Path, heading: int, keep: int, stamp: dict[str, Any] | None) -> None:
+        """Drop what follows the last complete game; with ``stamp``, write
+        the file again with that metadata first (whole, then renamed)."""
+        if stamp is None:
+            with open(path, "r+b") as handle:
+                handle.truncate(keep)
+            return
+        self.meta = stamp
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            with open(path, "rb") as old, open(tmp, "w", encoding="utf-8", newline="") as out:
+                skip = sum(len(old.readline(MAX_META)) for _ in range(heading))
+                if path == self.journal:
+                    out.write(orjson.dumps({"run": stamp, "after": self._after}).decode() + "\n")
+                else:
+                    self._start_text(out)
+                out.flush()
+                left = keep - skip
+                while left > 0:
+                    chunk = old.read(min(left, 1 << 20))
+                    if not chunk:
+                        break
+                    out.buffer.write(chunk)
+                    left -= len(chunk)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
 
     def _longer(self, games: int | None) -> UsageError:
         return UsageError(
             f"holds more than the {games} games asked for; rerun with the --games it was started with",
             where=str(self.path),
         )
-
-    def _parse(self, text: str) -> dict[str, Any] | None:
-        try:
-            if self.kind == "csv":
-                (flat,) = csv.DictReader(io.StringIO(text), fieldnames=FIELDS)
-                return _typed(_unflat(flat))
-            return orjson.loads(text)
-        except Exception:  # a row written half: the run stops before it
-            return None
 
     def _append(self) -> None:
         self._handle = open(self.path, "a", encoding="utf-8", newline="")
@@ -243,99 +314,209 @@ class Results:
     def write(self, rows: Sequence[dict[str, Any]]) -> None:
         """Append ``rows`` (whole batches: see the module's docstring)."""
         if self.kind == "parquet":
-            self._buffer += rows
-            if len(self._buffer) >= PARQUET_GROUP:
-                self._flush_parquet()
-            return
-        self._rows_text(self._handle, rows)
+            self._handle.write("".join(orjson.dumps(r).decode() + "\n" for r in rows))
+            self._journaled += len(rows)
+        else:
+            self._rows_text(self._handle, rows)
         self._handle.flush()
 
     @_named
     def sync(self) -> None:
         """Make what is written durable (called now and then, not per row)."""
-        if self.kind == "parquet":
-            return
         if self._handle is not None:
             self._handle.flush()
             os.fsync(self._handle.fileno())
 
-    @_named
     def close(self) -> None:
-        if self.kind == "parquet":
-            self._close_parquet()
-            return
+        """Make what is written durable and close it; a Parquet run's file is
+        written whole from the file as it was and the journal, which goes."""
         if self._handle is not None:
-            self.sync()
-            self._handle.close()
-            self._handle = None
+            handle, self._handle = self._handle, None
+            try:
+                self._sync_and_close(handle)
+            finally:
+                handle.close()
+            if self.kind == "parquet":
+                self._close_parquet()
 
-    def discard(self) -> None:
-        """Close the file and remove it (a run that played no game)."""
-        self.close()
-        self.path.unlink(missing_ok=True)
+    @_named
+    def _sync_and_close(self, handle: Any) -> None:
+        handle.flush()
+        os.fsync(handle.fileno())
 
     # -- Parquet ----------------------------------------------------------
 
-    def _open_parquet(self) -> None:
-        pq, schema = _parquet(self.meta)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._partial = self.path.with_name(self.path.name + ".partial")
-        self._writer = pq.ParquetWriter(str(self._partial), schema)
-        self._schema = schema
-        self._buffer = []
-
-    def _resume_parquet(self, arms: int, limit: int | None) -> Iterator[dict[str, Any]]:
-        # A Parquet file cannot be appended to: its rows are copied into a
-        # new one, which replaces it when the run stops.
-        pq, _ = _parquet(self.meta)
+    def _journal_meta(self) -> tuple[dict[str, Any], int] | None:
+        """The journal's run and the games of the Parquet file it follows;
+        None when there is no journal, or a file there that is not one (a
+        Parquet file half written by an older tabletop: nothing in it can be read)."""
+        if self.journal.is_symlink() or (self.journal.exists() and not self.journal.is_file()):
+            raise UsageError("not a regular file; move it away", where=str(self.journal))
         try:
-            old = pq.ParquetFile(str(self.path))
+            with open(self.journal, "rb") as handle:
+                first = orjson.loads(handle.readline(MAX_META))
+            return dict(first["run"]), int(first["after"])
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise UsageError(f"cannot read it: {exc.strerror or exc}", where=str(self.journal)) from None
         except Exception:
-            raise UsageError(
-                "not a complete Parquet file (the run was killed before closing it); choose another name",
-                where=str(self.path),
-            ) from None
-        self._open_parquet()
+            return None
+
+    def _parquet_games(self, meta: dict[str, Any]) -> int:
+        pq, _ = _parquet(meta)
+        try:
+            rows = pq.ParquetFile(str(self.path)).metadata.num_rows
+        except Exception:
+            raise UsageError("not a complete Parquet file; choose another name", where=str(self.path)) from None
+        return rows // max(1, len(meta.get("arms") or [[]]))
+
+    @_named
+    def _start_journal(self, after: int) -> None:
+        self._after = after
+        self._journaled = 0
+        with open(self.journal, "w", encoding="utf-8") as out:
+            out.write(orjson.dumps({"run": self.meta, "after": after}).decode() + "\n")
+        self._handle = open(self.journal, "a", encoding="utf-8")
+
+    def _resume_parquet(
+        self, arms: int, limit: int | None, seed: str | None, stamp: Callable[[int], dict[str, Any]] | None
+    ) -> Generator[dict[str, Any], None, None]:
+        games = 0
         group: list[dict[str, Any]] = []
-        seen = 0
-        for batch in old.iter_batches(batch_size=PARQUET_GROUP):
-            for rec in batch.to_pylist():
-                rec["figures"] = orjson.loads(rec["figures"] or "{}")
-                if seen == limit:
-                    self._writer.close()
-                    self._writer = None
-                    assert self._partial is not None
-                    self._partial.unlink(missing_ok=True)
+        if self._present():
+            pq, _ = _parquet(self.meta)
+            try:
+                old = pq.ParquetFile(str(self.path))
+            except Exception:
+                raise UsageError("not a complete Parquet file; choose another name", where=str(self.path)) from None
+            for rec in _parquet_rows(old):
+                if games == limit:
                     raise self._longer(limit)
-                if rec["number"] != seen + 1:
-                    return
+                if rec["number"] != games + 1:
+                    raise UsageError(
+                        f"row {games * arms + len(group) + 1}: game {rec['number']} where game {games + 1} is due",
+                        where=str(self.path),
+                    )
                 group.append(rec)
                 if len(group) == arms:
-                    self.write(group)
                     yield from group
                     group = []
-                    seen += 1
-
-    def _flush_parquet(self) -> None:
-        if not self._buffer:
-            return
-        import pyarrow as pa
-
-        columns = {name: [] for name in FIELDS}
-        for rec in self._buffer:
-            for name in FIELDS:
-                columns[name].append(rec[name] if name != "figures" else orjson.dumps(rec["figures"]).decode())
-        self._writer.write_table(pa.table(columns, schema=self._schema))
-        self._buffer = []
+                    games += 1
+            if group:
+                raise UsageError(f"game {games + 1} lacks a rule set's row", where=str(self.path))
+        journal = self._journal_meta()
+        if journal is not None:
+            there, after = journal
+            if after == games:
+                self._after = after
+                keep, games = yield from self._rows(self.journal, 1, arms, limit, seed, games)
+                self._journaled = games - after
+                self._cut(self.journal, 1, keep, stamp(games) if stamp else None)
+                self._handle = open(self.journal, "a", encoding="utf-8")
+                return
+            if after < games:
+                # Written into the Parquet file already (a run killed before it
+                # removed its journal): nothing of it is new.
+                pass
+            else:
+                raise UsageError(
+                    f"continues game {after} of {self.path.name}, which holds {games}; move one of them away",
+                    where=str(self.journal),
+                )
+        if stamp is not None:
+            self.meta = stamp(games)
+        self._start_journal(games)
 
     def _close_parquet(self) -> None:
-        if self._writer is None:
+        """Write the Parquet file whole: its rows so far, then the journal's."""
+        if not self._journaled and self._present() and self.meta == read_meta(self.path):
+            self.journal.unlink(missing_ok=True)
             return
-        self._flush_parquet()
-        self._writer.close()
-        self._writer = None
-        assert self._partial is not None
-        os.replace(self._partial, self.path)
+        pq, schema = _parquet(self.meta)
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            writer = pq.ParquetWriter(str(tmp), schema)
+            try:
+                chunk: list[dict[str, Any]] = []
+                for rec in self._merged():
+                    chunk.append(rec)
+                    if len(chunk) == PARQUET_GROUP:
+                        _write_group(writer, schema, chunk)
+                        chunk = []
+                if chunk:
+                    _write_group(writer, schema, chunk)
+            finally:
+                writer.close()
+            with open(tmp, "rb") as written:
+                os.fsync(written.fileno())
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            raise UsageError(
+                f"cannot write: {exc.strerror or exc}; its games are kept in {self.journal.name}, "
+                "and the same command continues them",
+                where=str(self.path),
+            ) from None
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        self.journal.unlink(missing_ok=True)
+
+    def _merged(self) -> Iterator[dict[str, Any]]:
+        if self._present():
+            pq, _ = _parquet(self.meta)
+            yield from _parquet_rows(pq.ParquetFile(str(self.path)))
+        with open(self.journal, "rb") as handle:
+            handle.readline(MAX_META)
+            for line in _lines(handle):
+                if not line.endswith(b"\n"):
+                    break
+                yield orjson.loads(line)
+
+
+def parse_row(kind: str, line: bytes, number: int, path: Path) -> dict[str, Any]:
+    """Line ``number`` of a ``csv`` or ``jsonl`` results file, typed and
+    checked: one that cannot be read is one error naming its line."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"line {number}: not UTF-8 text (byte {exc.start + 1})", where=str(path)) from None
+    try:
+        if kind == "csv":
+            (flat,) = csv.DictReader(io.StringIO(text), fieldnames=FIELDS, strict=True)
+            rec = _typed(_unflat(flat))
+        else:
+            rec = orjson.loads(text)
+            rec["figures"] = dict(rec["figures"] or {})
+        row_from(rec)
+    except Exception as exc:  # any field missing, of the wrong type, or not JSON / CSV
+        raise UsageError(f"line {number}: not a results row ({_what(exc)})", where=str(path)) from None
+    return rec
+
+
+def _write_group(writer: Any, schema: Any, rows: list[dict[str, Any]]) -> None:
+    import pyarrow as pa
+
+    columns: dict[str, list[Any]] = {name: [] for name in FIELDS}
+    for rec in rows:
+        for name in FIELDS:
+            columns[name].append(rec[name] if name != "figures" else orjson.dumps(rec["figures"]).decode())
+    writer.write_table(pa.table(columns, schema=schema), row_group_size=len(rows))
+
+
+def _parquet_rows(parquet: Any) -> Iterator[dict[str, Any]]:
+    for batch in parquet.iter_batches(batch_size=PARQUET_GROUP):
+        for rec in batch.to_pylist():
+            rec["figures"] = orjson.loads(rec["figures"] or "{}")
+            yield rec
+
+
+def _what(exc: Exception) -> str:
+    if isinstance(exc, KeyError):
+        return f"no {exc.args[0]!r}" if exc.args else "a field is missing"
+    if isinstance(exc, orjson.JSONDecodeError):
+        return "not JSON"
+    return type(exc).__name__
 
 
 #: The longest first line (the run's metadata) read.
@@ -389,7 +570,11 @@ def read_meta(path: Path) -> dict[str, Any]:
             ) from None
         return orjson.loads((schema.metadata or {})[b"tabletop.run"])
     with open(path, "rb") as handle:
-        first = handle.readline(MAX_META).decode("utf-8")
+        raw = handle.readline(MAX_META)
+    try:
+        first = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError("line 1: not UTF-8 text; not a tabletop results file", where=str(path)) from None
     if kind == "csv":
         if not first.startswith(CSV_META):
             raise ValueError("no run line")
@@ -410,26 +595,23 @@ def records(path: Path) -> Iterator[dict[str, Any]]:
     kind = kind_of(path)
     if kind == "parquet":
         pq, _ = _parquet({})
-        for batch in pq.ParquetFile(str(path)).iter_batches(batch_size=PARQUET_GROUP):
-            for rec in batch.to_pylist():
-                rec["figures"] = orjson.loads(rec["figures"] or "{}")
-                yield rec
+        try:
+            parquet = pq.ParquetFile(str(path))
+        except Exception:
+            raise UsageError("not a complete Parquet file", where=str(path)) from None
+        yield from _parquet_rows(parquet)
         return
     read_meta(path)
+    heading = 2 if kind == "csv" else 1
     with open(path, "rb") as handle:
-        handle.readline(MAX_META)
-        if kind == "csv":
+        for _ in range(heading):
             handle.readline(MAX_META)
-        for line in _lines(handle):
+        for number, line in enumerate(_lines(handle), start=heading + 1):
             if not line.endswith(b"\n"):
                 if len(line) >= MAX_META:
-                    raise UsageError(f"a row longer than {MAX_META} bytes", where=str(path))
+                    raise UsageError(f"line {number}: a row longer than {MAX_META} bytes", where=str(path))
                 return
-            if kind == "csv":
-                (flat,) = csv.DictReader(io.StringIO(line.decode("utf-8")), fieldnames=FIELDS)
-                yield _typed(_unflat(flat))
-            else:
-                yield orjson.loads(line)
+            yield parse_row(kind, line, number, path)
 
 
 def _lines(handle: Any) -> Iterator[bytes]:

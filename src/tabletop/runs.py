@@ -23,14 +23,14 @@ import contextlib
 import os
 import time
 from collections.abc import Callable, Iterator
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import attrs
 import orjson
 
-from . import simulation
+from . import origin, simulation
+from .api import registry
 from .errors import UsageError
 from .intervals import wilson
 from .paired import Paired
@@ -62,6 +62,9 @@ class Run:
     until_interval: float | None = None
     #: How ``tabletop stats`` groups the summaries (``("seat",)``, ``("turn-order",)``...).
     by: tuple[str, ...] = ("seat",)
+    #: Add games to a results file or logs folder made by other code (another
+    #: tabletop, a house-rule file edited since): refused unless this is set.
+    continue_anyway: bool = False
 
 
 @attrs.define
@@ -75,23 +78,21 @@ class Done:
     paired: Paired | None = None
     #: Whether ``until_interval`` stopped the run before ``games``.
     narrow: bool = False
+    #: The run's metadata as :func:`metadata` gave it when the run began.
+    recorded: dict[str, Any] | None = None
 
     def meta(self) -> dict[str, Any]:
-        return {**metadata(self.run), "played": self.games}
-
-
-def tabletop_version() -> str:
-    try:
-        return version("tabletop")
-    except PackageNotFoundError:  # pragma: no cover - run from a source tree
-        return "unknown"
+        return {**(self.recorded or metadata(self.run)), "played": self.games}
 
 
 def metadata(run: Run) -> dict[str, Any]:
-    """What identifies a run: a rerun continues only a run with the same metadata (``games`` aside)."""
+    """What identifies a run: what was asked (a rerun continues only the same
+    run, ``games`` aside) and what made its games (:mod:`tabletop.origin`:
+    a rerun by other code is refused unless ``continue_anyway``)."""
     base = run.arms[0]
+    made = origin.made_by(registry(base.plugins), base.game, [arm.variants for arm in run.arms], base.bots)
     return {
-        "tabletop": tabletop_version(),
+        "tabletop": made["tabletop"],
         "game": base.game,
         "players": base.players,
         "bots": list(base.bots),
@@ -99,6 +100,8 @@ def metadata(run: Run) -> dict[str, Any]:
         "options": dict(base.options),
         "seed": base.seed,
         "games": run.games,
+        "rules": made["rules"],
+        "code": made["code"],
     }
 
 
@@ -127,19 +130,21 @@ def play(
     run: Run,
     progress: Callable[[int], None] | None = None,
     guard: Guard | None = None,
+    starting: Callable[[int], None] | None = None,
 ) -> Done:
     """Play ``run``, resuming it if its results file or logs folder holds its
-    beginning. ``progress`` is called with the games of each batch finished.
-    Raises :class:`Interrupted` (its message says what was kept) on SIGINT or
-    SIGTERM when ``guard`` catches them."""
+    beginning. ``starting`` is told how many games they hold already, before
+    any game is played; ``progress`` is called with the games of each batch
+    finished. Raises :class:`Interrupted` (its message says what was kept)
+    on SIGINT or SIGTERM when ``guard`` catches them."""
+    for arm in run.arms:
+        simulation.check(arm)
     meta = metadata(run)
     arms = len(run.arms)
     summaries = [Summary(run.by) for _ in run.arms]
     paired = Paired(run.arms[0].players, "turn-order" if "turn-order" in run.by else "seat") if arms == 2 else None
-    done = Done(run, summaries, 0, paired=paired)
+    done = Done(run, summaries, 0, paired=paired, recorded=meta)
     results = Results(run.results, meta) if run.results is not None else None
-    for arm in run.arms:
-        simulation.check(arm)
 
     def add(group: tuple[GameRow, ...]) -> None:
         for summary, row in zip(summaries, group):
@@ -149,17 +154,20 @@ def play(
 
     # What the files hold already: the beginning of this run, or nothing.
     kept = 0
-    if results is not None:
-        there = results.existing()
-        if there is not None and not _same_run(there, meta):
+    there = results.existing() if results is not None else None
+    if results is not None and there is not None:
+        if not _same_run(there, meta):
             raise UsageError(
                 f"holds another run ({_differs(there, meta)}); choose another file", where=str(results.path)
             )
-    logs_there = _check_logs(run, meta)
-    if results is not None and results.existing() is not None:
+        other_code = _made_elsewhere(there, meta, run, str(results.path))
+        results.meta = kept_meta = {**there, "games": run.games}
+        stamp = (lambda games: origin.continued(kept_meta, meta, games + 1)) if other_code else None
+    logs_there, logs_meta = _check_logs(run, meta)
+    if results is not None and there is not None:
         group: list[GameRow] = []
         limit = run.games if logs_there is None else min(run.games, logs_there)
-        for rec in results.resume(arms, limit=limit):
+        for rec in results.resume(arms, limit=limit, seed=run.arms[0].seed, stamp=stamp):
             group.append(row_from(rec))
             if len(group) == arms:
                 add(tuple(group))
@@ -175,9 +183,12 @@ def play(
     done.resumed = done.games = kept
     if run.logs is not None:
         run.logs.mkdir(parents=True, exist_ok=True)
-        (run.logs / RUN_FILE).write_text(orjson.dumps(meta, option=orjson.OPT_INDENT_2).decode() + "\n")
+        record_ = logs_meta(kept) if logs_meta is not None else meta
+        (run.logs / RUN_FILE).write_text(orjson.dumps(record_, option=orjson.OPT_INDENT_2).decode() + "\n")
         for k in range(arms):
             arm_folder(run, k).mkdir(parents=True, exist_ok=True)
+    if starting is not None:
+        starting(kept)
 
     guard = guard or Guard()
     last_sync = time.monotonic()
@@ -277,23 +288,40 @@ def _write_logs(run: Run, batch: list[tuple[Played, ...]]) -> None:
                 raise UsageError(f"cannot write a log: {exc.strerror or exc}", where=str(folder / name)) from None
 
 
-def _check_logs(run: Run, meta: dict[str, Any]) -> int | None:
-    """How many games the logs folder holds already (None: no logs wanted)."""
+def _made_elsewhere(there: dict[str, Any], meta: dict[str, Any], run: Run, where: str) -> bool:
+    """Whether the games ``there`` were made by other code than this run's
+    (:mod:`tabletop.origin`); refused, naming what changed, unless the run
+    continues anyway."""
+    changed = origin.difference(origin.maker(there), origin.maker(meta))
+    if changed and not run.continue_anyway:
+        raise UsageError(
+            f"its games were made by other code: {changed}; --continue-anyway adds games all the same, "
+            "or choose another",
+            where=where,
+        )
+    return bool(changed)
+
+
+def _check_logs(run: Run, meta: dict[str, Any]) -> tuple[int | None, Callable[[int], dict[str, Any]] | None]:
+    """How many games the logs folder holds already (None: no logs wanted),
+    and what its ``run.json`` is to say given the games kept (None: ``meta``)."""
     if run.logs is None:
-        return None
+        return None, None
     folder = run.logs
     if not folder.exists():
-        return 0
+        return 0, None
     if not folder.is_dir():
         raise UsageError("not a folder", where=str(folder))
     marker = folder / RUN_FILE
     if not marker.exists():
         if any(folder.iterdir()):
             raise UsageError("the output folder is not empty; choose another", where=str(folder))
-        return 0
+        return 0, None
     try:
         there = orjson.loads(marker.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        if not isinstance(there, dict):
+            raise ValueError
+    except (OSError, ValueError):
         raise UsageError(f"{RUN_FILE} cannot be read; choose another folder", where=str(folder)) from None
     if not _same_run(there, meta):
         raise UsageError(f"holds the logs of another run ({_differs(there, meta)}); choose another", where=str(folder))
@@ -302,7 +330,12 @@ def _check_logs(run: Run, meta: dict[str, Any]) -> int | None:
         (arm_folder(run, k) / log_name(run.arms[k], count + 1)).exists() for k in range(len(run.arms))
     ):
         count += 1
-    return count
+    if not count:
+        return 0, None
+    kept_meta = {**there, "games": run.games}
+    if _made_elsewhere(there, meta, run, str(folder / RUN_FILE)):
+        return count, lambda games: origin.continued(kept_meta, meta, games + 1)
+    return count, lambda games: kept_meta
 
 
 def _summaries_from_logs(run: Run, kept: int, add: Callable[[tuple[GameRow, ...]], None]) -> None:

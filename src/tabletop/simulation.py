@@ -23,8 +23,10 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import sys
 import tempfile
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -275,11 +277,16 @@ class Pool:
 
     def __init__(self, workers: int) -> None:
         context = multiprocessing.get_context()
+        forked = context.get_start_method() == "fork"
         self.procs = []
         self.conns = []
         for _ in range(workers):
             mine, theirs = context.Pipe()
-            proc = context.Process(target=_serve, args=(theirs,), daemon=True)
+            # A forked worker inherits this end of its own pipe and of the
+            # pipes before it: while it holds one, its own read never ends
+            # when the command dies. It closes them first thing.
+            ends = tuple(c.fileno() for c in (*self.conns, mine)) if forked else ()
+            proc = context.Process(target=_serve, args=(theirs, os.getpid(), ends), daemon=True)
             proc.start()
             theirs.close()
             self.procs.append(proc)
@@ -335,9 +342,14 @@ class Pool:
             conn.close()
 
 
-def _serve(conn: Any) -> None:
-    """A worker: calls from the pipe, results back, until the pipe closes."""
+def _serve(conn: Any, parent: int, ends: Sequence[int] = ()) -> None:
+    """A worker: calls from the pipe, results back, until the pipe closes
+    or the command that started it (``parent``) dies."""
     _quiet_worker()
+    for fd in ends:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _die_with(parent)
     while True:
         try:
             task, call = conn.recv()
@@ -351,6 +363,40 @@ def _serve(conn: Any) -> None:
             conn.send(reply)
         except (OSError, ValueError):
             return
+
+
+#: ``prctl``'s request to be sent a signal when the parent dies (Linux).
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int) -> None:
+    """End this worker when ``parent`` dies, even by ``kill -9`` and in the
+    middle of a batch: where Linux offers it, the kernel sends SIGTERM
+    (left at its default, which ends the process); elsewhere a thread looks
+    at the parent every half second."""
+    if _death_signal():
+        if os.getppid() != parent:  # it died before the request was made
+            os._exit(1)
+        return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="tabletop-parent-watch", daemon=True).start()
+
+
+def _death_signal() -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 def _result(future: Any) -> Any:

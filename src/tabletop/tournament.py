@@ -32,9 +32,9 @@ from typing import Any
 
 import attrs
 
-from . import simulation
+from . import origin, simulation
 from .api import bot_named, registry
-from .errors import UsageError
+from .errors import UsageError, quote
 from .extensions import Bot
 from .intervals import wilson
 from .live import selfplay
@@ -81,7 +81,7 @@ class Entry:
         )
 
     def head(self) -> dict[str, Any]:
-        """The results file's first line: what a rerun must match."""
+        """What the tournament is: a rerun continues only the same one."""
         return {
             "format": FORMAT,
             "game": self.game,
@@ -91,6 +91,14 @@ class Entry:
             "options": dict(self.options),
             "seed": self.seed,
         }
+
+    def made_by(self) -> dict[str, Any]:
+        """What plays its games (:mod:`tabletop.origin`): a rerun by other code is refused unless asked for."""
+        return origin.made_by(registry(self.plugins), self.game, [self.variants], self.bots)
+
+    def record(self) -> dict[str, Any]:
+        """The results file's first line: what the tournament is and what made its games."""
+        return {**self.head(), **self.made_by()}
 
 
 @attrs.frozen
@@ -174,10 +182,14 @@ def play_games(entry: Entry, numbers: Sequence[int]) -> list[Result]:
 
 
 # -- the results file --------------------------------------------------------------
-def resume(path: Path, entry: Entry) -> list[Result]:
+def resume(path: Path, entry: Entry, continue_anyway: bool = False) -> list[Result]:
     """The games a results file already holds (none if it does not exist);
-    a file of another tournament is refused, and a last line cut short by
-    a crash is dropped (the file is cut back to its whole lines)."""
+    a file of another tournament is refused, and so is one whose games
+    other code made (another tabletop, an edited house rule) unless
+    ``continue_anyway``, which notes from which game on this code plays. A
+    last line cut short by a crash is dropped (the file is cut back to its
+    whole lines); any other line that cannot be read is refused with its
+    number, leaving the file as it was."""
     if not path.exists():
         return []
     try:
@@ -185,28 +197,84 @@ def resume(path: Path, entry: Entry) -> list[Result]:
     except OSError as exc:
         raise UsageError(f"cannot read the results file: {exc.strerror}", where=str(path)) from None
     whole = raw[: raw.rfind(b"\n") + 1]
-    lines = whole.decode("utf-8", "replace").splitlines()
+    lines = whole.splitlines()
     if not lines:
         return []
     try:
-        head = json.loads(lines[0])
+        head = json.loads(_text(lines[0], 1, path))
+        if not isinstance(head, dict):
+            raise ValueError
     except ValueError:
         raise UsageError("line 1: not a tournament results file", where=str(path)) from None
-    if head != entry.head():
+    if {k: head.get(k) for k in entry.head()} != entry.head():
         raise UsageError(
             "line 1: a results file of another tournament (game, bots, players, variants, options or seed differ)",
             where=str(path),
         )
+    made = entry.made_by()
+    changed = origin.difference(origin.maker(head), made)
+    if changed and not continue_anyway:
+        raise UsageError(
+            f"its games were made by other code: {changed}; --continue-anyway adds games all the same, "
+            "or choose another",
+            where=str(path),
+        )
     results = []
+    seen: set[int] = set()
     for number, line in enumerate(lines[1:], start=2):
+        result = _result(_text(line, number, path), number, entry, path)
+        if result.number in seen:
+            raise UsageError(f"line {number}: game {result.number} is there twice", where=str(path))
+        seen.add(result.number)
+        results.append(result)
+    if changed:
+        first = 1 + max(seen, default=0)
+        head = origin.continued(head, made, first)
+        whole = (json.dumps(head, separators=(",", ":")) + "\n").encode() + b"".join(line + b"\n" for line in lines[1:])
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
-            results.append(Result.read(line))
-        except (ValueError, TypeError, KeyError):
-            raise UsageError(f"line {number}: not a game result", where=str(path)) from None
-    if len(whole) != len(raw):
+            tmp.write_bytes(whole)
+            os.replace(tmp, path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise UsageError(f"cannot write the results file: {exc.strerror}", where=str(path)) from None
+    elif len(whole) != len(raw):
         with open(path, "r+b") as handle:
             handle.truncate(len(whole))
     return results
+
+
+def _text(line: bytes, number: int, path: Path) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"line {number}: not UTF-8 text (byte {exc.start + 1})", where=str(path)) from None
+
+
+def _result(text: str, number: int, entry: Entry, path: Path) -> Result:
+    """Line ``number``: a game's result, of this tournament's seats and seat order."""
+    try:
+        result = Result.read(text)
+    except (ValueError, TypeError, KeyError):
+        raise UsageError(f"line {number}: not a game result", where=str(path)) from None
+    seats = entry.players
+    fine = (
+        isinstance(result.number, int)
+        and result.number >= 1
+        and all(len(field) == seats for field in (result.scores, result.cpu, result.decisions))
+        and all(isinstance(x, int) for x in (*result.scores, *result.decisions, *result.winners, result.events))
+        and all(isinstance(x, (int, float)) for x in result.cpu)
+        and all(0 <= w < seats for w in result.winners)
+    )
+    if not fine:
+        raise UsageError(f"line {number}: not a game result (a field of the wrong type or length)", where=str(path))
+    if result.seating != entry.seating(result.number):
+        raise UsageError(
+            f"line {number}: game {result.number} seats {quote(str(list(result.seating)))}, "
+            f"not {quote(str(list(entry.seating(result.number))))} (a result of another tournament)",
+            where=str(path),
+        )
+    return result
 
 
 class ResultsFile:
@@ -219,7 +287,7 @@ class ResultsFile:
         except OSError as exc:
             raise UsageError(f"cannot write the results file: {exc.strerror}", where=str(path)) from None
         if fresh:
-            self.write([json.dumps(entry.head(), separators=(",", ":"))])
+            self.write([json.dumps(entry.record(), separators=(",", ":"))])
 
     def write(self, lines: Iterable[str]) -> None:
         self.handle.write("".join(line + "\n" for line in lines))
@@ -239,9 +307,14 @@ def run(
     results: Path | None = None,
     progress: Callable[[int], None] | None = None,
     guard: simulation.Guard | None = None,
+    starting: Callable[[int], None] | None = None,
+    continue_anyway: bool = False,
 ) -> list[Result]:
     """Play games 1..``games`` of ``entry`` (those not already in ``results``)
     on ``workers`` processes or a Dask cluster; every result, in game order.
+    ``starting`` is told how many games ``results`` holds already, before
+    any is played (without it, ``progress`` is given them first);
+    ``continue_anyway``: see :func:`resume`.
 
     The games run as ``simulate``'s do (:func:`tabletop.simulation.stream`'s
     pool and Dask runner): a SIGINT or SIGTERM caught by ``guard`` stops the
@@ -249,10 +322,13 @@ def run(
     ``results`` kept; the same call again continues from there."""
     check(entry)
     guard = guard or simulation.Guard()
-    done = {r.number: r for r in (resume(results, entry) if results is not None else [])}
+    done = {r.number: r for r in (resume(results, entry, continue_anyway) if results is not None else [])}
     todo = [n for n in range(1, games + 1) if n not in done]
-    if progress is not None and done:
-        progress(sum(1 for n in done if n <= games))
+    kept = sum(1 for n in done if n <= games)
+    if starting is not None:
+        starting(kept)
+    elif progress is not None and done:
+        progress(kept)
     sink = ResultsFile(results, entry) if results is not None else None
     try:
         for batch in _batches_played(entry, todo, workers, scheduler, guard):

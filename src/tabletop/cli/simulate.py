@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -12,6 +10,7 @@ import click
 
 from .. import balance
 from ..errors import UsageError
+from ..progress import Progress
 from ..runs import Run, play
 from ..simulation import Guard, Plan
 from ..stats import parse_by
@@ -57,6 +56,11 @@ from .common import game_option, parse_options, pass_env, plot_option, seat_coun
     show_default=True,
     help="Win tables per seat, bot, start, turn-order (several with commas); turn-order pairs a --compare by it.",
 )
+@click.option(
+    "--continue-anyway",
+    is_flag=True,
+    help="Add games to a results file or logs folder made by other code (another tabletop, an edited house rule).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @plot_option
 @pass_env
@@ -79,6 +83,7 @@ def simulate(
     sweep,
     until_interval,
     by,
+    continue_anyway,
     as_json,
     plot_path,
 ) -> None:
@@ -126,13 +131,17 @@ def simulate(
         per_batch=per_batch,
         until_interval=until_interval,
         by=parse_by(by),
+        continue_anyway=continue_anyway,
     )
-    stderr = sys.stderr
-    quiet = contextlib.nullcontext(stderr) if stderr.isatty() else open(os.devnull, "w")
-    with quiet as bar_file, Guard() as guard:
-        label = f"{game} " + " / ".join(", ".join(a.variants) or "official rules" for a in arms)
-        with click.progressbar(length=games, label=label, file=bar_file) as bar:
-            done = play(run, bar.update, guard)
+    if plot_path is not None:
+        # Before any game: a picture that cannot be drawn is refused now, not after hours.
+        from ..plotting import check_target
+
+        check_target(plot_path)
+    label = f"{game} " + " / ".join(", ".join(a.variants) or "official rules" for a in arms)
+    where = " and ".join(str(p) for p in (results, output) if p is not None)
+    with Guard() as guard, Progress(games, label, sys.stderr) as bar:
+        done = play(run, bar.update, guard, starting=bar.resuming(where))
     report = balance.Report(done, compare=compare, sweep=sweep)
     if as_json:
         click.echo(json.dumps(report.as_json(), ensure_ascii=False))

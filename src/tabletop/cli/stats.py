@@ -45,6 +45,10 @@ def stats(env, paths: tuple[Path, ...], by: str, as_json: bool, as_csv: bool, pl
     if as_json and as_csv:
         raise UsageError("--json and --csv exclude each other")
     by = parse_by(by)
+    if plot_path is not None:
+        from ..plotting import check_target
+
+        check_target(plot_path)
     registry = env.registry
     failed: list[TabletopError] = []
     summary = Summary(by)

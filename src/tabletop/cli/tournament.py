@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
 from pathlib import Path
 
 import click
 
 from ..errors import UsageError
+from ..progress import Progress
 from ..simulation import Guard
 from ..tournament import Entry, pairs, ratings, run
 from .common import game_option, parse_options, pass_env, variant_option
@@ -36,13 +35,31 @@ from .common import game_option, parse_options, pass_env, variant_option
     type=click.Path(dir_okay=False, path_type=Path),
     help="Keep each finished game in this file; run again with it to continue.",
 )
+@click.option(
+    "--continue-anyway",
+    is_flag=True,
+    help="Add games to a results file made by other code (another tabletop, an edited house rule).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the ratings and win rates as JSON.")
 @click.option(
     "--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), help="Draw the ratings (.svg, .png)."
 )
 @pass_env
 def tournament(
-    env, game, bots, games, count, variants, options, seed, workers, scheduler, results, as_json, plot_path
+    env,
+    game,
+    bots,
+    games,
+    count,
+    variants,
+    options,
+    seed,
+    workers,
+    scheduler,
+    results,
+    continue_anyway,
+    as_json,
+    plot_path,
 ) -> None:
     """Play bots against each other in every seat order and rate them.
 
@@ -73,14 +90,15 @@ def tournament(
         seed=seed,
         plugins=tuple(str(p) for p in env.plugins),
     )
-    stderr = sys.stderr
-    quiet = contextlib.nullcontext(stderr) if stderr.isatty() else open(os.devnull, "w")
-    with (
-        quiet as bar_file,
-        Guard() as guard,
-        click.progressbar(length=games, label=f"{game} tournament", file=bar_file) as bar,
-    ):
-        played = run(entry, games, workers, scheduler, results, bar.update, guard)
+    if plot_path is not None:
+        # Before any game: a picture that cannot be drawn is refused now, not after hours.
+        from ..plotting import check_target
+
+        check_target(plot_path)
+    where = str(results) if results is not None else ""
+    with Guard() as guard, Progress(games, f"{game} tournament", sys.stderr) as bar:
+        starting = bar.resuming(where)
+        played = run(entry, games, workers, scheduler, results, bar.update, guard, starting, continue_anyway)
     rated = ratings(entry, played)
     duels = pairs(entry, played)
     if as_json:
@@ -89,7 +107,9 @@ def tournament(
     else:
         click.echo(_table(entry, len(played), rated, duels))
     if plot_path is not None:
-        _plot(entry, len(played), rated, plot_path)
+        from ..plotting import plot_ratings
+
+        plot_ratings(rated, f"{len(played)} games of {entry.game}, {entry.players} players", plot_path)
         if not as_json:
             click.echo(f"Picture written to {plot_path}.")
 
@@ -131,28 +151,3 @@ def _columns(rows: list[list[str]], names: int = 1) -> list[str]:
         "  ".join(c.ljust(w) if i < names else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
         for r in rows
     ]
-
-
-def _plot(entry: Entry, games: int, rated: list[dict], path: Path) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UsageError("--plot needs matplotlib: pip install 'tabletop[plot]'") from None
-    names = [r["bot"] for r in rated][::-1]
-    mus = [r["mu"] for r in rated][::-1]
-    spans = [3 * r["sigma"] for r in rated][::-1]
-    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.6 * len(names)))
-    ax.errorbar(mus, range(len(names)), xerr=spans, fmt="o", capsize=4)
-    ax.set_yticks(range(len(names)), names)
-    ax.set_xlabel("OpenSkill mu, with ±3 sigma")
-    ax.set_title(f"{games} games of {entry.game}, {entry.players} players")
-    fig.tight_layout()
-    try:
-        fig.savefig(path)
-    except OSError as exc:
-        raise UsageError(f"cannot write the picture: {exc.strerror}", where=str(path)) from None
-    finally:
-        plt.close(fig)
