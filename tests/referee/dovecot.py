@@ -142,9 +142,11 @@ service imap-login {{
         imap.login(USER, PASSWORD)
         return imap
 
-    def deliver(self, raw: bytes, mailbox: str = "INBOX") -> None:
+    def deliver(self, raw: bytes, mailbox: str = "INBOX", when: float | None = None) -> None:
+        """Put ``raw`` in the mailbox; ``when``: the moment it arrived (default: now)."""
+        date = imaplib.Time2Internaldate(when) if when is not None else None
         with self.client() as imap:
-            kind, data = imap.append(mailbox, None, None, raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+            kind, data = imap.append(mailbox, None, date, raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
             assert kind == "OK", data
             imap.logout()
 

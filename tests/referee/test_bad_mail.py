@@ -3,6 +3,7 @@ nothing; mail from machines gets no reply at all."""
 
 from __future__ import annotations
 
+import json
 from email.message import EmailMessage
 
 import pytest
@@ -73,13 +74,28 @@ def test_every_raw_message_is_archived_first(cli, tmp_path, smtp, game):
 def test_a_bad_mail_gets_one_reply_and_changes_nothing(cli, tmp_path, smtp, game, lines, reason):
     directory, secrets = game
     before, mails = (directory / "game.jsonl").read_bytes(), len(smtp.inbox.mails)
-    receive(cli, tmp_path, raw_mail(ANN, [line.format(**secrets) for line in lines], subject="my move"))
+    # A reply in the game's thread: its Subject carries the game's tag.
+    receive(cli, tmp_path, raw_mail(ANN, [line.format(**secrets) for line in lines], subject="Re: [g] my move"))
     assert unchanged(directory, before)
     replies = smtp.inbox.mails[mails:]
     to_ann = [m for m in replies if ANN in m["X-Envelope-To"]]
     assert len(to_ann) == 1 and topic(to_ann[0]) == "Not played"
     assert reason in body(to_ann[0]), body(to_ann[0])
     assert to_ann[0]["In-Reply-To"]
+
+
+@pytest.mark.parametrize("subject", ["my move", "Re: [chess] my move"])
+def test_a_mail_for_another_game_is_left_to_its_referee(cli, tmp_path, smtp, game, subject):
+    """Trust finding 23: several games may share the referee's mailbox; a
+    mail that names another game (its game: line or the Subject's tag), and
+    not this one, gets no answer here and counts against no one."""
+    directory, secrets = game
+    before, mails = (directory / "game.jsonl").read_bytes(), len(smtp.inbox.mails)
+    lines = ["game: chess" if "chess" not in subject else "hello", "secret: x", "move: 1@a1"]
+    out = receive(cli, tmp_path, raw_mail(ANN, lines, subject=subject))
+    assert "for game 'chess'" in out and unchanged(directory, before)
+    assert smtp.inbox.mails[mails:] == []
+    assert json.loads((directory / "referee.json").read_text())["answered"] == {}
 
 
 def test_an_illegal_move_is_answered_with_the_legal_decisions(cli, tmp_path, smtp, game):

@@ -238,9 +238,7 @@ def test_a_wrong_secret_costs_the_slow_hash_only_when_its_short_tag_matches(tmp_
     _guesses(game, 60, now)
     assert slow == []
     stored = game.settings()["players"]["ann"]["secret"]
-    lucky = next(
-        f"lucky-{i}" for i in range(10**7) if passwords.tag_of(f"lucky-{i}", stored["salt"]) == stored["tag"]
-    )
+    lucky = next(f"lucky-{i}" for i in range(10**7) if passwords.tag_of(f"lucky-{i}", stored["salt"]) == stored["tag"])
     report = game.receive(raw_mail("g@example.net", ["game: g", "player: ann", f"secret: {lucky}"]), now + 70)
     assert "wrong secret" in report and slow == [1]
     assert "played 1" in game.receive(game.mail("ann", f"move: {game.legal('ann')[0]}"), now + 80)
@@ -256,3 +254,42 @@ def test_a_secret_stored_before_the_tag_gets_it_at_its_first_good_mail(tmp_path)
     (game.path / "referee.json").write_text(json.dumps(data))
     assert "played 1" in game.receive(game.mail("ann", f"move: {game.legal('ann')[0]}"))
     assert "tag" in game.settings()["players"]["ann"]["secret"]
+
+
+# -- finding 23: several games on one mailbox -------------------------------------------
+def test_a_second_game_on_a_mailbox_leaves_the_first_games_mail_alone(tmp_path, dovecot):
+    """Trust finding 23: a mailbox that served game 'g' (48 mails of its
+    players, and their notes to the referee from before) gets a second game,
+    'two', with the same players. Its first poll answers none of them, nor
+    the mail for 'g' that keeps coming; so the players' answers of the day
+    are intact, and ann's real mistake in 'two' is answered."""
+    import time
+
+    from .conftest import ANN, BEN, raw_mail
+    from .dovecot import PASSWORD
+    from .test_hostile_imap import tabletop
+
+    hour_ago = time.time() - 3600
+    first = game_copy(tmp_path / "one", plain_registry_cached(), None)
+    for i in range(24):
+        for who, address in (("ann", ANN), ("ben", BEN)):
+            lines = ["game: g", f"secret: {first.secrets[who]}", f"press: good luck {i}"]
+            dovecot.deliver(raw_mail(address, lines, subject="Re: [g] Glüx: ann, ben"))
+    for address in (ANN, BEN):
+        dovecot.deliver(raw_mail(address, ["when do we start?"], subject="hello"), when=hour_ago)
+    two = game_copy(tmp_path / "two", plain_registry_cached(), None, game_id="two")
+    before = two.names()
+    run = tabletop("pbem", "poll", "g", "--imap", dovecot.url(), cwd=two.path.parent, password=PASSWORD)
+    assert run.returncode == 0, run.stderr
+    assert "50 message(s) handled." in run.stdout, run.stdout
+    dovecot.deliver(raw_mail(ANN, ["game: g", f"secret: {first.secrets['ann']}", "history"], subject="[g] history"))
+    run = tabletop("pbem", "poll", "g", "--imap", dovecot.url(), cwd=two.path.parent, password=PASSWORD)
+    assert run.returncode == 0 and "1 message(s) handled." in run.stdout, run.stdout
+    assert two.names() == before, sorted(two.names() - before)
+    assert two.settings()["answered"] == {}
+    mistake = raw_mail(ANN, ["game: two", f"secret: {two.secrets['ann']}", "move: nowhere"], subject="Re: [two] move")
+    dovecot.deliver(mistake)
+    run = tabletop("pbem", "poll", "g", "--imap", dovecot.url(), cwd=two.path.parent, password=PASSWORD)
+    assert run.returncode == 0, run.stderr
+    answers = [m for m in two.queued_since(before) if b"To: " + ANN.encode() in m]
+    assert len(answers) == 1 and b"Not played" in answers[0], run.stdout

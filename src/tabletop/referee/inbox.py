@@ -12,19 +12,36 @@ from ..engine import Match
 from ..errors import TabletopError, UsageError
 from . import blackout, commands, faults, mailin, mailout, passwords
 from .gamedir import one_line
-from .settings import ANSWERS_A_DAY, DAY, GUESSES_A_DAY, GUESSES_AN_HOUR, HOUR
+from .settings import ANSWERS_A_DAY, CLOCKS_DIFFER, DAY, GUESSES_A_DAY, GUESSES_AN_HOUR, HOUR
 
 
 class Inbox:
-    def receive(self, raw: bytes, now: float | None = None, size: int | None = None) -> str:
+    def receive(
+        self, raw: bytes, now: float | None = None, size: int | None = None, arrived: float | None = None
+    ) -> str:
         """Handle one raw message; a one-line report of what was done. A message
         that cannot be handled is quarantined with its reason, never raised.
 
         ``size``: the whole mail's size when ``raw`` is only its start (a
         mail larger than :data:`mailin.MAX_BYTES` is read no further). A mail
         over that size is kept and read as its headers alone: it is answered
-        (it is too large), never parsed whole nor archived whole."""
+        (it is too large), never parsed whole nor archived whole.
+
+        ``arrived``: when the mail reached the mailbox, where the mailbox
+        says (IMAP, a Maildir). A mail that arrived before the game began
+        (a mailbox that served other games) gets no answer: it cannot be
+        for this game, whose secrets did not exist yet."""
         now = time.time() if now is None else now
+        created = self.settings.get("created")
+        self._older = bool(
+            arrived is not None and isinstance(created, (int, float)) and arrived < created - CLOCKS_DIFFER
+        )
+        try:
+            return self._kept_and_handled(raw, now, size)
+        finally:
+            self._older = False
+
+    def _kept_and_handled(self, raw: bytes, now: float, size: int | None) -> str:
         size = len(raw) if size is None else max(size, len(raw))
         if size > mailin.MAX_BYTES:
             raw = blackout.headers_only(raw)
@@ -69,6 +86,11 @@ class Inbox:
             return self.reply(letter, text, key="again-" + key[3:], echo=False)
         self._seen(mid)
         letter_key = key
+        elsewhere = self._elsewhere(letter)
+        if elsewhere:
+            return (
+                f"passed over a mail from {letter.sender} for game '{elsewhere}': another game's, left to its referee"
+            )
         if letter.problem:
             return self.reply(letter, letter.problem, key=letter_key, now=now)
         games = letter.values("game")
@@ -116,6 +138,17 @@ class Inbox:
             return self.reply(letter, why, key=letter_key, now=now)
         self._accepted(mid)
         return self._player_mail(letter, player, mid, letter_key, now)
+
+    def _elsewhere(self, letter: mailin.Letter) -> str | None:
+        """The game a mail is for when it is another game's: its ``game:`` line
+        or its Subject's tag names another game, and neither names this one.
+        Several games may share the referee's mailbox: each leaves the
+        others' mail alone (no answer, no count against anyone)."""
+        ours = self.settings["game_id"].lower()
+        named = [value.strip() for _, value in letter.values("game")] + list(letter.tags)
+        if not named or any(name.lower() == ours for name in named):
+            return None
+        return one_line(named[0])[:40]
 
     def _guessed_enough(self, sender: str, stored: dict, now: float) -> bool:
         """Whether ``sender`` used up this hour's wrong secrets, for a secret
@@ -228,7 +261,7 @@ class Inbox:
         ``player``: the player hears of it (once a day). A wrong secret from
         the player's own address is only answered (a mistyped secret is no
         forgery); many of them reach the game master (:meth:`_wrong_guess`)."""
-        if self._limited("alerted", player, now):
+        if getattr(self, "_older", False) or self._limited("alerted", player, now):
             return
         body = (
             f"A mail from {letter.sender} tried to play as you, {player}, without your secret.\n"
@@ -253,6 +286,8 @@ class Inbox:
         referee's own words), and an address gets such answers a few times a
         day at most (once for a stranger's), so that the referee relays nothing
         for anyone."""
+        if not echo and getattr(self, "_older", False):
+            return f"not answered {letter.sender} (the mail is older than the game): {problem.splitlines()[0]}"
         known = any(d["address"].lower() == letter.sender for d in self.players.values())
         if (
             not echo

@@ -66,6 +66,8 @@ class Letter:
     lines: tuple[tuple[int, str, str], ...] = ()
     #: A delivery report: the text, to find whose address bounced.
     report: str = ""
+    #: The games the Subject names by their tag ("Re: [duel] Glüx: ann, ben").
+    tags: tuple[str, ...] = ()
 
     def values(self, key: str) -> list[tuple[int, str]]:
         return [(n, v) for n, k, v in self.lines if k == key]
@@ -128,6 +130,18 @@ def sender_of(message: EmailMessage) -> str:
     return addresses[0].lower()
 
 
+_TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9._-]{0,39})\]")
+
+
+def tags_of(message: EmailMessage) -> tuple[str, ...]:
+    """The game tags in the Subject (a game's name in brackets), at most a few."""
+    try:
+        subject = clean_header(message.get("Subject", ""))[:1000]
+    except Exception:  # a Subject the parser cannot decode names no game
+        return ()
+    return tuple(_TAG.findall(subject)[:5])
+
+
 _LOCAL = re.compile(r"^[^\s@<>()\[\],;:\"\\]{1,64}$")
 _DOMAIN = re.compile(r"^(?=.{1,253}$)([^\W_]([\w-]{0,61}[^\W_])?\.)*[^\W_]([\w-]{0,61}[^\W_])?$")
 
@@ -146,7 +160,7 @@ def read(raw: bytes, referee: str, size: int | None = None) -> Letter:
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(message, EmailMessage)
     sender = sender_of(message)
-    letter = Letter(sender, message_id_of(message))
+    letter = Letter(sender, message_id_of(message), tags=tags_of(message))
     size = len(raw) if size is None else size
     if reason := _machine(message, sender, referee):
         report = ""

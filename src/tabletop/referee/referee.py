@@ -133,6 +133,8 @@ def init(
         "grace": grace,
         "master": master,
         "pictures": pictures,
+        # When the game began: mail that reached a shared mailbox before is not its.
+        "created": int(time.time()),
     }
     check_settings(settings, registry)
     header, seed, _ = make_header(registry, game, names, variants, options or {}, sealed=True)

@@ -30,6 +30,9 @@ ACCEPTED_KEPT = 20000
 GUESSES_AN_HOUR = 5
 GUESSES_A_DAY = 30
 HOUR = 3600
+#: How far the mail server's clock may be behind the referee's (seconds):
+#: a mail is older than the game only if it arrived this long before it began.
+CLOCKS_DIFFER = 600
 #: The board in each view: "png" (a PNG picture, and the SVG beside it; needs
 #: the png extra, else the SVG alone), or "svg" (the SVG alone).
 PICTURES = ("png", "svg")
