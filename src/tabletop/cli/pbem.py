@@ -224,21 +224,31 @@ def imap_options(command):
     )(command)
 
 
-def _imap_connection(ref, imap_url: str, password_file: Path | None, ca_file: Path | None):
+def _imap_connection(ref, imap_url: str, password_file: Path | None, ca_file: Path | None, deadline=None):
     from ..referee import imap
 
     box = imap.mailbox(imap_url)
     secret = imap.password(password_file)
     ca = str(ca_file) if ca_file else ref.settings.get("ca_file")
-    return imap.Connection(box, secret, ca)
+    return imap.Connection(box, secret, ca, deadline)
+
+
+#: How long a poll runs at most, unless told (--max-time): cron's next one is not kept waiting for long.
+POLL_TIME = "10m"
 
 
 @pbem.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), help="The Maildir to read.")
 @imap_options
+@click.option(
+    "--max-time",
+    default=POLL_TIME,
+    show_default=True,
+    help="Stop after this long, waiting for poll.lock included; the mail not yet read waits for the next poll.",
+)
 @pass_env
-def poll(env, directory, maildir, imap_url, imap_password_file, ca_file):
+def poll(env, directory, maildir, imap_url, imap_password_file, ca_file, max_time):
     """Handle every new message in a Maildir (moving each to cur/ once
     handled) or an IMAP mailbox (flagging each seen once handled). One poll
     of a game runs at a time; a message that cannot be handled is
@@ -251,19 +261,26 @@ def poll(env, directory, maildir, imap_url, imap_password_file, ca_file):
     """
     if (maildir is None) == (imap_url is None):
         raise UsageError("poll: name the mail to read: --maildir DIR or --imap imaps://USER@HOST/MAILBOX")
+    deadline = time.monotonic() + (duration(max_time, "--max-time") or 0)
     if imap_url is not None:
         from ..referee import imap
 
         ref = referee.Referee.open(_registry(env, directory), directory)
-        with ref.dir.locked("poll.lock"):
-            connection = _imap_connection(ref, imap_url, imap_password_file, ca_file)
+        imap.mailbox(imap_url)  # a bad address is refused before any wait
+        imap.password(imap_password_file)
+        with ref.dir.locked("poll.lock", until=deadline):
+            connection = _imap_connection(ref, imap_url, imap_password_file, ca_file, deadline)
             try:
-                count, failed = imap.poll(ref, connection, click.echo)
+                polled = imap.poll(ref, connection, click.echo, deadline)
             finally:
                 connection.close()
-        click.echo(f"{count} message(s) handled.")
-        if failed:
-            raise CheckFailed(f"{failed} message(s) could not be handled; the next poll tries again", where=imap_url)
+        click.echo(f"{polled.handled} message(s) handled.")
+        if polled.unfinished:
+            click.echo(f"stopped after --max-time {max_time}; the rest waits for the next poll.")
+        if polled.failed:
+            raise CheckFailed(
+                f"{polled.failed} message(s) could not be handled; the next poll tries again", where=imap_url
+            )
         return
     if not (maildir / "new").is_dir():
         raise UsageError(f"{maildir}: not a Maildir (no new/ folder)")
@@ -272,8 +289,11 @@ def poll(env, directory, maildir, imap_url, imap_password_file, ca_file):
     ref = referee.Referee.open(_registry(env, directory), directory)
     box = mailbox.Maildir(maildir, factory=None, create=False)
     count, failed = 0, 0
-    with ref.dir.locked("poll.lock"):
+    with ref.dir.locked("poll.lock", until=deadline):
         for key in sorted(_new_keys(box)):
+            if time.monotonic() >= deadline:
+                click.echo(f"stopped after --max-time {max_time}; the rest waits for the next poll.")
+                break
             where = maildir / box._toc[key]  # noqa: SLF001 - where it lies
             try:
                 # Only the start of a huge mail is read (never the whole file).
@@ -282,7 +302,7 @@ def poll(env, directory, maildir, imap_url, imap_password_file, ca_file):
             except (KeyError, FileNotFoundError):
                 continue  # taken by another reader
             try:
-                click.echo(f"{key}: {ref.receive(raw, size=size)}")
+                click.echo(f"{key}: {ref.receive(raw, size=size, arrived=_delivered(key))}")
             except Exception as exc:  # noqa: BLE001 - one mail never stops the others
                 failed += 1
                 why = exc.message if isinstance(exc, TabletopError) else f"{type(exc).__name__}: {exc}"
@@ -339,13 +359,13 @@ def watch(env, directory, imap_url, imap_password_file, ca_file, every, max_time
 
     handlers = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
-        with ref.dir.locked("poll.lock"):
+        with ref.dir.locked("poll.lock", until=ends):
             connection = None
             while not over():
                 try:
                     if connection is None:
-                        connection = _imap_connection(ref, imap_url, imap_password_file, ca_file)
-                    imap.poll(ref, connection, click.echo)
+                        connection = _imap_connection(ref, imap_url, imap_password_file, ca_file, ends)
+                    imap.poll(ref, connection, click.echo, ends)
                     for line in ref.tick():
                         click.echo(line)
                     try:
@@ -360,8 +380,8 @@ def watch(env, directory, imap_url, imap_password_file, ca_file, every, max_time
                         while waited < wait and not over() and not connection.noop():
                             time.sleep(min(5.0, wait - waited))
                             waited += 5.0
-                except CheckFailed as exc:
-                    # The server went away: say so, wait, connect again.
+                except (CheckFailed, imap.ServerFault) as exc:
+                    # The server went away, or broke the bounds: say so, wait, connect again.
                     click.echo(f"{exc.message}; trying again in {min(step, 30)} s")
                     if connection is not None:
                         connection.close()
@@ -375,6 +395,12 @@ def watch(env, directory, imap_url, imap_password_file, ca_file, every, max_time
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
     click.echo("stopped.")
+
+
+def _delivered(key: str) -> float | None:
+    """When a Maildir message was delivered: its name starts with the time (seconds)."""
+    head = key.split(".", 1)[0]
+    return float(head) if head.isdigit() and len(head) <= 12 else None
 
 
 def _new_keys(box) -> list[str]:

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import files
-from ..errors import UsageError
+from ..errors import CheckFailed, UsageError
 from ..files import sync_folder
 from . import blackout
 
@@ -91,14 +91,27 @@ class GameDir:
         write_private(self.settings_file, json.dumps(settings, indent=2, sort_keys=True) + "\n")
 
     @contextlib.contextmanager
-    def locked(self, name: str = "lock") -> Iterator[None]:
-        """Hold ``DIR/name`` exclusively (released by the system if the process dies)."""
+    def locked(self, name: str = "lock", until: float | None = None) -> Iterator[None]:
+        """Hold ``DIR/name`` exclusively (released by the system if the process
+        dies); with ``until`` (``time.monotonic()``), wait for it no later."""
         try:
             fd = os.open(self.path / name, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o600)
         except OSError as exc:
             raise UsageError(f"{self.path}: cannot take the lock ({exc.strerror}); is the folder writable?") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            if until is None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            else:
+                while True:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                        break
+                    except BlockingIOError:
+                        if time.monotonic() >= until:
+                            raise CheckFailed(
+                                f"{self.path / name}: another run held it for the whole --max-time; nothing was done"
+                            ) from None
+                        time.sleep(0.1)
             yield
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)

@@ -14,41 +14,44 @@ mail's UID are recorded in ``DIR/imap.json`` (the last UID handled). The
 next run reads the mails after that UID, whatever their flags (a mail a
 person opened in the mailbox is still refereed). A kill anywhere before
 the record fetches the mail again on the next run, and the referee answers
-"handled before; nothing to do". A mail
-larger than the referee reads (256 KiB) is fetched as its headers alone.
+"handled before; nothing to do". Of a mail only its first 256 KiB (what the
+referee reads) are ever fetched, however large it is.
 
 ``watch`` keeps the connection open in IMAP IDLE (RFC 2177) where the
 server offers it, so a mail is refereed as it arrives; a server without
 IDLE is asked with NOOP every few seconds instead.
+
+Every answer of the server is read within bounds of size and time
+(:mod:`.imapread`): a server that breaks them is left with one line naming
+it and what it did, and nothing read so far is lost.
 """
 
 from __future__ import annotations
 
+import contextlib
 import imaplib
 import ipaddress
+import itertools
 import json
 import os
 import re
 import select
-import socket
 import ssl
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import attrs
 
 from .. import files
-from ..errors import CheckFailed, TabletopError, UsageError
+from ..errors import CheckFailed, TabletopError, UsageError, quote
 from . import faults, mailin
 from .delivery import tls_context
 from .gamedir import MAX_RECORD, GameDir, one_line, write_private
+from .imapread import ANSWER, LITERAL, TIMEOUT, Answers, Fault, Plain, Secure, ServerFault
 
-#: Longest wait for the server to answer one command (seconds).
-TIMEOUT = 60
-#: An IDLE is ended and begun again after this long (RFC 2177 asks for less than 29 minutes).
-IDLE_RENEW = 25 * 60
+__all__ = ["Connection", "Fetched", "Mailbox", "Polled", "ServerFault", "load_state", "mailbox", "password", "poll"]
 
 
 @attrs.frozen
@@ -112,57 +115,22 @@ def password(file: Path | None) -> str:
     return secret
 
 
-class _Lines:
-    """imaplib's reader of the server's answers, with the buffer in sight: an
-    IDLE must know whether an answer is already in hand before it waits on
-    the socket (a buffered file object would hide it)."""
+@attrs.frozen
+class Fetched:
+    """A mail as fetched: its first :data:`FETCHED` bytes, its whole size, and
+    when the server says it arrived (seconds since the epoch, if it says)."""
 
-    def __init__(self, sock: socket.socket) -> None:
-        self.sock = sock
-        self.buffer = bytearray()
-
-    def _more(self) -> bool:
-        data = self.sock.recv(65536)
-        self.buffer += data
-        return bool(data)
-
-    def readline(self, limit: int = -1) -> bytes:
-        while b"\n" not in self.buffer and (limit < 0 or len(self.buffer) < limit):
-            if not self._more():
-                break
-        end = self.buffer.find(b"\n") + 1 or len(self.buffer)
-        if limit >= 0:
-            end = min(end, limit)
-        line = bytes(self.buffer[:end])
-        del self.buffer[:end]
-        return line
-
-    def read(self, size: int) -> bytes:
-        while len(self.buffer) < size:
-            if not self._more():
-                break
-        data = bytes(self.buffer[:size])
-        del self.buffer[:size]
-        return data
-
-    def ready(self) -> bool:
-        pending = self.sock.pending() if isinstance(self.sock, ssl.SSLSocket) else 0
-        return bool(self.buffer) or pending > 0
-
-    def close(self) -> None:
-        pass
+    raw: bytes
+    size: int
+    arrived: float | None
 
 
-class _Plain(imaplib.IMAP4):
-    def open(self, host: str = "", port: int = 143, timeout: float | None = None) -> None:
-        super().open(host, port, timeout)
-        self.file = _Lines(self.sock)  # type: ignore[assignment]
-
-
-class _Secure(imaplib.IMAP4_SSL):
-    def open(self, host: str = "", port: int = 993, timeout: float | None = None) -> None:
-        super().open(host, port, timeout)
-        self.file = _Lines(self.sock)  # type: ignore[assignment]
+#: The most of one mail fetched: what the referee reads, and one byte to know it is more.
+FETCHED = mailin.MAX_BYTES + 1
+#: UIDs asked for in one SEARCH: its answer stays some 140 KB at most.
+WINDOW = 20_000
+#: How long closing steps (DONE, LOGOUT) may run past the run's end (seconds).
+GRACE = 5
 
 
 def _why(exc: BaseException) -> str:
@@ -175,87 +143,149 @@ def _why(exc: BaseException) -> str:
 
 
 class Connection:
-    """One logged-in connection to the mailbox, selected for reading and writing."""
+    """One logged-in connection to the mailbox, selected for reading and
+    writing; every answer read within bounds (:mod:`.imapread`), and none
+    after ``deadline`` (``time.monotonic()``) and a few seconds' grace."""
 
-    def __init__(self, box: Mailbox, secret: str, ca_file: str | None = None) -> None:
+    def __init__(self, box: Mailbox, secret: str, ca_file: str | None = None, deadline: float | None = None) -> None:
         self.box = box
+        self.broken = False
+        self.deadline = deadline
+        wait = TIMEOUT if deadline is None else max(0.1, min(TIMEOUT, deadline + GRACE - time.monotonic()))
         try:
             if box.secure:
-                self.imap: imaplib.IMAP4 = _Secure(
-                    box.host, box.port, ssl_context=tls_context(ca_file), timeout=TIMEOUT
+                self.imap: imaplib.IMAP4 = Secure(
+                    box.host, box.port, ssl_context=tls_context(ca_file), timeout=wait, deadline=self._ends()
                 )
             else:
-                self.imap = _Plain(box.host, box.port, timeout=TIMEOUT)
-            self.imap.login(box.user, secret)
-            kind, data = self.imap.select(_quoted(box.name))
+                self.imap = Plain(box.host, box.port, timeout=wait, deadline=self._ends())
+            self._call("LOGIN", self.imap.login, box.user, secret)
+            kind, data = self._call("SELECT", self.imap.select, _quoted(box.name))
             if kind != "OK":
                 raise imaplib.IMAP4.error(f"cannot open the mailbox {box.name}: {_text(data)}")
-            self.validity = int(_text(self.imap.response("UIDVALIDITY")[1]) or 0)
+            validity = _numbers(self.imap.response("UIDVALIDITY")[1], "UIDVALIDITY", box)
+            self.validity = validity[-1] if validity else 0
         except TabletopError:
+            self._hang_up()
             raise
+        except Fault as exc:
+            self._hang_up()
+            raise ServerFault(f"{box}: {exc}") from None
         except (OSError, imaplib.IMAP4.error, ValueError) as exc:
+            self._hang_up()
             raise CheckFailed(f"cannot read the mail at {box}: {_why(exc)}") from None
 
-    def uids(self, after: int) -> list[int]:
-        """The UIDs of the mails after UID ``after``, in order."""
-        kind, data = self.imap.uid("SEARCH", f"UID {after + 1}:*")
-        self._ok(kind, data, "SEARCH")
-        # "N:*" names the last mail even when its UID is below N: drop it.
-        return sorted(u for u in (int(w) for w in _text(data).split()) if u > after)
+    def _hang_up(self) -> None:
+        with contextlib.suppress(OSError, AttributeError):
+            self.imap.shutdown()
 
-    def fetch(self, uid: int) -> tuple[bytes, int]:
-        """The mail of ``uid`` (left unseen) and its whole size; a mail too large
-        for the referee comes as its headers only."""
-        kind, data = self.imap.uid("FETCH", str(uid), "(RFC822.SIZE)")
+    def _ends(self) -> float | None:
+        return None if self.deadline is None else self.deadline + GRACE
+
+    def _call(self, what: str, command, *args, size: int = ANSWER, literal: int = LITERAL, wait: float = TIMEOUT):
+        """Run one imaplib command, its answer bounded: a bound broken is a
+        :class:`ServerFault`, a connection lost a CheckFailed (the connection
+        is then given up)."""
+        imap = self.imap
+        # imaplib keeps every untagged answer until asked: keep only the last EXISTS (news of mail).
+        exists = imap.untagged_responses.get("EXISTS")
+        imap.untagged_responses.clear()
+        if exists:
+            imap.untagged_responses["EXISTS"] = exists[-1:]
+        imap.answers.expect(what, size, literal, wait)  # type: ignore[attr-defined]
+        try:
+            return command(*args)
+        except Fault as exc:
+            self.broken = True
+            raise ServerFault(f"{self.box}: {exc}") from None
+        except (OSError, imaplib.IMAP4.abort) as exc:
+            self.broken = True
+            raise CheckFailed(f"lost the connection to {self.box}: {_why(exc)}") from None
+
+    def uids(self, after: int, since: float | None = None) -> Iterator[int]:
+        """The UIDs of the mails after UID ``after`` (and, with ``since``, that
+        arrived on that day or later), in order, asked for a window at a time."""
+        kind, data = self._call("SEARCH", self.imap.uid, "SEARCH", "UID *")
+        self._ok(kind, data, "SEARCH")
+        top = max(_numbers(data, "SEARCH", self.box), default=0)
+        day = f" SINCE {_day(since)}" if since is not None else ""
+        low = after + 1
+        while low <= top:
+            high = min(top, low + WINDOW - 1)
+            kind, data = self._call("SEARCH", self.imap.uid, "SEARCH", f"UID {low}:{high}{day}")
+            self._ok(kind, data, "SEARCH")
+            # Only the window's: "N:M" never names more (but a server that does is not followed).
+            yield from sorted({u for u in _numbers(data, "SEARCH", self.box) if low <= u <= high})
+            low = high + 1
+
+    def fetch(self, uid: int) -> Fetched | None:
+        """The mail of ``uid`` (left unseen): its first :data:`FETCHED` bytes,
+        asked for as such, so that a mail of any size (or a header of 40 MB)
+        costs no more; None if the box has no such mail."""
+        kind, data = self._call(
+            "FETCH",
+            self.imap.uid,
+            "FETCH",
+            str(uid),
+            f"(UID RFC822.SIZE INTERNALDATE BODY.PEEK[]<0.{FETCHED}>)",
+            size=FETCHED + LITERAL,
+            literal=FETCHED,
+        )
         self._ok(kind, data, "FETCH")
-        found = re.search(rb"RFC822\.SIZE (\d+)", b" ".join(d if isinstance(d, bytes) else b"" for d in data))
-        size = int(found.group(1)) if found else 0
-        part = "BODY.PEEK[HEADER]" if size > mailin.MAX_BYTES else "BODY.PEEK[]"
-        kind, data = self.imap.uid("FETCH", str(uid), f"({part})")
-        self._ok(kind, data, "FETCH")
-        raw = b"".join(item[1] for item in data if isinstance(item, tuple))
-        return raw[: mailin.MAX_BYTES + 1], max(size, len(raw))
+        return _fetched(uid, data)
 
     def seen(self, uid: int) -> None:
-        kind, data = self.imap.uid("STORE", str(uid), "+FLAGS.SILENT", r"(\Seen)")
+        kind, data = self._call("STORE", self.imap.uid, "STORE", str(uid), "+FLAGS.SILENT", r"(\Seen)")
         self._ok(kind, data, "STORE")
 
     def can_idle(self) -> bool:
         return "IDLE" in self.imap.capabilities
 
     def idle(self, seconds: float, stop: Callable[[], bool]) -> bool:
-        """Wait in IDLE up to ``seconds`` (or until ``stop()``): whether new mail came."""
+        """Wait in IDLE up to ``seconds`` (or until ``stop()``, or the
+        deadline): whether new mail came."""
         try:
             return self._idle(seconds, stop)
+        except Fault as exc:
+            self.broken = True
+            raise ServerFault(f"{self.box}: {exc}") from None
         except (OSError, imaplib.IMAP4.error) as exc:
+            self.broken = True
             raise CheckFailed(f"lost the connection to {self.box}: {_why(exc)}") from None
 
     def _idle(self, seconds: float, stop: Callable[[], bool]) -> bool:
         imap = self.imap
-        reader: _Lines = imap.file  # type: ignore[assignment]
+        answers: Answers = imap.answers  # type: ignore[attr-defined]
         tag = imap._new_tag()  # noqa: SLF001 - IDLE is a command imaplib does not know
+        answers.expect("IDLE")
         imap.send(tag + b" IDLE\r\n")
-        first = reader.readline()
+        first = answers.readline()
         if not first.startswith(b"+"):
             imap.tagged_commands.pop(tag, None)
+            self.broken = True
             raise CheckFailed(f"{self.box}: the server refused IDLE: {one_line(first.decode('utf-8', 'replace'))}")
         arrived = False
-        deadline = time.monotonic() + seconds
+        ends = time.monotonic() + seconds
+        if self.deadline is not None:
+            ends = min(ends, self.deadline)
+        # What the server says while idling: a few lines; a flood is a fault.
+        answers.expect("IDLE", wait=seconds + TIMEOUT)
         while not stop():
-            left = deadline - time.monotonic()
+            left = ends - time.monotonic()
             if left <= 0:
                 break
-            if not reader.ready() and not select.select([imap.sock], [], [], min(left, 1.0))[0]:
+            if not answers.ready() and not select.select([imap.sock], [], [], min(left, 1.0))[0]:
                 continue
-            line = reader.readline()
+            line = answers.readline()
             if not line:
                 raise CheckFailed(f"{self.box}: the server closed the connection")
             if re.match(rb"\* \d+ (EXISTS|RECENT)", line):
                 arrived = True
                 break
+        answers.expect("DONE")
         imap.send(b"DONE\r\n")
         while True:
-            line = reader.readline()
+            line = answers.readline()
             if not line:
                 raise CheckFailed(f"{self.box}: the server closed the connection")
             if re.match(rb"\* \d+ EXISTS", line):
@@ -268,21 +298,70 @@ class Connection:
     def noop(self) -> bool:
         """Ask the server for news: whether new mail came."""
         try:
-            kind, data = self.imap.noop()
+            kind, data = self._call("NOOP", self.imap.noop)
             self._ok(kind, data, "NOOP")
-        except (OSError, imaplib.IMAP4.error) as exc:
+        except imaplib.IMAP4.error as exc:
+            self.broken = True
             raise CheckFailed(f"lost the connection to {self.box}: {_why(exc)}") from None
         return bool(self.imap.untagged_responses.pop("EXISTS", None))
 
     def close(self) -> None:
-        try:
-            self.imap.logout()
-        except (OSError, imaplib.IMAP4.error):
-            pass
+        """Log out (within a few seconds), or, from a server that broke its
+        bounds, just hang up."""
+        if not self.broken:
+            with contextlib.suppress(TabletopError, OSError, imaplib.IMAP4.error):
+                self._call("LOGOUT", self.imap.logout, wait=GRACE)
+                return
+        self._hang_up()
 
     def _ok(self, kind: str, data, what: str) -> None:
         if kind != "OK":
             raise imaplib.IMAP4.error(f"{what}: {_text(data)}")
+
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def _day(epoch: float) -> str:
+    """A day as IMAP's SEARCH writes it (English month names, whatever the locale)."""
+    t = time.gmtime(epoch)
+    return f"{t.tm_mday}-{_MONTHS[t.tm_mon - 1]}-{t.tm_year}"
+
+
+def _numbers(data, what: str, box: Mailbox) -> list[int]:
+    """The numbers of an answer (a SEARCH, a response code): anything else is a fault."""
+    words = _text(data).split()
+    for word in words:
+        if not (word.isascii() and word.isdigit() and len(word) <= 10 and int(word) < 2**32):
+            raise ServerFault(f"{box}: its answer to {what} is not a list of numbers: {quote(word)}")
+    return [int(w) for w in words]
+
+
+def _fetched(uid: int, data) -> Fetched | None:
+    """The mail of ``uid`` in a FETCH answer (other mails' news passed over)."""
+    items = [item for item in data or [] if item is not None]
+    for i, item in enumerate(items):
+        if isinstance(item, tuple):
+            tail = items[i + 1] if i + 1 < len(items) and isinstance(items[i + 1], bytes) else b""
+            text, body = bytes(item[0]) + b" " + tail, bytes(item[1])
+        elif isinstance(item, bytes) and re.search(rb'BODY\[\](<0>)? ("")', item):
+            text, body = item, b""
+        else:
+            continue
+        found = re.search(rb"\bUID (\d{1,10})\b", text)
+        if not found or int(found.group(1)) != uid:
+            continue
+        size = re.search(rb"RFC822\.SIZE (\d{1,12})\b", text)
+        return Fetched(body[:FETCHED], max(int(size.group(1)) if size else 0, len(body)), _arrived(text))
+    return None
+
+
+def _arrived(text: bytes) -> float | None:
+    try:
+        when = imaplib.Internaldate2tuple(text)
+        return time.mktime(when) if when else None
+    except (KeyError, ValueError, OverflowError):
+        return None
 
 
 def _quoted(name: str) -> str:
@@ -312,52 +391,94 @@ def load_state(directory: GameDir, box: Mailbox) -> dict:
     return state if isinstance(state, dict) and state.get("mailbox") == str(box) else {}
 
 
+@attrs.frozen
+class Polled:
+    handled: int
+    #: Mails that could not be handled (tried again at the next poll).
+    failed: int
+    #: Whether the poll stopped at its deadline with mail still to read.
+    unfinished: bool = False
+
+
+#: How far before a game's start its first poll looks (the server's days are its own).
+BEFORE_START = 2 * 86400
+
+
 def poll(
     referee,
     connection: Connection,
     echo: Callable[[str], None],
-) -> tuple[int, int]:
-    """Handle every mail after the last one handled, in UID order: how many
-    were handled, and how many could not be (left for the next poll)."""
+    deadline: float | None = None,
+) -> Polled:
+    """Handle every mail after the last one handled, in UID order, until
+    ``deadline`` (``time.monotonic()``; the mail not yet fetched waits for
+    the next poll). A mail the box does not have (a UID the server named
+    wrongly, or one deleted meanwhile) is passed over and moves nothing on:
+    the last UID recorded is always one that was handled.
+
+    A game's first poll of a mailbox (or a mailbox whose UIDs were renumbered)
+    asks only for the mail of the days since the game began: a mailbox that
+    served other games before keeps their old mail to itself. Each mail's
+    arrival goes to the referee, which answers nothing older than the game."""
     directory: GameDir = referee.dir
     box = connection.box
     state = load_state(directory, box)
+    since = None
     if state.get("uidvalidity") != connection.validity:
-        # A new mailbox, or one whose UIDs were renumbered: read it all again
-        # (the referee knows each mail it handled by its id).
+        # A new mailbox, or one whose UIDs were renumbered: read it again
+        # from the game's start (the referee knows each mail it handled by its id).
         state = {"mailbox": str(box), "uidvalidity": connection.validity, "last": 0, "retry": []}
+        created = referee.settings.get("created")
+        since = created - BEFORE_START if isinstance(created, (int, float)) else None
     handled = failed = 0
     retry = [u for u in state.get("retry", []) if isinstance(u, int)]
-    try:
-        uids = sorted(set(retry)) + connection.uids(state["last"])
-    except (OSError, imaplib.IMAP4.error) as exc:
-        raise CheckFailed(f"cannot read the mail at {box}: {_why(exc)}") from None
-    for uid in uids:
+
+    def record(uid: int | None = None) -> None:
+        if uid is not None:
+            state["last"] = max(state["last"], uid)
+        state["retry"] = retry
+        write_private(_state_file(directory), json.dumps(state))
+
+    for uid in itertools.chain(sorted(set(retry)), connection.uids(state["last"], since)):
+        if deadline is not None and time.monotonic() >= deadline:
+            return Polled(handled, failed, unfinished=True)
         try:
-            raw, size = connection.fetch(uid)
-            report = referee.receive(raw, size=size)
-        except (OSError, imaplib.IMAP4.abort) as exc:
-            raise CheckFailed(f"cannot read the mail at {box}: {_why(exc)}") from None
+            fetched = connection.fetch(uid)
+        except imaplib.IMAP4.error as exc:  # the server said NO to this one mail
+            echo(f"uid {uid}: not fetched, tried again at the next poll: {_why(exc)}")
+            if uid not in retry:
+                retry.append(uid)
+            record()
+            failed += 1
+            continue
+        if fetched is None:
+            if uid in retry:
+                retry.remove(uid)
+                record()
+            continue
+        try:
+            report = referee.receive(fetched.raw, size=fetched.size, arrived=fetched.arrived)
         except Exception as exc:  # noqa: BLE001 - one mail never stops the others
             why = exc.message if isinstance(exc, TabletopError) else _why(exc)
             echo(f"uid {uid}: not handled, tried again at the next poll: {one_line(why)}")
             if uid not in retry:
                 retry.append(uid)
-            state["last"] = max(state["last"], uid)
-            state["retry"] = retry
-            write_private(_state_file(directory), json.dumps(state))
+            record(uid)
             failed += 1
             continue
         faults.point("imap-handled")
+        lost: TabletopError | None = None
         try:
             connection.seen(uid)
-        except (OSError, imaplib.IMAP4.error) as exc:
+        except imaplib.IMAP4.error as exc:
             echo(f"uid {uid}: handled, but not flagged seen: {_why(exc)}")
+        except TabletopError as exc:  # the connection is gone: what was handled is recorded first
+            lost = exc
         faults.point("imap-flagged")
-        state["last"] = max(state["last"], uid)
-        state["retry"] = [u for u in retry if u != uid]
-        retry = state["retry"]
-        write_private(_state_file(directory), json.dumps(state))
+        retry = [u for u in retry if u != uid]
+        record(uid)
         echo(f"uid {uid}: {report}")
         handled += 1
-    return handled, failed
+        if lost is not None:
+            raise lost
+    return Polled(handled, failed)

@@ -1,0 +1,229 @@
+"""Trust finding 15: an IMAP server that answers wrongly, without end, too
+slowly or too much. Each poll ends in bounded time and memory with one line
+naming the server and what was wrong (exit 2); nothing is lost (the mail
+not yet fetched waits for the next poll); IDLE never keeps ``watch`` past
+``--max-time``. The misbehaving servers are written in hostile_imap.py; the
+mail that costs too much through a real server is tried on dovecot."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+from .conftest import game_copy, plain_registry_cached, raw_mail
+from .hostile_imap import hostile
+
+
+class Run:
+    """A finished tabletop process: exit code, output, seconds taken and its peak memory (MiB)."""
+
+    def __init__(self, code: int, out: str, err: str, seconds: float, peak: float) -> None:
+        self.returncode, self.stdout, self.stderr, self.seconds, self.peak = code, out, err, seconds, peak
+
+
+#: tabletop, noting its own peak memory as it ends (VmHWM: the process's
+#: own, where getrusage would count what the parent held when it forked).
+MEASURED = """
+import atexit, os, sys
+def peak():
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                with open(os.environ["PEAK_FILE"], "w") as out:
+                    out.write(line.split()[1])
+atexit.register(peak)
+from tabletop.cli import main
+main(sys.argv[1:], prog_name="tabletop")
+"""
+
+
+def start(*args: str, cwd, password: str = "imap-secret"):
+    peak = tempfile.NamedTemporaryFile(delete=False)
+    peak.close()
+    env = {**os.environ, "TABLETOP_IMAP_PASSWORD": password, "PYTHONPATH": os.pathsep.join(sys.path)}
+    env["PEAK_FILE"] = peak.name
+    env.pop("TABLETOP_PLUGINS", None)
+    out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    proc = subprocess.Popen([sys.executable, "-c", MEASURED, *args], cwd=cwd, stdout=out, stderr=err, env=env)
+    return proc, out, err, peak.name
+
+
+def finish(started, timeout: float = 60) -> Run:
+    """Waits for the process (killed after ``timeout`` s, and the test fails), with its own peak memory."""
+    proc, out, err, peak = started
+    began = time.monotonic()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        pytest.fail(f"still running after {timeout} s: {' '.join(proc.args[3:])}")
+    texts = []
+    for file in (out, err):
+        file.seek(0)
+        texts.append(file.read().decode("utf-8", "replace"))
+        file.close()
+    with open(peak) as file:
+        kib = file.read().strip()
+    os.unlink(peak)
+    return Run(proc.returncode, texts[0], texts[1], time.monotonic() - began, int(kib or 10**9) / 1024)
+
+
+def tabletop(*args: str, cwd, timeout: float = 60, **kw) -> Run:
+    return finish(start(*args, cwd=cwd, **kw), timeout)
+
+
+@pytest.fixture
+def game(tmp_path):
+    return game_copy(tmp_path, plain_registry_cached(), None)
+
+
+@pytest.fixture
+def server():
+    servers = []
+
+    def make(mode: str = "", bad_uids=()):
+        made = hostile(mode, bad_uids)
+        servers.append(made)
+        return made
+
+    yield make
+    for made in servers:
+        made.stop()
+
+
+def one_line_about(run: Run, server, *words: str) -> None:
+    assert run.returncode == 2, (run.returncode, run.stdout, run.stderr)
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
+    assert f"127.0.0.1:{server.port}" in lines[0], lines[0]
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+def test_a_search_answer_that_is_not_numbers_is_one_line(game, server):
+    """Trust finding 15: '* SEARCH 1 2 x7' is one line naming the server, exit 2."""
+    bad = server("bad-search")
+    bad.add(game.mail("ann", f"move: {game.legal('ann')[0]}"))
+    log = game.log()
+    run = tabletop("pbem", "poll", "g", "--imap", bad.url(), cwd=game.path.parent)
+    one_line_about(run, bad, "SEARCH")
+    assert game.log() == log
+
+
+def baseline(game, server) -> Run:
+    """A poll of one small mail from a server that behaves: the memory a poll needs."""
+    good = server()
+    good.add(raw_mail("someone@example.net", ["hello"]))
+    run = tabletop("pbem", "poll", "g", "--imap", good.url(), cwd=game.path.parent)
+    assert run.returncode == 0, run.stderr
+    return run
+
+
+def test_an_endless_answer_ends_soon_in_bounded_memory(game, server, tmp_path):
+    """Trust finding 15: a SEARCH answer without end (4,096 lines at a time,
+    as fast as they are read) stops the poll within seconds, without growing."""
+    base = baseline(game_copy(tmp_path / "base", plain_registry_cached(), None), server)
+    endless = server("endless")
+    run = tabletop("pbem", "poll", "g", "--imap", endless.url(), cwd=game.path.parent, timeout=60)
+    one_line_about(run, endless, "SEARCH")
+    assert run.seconds < 30 and run.peak < base.peak + 30, (run.seconds, run.peak, base.peak)
+
+
+def test_a_trickled_answer_ends_at_max_time_and_frees_the_next_poll(game, server):
+    """Trust finding 15: an answer that comes a byte at a time and never ends
+    stops the poll at its --max-time (bounded time over the whole poll, so
+    poll.lock is not held for ever); a poll started meanwhile (cron's next)
+    waits at most its own --max-time for the lock."""
+    slow = server("trickle")
+    first = start("pbem", "poll", "g", "--imap", slow.url(), "--max-time", "4s", cwd=game.path.parent)
+    time.sleep(1.0)
+    second = tabletop("pbem", "poll", "g", "--imap", slow.url(), "--max-time", "1s", cwd=game.path.parent)
+    run = finish(first, timeout=40)
+    one_line_about(run, slow, "SEARCH")
+    assert run.seconds < 4 + 10, run.seconds
+    assert second.returncode == 1 and "poll.lock" in second.stderr, second.stderr
+    assert second.seconds < 1 + 10
+
+
+def test_a_literal_larger_than_asked_is_refused_and_nothing_is_lost(game, server, tmp_path):
+    """Trust finding 15: a mail announced small whose body comes as a 64 MiB
+    literal is not read (the poll stops at the literal's size, exit 2); the
+    mail before it was handled, and the mail itself is handled by the next
+    poll once the server is mended."""
+    base = baseline(game_copy(tmp_path / "base", plain_registry_cached(), None), server)
+    bad = server("big-literal", bad_uids=(2,))
+    bad.add(game.mail("ann", f"move: {game.legal('ann')[0]}"))
+    bad.add(raw_mail("stranger@example.net", ["hello"]))
+    run = tabletop("pbem", "poll", "g", "--imap", bad.url(), cwd=game.path.parent)
+    one_line_about(run, bad, "FETCH")
+    assert run.peak < base.peak + 30, (run.peak, base.peak)
+    assert "played 1 decision(s) of ann" in run.stdout and game.events() == 3
+    bad.mode = ""
+    again = tabletop("pbem", "poll", "g", "--imap", bad.url(), cwd=game.path.parent)
+    assert again.returncode == 0, again.stderr
+    assert "stranger@example.net" in again.stdout and "1 message(s) handled." in again.stdout
+
+
+def test_a_uid_the_box_lacks_makes_no_later_mail_skipped(game, server):
+    """Trust finding 15: SEARCH names UID 999999, which FETCH does not find:
+    the mails that come after are still handled."""
+    lying = server("missing-uid")
+    lying.add(raw_mail("stranger@example.net", ["hello"]))
+    first = tabletop("pbem", "poll", "g", "--imap", lying.url(), cwd=game.path.parent)
+    assert first.returncode == 0, first.stderr
+    lying.add(game.mail("ann", f"move: {game.legal('ann')[0]}"))
+    second = tabletop("pbem", "poll", "g", "--imap", lying.url(), cwd=game.path.parent)
+    assert second.returncode == 0, second.stderr
+    assert "played 1 decision(s) of ann" in second.stdout and game.events() == 3
+
+
+def test_idle_never_keeps_watch_past_max_time(game, server):
+    """Trust finding 15: a server that never ends IDLE (untagged lines after
+    DONE, never the tagged answer) does not keep watch past --max-time."""
+    stuck = server("idle-forever")
+    run = tabletop(
+        "pbem", "watch", "g", "--imap", stuck.url(), "--every", "1s", "--max-time", "4s",
+        cwd=game.path.parent, timeout=60,
+    )  # fmt: skip
+    assert run.seconds < 4 + 10, run.seconds
+    assert run.returncode == 0 and run.stdout.rstrip().endswith("stopped."), (run.stdout, run.stderr)
+
+
+def test_a_strangers_huge_headers_cost_little_memory_through_dovecot(tmp_path, dovecot):
+    """Trust finding 15: a stranger's mail with 40 MB of headers, on a real
+    IMAP server: the poll reads no more of it than the referee keeps (its
+    first 256 KiB), its memory no more than a small mail's poll and 30 MiB;
+    the stranger is answered that the mail is too large, and the next mail
+    is played."""
+    from .dovecot import PASSWORD
+
+    small = game_copy(tmp_path / "small", plain_registry_cached(), None)
+    dovecot.deliver(raw_mail("someone@example.net", ["hello"]))
+    base = tabletop("pbem", "poll", "g", "--imap", dovecot.url(), cwd=small.path.parent, password=PASSWORD)
+    assert base.returncode == 0, base.stderr
+    game = game_copy(tmp_path / "big", plain_registry_cached(), None)
+    junk = b"".join(b"X-Junk-%d: %s\r\n" % (i, b"j" * 90) for i in range(400_000))
+    huge = b"From: stranger@example.net\r\nTo: ref@example.org\r\nSubject: hi\r\nMessage-ID: <huge@x>\r\n"
+    dovecot.deliver(huge + junk + b"\r\ngame: g\r\n")
+    dovecot.deliver(game.mail("ann", f"move: {game.legal('ann')[0]}"))
+    run = tabletop("pbem", "poll", "g", "--imap", dovecot.url(), cwd=game.path.parent, password=PASSWORD)
+    assert run.returncode == 0, run.stderr
+    assert run.peak < base.peak + 30, (run.peak, base.peak)
+    assert "too large" in run.stdout and "played 1 decision(s) of ann" in run.stdout
+
+
+def test_sigterm_still_stops_watch(game, server):
+    """watch on a server that behaves still stops cleanly on SIGTERM."""
+    good = server()
+    started = start("pbem", "watch", "g", "--imap", good.url(), "--every", "1s", cwd=game.path.parent)
+    time.sleep(3)
+    started[0].send_signal(signal.SIGTERM)
+    run = finish(started, timeout=30)
+    assert run.returncode == 0 and run.stdout.rstrip().endswith("stopped."), (run.stdout, run.stderr)
