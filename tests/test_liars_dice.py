@@ -176,8 +176,8 @@ def test_every_command_runs(tmp_path):
     assert (tmp_path / "duel" / "outbox" / "welcome-ann.eml").is_file()
 
 
-def test_replay_as_a_player_shows_the_same_whatever_the_others_rolled(tmp_path):
-    """Twin logs that differ only in ann's die read the same to ben."""
+def test_replay_and_view_as_a_player_show_the_same_whatever_the_others_rolled(tmp_path):
+    """Twin logs that differ only in ann's die read the same to ben, as text and as a page."""
     for face in (2, 5):
         log = tmp_path / f"twin{face}.jsonl"
         header = '{"tabletop":1,"game":"liars-dice","players":["ann","ben"],"variants":[],"options":{},"randomness":{}}'
@@ -189,6 +189,10 @@ def test_replay_as_a_player_shows_the_same_whatever_the_others_rolled(tmp_path):
         log.write_text("\n".join([header, *events]) + "\n")
     shown = [run_tabletop(*LOADED, "replay", f"twin{f}.jsonl", "--as", "ben", "--step", cwd=tmp_path) for f in (2, 5)]
     assert shown[0].returncode == 0 and shown[0].stdout.replace("twin2", "twin5") == shown[1].stdout
+    for face in (2, 5):
+        done = run_tabletop(*LOADED, "view", f"twin{face}.jsonl", "--as", "ben", "-o", f"twin{face}.html", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+    assert (tmp_path / "twin2.html").read_bytes() == (tmp_path / "twin5.html").read_bytes()
 
 
 # -- the package ------------------------------------------------------------------------
