@@ -6,6 +6,7 @@ network in the clear (finding 7); nobody can lock a player out by guessing
 
 from __future__ import annotations
 
+import difflib
 import json
 
 import pytest
@@ -293,3 +294,116 @@ def test_a_second_game_on_a_mailbox_leaves_the_first_games_mail_alone(tmp_path, 
     assert run.returncode == 0, run.stderr
     answers = [m for m in two.queued_since(before) if b"To: " + ANN.encode() in m]
     assert len(answers) == 1 and b"Not played" in answers[0], run.stdout
+
+
+# -- every mail from the player's view ------------------------------------------------
+#: A house rule with a secret decision, written as docs/house-rules.md tells:
+#: after placing, a Glüx player takes the chip of their choice from their
+#: bag; which kind stays theirs to know (the others see that one was taken).
+TAKE = """
+from typing import ClassVar
+
+import attrs
+
+from tabletop import Decide, One, TurnStep, Variant, hookimpl, rulehook
+from tabletop_glux import KINDS
+
+
+@attrs.frozen
+class Take(One):
+    kind: ClassVar[str] = "take"
+    secret: ClassVar[bool] = True
+
+
+def kinds(game, state, player):
+    seat = game.seats[player]
+    return () if state.turn != seat else tuple(k for k, n in zip(KINDS, state.bags[seat]) if n)
+
+
+def take(game, work, event):
+    seat = game.seats[event.player]
+    work.bags[seat][KINDS.index(event.option)] -= 1
+    work.hands[seat], work.drawing = event.option, False
+    work.turn = game.next_turn(work, seat)
+
+
+class ChooseDraw:
+    @rulehook(wrapper=True)
+    def glux_turn_steps(self, players):
+        table = dict((yield))
+        table["draw"] = TurnStep(
+            "draw",
+            lambda game, state: Decide((game.players[state.turn],)),
+            (Take,),
+            take,
+            check=lambda game, state, decision: Take.error(decision, kinds(game, state, decision.player)),
+            legal=lambda game, state, player: Take.options(player, kinds(game, state, player)),
+            asks=lambda game, state, player: "take a chip from your bag",
+        )
+        return table
+
+
+@hookimpl
+def register_variants():
+    return [Variant("glux-take", "glux", "take the chip of your choice", ChooseDraw(), (Take,))]
+"""
+
+
+@pytest.fixture(scope="module")
+def take_registry(tmp_path_factory):
+    from tabletop import Registry, get_plugin_manager
+
+    plugin = tmp_path_factory.mktemp("house") / "glux_take.py"
+    plugin.write_text(TAKE)
+    return Registry(get_plugin_manager([plugin], environment=False))
+
+
+def _late_bot_takes_for_ann(folder, registry, pick: int, monkeypatch) -> tuple[str, bytes]:
+    """A game by mail with the house rule where ann is late to take her chip
+    and the late bot takes the ``pick``-th kind for her: ben's next mail, and the log."""
+    import email
+    import email.policy
+
+    from tabletop import seen
+    from tabletop.engine import Replay
+
+    game = game_copy(folder, registry, None, variants=("glux-take",), deadline=3600, late_bot="random")
+    start = 1_900_000_000.0
+    for step in range(40):
+        match = Replay(registry, game.path / "game.jsonl").run()
+        who = match.node.players[0]
+        legal = game.legal(who)
+        if who == "ann" and legal[0].startswith("take"):
+            break
+        assert "played 1" in game.receive(game.mail(who, f"move: {legal[0]}"), start + step)
+    else:
+        pytest.fail("ann was never asked to take a chip")
+    names = game.names()
+    monkeypatch.setattr(seen, "choice", lambda bot, g, state, player, legal, rng: legal[pick])
+    game.referee().tick(start + 3 * 3600)
+    monkeypatch.undo()
+    (view,) = [raw for raw in game.queued_since(names) if b"Since your last mail" in raw and b"To: ben@" in raw]
+    names = game.names()
+    # ben asks for the whole history, and for the game as it stands.
+    game.receive(game.mail("ben", "history"), start + 3 * 3600 + 1)
+    game.receive(game.mail("ben", "hello"), start + 3 * 3600 + 2)
+    texts = []
+    for raw in [view, *game.queued_since(names)]:
+        text = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",)).get_content()
+        # The log's head is a commitment to the whole log (the salted chain
+        # keeps it from telling anything); it differs as the logs do.
+        texts.append("\n".join(line for line in text.splitlines() if "head" not in line.lower()))
+    assert len(texts) == 3
+    return "\n\n".join(texts[:1] + sorted(texts[1:])), game.log()
+
+
+def test_the_late_bots_decision_reaches_the_others_as_they_may_see_it(tmp_path, take_registry, monkeypatch):
+    """Every mail a player gets is built from that player's view: twin games
+    that differ only in the kind of chip the late bot took for ann (her
+    secret, and so her hidden hand and bag) give ben the very same mails:
+    the view after the bot's decision, the history, the game as it stands."""
+    first, first_log = _late_bot_takes_for_ann(tmp_path / "a", take_registry, 0, monkeypatch)
+    second, second_log = _late_bot_takes_for_ann(tmp_path / "b", take_registry, -1, monkeypatch)
+    assert first_log != second_log  # the twins differ, in what ben may not see
+    assert "ann take (hidden)" in first
+    assert first == second, "\n".join(difflib.unified_diff(first.splitlines(), second.splitlines(), lineterm=""))

@@ -138,7 +138,9 @@ class Clock:
             choice = seen.choice(bot, match.game, match.state, player, legal, random.Random(digest))
             events = decide(match, choice, change.seed, change.secrets)
             text = "a secret choice" if sealed else match.game.notate(choice)
-            change.commit(events, now, note=f"{player} was late: the bot '{bot_name}' played {text} for {player}.")
+            # The note goes to every player alike: the decision itself reaches
+            # each in their news, as they may see it (a secret one is hidden).
+            change.commit(events, now, note=f"{player} was late: the bot '{bot_name}' decided for {player}.")
         done.append(f"{player} was late: the bot '{bot_name}' played {text}")
         return True
 
