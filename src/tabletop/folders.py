@@ -11,12 +11,14 @@ from .errors import UsageError
 from .files import reason
 
 SUFFIX = ".jsonl"
+#: A study beside a log (``game.study.jsonl``, :mod:`tabletop.study`) is no log: a folder's walk leaves it out.
+STUDY = ".study.jsonl"
 
 
 def logs(paths: Iterable[Path]) -> Iterator[Path | UsageError]:
-    """Each path given, and every ``*.jsonl`` file under each folder given, in
-    name order, one at a time; a folder that cannot be read is yielded as the
-    error that says so (the walk goes on)."""
+    """Each path given, and every ``*.jsonl`` file under each folder given
+    (studies aside), in name order, one at a time; a folder that cannot be
+    read is yielded as the error that says so (the walk goes on)."""
     for path in paths:
         if path.is_dir():
             yield from _walk(path)
@@ -46,7 +48,7 @@ def _walk(top: Path) -> Iterator[Path | UsageError]:
                 yield entries
             else:
                 stack.append(entries)
-        elif name.endswith(SUFFIX):
+        elif name.endswith(SUFFIX) and not name.endswith(STUDY):
             yield Path(path)
 
 

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 #: ``NAME`` of the module ``tabletop.cli.NAME`` (a test holds the text here to
 #: the command's own). A new command is one line here.
 COMMANDS = {
+    "analyse": (
+        "Analyse every decision of a log with a search bot: the mover's winning chance before and after it, the"
+        " decision the bot prefers, and inaccuracies, mistakes and blunders marked."
+    ),
     "cut": "Write a branch of a log: its header and events up to SEQ, to continue differently with play.",
     "diff": (
         "Compare two logs: the common prefix, the first differing event on each side, and what differs in the"
@@ -49,6 +53,10 @@ COMMANDS = {
     "stats": (
         "Summarise logs or results files (simulate --results): wins per seat, player, bot, start player or place in"
         " turn order with 95% intervals, shared victories, scores and game length."
+    ),
+    "study": (
+        "Serve the analysis board of a log on 127.0.0.1: step through the game, write notes, play other decisions"
+        " as variations, see a bot's analysis; all saved as it is made in a study file beside the log."
     ),
     "variants": (
         "List the installed variants (of GAME, or of every game), each with its parameters, their types and defaults."

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from ..errors import shown
+from ..errors import UsageError, shown
+from ..study import default_path as default_study
 from .common import pass_env
 
 
@@ -32,8 +33,14 @@ def default_output(file: Path, viewers: tuple[str, ...]) -> Path:
     type=click.Path(dir_okay=False, path_type=Path),
     help="The page to write (default: FILE with .html, or -PLAYER.html with --as).",
 )
+@click.option(
+    "--study",
+    "study_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Show this study's notes, variations and analysis (default: FILE with .study.jsonl, when there is one).",
+)
 @pass_env
-def view(env, file: Path, viewers: tuple[str, ...], output: Path | None) -> None:
+def view(env, file: Path, viewers: tuple[str, ...], output: Path | None, study_path: Path | None) -> None:
     """Write a step-through viewer of a log: one HTML page that opens from
     disk or as a mail attachment, with no network and no server.
 
@@ -43,6 +50,9 @@ def view(env, file: Path, viewers: tuple[str, ...], output: Path | None) -> None
     With --as the page holds only what that player may see; with --as given
     several times, those players' views to switch between. Without --as, a
     finished game's page holds every player's view as well, and the log.
+    A study beside the log (tabletop study, tabletop analyse) is shown read
+    only: its notes and variations, and the analysis as a graph; with --as,
+    only what was made as that player and the analysis of their decisions.
 
     \b
     Example:
@@ -54,6 +64,17 @@ def view(env, file: Path, viewers: tuple[str, ...], output: Path | None) -> None
 
     output = output or default_output(file, viewers)
     viewer = viewers[0] if viewers else None
-    write_html(env.registry_for_log(file), file, output, viewer, viewers[1:])
+    registry = env.registry_for_log(file)
+    addition, studied = "", ""
+    if study_path is not None or default_study(file).exists():
+        from .. import study
+        from ..viewer.studied import section
+
+        loaded = study.load(registry, file, study_path)
+        if not loaded.exists:
+            raise UsageError("no such study file", where=str(loaded.path))
+        addition = section(loaded, list(viewers) or [None])
+        studied = f", with its study {shown(loaded.path)}"
+    write_html(registry, file, output, viewer, viewers[1:], addition)
     seen = f" as {' and '.join(viewers)} {'sees' if len(viewers) == 1 else 'see'} it" if viewers else ""
-    click.echo(f"{shown(output)}: a viewer of {shown(file)}{seen}.")
+    click.echo(f"{shown(output)}: a viewer of {shown(file)}{seen}{studied}.")

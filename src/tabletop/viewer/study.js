@@ -1,0 +1,393 @@
+// The study beside the viewer: notes and variations at each position, the analysis's
+// marks and graph, and on the analysis board (served by tabletop study) the forms that
+// write a note or play another decision. The viewer's own script steps through the game;
+// this one follows it (the body's data-step) and draws a variation's positions itself.
+(function () {
+  "use strict";
+  var study = JSON.parse(document.getElementById("study-data").textContent);
+  var editable = study.editable;
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // Every picture of a variation as line numbers (as the viewer stores its own).
+  function framesOf(pictures) {
+    var frames = [pictures.first];
+    pictures.edits.forEach(function (edits) {
+      var frame = frames[frames.length - 1].slice();
+      for (var k = edits.length - 1; k >= 0; k--) {
+        var e = edits[k];
+        Array.prototype.splice.apply(frame, [e[0], e[1] - e[0]].concat(e[2]));
+      }
+      frames.push(frame);
+    });
+    return frames;
+  }
+
+  var variations = {};
+  function take(data) {
+    study = data;
+    editable = data.editable;
+    variations = {};
+    study.variations.forEach(function (v) {
+      v.frames = framesOf(v.pictures);
+      variations[v.id] = v;
+    });
+  }
+  take(study);
+
+  function init() {
+    var board = $("board");
+    var position = $("position"), eventText = $("event"), statusText = $("status");
+    // Where the study is: the main line (the viewer's step), or a variation's position.
+    var at = { line: "main", seq: mainStep() };
+    var saved = null; // the main board's picture and words, while a variation's are shown
+
+    function mainStep() { return parseInt(document.body.getAttribute("data-step") || "0", 10); }
+    function lineName(line) { return line === "main" ? "the game" : "variation " + line; }
+    function eyes(as) { return as === null ? "" : " (as " + as + " saw it)"; }
+
+    function problem(text) { $("study-problem").textContent = text || ""; }
+
+    // The viewer stepped: the study follows, back on the main line.
+    new MutationObserver(function () {
+      saved = null;
+      at = { line: "main", seq: mainStep() };
+      render();
+    }).observe(document.body, { attributes: true, attributeFilter: ["data-step"] });
+
+    function goMain(seq) {
+      if (saved !== null) {
+        board.innerHTML = saved.board;
+        position.textContent = saved.position;
+        eventText.textContent = saved.event;
+        statusText.textContent = saved.status;
+        saved = null;
+      }
+      var item = document.querySelector('#events li[data-step="' + seq + '"]');
+      if (mainStep() === seq || !item) {
+        at = { line: "main", seq: seq };
+        render();
+        return;
+      }
+      item.click();
+    }
+
+    function go(line, seq) {
+      if (line === "main") return goMain(seq);
+      var v = variations[line];
+      if (!v) return;
+      if (seq <= v.seq) return go(v.line, v.seq);
+      seq = Math.min(seq, v.seq + v.texts.length);
+      if (saved === null) {
+        saved = {
+          board: board.innerHTML,
+          position: position.textContent,
+          event: eventText.textContent,
+          status: statusText.textContent
+        };
+      }
+      var k = seq - v.seq - 1;
+      board.innerHTML = v.frames[k].map(function (i) {
+        return v.pictures.lines[i];
+      }).join("\n");
+      position.textContent = "Variation " + v.id + " \u00B7 event " + seq + " (from event " + v.seq + " of " +
+        lineName(v.line) + ")";
+      eventText.textContent = v.texts[k];
+      statusText.textContent = v.status[k];
+      at = { line: line, seq: seq };
+      render();
+    }
+
+    function render() {
+      var inVariation = at.line !== "main";
+      var v = inVariation ? variations[at.line] : null;
+      document.body.classList.toggle("in-variation", inVariation);
+      $("study-where").textContent = (at.seq === 0 ? "At the start of " : "After event " + at.seq + " of ") +
+        lineName(at.line) + (v ? eyes(v.as) : "");
+      $("study-back").hidden = !inVariation;
+      notesHere();
+      variationsHere(v);
+      judgedHere();
+      drawSpots();
+      cursor();
+      if (editable) listMoves();
+    }
+
+    function notesHere() {
+      var list = $("study-notes");
+      list.innerHTML = "";
+      study.notes.forEach(function (n) {
+        if (n.line !== at.line || n.seq !== at.seq) return;
+        var li = el("li", "note");
+        li.setAttribute("data-note", n.id);
+        if (n.mark) {
+          var mark = el("span", "note-mark", n.mark);
+          mark.title = study.marks[n.mark];
+          li.appendChild(mark);
+        }
+        if (n.comment) li.appendChild(el("span", "note-comment", n.comment));
+        var spots = [];
+        if (n.squares.length) spots.push("squares " + n.squares.join(", "));
+        if (n.arrows.length) spots.push("arrows " + n.arrows.map(function (a) { return a[0] + "\u2192" + a[1]; }).join(", "));
+        if (spots.length) li.appendChild(el("span", "note-spots", spots.join(" \u00B7 ")));
+        if (n.as !== null) li.appendChild(el("span", "note-as", "as " + n.as));
+        list.appendChild(li);
+      });
+    }
+
+    function variationsHere(v) {
+      var box = $("study-variations");
+      box.innerHTML = "";
+      var here = study.variations.filter(function (w) { return w.line === at.line && w.seq === at.seq; });
+      if (here.length) {
+        box.appendChild(el("h3", "", "Variations from here"));
+        var list = el("ul", "variations");
+        here.forEach(function (w) {
+          var li = el("li");
+          var button = el("button", "variation", w.id + ": " + w.texts.slice(0, 4).join(", ") +
+            (w.texts.length > 4 ? ", \u2026" : ""));
+          button.type = "button";
+          button.setAttribute("data-variation", w.id);
+          button.addEventListener("click", function () { go(w.id, w.seq + 1); });
+          li.appendChild(button);
+          if (w.as !== null) li.appendChild(el("span", "note-as", "as " + w.as));
+          list.appendChild(li);
+        });
+        box.appendChild(list);
+      }
+      if (v) {
+        box.appendChild(el("h3", "", "Variation " + v.id + eyes(v.as)));
+        var moves = el("ol", "variation-line");
+        moves.setAttribute("start", v.seq + 1);
+        v.texts.forEach(function (text, k) {
+          var li = el("li", v.origins[k] + (v.seq + k + 1 === at.seq ? " current" : ""), text);
+          li.setAttribute("data-seq", v.seq + k + 1);
+          li.addEventListener("click", function () { go(v.id, v.seq + k + 1); });
+          moves.appendChild(li);
+        });
+        box.appendChild(moves);
+      }
+    }
+
+    function judgedHere() {
+      var box = $("study-judged");
+      if (!box) return;
+      var j = at.line === "main" ? study.judged[String(at.seq)] : null;
+      if (!j) {
+        box.textContent = "";
+        return;
+      }
+      var words = j.player + " " + j.played + ": winning chance " + j.before.toFixed(2) + " \u2192 " +
+        j.after.toFixed(2);
+      if (j.mark) words += " (" + j.mark + ")";
+      if (j.best !== null && j.best !== j.played) words += "; the bot prefers " + j.best;
+      box.textContent = words;
+      box.className = j.mark || "";
+    }
+
+    // Squares and arrows of the notes here, on pictures that name their spots (data-spot).
+    function drawSpots() {
+      var svg = board.querySelector("svg");
+      if (!svg) return;
+      Array.prototype.forEach.call(svg.querySelectorAll(".study-drawn"), function (e) { e.remove(); });
+      var ns = "http://www.w3.org/2000/svg";
+      function spot(name) {
+        var found = svg.querySelector('[data-spot="' + String(name).replace(/["\\]/g, "") + '"]');
+        if (!found || !found.getBBox) return null;
+        var box = found.getBBox();
+        return { x: box.x, y: box.y, w: box.width, h: box.height, cx: box.x + box.width / 2, cy: box.y + box.height / 2 };
+      }
+      study.notes.forEach(function (n) {
+        if (n.line !== at.line || n.seq !== at.seq) return;
+        n.squares.forEach(function (name) {
+          var s = spot(name);
+          if (!s) return;
+          var r = document.createElementNS(ns, "rect");
+          r.setAttribute("class", "study-drawn study-square");
+          r.setAttribute("x", s.x + 2); r.setAttribute("y", s.y + 2);
+          r.setAttribute("width", Math.max(0, s.w - 4)); r.setAttribute("height", Math.max(0, s.h - 4));
+          svg.appendChild(r);
+        });
+        n.arrows.forEach(function (a) {
+          var from = spot(a[0]), to = spot(a[1]);
+          if (!from || !to) return;
+          var line = document.createElementNS(ns, "line");
+          line.setAttribute("class", "study-drawn study-arrow");
+          line.setAttribute("x1", from.cx); line.setAttribute("y1", from.cy);
+          line.setAttribute("x2", to.cx); line.setAttribute("y2", to.cy);
+          svg.appendChild(line);
+          var head = document.createElementNS(ns, "circle");
+          head.setAttribute("class", "study-drawn study-arrow-head");
+          head.setAttribute("cx", to.cx); head.setAttribute("cy", to.cy); head.setAttribute("r", 5);
+          svg.appendChild(head);
+        });
+      });
+    }
+
+    // The graph's cursor at the main line's event (a variation's: where it leaves the game).
+    function cursor() {
+      var line = $("graph-cursor");
+      if (!line) return;
+      var seq = at.seq, where = at.line;
+      while (where !== "main" && variations[where]) {
+        seq = variations[where].seq;
+        where = variations[where].line;
+      }
+      var frame = document.querySelector("#graph rect");
+      var last = Math.max(1, document.querySelectorAll("#events li[data-step]").length - 1);
+      var left = parseFloat(frame.getAttribute("x")), width = parseFloat(frame.getAttribute("width"));
+      var x = left + width * seq / last;
+      line.setAttribute("x1", x);
+      line.setAttribute("x2", x);
+    }
+
+    // Marks in the list of events: the notes' marks and the analysis's.
+    function markEvents() {
+      Array.prototype.forEach.call(document.querySelectorAll("#events .study-mark"), function (e) { e.remove(); });
+      var signs = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+      function add(seq, text, cls, title) {
+        var li = document.querySelector('#events li[data-step="' + seq + '"]');
+        if (!li) return;
+        var span = el("span", "study-mark " + cls, text);
+        span.title = title;
+        li.appendChild(span);
+      }
+      study.notes.forEach(function (n) {
+        if (n.line !== "main") return;
+        add(n.seq, n.mark || "\u270E", "noted", n.mark ? study.marks[n.mark] : "a note");
+      });
+      Object.keys(study.judged).forEach(function (seq) {
+        var j = study.judged[seq];
+        if (j.mark) add(parseInt(seq, 10), signs[j.mark], "judged " + j.mark, j.mark + " (analysis)");
+      });
+    }
+
+    // -- the analysis board: writing -------------------------------------------------
+    var listed = [];
+    function send(what, body) {
+      problem("");
+      return fetch(what, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Study-Token": editable.token },
+        body: JSON.stringify(body)
+      }).then(function (answer) {
+        return answer.json().then(function (data) {
+          if (!answer.ok) throw new Error(data.error || ("the board answered " + answer.status));
+          return data;
+        });
+      }).then(function (data) {
+        take(data.study);
+        markEvents();
+        return data;
+      }).catch(function (error) {
+        problem(error.message);
+        throw error;
+      });
+    }
+
+    function listMoves() {
+      var select = $("play-legal");
+      var asked = { line: at.line, seq: at.seq };
+      fetch("moves?line=" + encodeURIComponent(at.line) + "&seq=" + at.seq, {
+        headers: { "X-Study-Token": editable.token }
+      }).then(function (answer) { return answer.json(); }).then(function (data) {
+        if (asked.line !== at.line || asked.seq !== at.seq) return; // moved on meanwhile
+        select.innerHTML = "";
+        listed = data.legal || [];
+        listed.forEach(function (d, i) {
+          var option = el("option", "", d.text);
+          option.value = String(i);
+          select.appendChild(option);
+        });
+        var none = !listed.length;
+        select.disabled = none;
+        $("play-chosen").disabled = none;
+        $("play-written").disabled = none;
+        $("play-form").setAttribute("data-why", data.why || data.error || "");
+        if (none) {
+          var option = el("option", "", data.why || data.error || "nothing to decide here");
+          select.appendChild(option);
+        }
+      }).catch(function (error) { problem(error.message); });
+    }
+
+    if (editable) {
+      $("note-form").addEventListener("submit", function (e) {
+        e.preventDefault();
+        var arrows = $("note-arrows").value.split(/[\s,]+/).filter(Boolean).map(function (a) { return a.split("-"); });
+        send("note", {
+          line: at.line,
+          seq: at.seq,
+          comment: $("note-comment").value,
+          mark: $("note-mark").value || null,
+          squares: $("note-squares").value.split(/[\s,]+/).filter(Boolean),
+          arrows: arrows
+        }).then(function () {
+          $("note-comment").value = "";
+          $("note-mark").value = "";
+          $("note-squares").value = "";
+          $("note-arrows").value = "";
+          render();
+        }, function () {});
+      });
+      function play(decision, player) {
+        send("play", { line: at.line, seq: at.seq, decision: decision, player: player })
+          .then(function (data) {
+            $("play-text").value = "";
+            go(data.at.line, data.at.seq);
+          }, function () {});
+      }
+      $("play-chosen").addEventListener("click", function () {
+        var chosen = listed[parseInt($("play-legal").value, 10)];
+        if (chosen) play(chosen.notation, chosen.player);
+      });
+      $("play-form").addEventListener("submit", function (e) {
+        e.preventDefault();
+        var text = $("play-text").value.trim();
+        if (text) play(text, null);
+      });
+    }
+
+    $("study-main").addEventListener("click", function () {
+      var seq = at.seq, where = at.line;
+      while (where !== "main" && variations[where]) {
+        seq = variations[where].seq;
+        where = variations[where].line;
+      }
+      goMain(seq);
+    });
+    // Typing in the study's fields is not stepping through the game.
+    $("study").addEventListener("keydown", function (e) {
+      var tag = e.target.tagName;
+      if (tag === "TEXTAREA" || tag === "INPUT" || tag === "SELECT") e.stopPropagation();
+    });
+    // In a variation, the arrow keys step through it (before the viewer steps the game).
+    window.addEventListener("keydown", function (e) {
+      if (at.line === "main" || e.altKey || e.ctrlKey || e.metaKey) return;
+      var tag = e.target.tagName;
+      if (tag === "TEXTAREA" || tag === "INPUT" || tag === "SELECT") return;
+      var by = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+      if (e.key === "Escape") $("study-main").click();
+      else if (by) go(at.line, at.seq + by);
+      else return;
+      e.preventDefault();
+      e.stopPropagation();
+    }, true);
+    // A point of the graph goes to its decision.
+    Array.prototype.forEach.call(document.querySelectorAll("#graph circle[data-step]"), function (point) {
+      point.addEventListener("click", function () { goMain(parseInt(point.getAttribute("data-step"), 10)); });
+    });
+
+    markEvents();
+    render();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
