@@ -116,6 +116,7 @@ def test_a_results_file_is_continued_only_by_the_code_that_made_it(tmp_path, suf
     # Asked for explicitly, the file goes on and says which games the new code made.
     again = tabletop(*args, "--games", "20", "--continue-anyway", "--json")
     assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["continued_from"] == [11]
     meta = read_meta(tmp_path / name)
     (later,) = meta["continued"]
     assert later["from_game"] == 11 and later["rules"] == [["glux-room-points:first=40,second=3"]]
@@ -123,8 +124,10 @@ def test_a_results_file_is_continued_only_by_the_code_that_made_it(tmp_path, suf
     rows = read(tmp_path / name)[1]
     assert [r["number"] for r in rows] == list(range(1, 21))
     assert max(max(r["scores"]) for r in rows[10:]) >= 40 > max(max(r["scores"]) for r in rows[:10])
-    # The same code again: no word needed.
-    assert tabletop(*args, "--games", "25").returncode == 0
+    # The same code again: no word needed, and the summary says what it counts.
+    last = tabletop(*args, "--games", "25")
+    assert last.returncode == 0, last.stderr
+    assert "Games 11 on were played by other code than those before them" in last.stdout
 
 
 def test_a_results_file_of_another_tabletop_is_refused(cli, tmp_path):
@@ -370,3 +373,16 @@ def test_stats_refuses_a_plot_format_at_once(cli, tmp_path):
     assert cli(*RUN, "--games", "2", "-o", "logs").exit_code == 0
     result = cli("stats", "logs", "--plot", "wins.bmp")
     assert result.exit_code == 2 and "wins.bmp: " in result.stderr and "'.bmp'" in result.stderr
+
+
+def test_until_interval_never_stops_on_no_change_seen_yet(cli):
+    """A paired interval is exactly 0 while no outcome has changed: after one
+    batch of 20 games that is no evidence of no change, yet --until-interval
+    stopped there. Until an outcome changes, a seat counts as wide as the
+    Wilson bound on how often outcomes could change unseen (2 x 3.84 / (n + 3.84))."""
+    args = ("simulate", "glux", "--seats", "4", "--bot", "greedy", "--workers", "1", "--batch", "20")
+    result = cli(*args, "--games", "2000", "--compare", "glux-second-place-2p", "--until-interval", "0.05", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["compare"]["changed_games"] == 0 and data["stopped_early"] is True
+    assert data["run"]["played"] == 160  # the first multiple of 20 where 2 x 3.84 / (n + 3.84) <= 0.05

@@ -78,6 +78,11 @@ class Report:
         notes = []
         if self.done.resumed:
             notes.append(f"Resumed: games 1 to {self.done.resumed} were played before.")
+        for first in self.done.continued_from:
+            notes.append(
+                f"Games {first} on were played by other code than those before them (--continue-anyway): "
+                "the summary counts both."
+            )
         if self.done.narrow:
             notes.append(
                 f"Stopped after {self.done.games} of {self.done.run.games} games: every interval is within "
@@ -115,6 +120,7 @@ class Report:
         data: dict[str, Any] = {
             "run": self.done.meta(),
             "resumed": self.done.resumed,
+            "continued_from": self.done.continued_from,
             "stopped_early": self.done.narrow,
             "summaries": [s.as_json() for s in self.done.summaries],
         }

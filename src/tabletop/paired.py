@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .intervals import Z95
+from .intervals import Z95, wilson
 from .stats import GameRow, rounded
 
 
@@ -140,8 +140,18 @@ class Paired:
         return out
 
     def widest(self) -> float:
-        """The widest win-rate interval among the seats."""
-        return max((high - low for low, high in (m.interval() for m in self.wins)), default=math.inf)
+        """The widest win-rate interval among the seats, for deciding whether
+        enough games were played. A seat whose outcome no game has changed
+        has an interval of exactly 0, which says nothing of how often a change
+        might come: it counts as wide as the Wilson interval of its changed
+        outcomes (0 of n: up to about 3.84 / n either way)."""
+        widths = []
+        for seat, mean in enumerate(self.wins):
+            low, high = mean.interval()
+            if not self.gains[seat] + self.losses[seat]:
+                low, high = -wilson(0, mean.n)[1], wilson(0, mean.n)[1]
+            widths.append(high - low)
+        return max(widths, default=math.inf)
 
     def verdict(self, name: str) -> str:
         """What the change did, in one sentence, from the same counts as the

@@ -80,6 +80,8 @@ class Done:
     narrow: bool = False
     #: The run's metadata as :func:`metadata` gave it when the run began.
     recorded: dict[str, Any] | None = None
+    #: The games from which on other code played (``--continue-anyway``), in order.
+    continued_from: list[int] = attrs.Factory(list)
 
     def meta(self) -> dict[str, Any]:
         return {**(self.recorded or metadata(self.run)), "played": self.games}
@@ -181,6 +183,10 @@ def play(
     if results is not None and logs_there is not None:
         kept = min(kept, logs_there)
     done.resumed = done.games = kept
+    history = results.meta if results is not None else logs_meta(kept) if logs_meta is not None else meta
+    done.continued_from = [
+        int(c.get("from_game", 0)) for c in history.get(origin.CONTINUED) or [] if isinstance(c, dict)
+    ]
     if run.logs is not None:
         run.logs.mkdir(parents=True, exist_ok=True)
         record_ = logs_meta(kept) if logs_meta is not None else meta
