@@ -49,7 +49,7 @@ from ..errors import CheckFailed, TabletopError, UsageError, quote
 from . import faults, mailin
 from .delivery import tls_context
 from .gamedir import MAX_RECORD, GameDir, one_line, write_private
-from .imapread import ANSWER, LITERAL, TIMEOUT, Answers, Fault, Plain, Secure, ServerFault
+from .imapread import ANSWER, GRACE, LITERAL, TIMEOUT, Answers, Fault, Plain, Secure, ServerFault
 
 __all__ = ["Connection", "Fetched", "Mailbox", "Polled", "ServerFault", "load_state", "mailbox", "password", "poll"]
 
@@ -129,8 +129,6 @@ class Fetched:
 FETCHED = mailin.MAX_BYTES + 1
 #: UIDs asked for in one SEARCH: its answer stays some 140 KB at most.
 WINDOW = 20_000
-#: How long closing steps (DONE, LOGOUT) may run past the run's end (seconds).
-GRACE = 5
 
 
 def _why(exc: BaseException) -> str:
@@ -151,14 +149,14 @@ class Connection:
         self.box = box
         self.broken = False
         self.deadline = deadline
-        wait = TIMEOUT if deadline is None else max(0.1, min(TIMEOUT, deadline + GRACE - time.monotonic()))
+        wait = TIMEOUT if deadline is None else max(0.1, min(TIMEOUT, deadline - time.monotonic()))
         try:
             if box.secure:
                 self.imap: imaplib.IMAP4 = Secure(
-                    box.host, box.port, ssl_context=tls_context(ca_file), timeout=wait, deadline=self._ends()
+                    box.host, box.port, ssl_context=tls_context(ca_file), timeout=wait, deadline=deadline
                 )
             else:
-                self.imap = Plain(box.host, box.port, timeout=wait, deadline=self._ends())
+                self.imap = Plain(box.host, box.port, timeout=wait, deadline=deadline)
             self._call("LOGIN", self.imap.login, box.user, secret)
             kind, data = self._call("SELECT", self.imap.select, _quoted(box.name))
             if kind != "OK":
@@ -179,10 +177,16 @@ class Connection:
         with contextlib.suppress(OSError, AttributeError):
             self.imap.shutdown()
 
-    def _ends(self) -> float | None:
-        return None if self.deadline is None else self.deadline + GRACE
-
-    def _call(self, what: str, command, *args, size: int = ANSWER, literal: int = LITERAL, wait: float = TIMEOUT):
+    def _call(
+        self,
+        what: str,
+        command,
+        *args,
+        size: int = ANSWER,
+        literal: int = LITERAL,
+        wait: float = TIMEOUT,
+        closing: bool = False,
+    ):
         """Run one imaplib command, its answer bounded: a bound broken is a
         :class:`ServerFault`, a connection lost a CheckFailed (the connection
         is then given up)."""
@@ -192,7 +196,7 @@ class Connection:
         imap.untagged_responses.clear()
         if exists:
             imap.untagged_responses["EXISTS"] = exists[-1:]
-        imap.answers.expect(what, size, literal, wait)  # type: ignore[attr-defined]
+        imap.answers.expect(what, size, literal, wait, closing)  # type: ignore[attr-defined]
         try:
             return command(*args)
         except Fault as exc:
@@ -282,7 +286,7 @@ class Connection:
             if re.match(rb"\* \d+ (EXISTS|RECENT)", line):
                 arrived = True
                 break
-        answers.expect("DONE")
+        answers.expect("DONE", closing=True)
         imap.send(b"DONE\r\n")
         while True:
             line = answers.readline()
@@ -310,7 +314,7 @@ class Connection:
         bounds, just hang up."""
         if not self.broken:
             with contextlib.suppress(TabletopError, OSError, imaplib.IMAP4.error):
-                self._call("LOGOUT", self.imap.logout, wait=GRACE)
+                self._call("LOGOUT", self.imap.logout, wait=GRACE, closing=True)
                 return
         self._hang_up()
 

@@ -25,6 +25,9 @@ from ..errors import TabletopError
 TIMEOUT = 60
 #: The most one answer may hold (bytes) but a fetch's: a SEARCH of 20,000 UIDs is some 140 KB.
 ANSWER = 1 << 20
+#: How long the steps that end a connection well (IDLE's DONE, LOGOUT) may
+#: run past the run's end (seconds).
+GRACE = 2
 #: The longest line, and the largest literal outside a fetch.
 LINE = 256 << 10
 LITERAL = 64 << 10
@@ -51,26 +54,33 @@ class Answers:
         self.run_ends = deadline
         self.expect("the greeting")
 
-    def expect(self, what: str, size: int = ANSWER, literal: int = LITERAL, wait: float = TIMEOUT) -> None:
+    def expect(
+        self, what: str, size: int = ANSWER, literal: int = LITERAL, wait: float = TIMEOUT, closing: bool = False
+    ) -> None:
         """Bounds for the answer to the command ``what``: ``size`` bytes at
         most, literals of ``literal`` bytes at most, within ``wait`` seconds
-        (and before the run's end)."""
+        and before the run's end (a step that ends the connection well,
+        ``closing``, :data:`GRACE` seconds after it)."""
         self.what = what
         self.size = self.left = size
         self.literal = literal
-        ends = time.monotonic() + wait
-        self.ends = ends if self.run_ends is None else min(ends, self.run_ends)
+        self.ends = time.monotonic() + wait
+        self.late = f"within {wait:.0f} s"
+        if self.run_ends is not None:
+            end = self.run_ends + (GRACE if closing else 0)
+            if end < self.ends:
+                self.ends, self.late = end, "before the run's end (--max-time)"
 
     def _more(self) -> bool:
         left = self.ends - time.monotonic()
         if left <= 0:
-            raise Fault(f"no complete answer to {self.what} in time")
+            raise Fault(f"no complete answer to {self.what} {self.late}")
         self.sock.settimeout(min(left, TIMEOUT))
         try:
             data = self.sock.recv(65536)
         except (socket.timeout, TimeoutError):
             if time.monotonic() >= self.ends:
-                raise Fault(f"no complete answer to {self.what} in time") from None
+                raise Fault(f"no complete answer to {self.what} {self.late}") from None
             raise
         self.left -= len(data)
         if self.left < 0:
