@@ -35,7 +35,11 @@ from .common import pass_env, report
     help="With --at: a decision in the game's notation, played there (repeatable: each after the last).",
 )
 @click.option("--player", help="With --play: whose decision, when several players may decide.")
-@click.option("--seed", help="With --play: the seed of a new variation's chance outcomes (default: a fresh one).")
+@click.option(
+    "--seed",
+    help="The seed of a new variation's chance outcomes (with --play), or what the board draws new variations' "
+    "seeds from (default: a fresh one).",
+)
 @pass_env
 def study(
     env, file: Path, viewer, study_path, port, at, line, comment, mark, squares, arrows, plays, player, seed
@@ -71,10 +75,10 @@ def study(
     check_viewer(Match(registry, loaded.header, loaded.game), viewer)
     writing = comment is not None or mark is not None or squares or arrows or plays
     if at is None:
-        if writing or line != "main" or player is not None or seed is not None:
-            raise UsageError("--comment, --mark, --square, --arrow, --play, --line, --player and --seed need --at")
+        if writing or line != "main" or player is not None:
+            raise UsageError("--comment, --mark, --square, --arrow, --play, --line and --player need --at")
         loaded.check_writable()
-        _serve(registry, file, loaded, viewer, port)
+        _serve(registry, file, loaded, viewer, port, seed)
         return
     if not writing:
         raise UsageError("--at: give a note (--comment, --mark, --square, --arrow) or decisions (--play)")
@@ -114,7 +118,7 @@ def _where(loaded, line: str, at: int, viewer: str | None) -> str:
     return f"event {at}{on} ({text})"
 
 
-def _serve(registry, file: Path, loaded, viewer: str | None, port: int) -> None:
+def _serve(registry, file: Path, loaded, viewer: str | None, port: int, seed: str | None) -> None:
     from ..viewer.board import serve
 
     def ready(server) -> None:
@@ -124,4 +128,4 @@ def _serve(registry, file: Path, loaded, viewer: str | None, port: int) -> None:
             "Ctrl-C to stop)."
         )
 
-    serve(registry, file, loaded, viewer, port, ready)
+    serve(registry, file, loaded, viewer, port, ready, seed)

@@ -54,13 +54,21 @@ TOKEN = "X-Study-Token"
 class Board(Watch):
     """The server: one log, its study, one view of them, loopback only."""
 
-    def __init__(self, registry: Registry, log: Path, viewer: str | None, port: int, studied: study.Study) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        log: Path,
+        viewer: str | None,
+        port: int,
+        studied: study.Study,
+        seed: str | None = None,
+    ) -> None:
         super().__init__(registry, log, viewer, port)
         self.study = studied
         self.token = secrets.token_urlsafe(24)
         #: Draws the seeds of new variations: the one a position's decisions
         #: were listed from (a world made up for ``--as``) is the one played.
-        self._secret = secrets.token_bytes(16)
+        self._secret = seed.encode("utf-8") if seed is not None else secrets.token_bytes(16)
         self._writing = threading.Lock()
         self._files = self._looks()
 
@@ -259,10 +267,12 @@ def serve(
     viewer: str | None = None,
     port: int = 0,
     ready: Callable[[Board], None] | None = None,
+    seed: str | None = None,
 ) -> None:
     """Serve the analysis board of ``log`` and its study until interrupted;
-    ``ready`` is called with the server once it listens."""
-    server = Board(registry, log, viewer, port, studied)
+    ``ready`` is called with the server once it listens. New variations'
+    seeds are drawn from ``seed`` (default: a fresh secret)."""
+    server = Board(registry, log, viewer, port, studied, seed)
     server.RequestHandlerClass = BoardHandler
     with server:
         if ready is not None:
