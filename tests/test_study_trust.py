@@ -164,6 +164,7 @@ def test_a_tournament_file_is_continued_only_by_the_code_that_made_it(tmp_path):
     assert (tmp_path / "cup.jsonl").read_bytes() == before
     again = run_tabletop(*args, "--games", "4", "--continue-anyway", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
+    assert "Games 3 on were played by other code than those before them" in again.stdout
     head = json.loads((tmp_path / "cup.jsonl").read_text().splitlines()[0])
     assert head["continued"][0]["from_game"] == 3
 
@@ -386,3 +387,21 @@ def test_until_interval_never_stops_on_no_change_seen_yet(cli):
     data = json.loads(result.stdout)
     assert data["compare"]["changed_games"] == 0 and data["stopped_early"] is True
     assert data["run"]["played"] == 160  # the first multiple of 20 where 2 x 3.84 / (n + 3.84) <= 0.05
+
+
+def test_the_fair_share_drawn_counts_shared_victories():
+    """A shared victory counts for each winner, so when one game in four is
+    shared by two seats the seats' win rates add up to 125%, and a seat that
+    is not favoured wins 62.5%, not 50%: the dotted "fair share" line drew
+    1/players, making every seat of such a game look favoured."""
+    from tabletop.plotting import fair_share
+    from tabletop.stats import GameRow, Summary
+
+    def game(*winners: str) -> GameRow:
+        return GameRow("glux", (), ("a", "b"), ("-", "-"), (5, 5), winners, 90, True, order=("a", "b"), turns=40)
+
+    (group,) = Summary("seat").extend([game("a", "b"), game("a"), game("b"), game("a")]).sorted_groups()
+    assert [t.wins for t in group.seats] == [3, 2]
+    assert fair_share(group) == pytest.approx(5 / 8)
+    (plain,) = Summary("seat").extend([game("a"), game("b")]).sorted_groups()
+    assert fair_share(plain) == 0.5

@@ -61,7 +61,13 @@ def rate_bars(group: Group) -> list[Bar]:
 
 
 def fair_share(group: Group) -> float:
-    """The win rate of a seat when no seat is favoured (shared victories aside)."""
+    """The win rate of a seat when no seat is favoured: the winners per game
+    shared among the seats. A shared victory counts for each winner, so the
+    more games are shared, the higher every seat's fair rate (1/players
+    only when none is)."""
+    if not group.finished:
+        return 1 / group.players
+    return sum(t.wins for t in group.seats) / (group.finished * group.players)
     return 1 / group.players
 
 
@@ -192,7 +198,8 @@ def plot(
     all_bars = [rate_bars(g) for g in groups]
     labels = list(dict.fromkeys(b.label for bars in all_bars for b in bars))
     width = 0.8 / len(groups)
-    fair = fair_share(groups[0])
+    fairs = [fair_share(g) for g in groups]
+    fair = sum(fairs) / len(fairs)
     for k, (group, bars) in enumerate(zip(groups, all_bars)):
         xs = [labels.index(b.label) + (k - (len(groups) - 1) / 2) * width for b in bars]
         rates.errorbar(
@@ -206,9 +213,21 @@ def plot(
     rates.set_xticks(range(len(labels)))
     rates.set_xticklabels(labels, rotation=30 if len(labels) > 4 else 0)
     rates.set_xlim(-0.6, len(labels) - 0.4)
-    rates.set_ylim(*zoomed([b for bars in all_bars for b in bars], fair))
+    lines = [Bar("", 0, 0, f, f, f) for f in fairs]
+    rates.set_ylim(*zoomed([b for bars in all_bars for b in bars] + lines, fair))
     rates.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    rates.axhline(fair, color="grey", linewidth=0.8, linestyle=":", label=f"fair share {fair:.0%}")
+    if max(fairs) - min(fairs) < 0.0005:
+        rates.axhline(fair, color="grey", linewidth=0.8, linestyle=":", label=f"fair share {fair:.1%}")
+    else:
+        # Rule sets that share victories more often have a higher fair share each.
+        for k, (group, share) in enumerate(zip(groups, fairs)):
+            rates.axhline(
+                share,
+                color=f"C{k}",
+                linewidth=0.8,
+                linestyle=":",
+                label=f"fair share {share:.1%} ({_label(group, groups)})",
+            )
     rates.set_ylabel("win rate (a shared victory counts for each)")
     rates.set_title("win rate, 95% interval")
     rates.legend(fontsize="small")
@@ -281,10 +300,12 @@ def plot_sweep(report: Report, path: Path) -> Path:
             capsize=3,
             label=f"seat {seat + 1}",
         )
-    fair = 1 / seats
+    # The fair share at each value: its winners per game shared among the seats.
+    fairs = [sum(s["win_rate"] or 0 for s in r["seats"]) / seats for r in rows]
+    fair = sum(fairs) / len(fairs)
     bars = [Bar("", 0, 0, s["win_rate"], s["ci95"][0], s["ci95"][1]) for r in rows for s in r["seats"]]
-    ax.set_ylim(*zoomed(bars, fair))
-    ax.axhline(fair, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_ylim(*zoomed(bars + [Bar("", 0, 0, f, f, f) for f in fairs], fair))
+    ax.plot(range(len(values)), fairs, color="grey", linewidth=0.8, linestyle=":", label="fair share")
     ax.set_xticks(range(len(values)))
     ax.set_xticklabels(values)
     ax.set_xlabel(report.sweep.split(":", 1)[1].split("=")[0] if report.sweep else "value")

@@ -598,7 +598,11 @@ def records(path: Path) -> Iterator[dict[str, Any]]:
         try:
             parquet = pq.ParquetFile(str(path))
         except Exception:
-            raise UsageError("not a complete Parquet file", where=str(path)) from None
+            journal = path.with_name(path.name + ".partial")
+            hint = f" (its games so far are in {journal.name}: the same simulate command finishes it)"
+            raise UsageError(
+                "not a complete Parquet file" + (hint if journal.is_file() else ""), where=str(path)
+            ) from None
         yield from _parquet_rows(parquet)
         return
     read_meta(path)

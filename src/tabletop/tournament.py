@@ -233,7 +233,10 @@ def resume(path: Path, entry: Entry, continue_anyway: bool = False) -> list[Resu
         whole = (json.dumps(head, separators=(",", ":")) + "\n").encode() + b"".join(line + b"\n" for line in lines[1:])
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
-            tmp.write_bytes(whole)
+            with open(tmp, "wb") as out:
+                out.write(whole)
+                out.flush()
+                os.fsync(out.fileno())
             os.replace(tmp, path)
         except OSError as exc:
             tmp.unlink(missing_ok=True)
@@ -242,6 +245,17 @@ def resume(path: Path, entry: Entry, continue_anyway: bool = False) -> list[Resu
         with open(path, "r+b") as handle:
             handle.truncate(len(whole))
     return results
+
+
+def continued_from(path: Path) -> list[int]:
+    """The games from which on other code played the tournament of a results
+    file (``--continue-anyway``), in order; none for a file never continued."""
+    try:
+        with open(path, "rb") as handle:
+            head = json.loads(handle.readline())
+        return [int(c["from_game"]) for c in head.get(origin.CONTINUED) or []]
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return []
 
 
 def _text(line: bytes, number: int, path: Path) -> str:

@@ -11,7 +11,7 @@ import click
 from ..errors import UsageError
 from ..progress import Progress
 from ..simulation import Guard
-from ..tournament import Entry, pairs, ratings, run
+from ..tournament import Entry, continued_from, pairs, ratings, run
 from .common import game_option, parse_options, pass_env, variant_option
 
 
@@ -101,11 +101,14 @@ def tournament(
         played = run(entry, games, workers, scheduler, results, bar.update, guard, starting, continue_anyway)
     rated = ratings(entry, played)
     duels = pairs(entry, played)
+    later = continued_from(results) if results is not None else []
     if as_json:
-        data = {**entry.head(), "games": len(played), "ratings": rated, "pairs": duels}
+        data = {**entry.head(), "games": len(played), "continued_from": later, "ratings": rated, "pairs": duels}
         click.echo(json.dumps(data, ensure_ascii=False))
     else:
         click.echo(_table(entry, len(played), rated, duels))
+        for first in later:
+            click.echo(f"Games {first} on were played by other code than those before them (--continue-anyway).")
     if plot_path is not None:
         from ..plotting import plot_ratings
 
