@@ -35,6 +35,8 @@ class HostileImap:
         self.validity = 7
         self.port = free_port()
         self.stopping = threading.Event()
+        #: Set once a client has asked for a SEARCH (a poll is under way).
+        self.searched = threading.Event()
         owner = self
 
         class Handler(socketserver.StreamRequestHandler):
@@ -108,6 +110,7 @@ class HostileImap:
         return sorted(self.mails) + ([999999] if self.mode == "missing-uid" else [])
 
     def _search(self, tag: str, rest: str, say) -> None:
+        self.searched.set()
         if self.mode == "bad-search":
             say(f"* SEARCH 1 2 x7\r\n{tag} OK done\r\n")
             return

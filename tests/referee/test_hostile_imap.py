@@ -142,12 +142,12 @@ def test_a_trickled_answer_ends_at_max_time_and_frees_the_next_poll(game, server
     poll.lock is not held for ever); a poll started meanwhile (cron's next)
     waits at most its own --max-time for the lock."""
     slow = server("trickle")
-    first = start("pbem", "poll", "g", "--imap", slow.url(), "--max-time", "4s", cwd=game.path.parent)
-    time.sleep(1.0)
+    first = start("pbem", "poll", "g", "--imap", slow.url(), "--max-time", "6s", cwd=game.path.parent)
+    assert slow.searched.wait(30)  # the first poll holds poll.lock
     second = tabletop("pbem", "poll", "g", "--imap", slow.url(), "--max-time", "1s", cwd=game.path.parent)
     run = finish(first, timeout=40)
     one_line_about(run, slow, "SEARCH")
-    assert run.seconds < 4 + 10, run.seconds
+    assert run.seconds < 6 + 10, run.seconds
     assert second.returncode == 1 and "poll.lock" in second.stderr, second.stderr
     assert second.seconds < 1 + 10
 

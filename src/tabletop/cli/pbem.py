@@ -111,7 +111,8 @@ def pbem() -> None:
     type=_Later("delivery", "SECURITY"),
     default="auto",
     show_default=True,
-    help="TLS to the SMTP server: tls (port 465), starttls (587), none; auto picks by the port.",
+    help="TLS to the SMTP server: tls (port 465), starttls (587), none (the clear, never a password to another "
+    "machine); auto: tls on 465, else STARTTLS whenever offered, the clear only to a server on this machine.",
 )
 @click.option(
     "--ca-file",

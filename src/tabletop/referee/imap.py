@@ -143,7 +143,8 @@ def _why(exc: BaseException) -> str:
 class Connection:
     """One logged-in connection to the mailbox, selected for reading and
     writing; every answer read within bounds (:mod:`.imapread`), and none
-    after ``deadline`` (``time.monotonic()``) and a few seconds' grace."""
+    after ``deadline`` (``time.monotonic()``; the steps that end the
+    connection well, :data:`~.imapread.GRACE` seconds after)."""
 
     def __init__(self, box: Mailbox, secret: str, ca_file: str | None = None, deadline: float | None = None) -> None:
         self.box = box
