@@ -451,10 +451,10 @@ class Results:
             with open(tmp, "rb") as written:
                 os.fsync(written.fileno())
             os.replace(tmp, self.path)
-        except OSError as exc:
+        except Exception as exc:  # a full disk, or a journal damaged since it was read
+            why = exc.strerror or str(exc) if isinstance(exc, OSError) else type(exc).__name__
             raise UsageError(
-                f"cannot write: {exc.strerror or exc}; its games are kept in {self.journal.name}, "
-                "and the same command continues them",
+                f"cannot write: {why}; its games are kept in {self.journal.name}, and the same command continues them",
                 where=str(self.path),
             ) from None
         finally:
