@@ -10,12 +10,17 @@ import sys
 import click
 import pytest
 
-from tabletop.cli import COMMANDS, main
+from tabletop.cli import COMMANDS, MODULES, main
+
+
+def module(name: str) -> str:
+    """The module of command ``name`` (``import``, a Python keyword, is in ``import_``)."""
+    return f"tabletop.cli.{MODULES.get(name, name)}"
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_each_command_lives_in_the_module_named_after_it(name):
-    command = getattr(importlib.import_module(f"tabletop.cli.{name}"), name)
+    command = getattr(importlib.import_module(module(name)), MODULES.get(name, name))
     assert isinstance(command, click.Command) and command.name == name
     # The help listed without importing the module is the command's own.
     assert COMMANDS[name] == inspect.cleandoc(command.help).split("\n\n")[0].replace("\n", " ")
@@ -41,14 +46,14 @@ def _loaded_after(*args: str) -> set[str]:
 
 def test_help_imports_no_command_no_plugin_and_no_engine():
     loaded = _loaded_after("--help")
-    assert not {f"tabletop.cli.{name}" for name in COMMANDS} & loaded
+    assert not {module(name) for name in COMMANDS} & loaded
     assert not {"tabletop.engine", "tabletop.registry", "tabletop_glux", "email", "smtplib", "ssl"} & loaded
 
 
 def test_a_command_imports_only_its_own_module():
     loaded = _loaded_after("replay", "--help")
     assert "tabletop.cli.replay" in loaded
-    assert not {f"tabletop.cli.{name}" for name in COMMANDS if name != "replay"} & loaded
+    assert not {module(name) for name in COMMANDS if name != "replay"} & loaded
     assert "tabletop_glux" not in loaded and "smtplib" not in loaded
 
 

@@ -568,15 +568,22 @@ class Replay:
         return match
 
 
-def verify(registry: Registry, path: Path, require_seed: bool = True) -> tuple[Match, int | None]:
-    """Replay a log and re-derive every chance outcome from its seed: the
-    match and the number of outcomes checked (None when the seed is not known
-    and ``require_seed`` is false).
+def verify(
+    registry: Registry, path: Path, require_seed: bool = True, seed: str | None = None
+) -> tuple[Match, int | None]:
+    """Replay a log and re-derive every chance outcome from its seed (or
+    ``seed``, a sealed game's, given before the log reveals it): the match
+    and the number of outcomes checked (None when the seed is not known and
+    ``require_seed`` is false).
 
     Raises :class:`CheckFailed` at the first outcome the seed does not give.
     """
     replay = Replay(registry, path)
-    seed = replay.header.randomness.seed
+    randomness = replay.header.randomness
+    if seed is not None and not (seed == randomness.seed or chance.matches(seed, randomness.commitment or "")):
+        what = "the seed in the header" if randomness.seed is not None else "the commitment in the header"
+        raise CheckFailed(f"--seed: this is not the game's seed (it does not match {what})", where=f"{path}:1")
+    seed = seed or randomness.seed
     if seed is None:
         # The seed of a sealed game is its last event: replay once to find it.
         match = replay.run()

@@ -32,7 +32,14 @@ COMMANDS = {
         "Compare two logs: the common prefix, the first differing event on each side, and what differs in the"
         " state there and at the end."
     ),
+    "export": (
+        "Write a log as a transcript to read and share, or as one player's copy that still verifies against the chain."
+    ),
     "games": "List the installed games.",
+    "import": (
+        "Turn a transcript (export --transcript) back into its log, checking every event against the rules and"
+        " every draw against the seed."
+    ),
     "moves": (
         "List the legal decisions now, in the game's notation (at a real table: the possible chance outcomes "
         "when one is due)."
@@ -75,6 +82,9 @@ COMMANDS = {
         "with no network and no server."
     ),
 }
+#: The module (and the click command in it) of a command whose name is a
+#: Python keyword: ``import`` is ``tabletop.cli.import_``.
+MODULES = {"import": "import_"}
 
 
 class Env:
@@ -194,10 +204,10 @@ class TabletopGroup(click.Group):
         command = super().get_command(ctx, cmd_name)
         if command is None and cmd_name in COMMANDS:
             try:
-                module = importlib.import_module(f"{__name__}.{cmd_name}")
+                module = importlib.import_module(f"{__name__}.{MODULES.get(cmd_name, cmd_name)}")
             except ImportError as exc:  # the referee's folder locks need POSIX calls, say
                 raise UsageError(f"'{cmd_name}' does not work on this system: {exc}") from None
-            command = getattr(module, cmd_name)
+            command = getattr(module, MODULES.get(cmd_name, cmd_name))
             self.add_command(command, cmd_name)
         if command is None:
             self._load_plugin_commands()

@@ -48,7 +48,14 @@ def replay(env, paths: tuple[Path, ...], viewer, until, step, as_json, color) ->
 
 
 def _replay_one(registry, path: Path, viewer, until, step, as_json, color: bool) -> None:
-    run = open_replay(registry, path)
+    from ..redaction import CopyReplay, is_copy
+
+    if str(path) != "-" and is_copy(path):
+        # One player's copy (export --as) shows that player's view, and no one else's.
+        run = CopyReplay(registry, path)
+        viewer = run.check_viewer(viewer)
+    else:
+        run = open_replay(registry, path)
     match = run.match
     check_viewer(match, viewer, where=str(path))
     game = match.game
