@@ -4,6 +4,7 @@
 LOGOUT), then wrong in one named way (``mode``):
 
 - ``bad-search``: the SEARCH answer holds a word that is not a number;
+- ``not-imap``: the SEARCH answer is a line that is no IMAP at all;
 - ``endless``: the SEARCH answer never ends (untagged lines without end);
 - ``trickle``: the SEARCH answer comes a byte at a time and never ends;
 - ``big-literal``: a mail's body is a literal far larger than the mail's
@@ -113,6 +114,9 @@ class HostileImap:
         self.searched.set()
         if self.mode == "bad-search":
             say(f"* SEARCH 1 2 x7\r\n{tag} OK done\r\n")
+            return
+        if self.mode == "not-imap":
+            say("what is this?\r\n")
             return
         if self.mode == "endless":
             while not self.stopping.is_set():

@@ -107,9 +107,11 @@ def one_line_about(run: Run, server, *words: str) -> None:
         assert word in lines[0], lines[0]
 
 
-def test_a_search_answer_that_is_not_numbers_is_one_line(game, server):
-    """Trust finding 15: '* SEARCH 1 2 x7' is one line naming the server, exit 2."""
-    bad = server("bad-search")
+@pytest.mark.parametrize("mode", ["bad-search", "not-imap"])
+def test_a_search_answer_that_is_not_numbers_is_one_line(game, server, mode):
+    """Trust finding 15: '* SEARCH 1 2 x7', or a line that is no IMAP at all,
+    is one line naming the server, exit 2."""
+    bad = server(mode)
     bad.add(game.mail("ann", f"move: {game.legal('ann')[0]}"))
     log = game.log()
     run = tabletop("pbem", "poll", "g", "--imap", bad.url(), cwd=game.path.parent)

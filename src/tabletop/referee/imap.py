@@ -205,6 +205,8 @@ class Connection:
             raise ServerFault(f"{self.box}: {exc}") from None
         except (OSError, imaplib.IMAP4.abort) as exc:
             self.broken = True
+            if isinstance(exc, imaplib.IMAP4.abort) and _MALFORMED.search(str(exc)):
+                raise ServerFault(f"{self.box}: its answer to {what} is not IMAP: {_why(exc)}") from None
             raise CheckFailed(f"lost the connection to {self.box}: {_why(exc)}") from None
 
     def uids(self, after: int, since: float | None = None) -> Iterator[int]:
@@ -323,6 +325,9 @@ class Connection:
         if kind != "OK":
             raise imaplib.IMAP4.error(f"{what}: {_text(data)}")
 
+
+#: What imaplib says of an answer that is not IMAP (rather than of a connection gone).
+_MALFORMED = re.compile(r"unterminated line|unexpected response|unexpected tagged response")
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
