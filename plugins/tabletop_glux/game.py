@@ -253,10 +253,10 @@ class Glux(Game):
         return notation.outcome(self, outcome)
 
     def render(self, state: State, viewer: str | None = None, color: bool = False) -> str:
-        return render.board_text(self, self.view(state, viewer), viewer, color)
+        return render.board_text(self, state, viewer, color)
 
     def describe(self, state: State, viewer: str | None = None) -> dict[str, str]:
-        return render.facets(self, self.view(state, viewer), viewer)
+        return render.facets(self, state, viewer)
 
     def asks(self, state: State, player: str) -> str:
         return self.steps[steps.step_of(state)].asks(self, state, player)
