@@ -311,10 +311,11 @@ def _hidden(fields: dict[str, Any], seq: int, number: int, where: str, header: H
     return Line(number, seq, head, hidden=hidden, kind=kind, player=player)
 
 
-def _numbering(found: int, seq: int, where: str) -> LogFormatError:
+def _numbering(found: int, seq: int, where: str) -> CheckFailed:
+    # A copy is made whole: a line out of its place was removed or moved since.
     if found > seq:
-        return LogFormatError(f"event {found} where event {seq} is due: a line is missing before it", where=where)
-    return LogFormatError(f"wrong sequence number {found} (expected {seq})", where=where)
+        return CheckFailed(f"event {found} where event {seq} is due: a line was removed before it", where=where)
+    return CheckFailed(f"event {found} where event {seq} is due: a line was moved or added", where=where)
 
 
 # -- folding -----------------------------------------------------------------------
