@@ -62,7 +62,7 @@ def test_a_note_and_a_variation_are_written_beside_the_log_and_read_back(cli, re
     note = cli("study", "duel.jsonl", "--at", "11", "--comment", "ben's chip", "--mark", "?!", "--square", "m3",
                "--arrow", "m3-g9")  # fmt: skip
     assert note.exit_code == 0, note.output
-    assert "Note n1 at event 11 (ann draws 3/4) written to duel.study.jsonl." in note.stdout
+    assert note.stdout == "Note n1 at event 11 (ann draws 3/4).\nWritten to duel.study.jsonl.\n"
     played = cli("study", "duel.jsonl", "--at", "11", "--play", "6@g9", "--play", "3@f1", "--seed", "s1")
     assert played.exit_code == 0, played.output
     assert "6@g9 at event 11: on variation v1, to event 13:" in played.stdout
@@ -110,6 +110,9 @@ def test_an_illegal_decision_is_refused_with_the_rules_reason_and_nothing_is_wri
     assert unreadable.exit_code == 2 and "write FACE@SQUARE" in one_line(unreadable)
     chance_due = cli("study", "duel.jsonl", "--at", "12", "--play", "6@g9")
     assert chance_due.exit_code == 1 and "no decision is due here" in one_line(chance_due)
+    # Several decisions at once: one refused, none is written.
+    part_way = cli("study", "duel.jsonl", "--at", "11", "--play", "6@g9", "--play", "6@f1")
+    assert part_way.exit_code == 1 and "ann 6@f1: your chip is" in one_line(part_way)
     assert not (tmp_path / "duel.study.jsonl").exists()
 
 

@@ -228,8 +228,12 @@ def summary(judgements: Sequence[Judgement], players: Sequence[str]) -> dict[str
     return found
 
 
+def _counted(count: int, word: str) -> str:
+    return f"{count} {word if count == 1 else _plural(word)}"
+
+
 def _plural(mark: str) -> str:
-    return {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}[mark]
+    return {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders", "decision": "decisions"}[mark]
 
 
 def report(study: Study, analysis: str, viewer: str | None) -> dict[str, Any]:
@@ -283,8 +287,6 @@ def text(study: Study, analysis: str, viewer: str | None) -> list[str]:
     lines.append("Summary:")
     for player, s in data["summary"].items():
         average = "-" if s["average_drop"] is None else f"{s['average_drop']:.3f}"
-        lines.append(
-            f"  {player}: {s['decisions']} decisions, average drop {average}; "
-            f"{s['inaccuracies']} inaccuracies, {s['mistakes']} mistakes, {s['blunders']} blunders"
-        )
+        counts = ", ".join(_counted(s[_plural(mark)], mark) for mark in JUDGED)
+        lines.append(f"  {player}: {_counted(s['decisions'], 'decision')}, average drop {average}; {counts}")
     return lines

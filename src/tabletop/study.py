@@ -228,6 +228,8 @@ class Study:
         self.size = 0
         self.lines = 0
         self._matches: dict[tuple[str, int], tuple[Any, int, str | None, dict[str, str]]] = {}
+        #: A trial: what would be written is checked and taken in, and nothing is written.
+        self.trial = False
 
     # -- reading --------------------------------------------------------------
     @property
@@ -516,6 +518,15 @@ class Study:
         taking in what others appended meanwhile), each checked as a load
         checks it; a new study file is written whole with its header. A
         failure changes nothing."""
+        if self.trial:
+            records = build()
+            if records:
+                start = self.lines + 1 if self.lines else 1
+                lines = list(map(_dumps, records))
+                if not self.lines:
+                    lines.insert(0, _dumps(self.header_record()))
+                self._adopt(self._checked_copy(lines, start=start))
+            return
         if not self.path.exists() and not os.path.islink(self.path):
             records = build()
             if not records:

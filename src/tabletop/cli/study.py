@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 
 import click
@@ -83,6 +84,21 @@ def study(
     if not writing:
         raise UsageError("--at: give a note (--comment, --mark, --square, --arrow) or decisions (--play)")
     loaded.check_writable()
+    # Tried first on a copy, then written: a decision refused part way leaves the study as it was.
+    seed = seed or secrets.token_hex(8)
+    trial = studies.load(registry, file, study_path)
+    trial.trial = True
+    _write(trial, line, at, viewer, comment, mark, squares, arrows, plays, player, seed)
+    lines = loaded.lines
+    done = _write(loaded, line, at, viewer, comment, mark, squares, arrows, plays, player, seed)
+    if loaded.lines > lines:
+        done.append(f"Written to {shown(loaded.path)}.")
+    else:
+        done.append(f"Nothing new to write to {shown(loaded.path)}.")
+    report(done, "the study is written")
+
+
+def _write(loaded, line, at, viewer, comment, mark, squares, arrows, plays, player, seed) -> list[str]:
     done: list[str] = []
     if comment is not None or mark is not None or squares or arrows:
         pairs = []
@@ -92,22 +108,20 @@ def study(
                 raise UsageError(f"--arrow {arrow!r}: FROM-TO, like f7-e6")
             pairs.append((start, end))
         note = loaded.note(line, at, viewer, comment or "", mark, squares, pairs)
-        done.append(f"Note {note.id} at {_where(loaded, line, at, viewer)} written to {shown(loaded.path)}.")
-    if plays:
-        import secrets
-
-        here = (line, at)
-        for decision in plays:
-            before = here
-            here = loaded.play(here[0], here[1], decision, player, viewer, seed or secrets.token_hex(8))
-            player = None  # the next decision is whoever's it is then
-            what = "the game goes on with it" if here[0] == before[0] else f"on variation {here[0]}"
-            done.append(f"{decision} at event {before[1]}: {what}, to event {here[1]}:")
-            for number in range(before[1] + 1, here[1] + 1):
-                event = loaded.event(here[0], number)
-                done.append(f"  {number}. {loaded.describe(event, viewer)}")
-        done.append(f"Written to {shown(loaded.path)}.")
-    report(done, "the study is written")
+        done.append(f"Note {note.id} at {_where(loaded, line, at, viewer)}.")
+    here = (line, at)
+    for decision in plays:
+        before = here
+        here = loaded.play(here[0], here[1], decision, player, viewer, seed)
+        player = None  # the next decision is whoever's it is then
+        if here[0] == before[0]:
+            what = f"{'the game' if here[0] == 'main' else 'variation ' + here[0]} goes on with it"
+        else:
+            what = f"on variation {here[0]}"
+        done.append(f"{decision} at event {before[1]}: {what}, to event {here[1]}:")
+        for number in range(before[1] + 1, here[1] + 1):
+            done.append(f"  {number}. {loaded.describe(loaded.event(here[0], number), viewer)}")
+    return done
 
 
 def _where(loaded, line: str, at: int, viewer: str | None) -> str:
