@@ -27,6 +27,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import sys
 import threading
 from collections.abc import Callable
 from email.message import Message
@@ -36,7 +37,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from .. import jsonline, study
-from ..errors import TabletopError, UsageError
+from ..errors import MAX_MESSAGE, TabletopError, UsageError, shown
 from ..nodes import Decide
 from ..registry import Registry
 from .page import page
@@ -71,6 +72,14 @@ class Board(Watch):
         self._secret = seed.encode("utf-8") if seed is not None else secrets.token_bytes(16)
         self._writing = threading.Lock()
         self._files = self._looks()
+
+    def say(self, message: str) -> None:
+        """One line on the terminal, as this command's."""
+        try:
+            sys.stderr.write(f"tabletop study: {shown(message)[:MAX_MESSAGE]}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass  # a terminal gone: the board serves on
 
     def _looks(self) -> tuple[Any, ...]:
         return (look(self.log), look(self.study.path))

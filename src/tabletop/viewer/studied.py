@@ -244,11 +244,11 @@ def section(study: Study, viewers: Sequence[str | None], editable: dict[str, Any
     return (
         f"<style>\n{style}\n</style>\n"
         '<section id="study" aria-label="Study: notes, variations, analysis">'
-        '<h2>Study</h2><p id="study-where"></p>'
+        '<div class="study-here"><h2>Study</h2><p id="study-where"></p>'
         '<p id="study-back" hidden><button id="study-main" type="button">back to the game</button></p>'
         '<p id="study-judged"></p><ul id="study-notes" aria-label="Notes here"></ul>'
-        '<div id="study-variations" aria-label="Variations from here"></div>'
-        f'{forms}<p id="study-problem" role="alert"></p>{analysis}</section>\n'
+        '<div id="study-variations" aria-label="Variations from here"></div></div>'
+        f'<div class="study-forms">{forms}<p id="study-problem" role="alert"></p></div>{analysis}</section>\n'
         f'<script type="application/json" id="study-data">{_json(made)}</script>\n'
         f"<script>\n{script}\n</script>\n"
     )
