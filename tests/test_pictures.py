@@ -98,8 +98,11 @@ def test_glux_picture_carries_the_whole_position(cli, tmp_path, registry):
     match = Replay(registry, log).run(31)
     root = _svg(cli, tmp_path, "glux/two-players.jsonl", "--until", "31", "--as", "ann")
     texts = _texts(root)
-    # The title: the event number and whose turn it is.
-    assert texts[0].startswith("Glüx · event 31 · ")
+    # The title: the event number, and whose turn it is below it.
+    from tabletop.svg import whose_turn
+
+    assert texts[0] == "Glüx · event 31"
+    assert texts[1] == whose_turn(match.game, seen.view(match.game, match.state, "ann"), "ann")
     # Every room's pips by player, the middle room named as such.
     pips = match.game.room_pips(match.state)
     middle = match.game.board.middle
@@ -125,9 +128,12 @@ def test_glux_picture_frames_the_last_placement(cli, tmp_path):
     frames = [r for r in root.iter(f"{SVG}rect") if r.get("stroke") == "#111111"]
     assert len(frames) == 1
     x, y = float(frames[0].get("x")), float(frames[0].get("y"))
-    # The frame lies inside the square's cell: column from the left, row from the bottom (9 rows).
+    # The frame lies inside the square's cell: column from the left, row from the bottom (9 rows),
+    # the board's top found from the cell of a1 (bottom left).
+    cells = [r for r in root.iter(f"{SVG}rect") if r.get("width") == "40" and r.get("stroke") == "#bbb"]
+    top = min(float(r.get("y")) for r in cells)
     assert 28 + col * 40 <= x < 28 + (col + 1) * 40
-    assert 52 + (9 - row) * 40 <= y < 52 + (10 - row) * 40
+    assert top + (9 - row) * 40 <= y < top + (10 - row) * 40
 
 
 def test_glyph_picture_names_spots_and_draws_the_last_move(cli, tmp_path):
@@ -142,13 +148,19 @@ def test_glyph_picture_names_spots_and_draws_the_last_move(cli, tmp_path):
     # Row names at both ends of every row, spot names in the empty spots.
     for label in ("a1", "a7", "g1", "g13", "m1", "m7"):
         assert label in texts
-    names = [t.text for t in root.iter(f"{SVG}text") if t.get("font-size") == "8"]
+    # The spots' names are the smallest print (still legible on a phone: test_studying_player).
+    smallest = min(float(t.get("font-size")) for t in root.iter(f"{SVG}text"))
+    names = [
+        t.text
+        for t in root.iter(f"{SVG}text")
+        if float(t.get("font-size")) == smallest and t.get("text-anchor") == "middle"
+    ]
     assert len(names) > 100 and all(name[0] in "abcdefghijklm" and name[1:].isdigit() for name in names)
     # The dice, the coins of each player (bag and wild included), the turn marker.
     assert "dice:" in texts and any(t.startswith("D1 ") for t in texts)
     assert any("gold ann: coins" in t and "bag" in t for t in texts)
     assert any(p.get("d", "").startswith("M") and p.get("fill") == "#111111" for p in root.iter(f"{SVG}path"))
-    arrows = [line for line in root.iter(f"{SVG}line") if line.get("marker-end") == "url(#arrow)"]
+    arrows = [e for e in root.iter() if e.get("marker-end") == "url(#arrow)"]
     assert len(arrows) == 1
 
 

@@ -8,7 +8,8 @@ peeks out below it, in that owner's shape; start squares have a frame in their
 owner's colour and shape. The last placement has a black frame. Above the
 board: the event number and whose turn it is (or the result); below it, each
 player's victory points, hand and bag as the text board words them, and every
-room's pips by player.
+room's pips by player. No text is smaller than reads on a phone once the
+picture is scaled to its width (``tabletop.svg.least``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tabletop import Event, Legend, Symbol
-from tabletop.svg import HIGHLIGHT, SHAPES, document, latest, shape, whose_turn
+from tabletop.svg import HIGHLIGHT, SHAPES, document, heading, latest, least, measure, shape, whose_turn, wrap
 from tabletop.svg import text as svg_text
 
 from .board import PATH
@@ -30,8 +31,6 @@ if TYPE_CHECKING:
 
 CELL = 40
 MARGIN = 28
-TOP = 52  # room for the title and the column letters
-LINE = 20
 #: Owner colours from a palette that colour-blind readers tell apart (Okabe and Ito).
 OWNERS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7")
 #: The face's colour on each owner's colour (dark on the light one).
@@ -44,22 +43,19 @@ def svg(game: Glux, state: State, viewer: str | None, history: Sequence[Event] |
     board = game.board
     players = game.players
     width = MARGIN * 2 + board.width * CELL
-    legend_top = TOP + board.height * CELL + 22
-    rooms_per_line = 3
-    room_lines = -(-len(board.room_names) // rooms_per_line)
-    height = legend_top + LINE * (len(players) + room_lines + 2)
+    small = least(width)
     placed = latest(history or (), (Place, Start))
     marked = None
     if placed is not None:
         marked = (
             board.square(placed.square) if isinstance(placed, Place) else game.start_squares[game.seats[placed.player]]
         )
-    out: list[str] = []
     number = f"event {len(history)}" if history is not None else "the board"
-    out.append(svg_text(MARGIN, 20, f"{game.title} · {number} · {turn}", 14, "#222", bold=True, anchor="start"))
+    out, below = heading(f"{game.title} · {number}", turn, small, MARGIN, width)
+    top = below + 12 + small  # and the column letters
     tints = {r: ROOMS[i % len(ROOMS)] for i, r in enumerate(board.room_names)}
     for square in range(board.width * board.height):
-        x, y = _corner(board, square)
+        x, y = _corner(board, square, top)
         room = board.rooms[square]
         fill = "#fafafa" if room == PATH else tints[room]
         out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#bbb"/>')
@@ -71,20 +67,22 @@ def svg(game: Glux, state: State, viewer: str | None, history: Sequence[Event] |
         stack = state.stacks[square]
         if not stack:
             if room != PATH:
-                out.append(svg_text(x + CELL / 2, y + CELL / 2 + 5, room, 13, "#888"))
+                out.append(svg_text(x + CELL / 2, y + CELL / 2 + small * 0.36, room, small, "#888"))
             continue
         cx, cy = x + CELL / 2, y + CELL / 2
         if len(stack) > 1:
             out.append(_covered(stack[-2][0], cx, cy))
         out.append(_chip(*stack[-1], cx, cy))
     if marked is not None:
-        x, y = _corner(board, marked)
+        x, y = _corner(board, marked, top)
         out.append(_last(x, y, CELL))
     for col in range(board.width):
-        out.append(svg_text(MARGIN + col * CELL + CELL / 2, TOP - 8, chr(ord("a") + col), 12, "#555"))
+        out.append(svg_text(MARGIN + col * CELL + CELL / 2, top - 7, chr(ord("a") + col), small, "#555"))
     for row in range(board.height):
-        out.append(svg_text(MARGIN / 2, TOP + (board.height - 1 - row) * CELL + CELL / 2 + 4, str(row + 1), 12, "#555"))
-    out += _legend(game, state, legend_top, rooms_per_line)
+        y = top + (board.height - 1 - row) * CELL + CELL / 2 + small * 0.36
+        out.append(svg_text(MARGIN / 2, y, str(row + 1), small, "#555"))
+    lines, height = _legend(game, state, top + board.height * CELL + 12 + small, small, width)
+    out += lines
     last = f" The last placement, {players[placed_seat(game, placed)]}'s, is framed in black." if placed else ""
     desc = (
         f"{game.title} board for {', '.join(players)}"
@@ -166,34 +164,41 @@ def placed_seat(game: Glux, event: Event) -> int:
     return game.seats[event.player]  # type: ignore[attr-defined]
 
 
-def _corner(board, square: int) -> tuple[int, int]:
+def _corner(board, square: int, top: float) -> tuple[float, float]:
     row, col = divmod(square, board.width)
-    return MARGIN + col * CELL, TOP + (board.height - 1 - row) * CELL
+    return MARGIN + col * CELL, top + (board.height - 1 - row) * CELL
 
 
-def _legend(game: Glux, state: State, top: int, per_line: int) -> list[str]:
+def _legend(game: Glux, state: State, top: float, size: int, width: int) -> tuple[list[str], int]:
+    """Each player's line and the rooms' pips below the board; and the picture's height."""
     out = []
+    line = size + 7
     outcome = game.outcome(state)
+    y = top
     for seat, player in enumerate(game.players):
-        y = top + LINE * seat
-        out.append(shape(seat, MARGIN + 7, y - 5, 7, OWNERS[seat]))
-        line = f"{MARKS[seat]} {player}: {outcome.scores[player]} VP; {_hand_and_bag(state, seat)}"
+        out.append(shape(seat, MARGIN + 7, y - size * 0.36, 7, OWNERS[seat]))
+        text = f"{MARKS[seat]} {player}: {outcome.scores[player]} VP; {_hand_and_bag(state, seat)}"
         if state.excluded[seat]:
-            line += "; excluded"
+            text += "; excluded"
         elif state.turn == seat:
-            line += "; draws" if state.drawing else "; to place"
-        out.append(svg_text(MARGIN + 20, y, line, 13, "#222", anchor="start"))
-    y = top + LINE * len(game.players) + 4
-    out.append(svg_text(MARGIN, y, "Rooms (pips on top chips):", 13, "#222", bold=True, anchor="start"))
+            text += "; draws" if state.drawing else "; to place"
+        for i, part in enumerate(wrap(text, size, width - MARGIN * 2 - 20)):
+            out.append(svg_text(MARGIN + 20, y, part, size, "#222", anchor="start"))
+            y += line
+    y += 4
+    out.append(svg_text(MARGIN, y, "Rooms (pips on top chips):", size, "#222", bold=True, anchor="start"))
     pips = game.room_pips(state)
-    column = (game.board.width * CELL) / per_line
-    for i, room in enumerate(game.board.room_names):
+    # The rooms one after another, as many to a line as fit, each where the
+    # one before it ends: a room's standing grows as players reach it.
+    x, gap = MARGIN, size * 1.5
+    y += line
+    for room in game.board.room_names:
         standing = ", ".join(f"{p} {n}" for p, n in sorted(pips[room].items(), key=lambda kv: -kv[1])) or "-"
         middle = " (middle)" if room == game.board.middle else ""
-        row, col = divmod(i, per_line)
-        out.append(
-            svg_text(
-                MARGIN + col * column, y + LINE * (row + 1), f"{room}{middle}: {standing}", 12, "#222", anchor="start"
-            )
-        )
-    return out
+        words = f"{room}{middle}: {standing}"
+        wide = measure(words, size)
+        if x > MARGIN and x + wide > width - MARGIN:
+            x, y = MARGIN, y + line
+        out.append(svg_text(x, y, words, size, "#222", anchor="start"))
+        x += wide + gap
+    return out, int(y + size)

@@ -1,14 +1,17 @@
-"""The Glyph Chess board as an SVG picture, legible at email size.
+"""The Glyph Chess board as an SVG picture, legible at email size and on a phone.
 
 The picture carries the whole position, as the text board does. Hexes as
 printed (rows ``a`` at the bottom to ``m``), the centre tinted; every empty
 spot shows its name in small print, and each row its letter and numbers at
 both ends, so ``g7`` can be read off. A piece is its owner's shape (gold a
 circle, silver a square, bronze a diamond) in its owner's colour, with its
-letter. The last move or spell is drawn as arrows from the caster. Above the
-board: the event number and whose turn it is (or the result); below it, the
-five dice (the one just rolled framed) and each player's coins, bag, used and
-wild coins and spare area, the player at turn marked with an arrow.
+letter. The last move or spell is drawn as arrows from the caster, from rim
+to rim (a step to the next spot bows out to one side, clear of both
+pieces). Above the board: the event number and whose turn it is (or the
+result); below it, the five dice (the one just rolled framed) and each
+player's coins, bag, used and wild coins and spare area, the player at turn
+marked with an arrow. No text is smaller than reads on a phone once the
+picture is scaled to its width (``tabletop.svg.least``).
 """
 
 from __future__ import annotations
@@ -18,7 +21,20 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tabletop import Event, Legend, Symbol
-from tabletop.svg import HIGHLIGHT, SHAPES, document, latest, shape, whose_turn
+from tabletop.svg import (
+    HIGHLIGHT,
+    SHAPES,
+    arrow,
+    arrowhead,
+    document,
+    heading,
+    latest,
+    least,
+    measure,
+    shape,
+    whose_turn,
+    wrap,
+)
 from tabletop.svg import text as svg_text
 
 from .events import Cast, Move, Roll
@@ -34,8 +50,6 @@ SIZE = 21  # a hex's radius in pixels
 OWNERS = ("#e0b12b", "#a3adb8", "#b06a32")
 TEXT_ON = ("#222", "#111", "white")
 MARGIN = 34
-TOP = 34
-LINE = 20
 #: Spells whose spots are one path from the caster, in order (the others are each reached on their own).
 PATHS = ("blaze", "march")
 
@@ -46,22 +60,20 @@ def svg(game: GlyphChess, state: State, viewer: str | None, history: Sequence[Ev
     w = math.sqrt(3) * SIZE
     span = 2 * geo.radius + 1
     width = int(MARGIN * 2 + span * w)
+    small = least(width)  # the spots' names: the smallest print, still legible on a phone
     board_height = int(SIZE * 1.5 * (span - 1) + 2 * SIZE)
-    legend_top = TOP + board_height + 22
-    height = legend_top + LINE * (len(game.players) + 1) + 8
     cx0 = width / 2
-    cy0 = TOP + board_height / 2
 
     def centre(spot: int) -> tuple[float, float]:
         q, r = geo.coords[spot]
         return cx0 + w * (q + r / 2), cy0 - 1.5 * SIZE * r
 
     number = f"event {len(history)}" if history is not None else "the board"
-    out: list[str] = [
-        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" '
-        f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{HIGHLIGHT}"/></marker></defs>',
-        svg_text(MARGIN - 20, 20, f"{game.title} · {number} · {turn}", 14, "#222", bold=True, anchor="start"),
-    ]
+    out: list[str] = [f"<defs>{arrowhead()}</defs>"]
+    lines, top = heading(f"{game.title} · {number}", turn, small, MARGIN - 20, width)
+    out += lines
+    top += 10
+    cy0 = top + board_height / 2
     for spot in range(geo.size):
         x, y = centre(spot)
         corners = " ".join(
@@ -74,14 +86,16 @@ def svg(game: GlyphChess, state: State, viewer: str | None, history: Sequence[Ev
             out.append(f'<polygon points="{corners}" fill="#f4f4f4" stroke="#aaa"/>')
         piece = state.board[spot]
         if piece is None:
-            out.append(svg_text(x, y + 3, geo.names[spot], 8, "#9a9a9a"))
+            out.append(svg_text(x, y + small * 0.36, geo.names[spot], small, "#a6a6a6"))
             continue
-        out.append(_piece(*piece, x, y))
-    out += _edges(geo, centre, w)
+        out.append(_piece(*piece, x, y, small=small))
+    out += _edges(geo, centre, w, small)
     action = latest(history or (), (Move, Cast))
     if action is not None:
-        out += _path(geo, centre, action)
-    out += _legend(game, state, legend_top, history)
+        out += _path(geo, state.board, centre, action)
+    legend_top = top + board_height + 12 + small
+    lines, height = _legend(game, state, legend_top, history, small, width)
+    out += lines
     desc = (
         f"{game.title} board for {', '.join(game.players)}"
         + (f" as {viewer} sees it" if viewer else "")
@@ -96,12 +110,17 @@ def svg(game: GlyphChess, state: State, viewer: str | None, history: Sequence[Ev
 CENTRE = "#fff3c4"
 
 
-def _piece(seat: int, kind: str, x: float, y: float, r: float = SIZE * 0.66) -> str:
+#: A piece's radius on the board.
+PIECE = SIZE * 0.66
+
+
+def _piece(seat: int, kind: str, x: float, y: float, r: float = PIECE, small: int = 0) -> str:
     # One function draws a piece on the board and in the legend; data-symbol
     # tells the viewer which pieces a picture shows.
+    size = max(round(r * 15 / 14), small)
     return (
         f'<g data-symbol="piece-{kind}">{shape(seat, x, y, r, OWNERS[seat], "#333", 1)}'
-        f"{svg_text(x, y + r * 5 / 14, kind, round(r * 15 / 14), TEXT_ON[seat], bold=True)}</g>"
+        f"{svg_text(x, y + size / 3, kind, size, TEXT_ON[seat], bold=True)}</g>"
     )
 
 
@@ -122,14 +141,14 @@ def legend(game: GlyphChess) -> Legend:
             "the last move or spell, from the piece that acted",
         ),
     )
-    return Legend(tuple(OWNERS[: len(game.players)]), pieces + marks, _turn, "draw")
+    return Legend(tuple(OWNERS[: len(game.players)]), pieces + marks, _turn, "draw", points=False)
 
 
 def _turn(game: GlyphChess, state: State) -> str | None:
     return None if state.phase in ("over", "setup") else game.players[state.turn]
 
 
-def _edges(geo, centre, w: float) -> list[str]:
+def _edges(geo, centre, w: float, size: int) -> list[str]:
     """Each row's letter at both ends, with the numbers of its first and last spots."""
     out = []
     rows: dict[int, list[int]] = {}
@@ -138,14 +157,15 @@ def _edges(geo, centre, w: float) -> list[str]:
     for spots in rows.values():
         name_first, name_last = geo.names[spots[0]], geo.names[spots[-1]]
         x, y = centre(spots[0])
-        out.append(svg_text(x - w * 0.8, y + 4, name_first, 11, "#555", anchor="end"))
+        out.append(svg_text(x - w * 0.58, y + size * 0.36, name_first, size, "#555", anchor="end"))
         x, y = centre(spots[-1])
-        out.append(svg_text(x + w * 0.8, y + 4, name_last, 11, "#555", anchor="start"))
+        out.append(svg_text(x + w * 0.58, y + size * 0.36, name_last, size, "#555", anchor="start"))
     return out
 
 
-def _path(geo, centre, action: Move | Cast) -> list[str]:
-    """Arrows from the piece that acted to where it went or what it reached."""
+def _path(geo, board, centre, action: Move | Cast) -> list[str]:
+    """Arrows from the piece that acted to where it went or what it reached,
+    each from the ring round one end to the ring round the other."""
     source = geo.spot(action.source)
     if isinstance(action, Move):
         legs = [(action.source, action.target)]
@@ -161,43 +181,61 @@ def _path(geo, centre, action: Move | Cast) -> list[str]:
         if a is None or b is None:
             continue
         ends.add(b)
-        (x1, y1), (x2, y2) = centre(a), centre(b)
-        length = math.hypot(x2 - x1, y2 - y1) or 1
-        # Stop short of the hex's middle so the arrowhead does not hide the letter.
-        trim = SIZE * 0.55 / length
-        out.append(
-            f'<line data-symbol="last-action" x1="{x1 + (x2 - x1) * trim:.1f}" y1="{y1 + (y2 - y1) * trim:.1f}" '
-            f'x2="{x2 - (x2 - x1) * trim:.1f}" y2="{y2 - (y2 - y1) * trim:.1f}" stroke="{HIGHLIGHT}" '
-            f'stroke-width="2.5" marker-end="url(#arrow)"/>'
-        )
+        out.append(arrow(centre(a), centre(b), RING, attributes='data-symbol="last-action"', side=_side(geo, board, centre, a, b)))
     for spot in ends - {None}:
         x, y = centre(spot)
         out.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{SIZE * 0.86:.1f}" fill="none" stroke="{HIGHLIGHT}" stroke-width="2"/>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{RING:.1f}" fill="none" stroke="{HIGHLIGHT}" stroke-width="2"/>'
         )
     return out
 
 
-def _legend(game: GlyphChess, state: State, top: int, history: Sequence[Event] | None) -> list[str]:
+def _side(geo, board, centre, a: int, b: int) -> int:
+    """The side a step's arrow bows out to: the one whose spot next to both
+    ends is empty (or off the board), so it crosses no piece (1: the left)."""
+    (x1, y1), (x2, y2) = centre(a), centre(b)
+    for spot in set(geo.neighbours[a]) & set(geo.neighbours[b]):
+        x, y = centre(spot)
+        left = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1) < 0  # y grows downwards
+        if board[spot] is not None:
+            return -1 if left else 1
+    return 1
+
+
+#: The ring round each end of the last action: just outside a piece.
+RING = SIZE * 0.86
+
+
+def _legend(
+    game: GlyphChess, state: State, top: int, history: Sequence[Event] | None, size: int, width: int
+) -> tuple[list[str], int]:
+    """The dice and each player's line below the board; and the picture's height."""
     out = []
+    line = size + 7
     rolled = history[-1].die if history and isinstance(history[-1], Roll) else None
     x = MARGIN
-    out.append(svg_text(x, top, "dice:", 13, "#222", anchor="start"))
-    x += 40
+    out.append(svg_text(x, top, "dice:", size, "#222", anchor="start"))
+    x += measure("dice: ", size)
+    step = measure("D5 M", size) + size
     for i, face in enumerate(state.dice):
         label = f"D{i + 1} {face or '-'}"
         if rolled == i + 1:
             out.append(
-                f'<rect x="{x - 4}" y="{top - 14}" width="44" height="19" fill="none" stroke="{HIGHLIGHT}" stroke-width="2"/>'
+                f'<rect x="{x - 4:.1f}" y="{top - size - 1:.1f}" width="{step - size / 2:.1f}" height="{size + 6}" '
+                f'fill="none" stroke="{HIGHLIGHT}" stroke-width="2"/>'
             )
-        out.append(svg_text(x, top, label, 13, "#222", bold=rolled == i + 1, anchor="start"))
-        x += 54
+        out.append(svg_text(x, top, label, size, "#222", bold=rolled == i + 1, anchor="start"))
+        x += step
     at_turn = state.turn if state.phase not in ("over", "setup") else None
+    y = top + 4
     for seat, player in enumerate(game.players):
-        y = top + LINE * (seat + 1) + 4
+        y += line
         if seat == at_turn:
-            out.append(f'<path d="M{MARGIN - 22},{y - 11} l9,6 l-9,6 z" fill="{HIGHLIGHT}"/>')
-        out.append(shape(seat, MARGIN + 6, y - 5, 7, OWNERS[seat], "#333", 1))
-        line = _player_line(game, state, seat, player).removesuffix(" <")
-        out.append(svg_text(MARGIN + 20, y, line, 12, "#222", anchor="start"))
-    return out
+            out.append(f'<path d="M{MARGIN - 22},{y - size + 1} l9,6 l-9,6 z" fill="{HIGHLIGHT}"/>')
+        out.append(shape(seat, MARGIN + 6, y - size * 0.36, 7, OWNERS[seat], "#333", 1))
+        text = _player_line(game, state, seat, player).removesuffix(" <")
+        for i, part in enumerate(wrap(text, size, width - MARGIN - 20 - 8)):
+            if i:
+                y += line - 2
+            out.append(svg_text(MARGIN + 20, y, part, size, "#222", anchor="start"))
+    return out, int(y + size)

@@ -87,12 +87,15 @@ class Legend:
     player whose turn it is in the turn order (None when no one's is: the
     viewer marks it in the score table, as it marks whose decision or chance
     outcome is due). ``chance`` names a chance outcome that is one player's
-    ("draw", say), for the mark of whose it is due."""
+    ("draw", say), for the mark of whose it is due. ``points`` is False for
+    a game won without points (its scores only mark the winners): the
+    viewer then shows no row of scores."""
 
     seats: tuple[str, ...]
     symbols: tuple[Symbol, ...] = ()
     turn: Callable[[Any, Any], str | None] | None = attrs.field(default=None, eq=False)
     chance: str = "chance outcome"
+    points: bool = True
 
 
 @attrs.frozen

@@ -12,6 +12,55 @@ from .nodes import Chance, Decide, Forced, Over
 #: The frame drawn round what the latest event changed.
 HIGHLIGHT = "#111111"
 
+#: The narrowest a picture is shown: the viewer on a phone 390 CSS pixels
+#: wide, less the page's margins and the board's frame.
+NARROWEST = 372
+#: The smallest text, in CSS pixels, that still reads on a phone.
+SMALLEST = 9
+
+
+def least(width: float) -> int:
+    """The smallest font size for a picture ``width`` units wide: text of
+    that size still reads at :data:`SMALLEST` pixels once the picture is
+    scaled down to a phone's width (:data:`NARROWEST`)."""
+    return math.ceil(SMALLEST * width / NARROWEST - 1e-9)
+
+
+#: Rough widths of Helvetica's characters, in ems (wide capitals, narrow
+#: punctuation), enough to keep lines of text apart without a font at hand.
+_NARROW = set(" .,:;'!|()[]/-ijlrtf1")
+_WIDE = set("MWmw@%")
+
+
+def measure(content: str, size: float) -> float:
+    """About how wide ``content`` is at ``size`` (erring wide)."""
+    ems = sum(0.34 if c in _NARROW else 0.9 if c in _WIDE else 0.72 if c.isupper() else 0.58 for c in content)
+    return ems * size
+
+
+def wrap(content: str, size: float, width: float, breaks: str = "; ") -> list[str]:
+    """``content`` as lines no wider than ``width`` at ``size``, broken
+    after ``breaks`` where it can, else after a space (a word longer than
+    the line stays whole)."""
+    lines: list[str] = []
+    rest = content
+    while measure(rest, size) > width:
+        cut = _cut(rest, size, width, breaks) or _cut(rest, size, width, " ")
+        if cut is None:
+            break
+        lines.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    return [*lines, rest]
+
+
+def _cut(content: str, size: float, width: float, sep: str) -> int | None:
+    best = None
+    at = content.find(sep)
+    while at > 0 and measure(content[: at + len(sep.rstrip())], size) <= width:
+        best = at + len(sep)
+        at = content.find(sep, at + 1)
+    return best
+
 
 def text(x: float, y: float, content: str, size: int, fill: str, bold: bool = False, anchor: str = "middle") -> str:
     """A ``<text>`` element, its content escaped."""
@@ -76,6 +125,67 @@ def whose_turn(game: Any, state: Any, viewer: str | None) -> str:
         return "a chance outcome is due"
     assert isinstance(node, Forced)
     return "the rules decide next"
+
+
+def heading(title: str, turn: str, size: int, x: float, width: float) -> tuple[list[str], float]:
+    """A picture's heading: ``title`` in bold, then whose turn it is (or the
+    result) below it, wrapped to the picture's ``width``. Returns the text
+    elements and how far down the heading reaches past its two lines (0
+    unless whose turn it is takes more than one)."""
+    step = size + 5
+    out = [text(x, size + 6, title, size + 1, "#222", bold=True, anchor="start")]
+    lines = wrap(turn, size, width - 2 * x)
+    for i, line in enumerate(lines):
+        out.append(text(x, size + 6 + step * (i + 1), line, size, "#333", anchor="start"))
+    return out, size + 6 + step * len(lines)
+
+
+#: How far an arrowhead reaches back from its tip, in units of the arrow's width.
+HEAD = 6
+
+
+def arrowhead(ident: str = "arrow", fill: str = HIGHLIGHT) -> str:
+    """The ``<marker>`` that ends every :func:`arrow` (once per picture, in ``<defs>``)."""
+    return (
+        f'<marker id="{ident}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="{HEAD}" markerHeight="{HEAD}" '
+        f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{fill}"/></marker>'
+    )
+
+
+def arrow(
+    start: tuple[float, float],
+    end: tuple[float, float],
+    clear: float,
+    width: float = 2.5,
+    attributes: str = "",
+    side: int = 1,
+    ident: str = "arrow",
+) -> str:
+    """An arrow from ``start`` to ``end`` that stays ``clear`` away from both
+    (from the rim of what stands there, not across it). Where the straight
+    way between the rims is too short for the head and a little shaft (a
+    step to the next square), the arrow bows out to one side instead (``side``
+    1: the left of the way, -1: the right), so that it is never hidden under
+    the pieces it joins. A white edge keeps it legible over anything."""
+    (x1, y1), (x2, y2) = start, end
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    extra = f" {attributes}" if attributes else ""
+    if length - 2 * clear >= (HEAD + 3) * width:
+        shape = f"M{x1 + ux * clear:.1f},{y1 + uy * clear:.1f} L{x2 - ux * clear:.1f},{y2 - uy * clear:.1f}"
+    else:
+        # An arch: up from the top of the near rim, over, and down onto the
+        # top of the far one, the head pointing at what it reaches.
+        nx, ny = uy * side, -ux * side
+        reach = clear + HEAD * width * 1.7
+        shape = (
+            f"M{x1 + clear * nx:.1f},{y1 + clear * ny:.1f} C{x1 + reach * nx:.1f},{y1 + reach * ny:.1f} "
+            f"{x2 + reach * nx:.1f},{y2 + reach * ny:.1f} {x2 + clear * nx:.1f},{y2 + clear * ny:.1f}"
+        )
+    return (
+        f'<g{extra}><path d="{shape}" fill="none" stroke="white" stroke-width="{width + 3}" stroke-linecap="round"/>'
+        f'<path d="{shape}" fill="none" stroke="{HIGHLIGHT}" stroke-width="{width}" marker-end="url(#{ident})"/></g>'
+    )
 
 
 def latest(history: Sequence[Any], kinds: tuple[type, ...]) -> Any:
