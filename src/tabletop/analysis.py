@@ -170,7 +170,7 @@ def run(
     if starting is not None:
         starting(Begun(len(todo), len(todo) - len(left)))
     guard = guard or Guard()
-    data = study.log.read_bytes()
+    data = study.source  # the log as the study was checked against it, whatever it has become since
     count = workers or os.cpu_count() or 1
     calls = [(tuple(plugins), str(study.log), data, part, spec, seed) for part in _parts(left, count)]
 

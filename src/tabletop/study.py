@@ -86,6 +86,8 @@ JUDGED = ("inaccuracy", "mistake", "blunder")
 MAX_COMMENT = 10_000
 MAX_SPOTS = 64
 MAX_EVENTS = 10_000
+#: Positions kept to play on from (the main line's and variations').
+MAX_KEPT = 512
 _ID = re.compile(r"^[nva][1-9][0-9]{0,8}\Z")
 _SPOT = re.compile(r"^[A-Za-z0-9_.+-]{1,16}\Z")
 _HEAD = re.compile(r"^chain:[0-9a-f]{64}\Z")
@@ -220,6 +222,8 @@ class Study:
         #: The main line's events, and the chain's head after each position (0: the header).
         self.events = events
         self.heads: list[str] = []
+        #: The log's bytes as they were read (what everything here is anchored to).
+        self.source = b""
         self.notes: list[Note] = []
         self.variations: dict[str, Variation] = {}
         self.analyses: dict[str, Analysis] = {}
@@ -317,27 +321,36 @@ class Study:
         the main line, seen whole; seen as a player, a world made up from that
         player's view with ``seed`` (a variation's). On a variation: its world."""
         registry, header = self.registry, self.header
-        key = (line, seq)
+        made = Match(registry, header, self.game)
         if line == MAIN:
-            made = Match(registry, header, self.game)
-            for event in self.events[:seq]:
+            # From the nearest position kept, on: a study's variations start at a few positions, often the same.
+            start = max((k for (where, k) in self._matches if where == MAIN and k <= seq), default=None)
+            if start is not None:
+                made.restore(*self._matches[(MAIN, start)])
+            for event in self.events[made.seq : seq]:
                 made.apply(event)  # each was checked when the log was read
+            self._keep(MAIN, made)
             if seen_as is not None:
                 if seed is None:  # pragma: no cover - every caller names the seed of the world
                     raise UsageError("a world made up from a player's view needs a seed")
                 made.restore(made_up(made.game, made.state, seen_as, seed), made.seq, made.revealed, made.seals)
             return made
-        known = self._matches.get(key)
+        known = self._matches.get((line, seq))
         if known is not None:
-            made = Match(registry, header, self.game)
             made.restore(*known)
             return made
         variation = self._variation(line)
         made = self.match(variation.at.line, variation.at.seq, variation.seen_as, variation.seed)
         for event in variation.events[: seq - variation.at.seq]:
             made.apply(event)
-        self._matches[key] = (made.state, made.seq, made.revealed, dict(made.seals))
+        self._keep(line, made)
         return made
+
+    def _keep(self, line: str, match: Match) -> None:
+        """Keep where ``match`` is on ``line`` (a few hundred positions at most)."""
+        if len(self._matches) >= MAX_KEPT:
+            self._matches.clear()
+        self._matches[(line, match.seq)] = (match.state, match.seq, match.revealed, dict(match.seals))
 
     # -- writing ------------------------------------------------------------------
     def note(
@@ -558,7 +571,7 @@ class Study:
         """A copy of this study with ``lines`` taken in (checked), the study
         itself unchanged: what is written is what a load will accept."""
         copy = Study(self.registry, self.log, self.path, self.header, self.events)
-        copy.heads = self.heads
+        copy.heads, copy.source = self.heads, self.source
         copy.notes = list(self.notes)
         copy.variations = {
             k: attrs.evolve(v, events=list(v.events), heads=list(v.heads)) for k, v in self.variations.items()
@@ -566,6 +579,7 @@ class Study:
         copy.analyses = dict(self.analyses)
         copy.judgements = dict(self.judgements)
         copy.lines = self.lines
+        copy._matches = dict(self._matches)  # positions never change: a variation only grows
         for number, line in enumerate(lines, start=start):
             copy._take(line.encode("utf-8"), number)
         return copy
@@ -573,7 +587,7 @@ class Study:
     def _adopt(self, copy: Study) -> None:
         self.notes, self.variations, self.analyses = copy.notes, copy.variations, copy.analyses
         self.judgements, self.lines = copy.judgements, copy.lines
-        self._matches.clear()
+        self._matches = copy._matches
 
     def _catch_up(self, handle: Any) -> None:
         """Take in the lines another writer appended since this study was read."""
@@ -730,7 +744,6 @@ class Study:
         if not isinstance(ident, str) or ident not in self.variations:
             raise CheckFailed(f"more of variation {describe(ident)}: no such variation before it")
         self._go_on(self.variations[ident], data["events"], f"more of variation {ident}", new=False)
-        self._matches.clear()
 
     def _go_on(self, variation: Variation, events: Any, what: str, new: bool) -> None:
         """Check ``events`` as the next of ``variation`` (a decision legal where
@@ -782,6 +795,7 @@ class Study:
             variation.heads.append(head)
         if isinstance(match.node, (Chance, Forced)):
             raise CheckFailed(f"{what}: it stops at event {match.seq}, before the outcome or rule event due there")
+        self._keep(variation.id, match)
 
     def _take_analysis(self, data: dict, number: int) -> None:
         ident = self._named(data, "a")
@@ -837,6 +851,7 @@ def load(registry: Registry, log: Path, path: Path | None = None) -> Study:
     events = [event for _, _, event in replay]
     match = replay.match
     study = Study(registry, log, path, replay.header, events)
+    study.source = data
     study.heads = _heads(data, log, match)
     if not path.exists() and not os.path.islink(path):
         return study
