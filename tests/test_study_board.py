@@ -164,6 +164,16 @@ def test_the_board_writes_only_for_its_own_page(duel, tmp_path):
         assert ask(url, "POST", "note", b"x" * 70_000, good)[0] == 413
         assert ask(url, "GET", "moves?line=main&seq=11")[0] == 403
         assert not study.exists()
+        # What the page sends wrong is refused in words, and nothing is written.
+        for body, said in (
+            (b"not json", "not JSON"),
+            (b"[]", "a write is a JSON object"),
+            (json.dumps({"line": "main", "seq": 3, "mark": "x"}).encode(), "'mark' is one of"),
+            (json.dumps({"line": "main", "seq": 999, "comment": "x"}).encode(), "event 999 is not on the game"),
+        ):
+            status, answer = ask(url, "POST", "note", body, good)
+            assert status == 422 and said in json.loads(answer)["error"], answer
+        assert not study.exists()
         # The page's own write.
         status, body = ask(url, "POST", "note", note, good)
         assert status == 200 and json.loads(body)["study"]["notes"][0]["comment"] == "from the page"

@@ -569,7 +569,14 @@ class Study:
 
     def _checked_copy(self, lines: list[str], start: int = 1) -> Study:
         """A copy of this study with ``lines`` taken in (checked), the study
-        itself unchanged: what is written is what a load will accept."""
+        itself unchanged: what is written is what a load will accept. What
+        is refused is said of what was given, not of a line of the file."""
+        try:
+            return self._copy_with(lines, start)
+        except TabletopError as exc:
+            raise type(exc)(exc.message) from None
+
+    def _copy_with(self, lines: list[str], start: int) -> Study:
         copy = Study(self.registry, self.log, self.path, self.header, self.events)
         copy.heads, copy.source = self.heads, self.source
         copy.notes = list(self.notes)
