@@ -258,9 +258,17 @@
         span.title = title;
         li.appendChild(span);
       }
+      // One sign an event for its notes: their marks, or a pencil for notes without one.
+      var noted = {};
       study.notes.forEach(function (n) {
         if (n.line !== "main") return;
-        add(n.seq, n.mark || "\u270E", "noted", n.mark ? study.marks[n.mark] : "a note");
+        var marks = noted[n.seq] = noted[n.seq] || [];
+        if (n.mark && marks.indexOf(n.mark) < 0) marks.push(n.mark);
+      });
+      Object.keys(noted).forEach(function (seq) {
+        var marks = noted[seq];
+        var words = marks.map(function (m) { return study.marks[m]; }).join(", ");
+        add(parseInt(seq, 10), marks.join(" ") || "\u270E", "noted", words || "a note");
       });
       Object.keys(study.judged).forEach(function (seq) {
         var j = study.judged[seq];
