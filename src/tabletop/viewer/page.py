@@ -127,10 +127,11 @@ def key_html(legend: Legend | None, players: Sequence[str]) -> str:
         f'height="24" aria-hidden="true">{s.picture}</svg> {escape(s.meaning)}</li>'
         for s in legend.symbols
     )
+    # Shown once, beside the board; it folds away (on a phone it starts folded).
     return (
-        '<section id="legend" aria-label="Key to the board">'
-        f'<h2>Key</h2><ul id="seats" aria-label="Seats">{seats}</ul>'
-        f'<ul id="symbols" aria-label="Symbols on the board">{symbols}</ul></section>'
+        '<details id="legend" open aria-label="Key to the board">'
+        f'<summary>Key</summary><ul id="seats" aria-label="Seats">{seats}</ul>'
+        f'<ul id="symbols" aria-label="Symbols on the board">{symbols}</ul></details>'
     )
 
 
@@ -142,15 +143,29 @@ def swatch(seat: int, colour: str) -> str:
     )
 
 
-def turns(steps: Sequence[Step]) -> list[int]:
-    """The turn of each step: 0 until the first decision (the setup), then a
-    new turn whenever a decision is another player's than the turn's."""
-    found, turn, player = [], 0, None
-    for s in steps:
-        if s.origin == DECISION and s.actor != player:
+def turns(steps: Sequence[Step], legend: Legend | None = None) -> list[int]:
+    """The turn of each step: 0 in setup, then a new turn whenever a
+    decision is another player's than the turn's.
+
+    Setup is not counted: it lasts until someone's turn it is in the turn
+    order, as the game's legend reads it (``Legend.turn``: None through
+    setup), so turn 1 is the first turn after it. A game whose legend does
+    not say whose turn it is counts from its first decision."""
+    ordered = legend is not None and legend.turn is not None
+    found, turn, player, begun = [], 0, None, not ordered
+    for before, s in zip([None, *steps], steps):
+        # The event happens in the turn the step before it is in.
+        begun = begun or (before is not None and before.turn is not None)
+        if begun and s.origin == DECISION and s.actor != player:
             turn, player = turn + 1, s.actor
         found.append(turn)
     return found
+
+
+def has_points(legend: Legend | None) -> bool:
+    """Whether the game keeps points worth a row of the score table (a game
+    won another way says so in its legend: its scores only mark the winner)."""
+    return legend is None or legend.points
 
 
 def encode_pictures(pictures: Sequence[str]) -> dict[str, object]:
@@ -262,7 +277,7 @@ def _page(
         seen = f"as {viewer} sees it"
     else:
         seen = f"as {', '.join(names[:-1])} and {names[-1]} see it"
-    turn = turns(steps)
+    turn = turns(steps, legend)
     data = {
         "players": list(header.players),
         "origins": [s.origin for s in steps],
@@ -272,8 +287,11 @@ def _page(
         "live": None,
         "seats": [swatch(i, c) for i, c in enumerate(legend.seats)] if legend is not None else [],
         "chance": legend.chance if legend is not None else "chance outcome",
+        "points": has_points(legend),
     }
     items = []
+    if len(steps) > 1 and turn[1] == 0:
+        items.append('<li class="turn" aria-hidden="true">Setup</li>')
     for s in steps[1:]:
         if turn[s.seq] != turn[s.seq - 1]:
             items.append(f'<li class="turn" aria-hidden="true">Turn {turn[s.seq]} · {escape(s.actor or "")}</li>')

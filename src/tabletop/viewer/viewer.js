@@ -53,8 +53,12 @@
     return td;
   });
   scores.appendChild(head);
-  scores.appendChild(row);
+  if (data.points) scores.appendChild(row); // a game won without points has no row of scores
   scores.appendChild(turnRow);
+  var turnLabel = document.getElementById("turn-label");
+  // The key starts folded on a phone, under the board; open beside it on a wider screen.
+  var key = document.getElementById("legend");
+  if (key && window.matchMedia && window.matchMedia("(max-width: 640px)").matches) key.open = false;
   var symbols = document.querySelectorAll("#symbols li[data-symbol]");
 
   var log = document.getElementById("log");
@@ -70,16 +74,17 @@
     position.textContent = step === 0 ? "Start" : "Event " + step + " of " + last;
     eventText.textContent = step === 0 ? "before the first event" : view.texts[step];
     statusText.textContent = view.status[step];
+    turnLabel.textContent = data.turns[step] > 0 ? "Turn " + data.turns[step] + " \u00B7 " : step > 0 ? "Setup \u00B7 " : "";
     row.innerHTML = "";
     var acting = view.acting[step];
-    view.scores[step].forEach(function (s, i) {
+    data.players.forEach(function (player, i) {
       var td = document.createElement("td");
-      td.textContent = s;
+      td.textContent = view.scores[step][i];
       row.appendChild(td);
       var marked = acting.indexOf(data.players[i]) >= 0;
       heads[i].className = marked ? "acting" : "";
       heading(i, marked);
-      var player = data.players[i], words = [];
+      var words = [];
       if (view.turn[step] === player) words.push("turn");
       if (view.due[step] === player) words.push(data.chance + " due");
       turnCells[i].textContent = words.join(" \u00B7 ");
