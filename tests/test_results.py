@@ -219,13 +219,14 @@ def test_a_results_path_that_is_not_a_file_is_refused(cli, tmp_path):
 def test_a_full_disk_is_one_line_naming_the_file(cli, tmp_path, monkeypatch):
     import errno
 
-    from tabletop.results import Results
+    from tabletop import appending
 
-    def full(self, out, rows):
+    def full(fd, data, path):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     assert cli(*RUN, "--games", "2", "--results", "games.csv").exit_code == 0
-    monkeypatch.setattr(Results, "_rows_text", full)
+    # Rows are appended by the worker that played them (here: in this process).
+    monkeypatch.setattr(appending, "_write_all", full)
     result = cli(*RUN, "--games", "4", "--results", "games.csv")
     assert result.exit_code == 2
     # What the file held is said first (the run resumes it), then the one error.

@@ -32,6 +32,13 @@ class Mean:
         self.total += x
         self.squares += x * x
 
+    def merge(self, other: Mean) -> None:
+        # Sums of whole numbers (differences of wins and of scores) stay
+        # exact in floats: merging in any grouping gives the same sums.
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
     @property
     def mean(self) -> float:
         return self.total / self.n if self.n else 0.0
@@ -118,6 +125,22 @@ class Paired:
                 other.scores[other.players.index(theirs[seat])] - base.scores[base.players.index(player)]
             )
         self.changed_places += moved
+
+    def merge(self, other: Paired) -> Paired:
+        """Add the pairs ``other`` counted (other seeds, paired the same way)."""
+        if (other.players, other.by) != (self.players, self.by):
+            raise ValueError("paired tallies of other seats merged")
+        self.games += other.games
+        self.changed_games += other.changed_games
+        self.changed_play += other.changed_play
+        self.changed_winners += other.changed_winners
+        self.changed_places += other.changed_places
+        self.changed_order += other.changed_order
+        for mine, theirs in zip(self.wins + self.scores, other.wins + other.scores):
+            mine.merge(theirs)
+        for name in ("gains", "losses", "base_wins", "other_wins"):
+            setattr(self, name, [a + b for a, b in zip(getattr(self, name), getattr(other, name))])
+        return self
 
     def seats(self) -> list[dict[str, Any]]:
         out = []

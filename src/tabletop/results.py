@@ -94,8 +94,21 @@ def row_from(rec: dict[str, Any]) -> GameRow:
 def kind_of(path: Path) -> str:
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
-        raise UsageError(f"a results file ends in {', '.join(SUFFIXES)}", where=str(path))
+        raise UsageError(
+            f"a results file ends in {', '.join(SUFFIXES)} (a folder of Parquet parts: end it with /)", where=str(path)
+        )
     return suffix[1:]
+
+
+def encode_rows(kind: str, rows: Sequence[dict[str, Any]]) -> bytes:
+    """Rows as the lines of a ``csv`` or ``jsonl`` results file (or a
+    Parquet run's journal, ``jsonl``): the same bytes wherever they are made."""
+    if kind == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
+        writer.writerows(_flat(r) for r in rows)
+        return out.getvalue().encode("utf-8")
+    return b"".join(orjson.dumps(r) + b"\n" for r in rows)
 
 
 def _flat(rec: dict[str, Any]) -> dict[str, Any]:
@@ -293,7 +306,7 @@ class Results:
         )
 
     def _append(self) -> None:
-        self._handle = open(self.path, "a", encoding="utf-8", newline="")
+        self._handle = open(self.path, "ab")
 
     def _start_text(self, out: Any) -> None:
         meta = orjson.dumps(self.meta).decode()
@@ -303,22 +316,45 @@ class Results:
         else:
             out.write(orjson.dumps({"run": self.meta}).decode() + "\n")
 
-    def _rows_text(self, out: Any, rows: Sequence[dict[str, Any]]) -> None:
-        if self.kind == "csv":
-            writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
-            writer.writerows(_flat(r) for r in rows)
-        else:
-            out.write("".join(orjson.dumps(r).decode() + "\n" for r in rows))
+    @property
+    def appended(self) -> Path:
+        """The file rows are appended to: the file itself, or a Parquet run's journal."""
+        return self.journal if self.kind == "parquet" else self.path
+
+    @property
+    def line_kind(self) -> str:
+        """How the appended rows are written: ``csv`` or ``jsonl`` (a Parquet run's journal)."""
+        return "jsonl" if self.kind == "parquet" else self.kind
+
+    def size(self) -> int:
+        """The bytes of the appended file: where the rows written next begin."""
+        self._handle.flush()
+        return os.fstat(self._handle.fileno()).st_size
 
     @_named
     def write(self, rows: Sequence[dict[str, Any]]) -> None:
         """Append ``rows`` (whole batches: see the module's docstring)."""
-        if self.kind == "parquet":
-            self._handle.write("".join(orjson.dumps(r).decode() + "\n" for r in rows))
-            self._journaled += len(rows)
-        else:
-            self._rows_text(self._handle, rows)
+        self.write_bytes(encode_rows(self.line_kind, rows), len(rows))
+
+    @_named
+    def write_bytes(self, data: bytes, rows: int) -> None:
+        """Append ``rows`` rows already written as lines (:func:`encode_rows`)."""
+        self._handle.write(data)
         self._handle.flush()
+        self.added(rows)
+
+    def added(self, rows: int) -> None:
+        """Note ``rows`` rows appended to the file by others (the workers)."""
+        if self.kind == "parquet":
+            self._journaled += rows
+
+    @_named
+    def cut_at(self, offset: int) -> None:
+        """Drop whatever follows byte ``offset`` of the appended file (games
+        written beyond those the run counts: a batch finished after a stop)."""
+        self._handle.flush()
+        if os.fstat(self._handle.fileno()).st_size > offset:
+            os.ftruncate(self._handle.fileno(), offset)
 
     @_named
     def sync(self) -> None:
@@ -377,7 +413,7 @@ class Results:
         self._journaled = 0
         with open(self.journal, "w", encoding="utf-8") as out:
             out.write(orjson.dumps({"run": self.meta, "after": after}).decode() + "\n")
-        self._handle = open(self.journal, "a", encoding="utf-8")
+        self._handle = open(self.journal, "ab")
 
     def _resume_parquet(
         self, arms: int, limit: int | None, seed: str | None, stamp: Callable[[int], dict[str, Any]] | None
@@ -413,7 +449,7 @@ class Results:
                 keep, games = yield from self._rows(self.journal, 1, arms, limit, seed, games)
                 self._journaled = games - after
                 self._cut(self.journal, 1, keep, stamp(games) if stamp else None)
-                self._handle = open(self.journal, "a", encoding="utf-8")
+                self._handle = open(self.journal, "ab")
                 return
             if after < games:
                 # Written into the Parquet file already (a run killed before it
@@ -525,14 +561,31 @@ MAX_META = 1 << 20
 PARQUET_GROUP = 20_000
 
 
-def _parquet(meta: dict[str, Any]) -> tuple[Any, Any]:
+def require_pyarrow() -> Any:
+    """``pyarrow.parquet``, or the one line saying how to install it."""
     try:
-        import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise UsageError("a .parquet results file needs pyarrow: pip install 'tabletop[parquet]'") from None
+        raise UsageError("Parquet results need pyarrow: pip install 'tabletop[parquet]'") from None
+    return pq
+
+
+def parquet_rows(parquet: Any) -> Iterator[dict[str, Any]]:
+    """The rows of an open ``pyarrow.parquet.ParquetFile``, a row group at a time."""
+    return _parquet_rows(parquet)
+
+
+def _parquet(meta: dict[str, Any]) -> tuple[Any, Any]:
+    return require_pyarrow(), schema(orjson.dumps(meta))
+
+
+def schema(meta: bytes) -> Any:
+    """The columns of a Parquet results file or part, with the run's metadata (JSON)."""
+    require_pyarrow()
+    import pyarrow as pa
+
     text, whole = pa.string(), pa.int64()
-    schema = pa.schema(
+    return pa.schema(
         [
             ("number", whole),
             ("seed", text),
@@ -550,9 +603,8 @@ def _parquet(meta: dict[str, Any]) -> tuple[Any, Any]:
             ("figures", text),
             ("digest", text),
         ],
-        metadata={b"tabletop.run": orjson.dumps(meta)},
+        metadata={b"tabletop.run": meta},
     )
-    return pq, schema
 
 
 def read_meta(path: Path) -> dict[str, Any]:

@@ -22,21 +22,24 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import attrs
 import orjson
 
-from . import origin, simulation
+from . import origin, parts, simulation
 from .api import registry
+from .appending import Appended
 from .errors import UsageError
 from .intervals import wilson
 from .paired import Paired
-from .results import Results, record, row_from
-from .simulation import Guard, Interrupted, Plan, Played, log_name
+from .parts import Folder
+from .results import Results, row_from
+from .simulation import Guard, Interrupted, Plan, log_name
 from .stats import GameRow, Summary
+from .totals import Totals
 
 #: The file in a logs folder that records which run its logs belong to.
 RUN_FILE = "run.json"
@@ -65,6 +68,10 @@ class Run:
     #: Add games to a results file or logs folder made by other code (another
     #: tabletop, a house-rule file edited since): refused unless this is set.
     continue_anyway: bool = False
+    #: ``results`` is a folder of Parquet parts even if its name has a
+    #: suffix (``games.parquet/`` on the command line); a name without a
+    #: suffix, or an existing folder, is one anyway.
+    folder: bool = False
 
 
 @attrs.define
@@ -82,6 +89,9 @@ class Done:
     recorded: dict[str, Any] | None = None
     #: The games from which on other code played (``--continue-anyway``), in order.
     continued_from: list[int] = attrs.Factory(list)
+    #: Batches whose rows the workers wrote, and those sent back and written here.
+    written_by_workers: int = 0
+    written_here: int = 0
 
     def meta(self) -> dict[str, Any]:
         return {**(self.recorded or metadata(self.run)), "played": self.games}
@@ -128,62 +138,103 @@ def arm_folder(run: Run, k: int) -> Path:
     return run.logs / f"{k + 1}-{slug}"
 
 
+def results_folder(run: Run) -> bool:
+    """Whether ``run.results`` names a folder of Parquet parts (:mod:`tabletop.parts`)
+    rather than a file: ``Run.folder``, an existing folder, or a name
+    without a suffix."""
+    path = run.results
+    return path is not None and (run.folder or path.is_dir() or not path.suffix)
+
+
 def play(
     run: Run,
     progress: Callable[[int], None] | None = None,
     guard: Guard | None = None,
     starting: Callable[[int], None] | None = None,
 ) -> Done:
-    """Play ``run``, resuming it if its results file or logs folder holds its
-    beginning. ``starting`` is told how many games they hold already, before
-    any game is played; ``progress`` is called with the games of each batch
-    finished. Raises :class:`Interrupted` (its message says what was kept)
-    on SIGINT or SIGTERM when ``guard`` catches them."""
+    """Play ``run``, resuming it if its results file, results folder or logs
+    folder holds its beginning. ``starting`` is told how many games they
+    hold already, before any game is played; ``progress`` is called with
+    the games of each batch finished. Raises :class:`Interrupted` (its
+    message says what was kept) on SIGINT or SIGTERM when ``guard`` catches them.
+
+    The workers write the rows and logs of the games they play (a results
+    file on this machine: appended in game order under a lock; a results
+    folder: a Parquet part per batch) and send back only their totals, which
+    are merged here in game order. Rows come back only where a worker cannot
+    write them: a results file with ``scheduler``, or a folder the workers
+    do not see."""
     for arm in run.arms:
         simulation.check(arm)
     meta = metadata(run)
     arms = len(run.arms)
-    summaries = [Summary(run.by) for _ in run.arms]
-    paired = Paired(run.arms[0].players, "turn-order" if "turn-order" in run.by else "seat") if arms == 2 else None
-    done = Done(run, summaries, 0, paired=paired, recorded=meta)
-    results = Results(run.results, meta) if run.results is not None else None
-
-    def add(group: tuple[GameRow, ...]) -> None:
-        for summary, row in zip(summaries, group):
-            summary.add(row)
-        if paired is not None:
-            paired.add(*group)
+    players = run.arms[0].players
+    totals = Totals(arms, run.by, players)
+    folder = Folder(run.results) if run.results is not None and results_folder(run) else None
+    results = Results(run.results, meta) if run.results is not None and folder is None else None
+    on_dask = run.scheduler is not None
 
     # What the files hold already: the beginning of this run, or nothing.
     kept = 0
-    there = results.existing() if results is not None else None
-    if results is not None and there is not None:
-        if not _same_run(there, meta):
-            raise UsageError(
-                f"holds another run ({_differs(there, meta)}); choose another file", where=str(results.path)
-            )
-        other_code = _made_elsewhere(there, meta, run, str(results.path))
-        results.meta = kept_meta = {**there, "games": run.games}
+    listed: list[tuple[int, int]] = []
+    stamp = None
+    where_results = str(run.results)
+    there = folder.existing() if folder is not None else results.existing() if results is not None else None
+    if there is not None:
+        there_run = there["run"] if folder is not None else there
+        if not _same_run(there_run, meta):
+            raise UsageError(f"holds another run ({_differs(there_run, meta)}); choose another", where=where_results)
+        other_code = _made_elsewhere(there_run, meta, run, where_results)
+        kept_meta = {**there_run, "games": run.games}
         stamp = (lambda games: origin.continued(kept_meta, meta, games + 1)) if other_code else None
+        meta_now = kept_meta
+    else:
+        meta_now = meta
     logs_there, logs_meta = _check_logs(run, meta)
-    if results is not None and there is not None:
+    if folder is not None and there is not None:
+        listed = folder.done(there)
+        kept = there["games"]
+        if kept > run.games:
+            raise UsageError(
+                f"holds more than the {run.games} games asked for; rerun with the --games it was started with",
+                where=where_results,
+            )
+        if logs_there is not None and logs_there < kept:
+            raise UsageError(
+                f"holds games 1 to {kept} but the logs folder {run.logs} only 1 to {logs_there}; "
+                "choose another results folder or logs folder",
+                where=where_results,
+            )
+        try:
+            totals = Totals.from_state(there["totals"], players)
+            if len(totals.summaries) != arms or totals.by != tuple(run.by) or totals.games != kept:
+                raise ValueError
+        except (KeyError, TypeError, ValueError):
+            # Counted --by otherwise, or damaged: the parts are read again.
+            totals = Totals(arms, run.by, players)
+            _totals_from_rows(parts.records(run.results), arms, totals, where_results)
+        if stamp is not None:
+            meta_now = stamp(kept)
+    elif results is not None and there is not None:
+        results.meta = meta_now
         group: list[GameRow] = []
         limit = run.games if logs_there is None else min(run.games, logs_there)
         for rec in results.resume(arms, limit=limit, seed=run.arms[0].seed, stamp=stamp):
             group.append(row_from(rec))
             if len(group) == arms:
-                add(tuple(group))
+                totals.add(group)
                 group = []
                 kept += 1
+        meta_now = results.meta
     elif results is not None:
         results.start()
-    if results is None and logs_there:
+    if results is None and folder is None and logs_there:
         kept = logs_there
-        _summaries_from_logs(run, kept, add)
+        _summaries_from_logs(run, kept, totals.add)
     if results is not None and logs_there is not None:
         kept = min(kept, logs_there)
-    done.resumed = done.games = kept
-    history = results.meta if results is not None else logs_meta(kept) if logs_meta is not None else meta
+    done = Done(run, totals.summaries, kept, resumed=kept, paired=totals.paired, recorded=meta)
+    history = meta_now if run.results is not None else logs_meta(kept) if logs_meta is not None else meta
     done.continued_from = [
         int(c.get("from_game", 0)) for c in history.get(origin.CONTINUED) or [] if isinstance(c, dict)
     ]
@@ -193,17 +244,61 @@ def play(
         (run.logs / RUN_FILE).write_text(orjson.dumps(record_, option=orjson.OPT_INDENT_2).decode() + "\n")
         for k in range(arms):
             arm_folder(run, k).mkdir(parents=True, exist_ok=True)
+
+    # Where the workers put what they play.
+    out = simulation.Out(by=tuple(run.by), keep=run.results is not None)
+    appended: Appended | None = None
+    #: A results file's size after each game counted so far (the last) and
+    #: after games the workers appended beyond it.
+    offsets: dict[int, int] = {}
+    if folder is not None:
+        folder.start()
+        folder.open(listed)
+        folder.save(meta_now, listed, totals.state())
+        out = attrs.evolve(out, rows=folder.sink(meta_now), kind="parquet")
+    elif results is not None:
+        offsets[kept] = results.size()
+        out = attrs.evolve(out, kind=results.line_kind)
+        if not on_dask:
+            appended = Appended(str(results.appended.resolve()), str(results.appended))
+            appended.prepare(kept + 1)
+            out = attrs.evolve(out, rows=appended)
+    log_folders = [arm_folder(run, k) for k in range(arms)] if run.logs is not None else []
+    if log_folders and not on_dask:
+        out = attrs.evolve(out, logs=tuple(str(f.resolve()) for f in log_folders))
     if starting is not None:
         starting(kept)
 
     guard = guard or Guard()
     last_sync = time.monotonic()
+
+    def save() -> None:
+        if folder is not None:
+            folder.save(meta_now, listed, totals.state())
+        _sync(results, run)
+
+    def finish() -> None:
+        """Once no worker writes any more: the files hold the games counted, no more."""
+        if folder is not None:
+            save()
+            folder.close(listed)
+            return
+        if results is not None:
+            if done.games in offsets:
+                results.cut_at(offsets[done.games])
+            if appended is not None:
+                appended.clear()
+        _sync(results, run)
+        if results is not None:
+            results.close()
+
     numbers = range(kept + 1, run.games + 1)
     try:
         with contextlib.closing(
-            simulation.stream(
+            simulation.stream_written(
                 [attrs.evolve(a, logs=run.logs is not None) for a in run.arms],
                 numbers,
+                out,
                 run.workers,
                 run.scheduler,
                 run.per_batch,
@@ -213,24 +308,39 @@ def play(
             if run.until_interval is not None and _narrow(done, run.until_interval):
                 done.narrow = True
             for batch in () if done.narrow else batches:
-                if run.logs is not None:
-                    _write_logs(run, batch)
+                first, last = batch.numbers[0], batch.numbers[-1]
+                if batch.lines is not None:
+                    simulation.write_logs(log_folders, run.arms, batch.numbers, batch.lines)
+                if batch.data is not None:
+                    done.written_here += 1
+                    if folder is not None:
+                        folder.put(first, last, batch.data)
+                    elif results is not None:
+                        results.write_bytes(batch.data, len(batch.numbers) * arms)
+                        offsets[last] = results.size()
+                elif run.results is not None:
+                    done.written_by_workers += 1
+                    if results is not None:
+                        results.added(len(batch.numbers) * arms)
+                        offsets.update(batch.appended)
+                totals.merge(batch.totals)
+                listed.append((first, last))
                 if results is not None:
-                    results.write([record(p.row) for game in batch for p in game])
-                for game in batch:
-                    add(tuple(p.row for p in game))
-                done.games += len(batch)
+                    # Only the size after the last game counted, and after those beyond it, is needed.
+                    for game in [g for g in offsets if g < last]:
+                        del offsets[game]
+                done.games += len(batch.numbers)
                 if progress is not None:
-                    progress(len(batch))
+                    progress(len(batch.numbers))
                 if time.monotonic() - last_sync > SYNC_EVERY:
-                    _sync(results, run)
+                    save()
                     last_sync = time.monotonic()
                 if run.until_interval is not None and _narrow(done, run.until_interval):
                     done.narrow = True
                     break
                 guard.check()
     except Interrupted as exc:
-        _finish(results, run)
+        finish()
         where = " and ".join(str(p) for p in (run.results, run.logs) if p is not None)
         kept_text = (
             f"{done.games} of {run.games} games are in {where}"
@@ -243,16 +353,21 @@ def play(
         # Whatever stopped the run (a worker's error, a full disk), what is
         # written stays readable and a rerun continues it.
         with contextlib.suppress(Exception):
-            _finish(results, run)
+            finish()
         raise
-    _finish(results, run)
+    finish()
     return done
 
 
-def _finish(results: Results | None, run: Run) -> None:
-    _sync(results, run)
-    if results is not None:
-        results.close()
+def _totals_from_rows(rows: Iterable[dict[str, Any]], arms: int, totals: Totals, where: str) -> None:
+    group: list[GameRow] = []
+    for rec in rows:
+        group.append(row_from(rec))
+        if len(group) == arms:
+            totals.add(group)
+            group = []
+    if group:
+        raise UsageError(f"game {group[0].number} lacks a rule set's row", where=where)
 
 
 def _narrow(done: Done, width: float) -> bool:
@@ -276,22 +391,6 @@ def _sync(results: Results | None, run: Run) -> None:
         # One sync for every log written since the last: durable in batches,
         # not file by file.
         os.sync()
-
-
-def _write_logs(run: Run, batch: list[tuple[Played, ...]]) -> None:
-    for k in range(len(run.arms)):
-        folder = arm_folder(run, k)
-        for game in batch:
-            played = game[k]
-            assert played.lines is not None
-            name = log_name(run.arms[k], played.number)
-            tmp = folder / f".{name}.partial"
-            try:
-                with open(tmp, "w", encoding="utf-8") as out:
-                    out.write("".join(line + "\n" for line in played.lines))
-                os.replace(tmp, folder / name)
-            except OSError as exc:
-                raise UsageError(f"cannot write a log: {exc.strerror or exc}", where=str(folder / name)) from None
 
 
 def _made_elsewhere(there: dict[str, Any], meta: dict[str, Any], run: Run, where: str) -> bool:

@@ -35,10 +35,14 @@ from typing import Any
 import attrs
 
 from .api import bot_named, registry
+from .appending import Appended
 from .errors import PluginError, TabletopError, UsageError
 from .live import selfplay
+from .parts import Sink
 from .plugins import ENV_VAR, plugin_files
+from .results import encode_rows, record
 from .stats import GameRow, bot_seat_name, decisions_of, row_of
+from .totals import Totals
 
 
 @attrs.frozen
@@ -129,6 +133,96 @@ def play_arms(arms: Sequence[Plan], numbers: Sequence[int]) -> list[tuple[Played
     return list(zip(*per_arm))
 
 
+@attrs.frozen
+class Out:
+    """Where a worker puts the games it plays (:func:`play_written`)."""
+
+    #: How the totals are counted (``--by``).
+    by: tuple[str, ...] = ("seat",)
+    #: Rows: appended by the worker to a file in game order
+    #: (:class:`~tabletop.appending.Appended`), written as a part of a
+    #: results folder (:class:`~tabletop.parts.Sink`), or sent back (None).
+    rows: Appended | Sink | None = None
+    #: How rows are written: ``csv`` or ``jsonl`` lines, or ``parquet`` parts.
+    kind: str = "jsonl"
+    #: Whether rows are wanted at all.
+    keep: bool = True
+    #: The folder of each arm's logs, written by the worker; empty: the log
+    #: lines are sent back (arms that keep logs, ``Plan.logs``).
+    logs: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Batch:
+    """What a worker sends back for a batch of games: their totals, and only
+    what it could not write itself."""
+
+    numbers: range
+    totals: Totals
+    #: Batches appended to a results file by this worker: ``(last game,
+    #: bytes of the file after it)`` each (its own, and those waiting after it).
+    appended: tuple[tuple[int, int], ...] = ()
+    #: The rows, when the worker did not write them: lines (CSV, JSON
+    #: Lines) or a part's Parquet bytes.
+    data: bytes | None = None
+    #: Each game's log lines per arm, when the worker did not write them.
+    lines: tuple[tuple[tuple[str, ...], ...], ...] | None = None
+
+    @property
+    def written_here(self) -> bool:
+        """Whether the worker wrote the rows itself."""
+        return self.data is None
+
+
+def play_written(arms: Sequence[Plan], numbers: range, out: Out) -> Batch:
+    """Play games ``numbers`` under every arm, write their rows and logs
+    where ``out`` says (in the worker: the command receives no row), and
+    return their totals."""
+    games = play_arms(arms, numbers)
+    totals = Totals(len(arms), out.by, arms[0].players)
+    for game in games:
+        totals.add([p.row for p in game])
+    appended: tuple[tuple[int, int], ...] = ()
+    data = None
+    if out.keep:
+        rows = [record(p.row) for game in games for p in game]
+        if isinstance(out.rows, Sink):
+            data = out.rows.put(numbers[0], numbers[-1], rows)
+        else:
+            data = encode_rows(out.kind, rows)
+            if out.rows is not None:
+                appended = out.rows.add(numbers[0], numbers[-1], data)
+                data = None
+    lines = None
+    if any(arm.logs for arm in arms):
+        lines = tuple(tuple(p.lines or () for p in game) for game in games)
+        if out.logs:
+            write_logs([Path(f) for f in out.logs], arms, numbers, lines)
+            lines = None
+    return Batch(numbers, totals, appended, data, lines)
+
+
+def write_logs(
+    folders: Sequence[Path],
+    arms: Sequence[Plan],
+    numbers: Sequence[int],
+    lines: Sequence[Sequence[Sequence[str]]],
+) -> None:
+    """The log of each game of ``numbers`` under each arm (``lines[game][arm]``)
+    into that arm's folder: written under a hidden name and renamed, so that
+    a log is there whole or not at all."""
+    for number, game in zip(numbers, lines):
+        for folder, arm, logged in zip(folders, arms, game):
+            name = log_name(arm, number)
+            tmp = folder / f".{name}.partial"
+            try:
+                with open(tmp, "w", encoding="utf-8") as out:
+                    out.write("".join(line + "\n" for line in logged))
+                os.replace(tmp, folder / name)
+            except OSError as exc:
+                raise UsageError(f"cannot write a log: {exc.strerror or exc}", where=str(folder / name)) from None
+
+
 def log_name(plan: Plan, number: int) -> str:
     """The file name of game ``number``'s log."""
     return f"{plan.game}-{number:05d}.jsonl"
@@ -144,17 +238,40 @@ MOST = 200
 AHEAD = 3
 
 
-def batches(games: int, workers: int, per_batch: int | None = None, first: int = 1) -> list[range]:
+def batches(games: int, workers: int, per_batch: int | None = None, first: int = 1) -> Batches:
     """Game numbers ``first``..``games`` cut into batches: about eight per worker
     (so that the work stays balanced to the end), from 50 to 200 games each.
-    Ranges, not lists: a million games' numbers would take 35 MB in every
-    worker process forked with them."""
+    Ranges, made as they are asked for: a billion games' batches would take
+    hundreds of megabytes as a list, in every worker process forked with it."""
     count = games - first + 1
     if count <= 0:
-        return []
+        return Batches(first, first - 1, 1)
     fewest = min(FEWEST, math.ceil(count / workers))
     size = per_batch or max(1, fewest, min(MOST, math.ceil(count / (workers * 8))))
-    return [range(start, min(start + size, games + 1)) for start in range(first, games + 1, size)]
+    return Batches(first, games, size)
+
+
+class Batches(Sequence[range]):
+    """Games ``first`` to ``last`` in batches of ``size`` (the last may be shorter)."""
+
+    def __init__(self, first: int, last: int, size: int) -> None:
+        self.first, self.last, self.size = first, last, size
+        self._starts = range(first, last + 1, size)
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        start = self._starts[k]
+        return range(start, min(start + self.size, self.last + 1))
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, Sequence) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Batches({self.first}, {self.last}, {self.size})"
 
 
 class Interrupted(TabletopError):
@@ -228,6 +345,36 @@ def stream(
     one per core; 1 plays here, in this process); ``scheduler``: the address
     of a Dask scheduler instead. Close the iterator (or let ``guard`` raise)
     to stop: the workers are stopped, none is left behind."""
+    yield from _spread(play_arms, arms, numbers, (), workers, scheduler, per_batch, guard)
+
+
+def stream_written(
+    arms: Sequence[Plan],
+    numbers: Sequence[int] | range,
+    out: Out,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    per_batch: int | None = None,
+    guard: Guard | None = None,
+) -> Iterator[Batch]:
+    """As :func:`stream`, but each worker writes the rows and logs of the games
+    it plays where ``out`` says (:func:`play_written`) and sends back only
+    their totals: a :class:`Batch` per batch, yielded in game order."""
+    yield from _spread(play_written, arms, numbers, (out,), workers, scheduler, per_batch, guard)
+
+
+def _spread(
+    task: Callable,
+    arms: Sequence[Plan],
+    numbers: Sequence[int] | range,
+    extra: tuple,
+    workers: int | None,
+    scheduler: str | None,
+    per_batch: int | None,
+    guard: Guard | None,
+) -> Iterator[Any]:
+    """``task(arms, batch, *extra)`` for each batch of ``numbers``, here, on
+    the pool or on Dask, yielded in game order."""
     arms = tuple(arms)
     for arm in arms:
         check(arm)
@@ -236,18 +383,42 @@ def stream(
         return
     first, last = numbers[0], numbers[-1]
     if scheduler is not None:
-        yield from _on_dask(arms, first, last, scheduler, per_batch, guard)
+        carried_arms = tuple(shipped(arm) for arm in arms)
+        yield from on_dask(
+            task,
+            lambda workers: ((carried_arms, job, *extra) for job in batches(last, workers, per_batch, first)),
+            scheduler,
+            guard,
+        )
         return
     count = workers or os.cpu_count() or 1
     jobs = batches(last, count, per_batch, first)
     if count == 1:
         for job in jobs:
-            # Nothing is written while games are played: a signal stops them at once.
+            # A signal stops the games at once: what a batch half wrote is
+            # not counted, and is cut away or played again.
             with guard.waiting():
-                done = play_arms(arms, job)
+                done = task(arms, job, *extra)
             yield done
         return
-    yield from _on_pool(arms, jobs, count, guard)
+    pool = Pool(count)
+    try:
+        yield from pool.ordered(task, _Calls(arms, jobs, extra), guard)
+    finally:
+        pool.stop()
+
+
+class _Calls(Sequence[tuple]):
+    """The pool's calls, made as they are handed out."""
+
+    def __init__(self, arms: tuple[Plan, ...], jobs: Batches, extra: tuple) -> None:
+        self.arms, self.jobs, self.extra = arms, jobs, extra
+
+    def __len__(self) -> int:
+        return len(self.jobs)
+
+    def __getitem__(self, k):  # type: ignore[override]
+        return (self.arms, self.jobs[k], *self.extra)
 
 
 def _quiet_worker() -> None:
@@ -256,16 +427,6 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A forked worker inherits the command's handlers: stopping it must stop it.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _on_pool(
-    arms: tuple[Plan, ...], jobs: list[range], workers: int, guard: Guard
-) -> Iterator[list[tuple[Played, ...]]]:
-    pool = Pool(workers)
-    try:
-        yield from pool.ordered(play_arms, [(arms, job) for job in jobs], guard)
-    finally:
-        pool.stop()
 
 
 class Pool:
@@ -412,15 +573,6 @@ def _result(future: Any) -> Any:
 
 #: Seconds between two looks at a signal while waiting for a batch.
 POLL = 0.1
-
-
-def _on_dask(
-    arms: tuple[Plan, ...], first: int, last: int, address: str, per_batch: int | None, guard: Guard
-) -> Iterator[list[tuple[Played, ...]]]:
-    arms = tuple(shipped(arm) for arm in arms)
-    yield from on_dask(
-        play_arms, lambda workers: ((arms, job) for job in batches(last, workers, per_batch, first)), address, guard
-    )
 
 
 def on_dask(task: Callable, calls: Callable[[int], Iterable[tuple]], address: str, guard: Guard) -> Iterator[Any]:

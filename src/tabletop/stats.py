@@ -304,6 +304,13 @@ class Tally:
         self.alone += won and alone
         self.scores[score] += 1
 
+    def merge(self, other: Tally) -> None:
+        """Add ``other``'s games to these (a tally of other games)."""
+        self.games += other.games
+        self.wins += other.wins
+        self.alone += other.alone
+        self.scores.update(other.scores)
+
     @property
     def rate(self) -> float | None:
         return self.wins / self.games if self.games else None
@@ -425,6 +432,27 @@ class Group:
                 key = tuple(_value(d, row, seat, player, bot) for d in self.by)
                 self.crossed.setdefault(key, Tally()).add(won, alone, score)
 
+    def merge(self, other: Group) -> None:
+        """Add the games of ``other`` (the same game, players, variants and
+        line-up, counted the same way) to these."""
+        self.games += other.games
+        self.finished += other.finished
+        self.shared += other.shared
+        self.no_winner += other.no_winner
+        self.lengths.update(other.lengths)
+        self.turns.update(other.turns)
+        for mine, theirs in zip(self.seats, other.seats):
+            mine.merge(theirs)
+        for mine_names, their_names in zip(self.seat_names, other.seat_names):
+            mine_names.update(their_names)
+        for table, more in (
+            (self.by_player, other.by_player),
+            (self.by_bot, other.by_bot),
+            (self.crossed, other.crossed),
+        ):
+            for key, tally in more.items():
+                table.setdefault(key, Tally()).merge(tally)  # type: ignore[attr-defined]
+
     def seat_player(self, seat: int) -> str:
         """Who sat in ``seat``: the name when always the same, else how many names."""
         names = self.seat_names[seat]
@@ -499,6 +527,19 @@ class Summary:
         if group is None:
             group = self.groups[key] = Group(*key, by=self.by)
         group.add(row)
+
+    def merge(self, other: Summary) -> Summary:
+        """Add the games ``other`` counted (other games, counted ``--by`` the
+        same): the summary of both, as if their rows were added here one by
+        one. Workers each count their own games and send back only this."""
+        if other.by != self.by:
+            raise ValueError(f"a summary --by {','.join(other.by)} merged into one --by {','.join(self.by)}")
+        for key, group in other.groups.items():
+            mine = self.groups.get(key)
+            if mine is None:
+                mine = self.groups[key] = Group(*key, by=self.by)
+            mine.merge(group)
+        return self
 
     def extend(self, rows: Iterable[GameRow]) -> Summary:
         for row in rows:
