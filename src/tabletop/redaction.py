@@ -60,8 +60,11 @@ _HEX = re.compile(rb"^[0-9a-f]{64}\Z")
 _COMMITMENT = re.compile(r"^sha256:[0-9a-f]{64}\Z")
 _HEAD = re.compile(r"^chain:[0-9a-f]{64}\Z")
 #: How many times the hidden part of a copy's state is dealt again before a
-#: public event that fits none of the deals is called illegal.
+#: public event that fits none of the deals is called illegal, and how many
+#: deals a whole copy may take (a game as played takes a few per hundred
+#: events; a copy made up to need many would otherwise take hours).
 DEALS = 5000
+MOST_DEALS = 200_000
 
 
 @attrs.frozen
@@ -369,6 +372,8 @@ class CopyReplay:
         self.opened = 0
         self._rng = random.Random(f"tabletop copy {self.viewer}")
         self._steps: list[_Step] | None = None
+        #: How many times the hidden part of the state was dealt again.
+        self.deals = 0
 
     def check_viewer(self, viewer: str | None, option: str = "--as") -> str:
         """The player to show the copy to: its own, whatever else is asked is refused."""
@@ -498,6 +503,13 @@ class CopyReplay:
             snapshot = steps[start].before if back else here
             view = seen.view(game, snapshot[0], self.viewer)
             for _ in range(DEALS // (self.BACK + 1)):
+                self.deals += 1
+                if self.deals > MOST_DEALS:
+                    match.restore(*here)
+                    raise IllegalEventError(
+                        f"event {line.seq}: {MOST_DEALS:,} deals of what {self.viewer} may not see, and the copy "
+                        "still does not fit: it is not of one game"
+                    )
                 dealt = game.determinize(view, self.viewer, self._rng)
                 match.restore(dealt, *snapshot[1:])
                 again = []

@@ -67,6 +67,9 @@ _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*) ("(?:[^"\\]|\\.)*")\]$')
 _TURN = re.compile(r"(\d{1,9})\.(?=\s|$)")
 _NAME = re.compile(r"([^\s:<>{}()=]+):(?=\s|$)")
 _WORD = re.compile(r"\s(\S+)")
+#: A comment's text up to its closing brace (``\}`` and ``\\`` escaped), and an escape in it.
+_COMMENT = re.compile(r"((?:[^\\}]|\\.)*)\}", re.S)
+_ESCAPED = re.compile(r"\\(.)", re.S)
 #: What ends a decision's notation: the start of another item.
 _STOPS = "<{()"
 
@@ -664,20 +667,11 @@ def _scan(text: str, first: int, players: set[str], where: str = "") -> Iterator
             yield Item("words", line, text[pos + 1 : close].strip())
             pos = close + 1
         elif c == "{":
-            close, i = -1, pos + 1
-            while i < end:
-                if text[i] == "\\" and i + 1 < end:
-                    i += 2
-                    continue
-                if text[i] == "}":
-                    close = i
-                    break
-                i += 1
-            if close < 0:
+            m = _COMMENT.match(text, pos + 1)
+            if m is None:
                 raise LogFormatError("'{' opens a comment that is not closed", where=at)
-            inner = re.sub(r"\\(.)", r"\1", text[pos + 1 : close], flags=re.S)
-            yield Item("comment", line, inner)
-            pos = close + 1
+            yield Item("comment", line, _ESCAPED.sub(r"\1", m.group(1)))
+            pos = m.end()
         elif c == "(":
             yield Item("open", line)
             pos += 1
@@ -687,7 +681,7 @@ def _scan(text: str, first: int, players: set[str], where: str = "") -> Iterator
         elif c == "=":
             try:
                 value, stop = decoder.raw_decode(text, pos + 1)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise LogFormatError("'=' is followed by an event's line as JSON", where=at) from None
             if not isinstance(value, dict):
                 raise LogFormatError("'=' is followed by an event's line as JSON (an object)", where=at)
@@ -775,7 +769,11 @@ def rebuild(registry: Registry, transcript: Transcript) -> Rebuilt:
             node = match.node
             if item.kind == "decision":
                 assert item.player is not None
-                event = read_decision(match, item.player, item.text)
+                try:
+                    event = read_decision(match, item.player, item.text)
+                except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+                    # A game's notation reader that fails on odd text: the text is not a decision.
+                    raise NotationError(f"cannot read {quote(item.text)} as a decision of {item.player}") from None
             elif item.kind == "words":
                 event = read_outcome(match, item.text, seed)
             else:
