@@ -28,7 +28,9 @@ def games() -> Registry:
     return Registry(get_plugin_manager(environment=False))
 
 
-def sealed(registry: Registry, folder: Path, game: str, players: list[str], until, rng_seed: int = 1) -> tuple[Path, str]:
+def sealed(
+    registry: Registry, folder: Path, game: str, players: list[str], until, rng_seed: int = 1
+) -> tuple[Path, str]:
     """A sealed game (format 2) played by random choices until ``until(match,
     events)`` says so (or the end), written as ``folder/game.jsonl`` with
     its seed file beside it, as ``tabletop new --sealed`` keeps it."""
@@ -134,7 +136,9 @@ def test_a_head_of_another_game_is_refused(cli, games, tmp_path):
     other = "chain:" + "0" * 64
     result = cli("verify", ben, "--head", other, plugins=False)
     last = len(ben.read_text().splitlines())
-    assert result.exit_code == 1 and result.stderr.startswith(f"tabletop: {ben}:{last}: no line of the copy has the head")
+    assert result.exit_code == 1 and result.stderr.startswith(
+        f"tabletop: {ben}:{last}: no line of the copy has the head"
+    )
 
 
 def _tamper_move(rows: list[dict]) -> int:
@@ -325,7 +329,9 @@ def test_only_a_sealed_game_of_format_2_gives_copies(cli, tmp_path):
 
 def test_a_format_2_header_is_a_sealed_one(cli, tmp_path):
     log = tmp_path / "g.jsonl"
-    log.write_text('{"tabletop":2,"game":"glux","players":["ann","ben"],"variants":[],"options":{},"randomness":{"seed":"x"}}\n')
+    log.write_text(
+        '{"tabletop":2,"game":"glux","players":["ann","ben"],"variants":[],"options":{},"randomness":{"seed":"x"}}\n'
+    )
     result = cli("replay", log)
     assert result.exit_code == 2 and "a log of format 2 is a sealed game" in result.stderr
 

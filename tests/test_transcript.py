@@ -153,7 +153,9 @@ def test_turns_are_numbered_as_players_count_them_setup_not_counted():
     starter = next(r["payload"]["starter"] for r in rows[1:] if r["kind"] == "first-player")
     # Setup (the chips drawn, each start chip, the start player drawn) has no number;
     # turn 1 is the start player's.
-    assert [line.split(":")[0] for line in game[1:4]] == ["ann", "ben", "cat"] and game[3].endswith(f"<first {starter}>")
+    assert [line.split(":")[0] for line in game[1:4]] == ["ann", "ben", "cat"] and game[3].endswith(
+        f"<first {starter}>"
+    )
     assert game[4].startswith(f"1. {starter}: ")
     numbers = [int(m.group(1)) for line in game if (m := re.match(r"(\d+)\. ", line))]
     assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 20
@@ -164,7 +166,13 @@ def test_turns_are_numbered_as_players_count_them_setup_not_counted():
 def test_the_tags_say_what_the_header_says(house, tmp_path):
     log = tmp_path / "g.jsonl"
     header, _, events = selfplay(
-        house, "glux", ["ann", "ben"], [house.bot("random", "glux")] * 2, "t", ("glux-room-points:first=6",), {"board": "two-players"}
+        house,
+        "glux",
+        ["ann", "ben"],
+        [house.bot("random", "glux")] * 2,
+        "t",
+        ("glux-room-points:first=6",),
+        {"board": "two-players"},
     )
     write_log(house, log, header, events)
     text = transcript.write(house, log).text
@@ -202,7 +210,10 @@ def test_comments_and_variations_are_read_back_where_they_stand(registry, tmp_pa
     text = written.text.replace("ann: 6@f1", "ann: 6@f1 (ann: 3@f1 {better?} <ann: draw 3/4>)", 1)
     read = transcript.parse(reg, text.encode(), "t.txt")
     notes = read.notes()
-    assert [(n.after, n.comment) for n in notes if n.comment] == [(0, "a quiet start"), (7, "the start player is drawn {here}")]
+    assert [(n.after, n.comment) for n in notes if n.comment] == [
+        (0, "a quiet start"),
+        (7, "the start player is drawn {here}"),
+    ]
     (variation,) = [n for n in notes if n.variation]
     assert variation.after == 10 and [i.kind for i in variation.variation] == ["decision", "comment", "words"]
     rebuilt = transcript.rebuild(reg, read)
@@ -277,7 +288,11 @@ def test_a_bad_header_line_is_named(cli, tmp_path, good, change, line, words):
 
 @pytest.mark.parametrize(
     "junk, line",
-    [(b"\x00\x01\x02\xff\xfe binary", 1), (bytes(range(256)) * 4, 2), (b'[Tabletop "1"]\n[Game "glux"]\n\xff\xd8\xff', 3)],
+    [
+        (b"\x00\x01\x02\xff\xfe binary", 1),
+        (bytes(range(256)) * 4, 2),
+        (b'[Tabletop "1"]\n[Game "glux"]\n\xff\xd8\xff', 3),
+    ],
 )
 def test_binary_junk_is_refused_in_one_line(cli, tmp_path, junk, line):
     _bad(cli, tmp_path, junk, line, 2)
@@ -311,7 +326,9 @@ def test_a_transcript_of_a_sealed_game_going_on_warns_that_it_shows_every_draw(c
 
 def test_export_and_import_speed_on_a_long_game(house, tmp_path, capsys):
     """Measured (docs/transcripts.md): a long Glyph Chess game both ways."""
-    header, _, events = selfplay(house, "glyph-chess", ["ann", "ben", "cat"], [house.bot("random", "glyph-chess")] * 3, "long-3")
+    header, _, events = selfplay(
+        house, "glyph-chess", ["ann", "ben", "cat"], [house.bot("random", "glyph-chess")] * 3, "long-3"
+    )
     log = tmp_path / "long.jsonl"
     data = write_log(house, log, header, events)
     start = time.perf_counter()

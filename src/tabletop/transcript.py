@@ -372,7 +372,11 @@ def _decision_item(match: Match, seq: int, event: Event, line: str, codec: Any) 
     player = event.player  # type: ignore[attr-defined]
     try:
         text = decision_words(match, event)
-        if _plain(text) and _reads_as(match.header.players, player, text) and _same(codec, seq, read_decision(match, player, text), event, line):
+        if (
+            _plain(text)
+            and _reads_as(match.header.players, player, text)
+            and _same(codec, seq, read_decision(match, player, text), event, line)
+        ):
             return f"{player}: {text}"
     except Exception:  # a notation that does not read back is written exactly instead
         pass

@@ -101,8 +101,8 @@ def chain_seed(file: Path, given: str | None) -> str:
         except TabletopError:
             pass
     last = b""
-    for _, last in read_lines(file):
-        pass
+    for _, line in read_lines(file):
+        last = line
     try:
         seed = json.loads(last)["payload"]["seed"] if json.loads(last).get("kind") == "reveal" else None
     except (ValueError, KeyError, TypeError, AttributeError):
