@@ -69,6 +69,10 @@ COMMANDS = {
         "List the installed variants (of GAME, or of every game), each with its parameters, their types and defaults."
     ),
     "tournament": "Play bots against each other in every seat order and rate them.",
+    "tune": (
+        "Find the values of a variant's parameters that come nearest a target (even seats or turn order, a share"
+        " of shared victories, a game length, a stronger bot's share), by successive halving on paired seeds."
+    ),
     "verify": (
         "Check a log: every event legal, every chance outcome the one its seed gives, and (with --head) that "
         "history was not rewritten since a head you were sent."
