@@ -174,7 +174,7 @@ class Table:
     @property
     def outcome(self) -> Outcome:
         """Scores and winners (the standings while the game goes on)."""
-        return self.game.outcome(self.match.state)
+        return self.match.outcome()
 
     def view(self, player: str | None) -> Any:
         """The current position as ``player`` may see it (None: everything)."""

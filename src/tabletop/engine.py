@@ -14,11 +14,11 @@ from typing import IO, Any
 
 from . import chance
 from .errors import CheckFailed, IllegalEventError, LogFormatError, TabletopError
-from .events import CHANCE, DECISION, Event, Resign, Reveal, Seal, Unseal
+from .events import AGREED, CHANCE, DECISION, Agreement, Event, Handover, Resign, Reveal, Seal, Unseal
 from .game import Fast, Game
 from .header import Header
 from .logfile import parse_header, read_batches
-from .nodes import Chance, Decide, Forced, Node, Over
+from .nodes import Chance, Decide, Forced, Node, Outcome, Over
 from .registry import Registry
 from .steps import declared_decider
 
@@ -44,6 +44,8 @@ class Match:
         self.revealed: str | None = None
         #: Sealed decisions not yet revealed: player -> commitment.
         self.seals: dict[str, str] = {}
+        #: The players' agreement that ended the game, if they agreed to end it.
+        self.agreed: Agreement | None = None
         self._node: Node | None = None
         self._fast: Fast | None = None
         self._live: Any = None
@@ -80,6 +82,9 @@ class Match:
         """What comes next. For a sealed decision: the players still to seal,
         or, once all have sealed, the players to reveal."""
         if self._node is None:
+            if self.agreed is not None:  # the players ended it, whatever the rules would ask next
+                self._node = Over()
+                return self._node
             node = self.game.next(self._state) if self._fast is None else self._fast.next(self._live)
             if isinstance(node, Decide) and node.sealed:
                 waiting = tuple(p for p in node.players if p not in self.seals)
@@ -134,6 +139,10 @@ class Match:
             return self._check_sealed(event, node)
         if isinstance(event, Resign):
             return self._check_resign(event)
+        if isinstance(event, Agreement):
+            return self._check_agreement(event)
+        if isinstance(event, Handover):
+            return None if event.player in self.game.players else f"'{event.player}' is not a player of this game"
         if self._foreign and type(event) in self._foreign:
             return (
                 f"'{event.kind}' belongs to the variant '{self._foreign[type(event)]}', which this game does not enable"
@@ -181,6 +190,28 @@ class Match:
         except TabletopError as exc:
             return exc.message
         return None
+
+    def _check_agreement(self, event: Agreement) -> str | None:
+        if event.result not in AGREED:
+            return f"an agreement ends a game with one of: {', '.join(AGREED)}"
+        if not event.players or len(set(event.players)) != len(event.players):
+            return "an agreement names each player who agreed, once"
+        strangers = [p for p in event.players if p not in self.game.players]
+        if strangers:
+            return f"'{strangers[0]}' is not a player of this game"
+        return None
+
+    def outcome(self) -> Outcome:
+        """Scores and winners: the game's (its standings while it goes on), or,
+        after the players agreed to end it, a victory shared by those who
+        agreed to a draw, or none for a game abandoned."""
+        outcome = self.game.outcome(self.state)
+        agreed = self.agreed
+        if agreed is None:
+            return outcome
+        if agreed.result == "draw":
+            return Outcome(outcome.scores, tuple(agreed.players), "a draw agreed")
+        return Outcome(outcome.scores, (), "abandoned by agreement")
 
     def _check_sealed(self, event: Seal | Unseal, node: Node) -> str | None:
         if not (isinstance(node, Decide) and node.sealed):
@@ -250,6 +281,12 @@ class Match:
                 self._stale = False
                 self._state = resigned
             self._node = None
+        elif isinstance(event, Agreement):
+            self.agreed = event
+            self.seals.clear()  # a sealed decision not yet revealed goes with the game
+            self._node = None
+        elif isinstance(event, Handover):
+            pass  # the seat is the same; only who plays it changed
         elif isinstance(event, Unseal):
             inner = self.unsealed(event)
             del self.seals[event.player]
@@ -266,6 +303,11 @@ class Match:
             return f"{event.player} seals a secret decision"
         if isinstance(event, Resign):
             return f"{event.player} resigns"
+        if isinstance(event, Agreement):
+            what = "a draw" if event.result == "draw" else "abandon the game"
+            return f"{', '.join(event.players)} agree to {what}"
+        if isinstance(event, Handover):
+            return f"a new player takes {event.player}'s seat"
         try:
             if isinstance(event, Unseal):
                 return f"{event.player} reveals: {self.game.format(self.unsealed(event), viewer)}"
@@ -305,10 +347,10 @@ class Match:
             next_node, check = fast.next, fast.check
         # Events of these kinds, and any event while a node is pending or a
         # decision sealed, go through :meth:`accept`; only it changes those.
-        unusual = {*foreign, Resign}
+        unusual = {*foreign, Resign, Agreement, Handover}
         live = self._live
         done = self.seq
-        pending = self._node is not None or bool(self.seals)
+        pending = self._node is not None or bool(self.seals) or self.agreed is not None
         folded = False
         try:
             for seq, event in events:
@@ -318,7 +360,7 @@ class Match:
                         self._stale, folded = True, False
                     self.accept(event, seq)  # resigning makes a new live state
                     live, done = self._live, self.seq
-                    pending = self._node is not None or bool(self.seals)
+                    pending = self._node is not None or bool(self.seals) or self.agreed is not None
                     continue
                 origin = event.origin
                 if steps is not None:
@@ -356,7 +398,7 @@ class Match:
                         self._stale, folded = True, False
                     self.accept(event, seq)  # says why, or handles what is not common
                     live, done = self._live, self.seq
-                    pending = self._node is not None or bool(self.seals)
+                    pending = self._node is not None or bool(self.seals) or self.agreed is not None
                     continue
                 fold(live, event)
                 done = seq

@@ -72,5 +72,32 @@ class Resign(Event):
     player: str
 
 
+@attrs.frozen
+class Agreement(Event):
+    """The players still in the game agreed to end it (a vote carried, see
+    the referee): ``result`` is ``"draw"`` (a victory shared by ``players``)
+    or ``"abandon"`` (no winner). The game is over after it, whatever its
+    rules would say; the scores stay the game's standings then."""
+
+    kind: ClassVar[str] = "agreement"
+    origin: ClassVar[str] = RULES
+    result: str
+    players: tuple[str, ...] = attrs.field(converter=tuple)
+
+
+#: What an agreement may end a game with.
+AGREED = ("draw", "abandon")
+
+
+@attrs.frozen
+class Handover(Event):
+    """A new person plays ``player``'s seat from here on (a substitute took
+    it); the seat, its name and the game are unchanged."""
+
+    kind: ClassVar[str] = "handover"
+    origin: ClassVar[str] = RULES
+    player: str
+
+
 #: Event kinds every game understands; a game may not reuse these names.
-CORE_EVENTS: tuple[type[Event], ...] = (Reveal, Seal, Unseal, Resign)
+CORE_EVENTS: tuple[type[Event], ...] = (Reveal, Seal, Unseal, Resign, Agreement, Handover)

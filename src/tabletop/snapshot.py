@@ -83,7 +83,8 @@ def run(registry: Registry, log: Path, handle: IO[bytes] | None = None) -> Match
         start_seq = replay.match.seq
         match = replay.run()
         end = handle.tell()
-        if match.seq >= LONG and match.seq - start_seq >= EVERY:
+        # A game the players agreed to end is over: nothing is left to fold on.
+        if match.seq >= LONG and match.seq - start_seq >= EVERY and match.agreed is None:
             with contextlib.suppress(OSError, TabletopError, ValueError, TypeError):
                 _write(registry, log, handle, match, (end, replay.lines), since)
         handle.seek(end)

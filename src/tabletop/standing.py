@@ -47,7 +47,7 @@ def status(match: Match, viewer: str | None = None) -> str:
 
 
 def result(match: Match) -> str:
-    outcome = match.game.outcome(match.state)
+    outcome = match.outcome()
     scores = ", ".join(f"{p} {s}" for p, s in outcome.ranked())
     return f"{scores}; {outcome.verdict()}."
 
@@ -65,7 +65,7 @@ def next_actor(match: Match) -> dict[str, Any] | None:
 
 def summary(match: Match, path: str, viewer: str | None = None) -> Mapping[str, Any]:
     """The stable machine-readable summary that ``replay --json`` prints."""
-    outcome = match.game.outcome(match.state)
+    outcome = match.outcome()
     return {
         "file": path,
         "game": match.header.game,
