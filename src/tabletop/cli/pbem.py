@@ -134,6 +134,23 @@ def pbem() -> None:
     show_default=True,
     help="The board in each mail: png (a PNG, and the SVG beside it; needs the png extra) or svg.",
 )
+@click.option(
+    "--vote-majority",
+    default="all",
+    show_default=True,
+    help="How many of the players still in the game carry a vote (pause, draw, abandon): all, or a number.",
+)
+@click.option(
+    "--civil-disorder",
+    type=int,
+    help="After this many missed deadlines a player is in civil disorder: the late bot plays for them at once.",
+)
+@click.option(
+    "--substitute",
+    "substitutes",
+    multiple=True,
+    help="An address 'pbem seek' offers a free seat to when it names none (repeatable).",
+)
 @pass_env
 def init(
     env,
@@ -154,6 +171,9 @@ def init(
     master,
     zones,
     pictures,
+    vote_majority,
+    civil_disorder,
+    substitutes,
 ):
     """Create a game directory: a sealed log, players with secrets, settings;
     queue a welcome mail to each player (their secret, the syntax, their view).
@@ -183,6 +203,9 @@ def init(
         master=master,
         zones=dict(_pair(z, "--tz", "NAME=ZONE") for z in zones),
         pictures=pictures,
+        vote_majority=vote_majority,
+        civil_disorder=civil_disorder,
+        substitutes=substitutes,
     )
     click.echo(
         f"{directory}: new {game} game by mail for {', '.join(n for n, _ in pairs)}; "
@@ -573,6 +596,22 @@ def reissue(env, directory, player):
     _master(env, directory, "reissue", player=player)
 
 
+@pbem.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("seat")
+@click.option("--to", "addresses", multiple=True, help="An address to offer the seat to (default: the substitutes).")
+@pass_env
+def seek(env, directory, seat, addresses):
+    """Game master: offer SEAT to substitutes; each address gets a claim
+    token of its own, and the first 'claim:' mail takes the seat.
+
+    \b
+    Example:
+      tabletop pbem seek duel ann --to sub@example.org --to other@example.org
+    """
+    _master(env, directory, "seek", player=seat, addresses=list(addresses))
+
+
 _SETTABLE = {
     "smtp": str,
     "smtp_security": str,
@@ -585,6 +624,9 @@ _SETTABLE = {
     "deadline": "duration",
     "remind": "duration",
     "grace": "duration",
+    "vote_majority": str,
+    "civil_disorder": str,
+    "substitutes": "list",
 }
 
 
@@ -594,7 +636,8 @@ _SETTABLE = {
 @pass_env
 def set_(env, directory, settings):
     """Change settings after init: smtp, smtp_security, ca_file, referee,
-    master, deadline, remind, grace, late_bot, pictures, tz (tz=NAME=ZONE) (KEY=VALUE; an empty VALUE clears an optional one).
+    master, deadline, remind, grace, late_bot, pictures, tz (tz=NAME=ZONE),
+    vote_majority, civil_disorder, substitutes (ADDRESS,ADDRESS) (KEY=VALUE; an empty VALUE clears an optional one).
 
     \b
     Example:
@@ -608,6 +651,8 @@ def set_(env, directory, settings):
             raise UsageError(f"'{item}': write KEY=VALUE with KEY one of {', '.join(_SETTABLE)}")
         if _SETTABLE[key] == "zone":
             changes[key] = _pair(value, "tz", "tz=NAME=ZONE (an empty ZONE: UTC only)")
+        elif _SETTABLE[key] == "list":
+            changes[key] = [a.strip() for a in value.split(",") if a.strip()]
         elif _SETTABLE[key] == "duration":
             changes[key] = duration(value, key) if value else (0 if key == "grace" else None)
         else:

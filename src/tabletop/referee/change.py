@@ -54,8 +54,11 @@ class Change:
         message_id: str = "",
         note: str = "",
         mails: Sequence[dict[str, str]] = (),
+        records: dict[str, Any] | None = None,
     ) -> None:
-        """Append ``events`` and send what follows, as one recoverable step."""
+        """Append ``events`` and send what follows, as one recoverable step;
+        ``records``: settings that change with the events (their values
+        after), saved with them or not at all."""
         self.referee.commit(
             self.handle,
             self.start,
@@ -66,6 +69,7 @@ class Change:
             message_id=message_id,
             note=note,
             mails=mails,
+            records=records,
         )
 
 
@@ -120,6 +124,7 @@ class Changes:
         message_id: str = "",
         note: str = "",
         mails: Sequence[dict[str, str]] = (),
+        records: dict[str, Any] | None = None,
     ) -> None:
         """Append ``events`` and send what follows, as one recoverable step."""
         journal = {
@@ -130,6 +135,10 @@ class Changes:
             "mails": list(mails),
             "secrets_before": secrets_before,
             "secrets_after": secrets_after,
+            # Settings that go with the events (a vote carried, a seat handed
+            # over, conditional moves played): applied when the change is
+            # finished, so never without its events, nor twice.
+            "records": records or {},
         }
         write_private(self.dir.journal, json.dumps(journal))
         faults.point("journal")
@@ -145,6 +154,7 @@ class Changes:
     def _finish(self, journal: dict, now: float) -> None:
         match = self.replay()
         last = journal["last"]
+        self.settings.update(journal.get("records") or {})
         if journal["message_id"]:
             self._seen(journal["message_id"])
             self._accepted(journal["message_id"])

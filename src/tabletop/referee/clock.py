@@ -17,6 +17,7 @@ from ..engine import Match
 from ..errors import UsageError
 from ..live import decide
 from ..nodes import Decide
+from . import conditionals, seats
 from .gamedir import one_line
 
 _DURATION = re.compile(r"^\s*(\d{1,9})\s*([smhdw])\s*$")
@@ -95,6 +96,9 @@ class Clock:
             due = self.settings["due"]
         remind, grace, bot = self.settings.get("remind"), self.settings.get("grace") or 0, self.settings.get("late_bot")
         for player in node.players:
+            if bot and seats.in_disorder(self, player):
+                # In civil disorder: the bot decides as soon as the decision is due.
+                return self._bot_decides(match, player, bot, now, done)
             at = due["since"][player] + deadline
             if remind and at - remind <= now < at and player not in due["reminded"]:
                 due["reminded"].append(player)
@@ -121,7 +125,10 @@ class Clock:
 
                 self.mail_others(player, f"{player} is late", notice, f"late-{match.seq}-{player}-to-")
                 self.mail_master(f"{player} is late", notice(None), key=f"late-{match.seq}-{player}-to-master")
+                seats.count_missed(self, player, match.seq)
                 done.append(f"late notice to {player}")
+                if bot and seats.in_disorder(self, player):
+                    return self._bot_decides(match, player, bot, now, done)
             if bot and now >= at + grace:
                 return self._bot_decides(match, player, bot, now, done)
         return False
@@ -138,10 +145,19 @@ class Clock:
             choice = seen.choice(bot, match.game, match.state, player, legal, random.Random(digest))
             events = decide(match, choice, change.seed, change.secrets)
             text = "a secret choice" if sealed else match.game.notate(choice)
+            more, answers, chains, answered = conditionals.answer(
+                self, match, events, change.secrets, change.seed, f"late-bot-{change.start}"
+            )
+            why = "is in civil disorder" if seats.in_disorder(self, player) else "was late"
             # The note goes to every player alike: the decision itself reaches
             # each in their news, as they may see it (a secret one is hidden).
-            change.commit(events, now, note=f"{player} was late: the bot '{bot_name}' decided for {player}.")
-        done.append(f"{player} was late: the bot '{bot_name}' played {text}")
+            note = " ".join(
+                [f"{player} {why}: the bot '{bot_name}' decided for {player}.", *(f"{a}." for a in answered)]
+            )
+            records = {"conditionals": chains} if chains is not None else None
+            change.commit(events + more, now, note=note, mails=answers, records=records)
+        done.append(f"{player} {why}: the bot '{bot_name}' played {text}")
+        done += answered
         return True
 
     def refresh_due(self, match: Match, now: float) -> None:

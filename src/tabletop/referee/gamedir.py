@@ -197,7 +197,8 @@ def printable(text: str) -> str:
     return one_line(text)
 
 
-_SECRET_LINE = re.compile(rb"(?im)^([ \t>]*secret[ \t]*:[ \t]*)\S.*$")
+#: A secret, or a substitute's claim token (it takes a seat as a secret would).
+_SECRET_LINE = re.compile(rb"(?im)^([ \t>]*(?:secret|claim)[ \t]*:[ \t]*)\S.*$")
 _SECRET_SENT = re.compile(rb"(Your secret: )\S+")
 
 

@@ -10,7 +10,7 @@ import time
 
 from ..engine import Match
 from ..errors import TabletopError, UsageError
-from . import blackout, commands, faults, mailin, mailout, passwords
+from . import blackout, commands, faults, mailin, mailout, passwords, seats
 from .gamedir import one_line
 from .settings import ANSWERS_A_DAY, CLOCKS_DIFFER, DAY, GUESSES_A_DAY, GUESSES_AN_HOUR, HOUR
 
@@ -105,6 +105,9 @@ class Inbox:
                 key=letter_key,
                 now=now,
             )
+        if letter.has("claim"):
+            # A substitute's claim to a seat on offer: its token is its proof.
+            return seats.claim(self, letter, mid, letter_key, now)
         master = self.settings.get("master")
         if master and letter.sender == master.lower() and not letter.values("player"):
             return self._master_mail(letter, mid, letter_key, now)

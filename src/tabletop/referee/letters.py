@@ -14,7 +14,7 @@ from ..errors import TabletopError
 from ..events import CHANCE, Event, Unseal
 from ..nodes import Decide, Over
 from ..secretfile import SecretKeeper
-from . import faults, mailin, mailout
+from . import faults, mailin, mailout, notices
 from .gamedir import one_line
 from .settings import LISTED
 
@@ -105,6 +105,7 @@ class Letters:
         if news:
             title = "So far:" if since == 0 else "Since your last mail:"
             parts.append(title + "\n" + "\n".join(news))
+        parts.extend(notices.for_view(self, match, player))  # votes open, deadlines missed
         parts.append(seen.text(game, match.state, player))
         parts.append(self._ask(match, player, events))
         parts.append(
@@ -202,7 +203,7 @@ class Letters:
     def _subject(self, match: Match, player: str, welcome: bool) -> str:
         node = match.node
         if isinstance(node, Over):
-            return "Game over: " + match.game.outcome(match.state).verdict()
+            return "Game over: " + match.outcome().verdict()
         prefix = "Welcome. " if welcome else ""
         if isinstance(node, Decide) and player in node.players:
             return prefix + f"Your turn: {seen.asks(match.game, match.state, player)}"
@@ -242,7 +243,7 @@ class Letters:
         return cached[1]
 
     def _final(self, match: Match) -> str:
-        outcome = match.game.outcome(match.state)
+        outcome = match.outcome()
         scores = ", ".join(f"{p} {s}" for p, s in outcome.ranked())
         seed = match.seed or self.seed()
         return (

@@ -27,9 +27,23 @@ from email.utils import getaddresses
 import attrs
 
 #: Keys written ``key: value``.
-KEYS = ("game", "player", "secret", "move", "press", "extend", "replace", "reissue")
+KEYS = (
+    "game",
+    "player",
+    "secret",
+    "move",
+    "press",
+    "extend",
+    "replace",
+    "reissue",
+    "seek",
+    "vote",
+    "unvote",
+    "claim",
+    "if",
+)
 #: Commands written alone on a line (a colon after them is allowed).
-COMMANDS = ("help", "history", "resign", "legal", "pause", "resume", "end")
+COMMANDS = ("help", "history", "resign", "legal", "pause", "resume", "end", "unvote", "clear")
 #: Larger mails are refused: a move is a few lines.
 MAX_BYTES = 256 * 1024
 #: More key lines than this is not a mail a player wrote.

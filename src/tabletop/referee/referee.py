@@ -28,7 +28,7 @@ from ..header import check_players
 from ..live import make_header, seed_file, settle
 from ..nodes import Decide, Over
 from ..registry import Registry
-from . import commands, mailin, mailout, passwords
+from . import commands, mailin, mailout, notices, passwords
 from .change import Changes
 from .clock import Clock, check_zone, when
 from .commands.move import plan
@@ -92,6 +92,9 @@ def init(
     master: str | None = None,
     zones: dict[str, str] | None = None,
     pictures: str = "png",
+    vote_majority: str = "all",
+    civil_disorder: int | None = None,
+    substitutes: Sequence[str] = (),
 ) -> dict[str, str]:
     """Create a game directory; return each player's secret (also mailed to
     them), and the master's under the key ``"(master)"``. Everything is
@@ -133,6 +136,9 @@ def init(
         "grace": grace,
         "master": master,
         "pictures": pictures,
+        "vote_majority": vote_majority,
+        "civil_disorder": civil_disorder,
+        "substitutes": list(substitutes),
         # When the game began: mail that reached a shared mailbox before is not its.
         "created": int(time.time()),
     }
@@ -233,11 +239,13 @@ class Referee(Changes, Inbox, Letters, Clock):
         player: str | None = None,
         seconds: int | None = None,
         address: str | None = None,
+        addresses: Sequence[str] | None = None,
         now: float | None = None,
     ) -> str:
         """A game master's command (from the command line or by mail); a one-line report."""
         now = time.time() if now is None else now
-        kwargs = {k: v for k, v in (("player", player), ("seconds", seconds), ("address", address)) if v is not None}
+        given = (("player", player), ("seconds", seconds), ("address", address), ("addresses", addresses))
+        kwargs = {k: v for k, v in given if v is not None}
         return commands.run_master(self, command, now, f"{command}-{time.time_ns()}", **kwargs)
 
     def locked_master(self, command: str, **kwargs: Any) -> str:
@@ -292,9 +300,10 @@ class Referee(Changes, Inbox, Letters, Clock):
             "undeliverable": len(list(self.dir.undeliverable.glob("*.eml"))) if self.dir.undeliverable.is_dir() else 0,
             "quarantined": len(list(self.dir.quarantine_dir.glob("*.eml"))) if self.dir.quarantine_dir.is_dir() else 0,
             "chain_head": self.head(),
+            **notices.as_data(self, match),
         }
         if isinstance(node, Over):
-            outcome = match.game.outcome(match.state)
+            outcome = match.outcome()
             data["result"] = {
                 "scores": {p: s for p, s in outcome.ranked()},
                 "winners": list(outcome.winners),
@@ -313,16 +322,18 @@ class Referee(Changes, Inbox, Letters, Clock):
         if self.settings.get("ended"):
             lines.append("ended by the game master")
         if self.settings.get("paused"):
-            lines.append("paused by the game master")
+            by = "the players' vote" if self.settings.get("paused_by") == "vote" else "the game master"
+            lines.append(f"paused by {by}")
         node = match.node
         if isinstance(node, Over):
-            outcome = match.game.outcome(match.state)
+            outcome = match.outcome()
             lines.append("over: " + ", ".join(f"{p} {sc}" for p, sc in outcome.ranked()) + "; " + outcome.verdict())
         elif isinstance(node, Decide):
             for player in node.players:
                 deadline = self.deadline_of(player)
                 due = f", due {when(deadline)}" if deadline else ""
                 lines.append(f"waiting for {player}{due}")
+        lines += notices.for_status(self, match)
         lines.append(f"outbox: {len(self.dir.waiting())} mail(s) waiting")
         if self.dir.undeliverable.is_dir():
             lines.append(f"undeliverable: {len(list(self.dir.undeliverable.glob('*.eml')))} mail(s)")

@@ -78,3 +78,16 @@ def check_settings(settings: dict[str, Any], registry: Registry | None = None) -
         address = settings.get(key)
         if address is not None and not mailin.valid_address(address):
             raise UsageError(f"--{key} '{one_line(address)}': not a single mail address")
+    _check_table(settings)
+
+
+def _check_table(settings: dict[str, Any]) -> None:
+    """Votes, civil disorder and substitutes (see :mod:`.votes`, :mod:`.seats`)."""
+    from .seats import check_disorder, check_substitutes
+    from .votes import check_majority
+
+    settings["vote_majority"] = check_majority(settings.get("vote_majority") or "all")
+    settings["civil_disorder"] = check_disorder(settings.get("civil_disorder"))
+    if settings["civil_disorder"] and settings.get("deadline") is None:
+        raise UsageError("--civil-disorder needs --deadline (it counts the deadlines a player missed)")
+    settings["substitutes"] = check_substitutes(settings.get("substitutes"))

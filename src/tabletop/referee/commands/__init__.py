@@ -2,11 +2,14 @@
 (as GNU Mailman 3 finds its email commands).
 
 A player's mail may ask for ``help``, the ``history``, every ``legal``
-decision, relay ``press``, then ``resign`` or play its ``move`` lines; a
-mail that asks for nothing gets the ``view`` back. The game master's mail,
-or the command line, may ``pause``, ``resume``, ``end``, ``extend`` a
-deadline, ``replace`` a player's address, ``reissue`` a secret, or ask for
-``help``.
+decision, relay ``press``, cast a ``vote`` (or ``unvote``), leave
+conditional moves (``if``) or withdraw them (``clear``), then ``resign`` or
+play its ``move`` lines; a mail that asks for nothing gets the ``view``
+back. The game master's mail, or the command line, may ``pause``,
+``resume``, ``end``, ``extend`` a deadline, ``replace`` a player's address,
+``reissue`` a secret, ``seek`` a substitute for a seat, or ask for
+``help``. A substitute's ``claim`` is read before any of these (it comes
+with no secret: :func:`..seats.claim`).
 """
 
 from __future__ import annotations
@@ -63,9 +66,18 @@ class MasterCommand:
 
 
 def _player_commands() -> list[PlayerCommand]:
-    from . import help, history, legal, press
+    from . import clear, conditional, help, history, legal, press, unvote, vote
 
-    return [help.Help(), history.History(), legal.Legal(), press.Press()]
+    return [
+        help.Help(),
+        history.History(),
+        legal.Legal(),
+        press.Press(),
+        vote.Vote(),
+        unvote.Unvote(),
+        clear.Clear(),
+        conditional.Conditional(),
+    ]
 
 
 def asked(letter: Letter) -> list[PlayerCommand]:
@@ -84,7 +96,7 @@ def asked(letter: Letter) -> list[PlayerCommand]:
 
 
 def _master_commands() -> dict[str, MasterCommand]:
-    from . import end, extend, help, pause, reissue, replace, resume
+    from . import end, extend, help, pause, reissue, replace, resume, seek
 
     commands: list[MasterCommand] = [
         pause.Pause(),
@@ -93,6 +105,7 @@ def _master_commands() -> dict[str, MasterCommand]:
         extend.Extend(),
         replace.Replace(),
         reissue.Reissue(),
+        seek.Seek(),
         help.MasterHelp(),
     ]
     return {c.name: c for c in commands}

@@ -11,7 +11,7 @@ from ...errors import TabletopError
 from ...events import Event
 from ...live import decide
 from ...nodes import Decide, Over
-from .. import mailout
+from .. import conditionals, mailout, seats
 from ..letters import waiting_for
 from . import Mail, PlayerCommand
 
@@ -26,7 +26,8 @@ class Move(PlayerCommand):
         they would answer could tell what the sender has not yet seen)."""
         letter, player, key = mail.letter, mail.player, mail.key
         if ref.settings.get("paused"):
-            return ref.reply(letter, "the game is paused by the game master; nothing was played", key=key, echo=True)
+            by = "the players' vote" if ref.settings.get("paused_by") == "vote" else "the game master"
+            return ref.reply(letter, f"the game is paused by {by}; nothing was played", key=key, echo=True)
         with ref.change() as change:
             events, played, problem = plan(change.match, player, letter.values("move"), change.secrets, change.seed)
             mails = []
@@ -47,9 +48,21 @@ class Move(PlayerCommand):
                 # Nothing to commit: the answer, with the legal decisions when it is the sender's turn.
                 ref.reply(letter, problem or "nothing to play", match=change.match, player=player, key=key, echo=True)
                 return f"answered {letter.sender}: {problem}"
-            change.commit(events, mail.now, message_id=mail.mid, note=f"{player}'s mail was played.", mails=mails)
-        report = f"played {played} decision(s) of {player}: {len(events)} events appended"
-        return report + (f"; {problem}" if problem else "")
+            records: dict = {}
+            players = seats.back(ref, player)  # a decision of their own: out of civil disorder
+            if players is not None:
+                records["players"] = players
+            more, answers, chains, answered = conditionals.answer(
+                ref, change.match, events, change.secrets, change.seed, key
+            )
+            if chains is not None:
+                records["conditionals"] = chains
+            note = " ".join([f"{player}'s mail was played.", *(f"{a}." for a in answered)])
+            change.commit(
+                events + more, mail.now, message_id=mail.mid, note=note, mails=mails + answers, records=records
+            )
+        report = f"played {played} decision(s) of {player}: {len(events) + len(more)} events appended"
+        return report + "".join(f"; {a}" for a in answered) + (f"; {problem}" if problem else "")
 
 
 def plan(match: Match, player: str, moves, secrets: dict, seed: str | None) -> tuple[list[Event], int, str | None]:

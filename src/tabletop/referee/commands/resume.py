@@ -11,12 +11,19 @@ class Resume(MasterCommand):
     name = "resume"
 
     def run(self, ref, now: float, stamp: str, **kwargs: Any) -> str:
-        since = ref.settings.get("paused")
-        if not since:
+        if not ref.settings.get("paused"):
             return "not paused"
-        ref.settings["paused"] = None
-        due = ref.settings.get("due")
-        if due:  # the clocks stood still while the game was paused
-            due["since"] = {p: t + (now - since) for p, t in due["since"].items()}
+        lift(ref, now)
         ref.mail_all("The game resumes", "The game master resumed the game; deadlines run again.", stamp)
         return "resumed"
+
+
+def lift(ref, now: float) -> None:
+    """End the pause, whoever made it: the clocks stood still while the game
+    was paused, so each deadline moves on by the pause."""
+    since = ref.settings.get("paused")
+    ref.settings["paused"] = None
+    ref.settings.pop("paused_by", None)
+    due = ref.settings.get("due")
+    if due and since:
+        due["since"] = {p: t + (now - since) for p, t in due["since"].items()}

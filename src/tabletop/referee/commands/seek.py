@@ -1,0 +1,29 @@
+"""``seek: PLAYER [ADDRESS ...]``: the seat is offered to substitutes, each
+mailed a claim token of their own; the first ``claim:`` takes it (see
+:mod:`..seats`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import UsageError
+from .. import seats
+from ..votes import in_game
+from . import MasterCommand
+
+
+class Seek(MasterCommand):
+    name = "seek"
+    about_a_player = True
+
+    def arguments(self, value: str) -> dict[str, Any]:
+        words = value.split()
+        return {"player": words[0] if words else "", "addresses": words[1:]}
+
+    def run(self, ref, now: float, stamp: str, *, player: str, addresses=None, **kwargs: Any) -> str:
+        if ref.settings.get("ended"):
+            raise UsageError("the game was ended: no seat is free")
+        if player not in in_game(ref.replay()):
+            raise UsageError(f"{player} is no longer in the game: there is no seat to offer")
+        mailed = seats.offer(ref, player, list(addresses or ref.settings.get("substitutes") or []), stamp, now)
+        return f"{player}'s seat was offered to {', '.join(mailed)}; the first claim takes it"

@@ -1,0 +1,50 @@
+"""What stands at the table beside the game, for every mail and ``pbem
+status``: the votes open (:mod:`.votes`), the deadlines each player missed
+and the seats offered (:mod:`.seats`). Conditional moves are never shown
+(:mod:`.conditionals`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..engine import Match
+from . import seats, votes
+
+if TYPE_CHECKING:
+    from .referee import Referee
+
+
+def for_view(ref: Referee, match: Match, player: str | None) -> list[str]:
+    """The paragraphs a view mail to ``player`` carries (none when nothing stands)."""
+    return [text for text in (votes.open_summary(ref, player, match), seats.summary(ref)) if text]
+
+
+def for_status(ref: Referee, match: Match) -> list[str]:
+    """The lines ``pbem status`` adds: as any player may know them (who voted
+    only once the turn ended), and the seats offered."""
+    lines = [line.strip() for text in for_view(ref, match, None) for line in text.splitlines()]
+    for offer in ref.settings.get("offers") or []:
+        lines.append(f"{offer['seat']}'s seat offered to {offer['address']}")
+    return lines
+
+
+def as_data(ref: Referee, match: Match) -> dict[str, Any]:
+    """The same for ``pbem status --json``."""
+    players = votes.in_game(match)
+    open_votes = {}
+    for kind in votes.KINDS:
+        voters = votes.counted(ref.settings, kind, players)
+        if voters:
+            cast = votes.standing(ref.settings)[kind]
+            open_votes[kind] = {
+                "votes": len(voters),
+                "needed": votes.needed(ref.settings, players),
+                "known": [p for p in voters if cast[p] < match.seq],
+            }
+    return {
+        "votes": open_votes,
+        "missed": {p: int(d.get("missed") or 0) for p, d in ref.players.items()},
+        "civil_disorder": [p for p, d in ref.players.items() if d.get("disorder")],
+        "offered": sorted({o["seat"] for o in ref.settings.get("offers") or []}),
+        "paused_by": ref.settings.get("paused_by") if ref.settings.get("paused") else None,
+    }

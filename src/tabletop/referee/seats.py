@@ -1,0 +1,259 @@
+"""Seats and who plays them: missed deadlines, civil disorder, a seat
+offered to substitutes, and a claim that takes it.
+
+Each player's deadlines missed are counted (``players[NAME]["missed"]``)
+and shown to every player. A player who missed ``civil_disorder`` of them
+(``pbem init --civil-disorder N``) is in civil disorder: the late bot, if
+the game has one, decides for them as soon as a decision of theirs is due
+(no deadline, no grace); a decision they mail themselves brings them back.
+
+The game master offers a seat with ``pbem seek DIR SEAT --to ADDRESS ...``
+(or the game's list of substitutes): each address gets a claim token of its
+own, stored as a hash like a secret. The first mail with a valid ``claim:``
+takes the seat for the address the token was mailed to: a new secret is
+mailed there with the seat's view of the game, the old player's secret
+stops working, the other offers of the seat lapse, and the log records the
+change of hands (a ``handover`` event). All of that is one change
+(:mod:`.change`): done whole, or not at all.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any
+
+from ..errors import UsageError
+from . import mailin, mailout, passwords
+from .gamedir import one_line
+
+if TYPE_CHECKING:
+    from .referee import Referee
+
+
+def check_disorder(value: Any) -> int | None:
+    """How many missed deadlines put a player in civil disorder (None: never)."""
+    if value in (None, "", 0, "0"):
+        return None
+    text = str(value).strip()
+    if not text.isdigit() or not 0 < int(text) <= 1000:
+        raise UsageError(f"--civil-disorder '{one_line(text)[:40]}': write how many missed deadlines, like 3")
+    return int(text)
+
+
+def check_substitutes(addresses: Any) -> list[str]:
+    """The game's substitutes: plain mail addresses, each once."""
+    found: list[str] = []
+    for address in addresses or []:
+        address = str(address).strip()
+        if not address:
+            continue
+        if not mailin.valid_address(address):
+            raise UsageError(f"--substitute '{one_line(address)}': not a single mail address")
+        if address.lower() not in (a.lower() for a in found):
+            found.append(address)
+    return found
+
+
+def missed(ref: Referee, player: str) -> int:
+    return int(ref.players[player].get("missed") or 0)
+
+
+def in_disorder(ref: Referee, player: str) -> bool:
+    return bool(ref.players.get(player, {}).get("disorder"))
+
+
+def count_missed(ref: Referee, player: str, seq: int) -> None:
+    """``player`` missed a deadline: counted for all to see; at the game's
+    limit, civil disorder (everyone and the game master are told)."""
+    data = ref.players[player]
+    data["missed"] = missed(ref, player) + 1
+    limit = ref.settings.get("civil_disorder")
+    if not limit or data.get("disorder") or data["missed"] < limit:
+        return
+    data["disorder"] = True
+    bot = ref.settings.get("late_bot")
+    then = (
+        f"the bot '{bot}' decides for them as soon as a decision of theirs is due"
+        if bot
+        else "the game waits for them as before"
+    )
+    body = (
+        f"{player} missed {data['missed']} deadlines and is in civil disorder: {then}, "
+        f"until they mail a decision again or a substitute takes the seat.\n"
+    )
+    ref.mail_all(f"{player} is in civil disorder", body, f"disorder-{seq}-{player}")
+    ref.mail_master(
+        f"{player} is in civil disorder",
+        body + f"\nOffer the seat to substitutes: tabletop pbem seek DIR {player} --to ADDRESS (or by mail: "
+        f"'seek: {player} ADDRESS ...').\n",
+        key=f"disorder-{seq}-{player}-to-master",
+    )
+
+
+def back(ref: Referee, player: str) -> dict[str, Any] | None:
+    """``player`` mailed a decision of their own: out of civil disorder.
+    The players' record after, or None when nothing changes."""
+    if not in_disorder(ref, player):
+        return None
+    players = copy.deepcopy(ref.players)
+    players[player]["disorder"] = False
+    return players
+
+
+def summary(ref: Referee) -> str:
+    """Every player's missed deadlines, for all to read ("" while nobody missed one)."""
+    players = ref.players
+    if not any(int(d.get("missed") or 0) for d in players.values()):
+        return ""
+    parts = []
+    offered = {o["seat"] for o in ref.settings.get("offers") or []}
+    for name, data in players.items():
+        text = f"{name} {int(data.get('missed') or 0)}"
+        if data.get("disorder"):
+            text += " (civil disorder)"
+        if name in offered:
+            text += " (the seat is offered to a substitute)"
+        parts.append(text)
+    return "Deadlines missed: " + ", ".join(parts) + "."
+
+
+def offer(ref: Referee, seat: str, addresses: list[str], stamp: str, now: float) -> list[str]:
+    """Mail each address a claim token for ``seat``; the addresses mailed."""
+    addresses = check_substitutes(addresses)
+    if not addresses:
+        raise UsageError(
+            f"seek {seat}: name the addresses to offer the seat to (--to ADDRESS), or set the game's "
+            "substitutes (pbem set DIR substitutes=ADDRESS,...)"
+        )
+    taken = {d["address"].lower(): p for p, d in ref.players.items()}
+    for address in addresses:
+        if address.lower() in taken:
+            raise UsageError(f"seek {seat}: {address} plays {taken[address.lower()]} already")
+    tokens = []
+    offers = ref.settings.setdefault("offers", [])
+    for index, address in enumerate(addresses):
+        token = passwords.new_secret()
+        key = f"{stamp}-{index}"
+        offers.append({"seat": seat, "address": address, "token": passwords.store(token), "key": key, "time": now})
+        tokens.append((address, token, key))
+    # The hashes first: a crash now leaves tokens nobody got (seek again),
+    # never a token mailed that does not work.
+    ref.dir.save(ref.settings)
+    game = ref.settings.get("thread") or ref.settings["game_id"]
+    count = missed(ref, seat)
+    why = f", whose player missed {count} deadline{'s' if count != 1 else ''}" if count else ""
+    for address, token, key in tokens:
+        body = (
+            f"A seat is free in game '{ref.settings['game_id']}' ({game}): {seat}'s seat{why}.\n\n"
+            "To take it over, reply with these two lines:\n\n"
+            f"    game: {ref.settings['game_id']}\n"
+            f"    claim: {token}\n\n"
+            "The first claim takes the seat: you then get a secret of your own and the game as the seat\n"
+            "sees it. The offer lapses once the seat is taken."
+        )
+        ref.dir.queue(mailout.message(ref.settings, address, f"A seat is offered: {seat}", body), key=key)
+    return addresses
+
+
+def claim(ref: Referee, letter: mailin.Letter, mid: str, key: str, now: float) -> str:
+    """A mail with ``claim: TOKEN``: the first valid one takes the seat."""
+    from ..events import Handover
+    from .votes import in_game
+
+    number, token = letter.values("claim")[0]
+    offers = ref.settings.get("offers") or []
+    found = next((o for o in offers if passwords.matches(token.strip(), o["token"])), None)
+    if found is None:
+        return ref.reply(
+            letter, f"line {number}: no seat of this game is offered with that claim (taken already?)", key=key, now=now
+        )
+    ref._accepted(mid)
+    seat, address = found["seat"], found["address"]
+    taken = {d["address"].lower(): p for p, d in ref.players.items()}
+    if address.lower() in taken:
+        return ref.reply(letter, f"{address} plays {taken[address.lower()]} already", key=key, echo=True)
+    if ref.settings.get("ended"):
+        return ref.reply(letter, "the game was ended by the game master", key=key, echo=True)
+    secret = passwords.new_secret()
+    with ref.change() as change:
+        match = change.match
+        if seat not in in_game(match):
+            return ref.reply(letter, f"{seat} is no longer in the game: the seat is not free", key=key, echo=True)
+        handover = Handover(seat)
+        match.accept(handover)
+        old = ref.address(seat)
+        players = copy.deepcopy(ref.players)
+        players[seat].update(
+            address=address, secret=passwords.store(secret), mailed=0, missed=0, disorder=False, tz=None
+        )
+        settings = ref.settings
+        votes = {k: {p: s for p, s in v.items() if p != seat} for k, v in (settings.get("votes") or {}).items()}
+        chains = {p: c for p, c in (settings.get("conditionals") or {}).items() if p != seat}
+        guesses = {k: v for k, v in (settings.get("guesses") or {}).items() if k != "for:" + seat}
+        thread = settings.get("thread") or settings["game_id"]
+        mails = [
+            {
+                "key": f"{key}-seat",
+                "to": address,
+                "subject": f"Welcome: you now play {seat}",
+                "body": (
+                    f"You take over {seat}'s seat in game '{settings['game_id']}' ({thread}).\n\n"
+                    f"Your secret: {secret}\n"
+                    "Put it in every mail you send; keep it to yourself. It is stored only as a hash.\n\n"
+                    + mailout.syntax(settings, "...")
+                    + "\n\nThe game as your seat sees it comes in the next mail."
+                ),
+            },
+            {
+                "key": f"{key}-seat-was",
+                "to": old,
+                "subject": f"A substitute plays {seat} now",
+                "body": (
+                    f"A substitute took {seat}'s seat in game '{settings['game_id']}' ({thread}); "
+                    "your secret no longer works. Thank you for playing.\n"
+                ),
+            },
+        ]
+        for index, other in enumerate(o for o in offers if o["seat"] == seat and o is not found):
+            mails.append(
+                {
+                    "key": f"{key}-lapsed-{index}",
+                    "to": other["address"],
+                    "subject": f"The seat of {seat} is taken",
+                    "body": f"{seat}'s seat in game '{settings['game_id']}' was taken by another substitute.\n",
+                }
+            )
+        if letter.sender != address.lower():
+            mails.append(
+                {
+                    "key": f"{key}-claimed",
+                    "to": letter.sender,
+                    "subject": f"{seat}'s seat is claimed",
+                    "body": f"Your claim took {seat}'s seat; its secret went to the address the seat was offered to.\n",
+                    "reply_to": letter.message_id,
+                }
+            )
+        if settings.get("master"):
+            mails.append(
+                {
+                    "key": f"{key}-seat-to-master",
+                    "to": settings["master"],
+                    "subject": f"{seat}'s seat is taken",
+                    "body": f"{address} took {seat}'s seat (was {old}); a new secret was mailed there.\n",
+                }
+            )
+        change.commit(
+            [handover],
+            now,
+            message_id=mid,
+            note=f"A substitute takes {seat}'s seat from here on.",
+            mails=mails,
+            records={
+                "players": players,
+                "offers": [o for o in offers if o["seat"] != seat],
+                "votes": votes,
+                "conditionals": chains,
+                "guesses": guesses,
+            },
+        )
+    return f"{address} took {seat}'s seat (was {old})"

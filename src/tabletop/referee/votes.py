@@ -1,0 +1,138 @@
+"""Votes by mail: ``vote: pause``, ``vote: resume``, ``vote: draw``,
+``vote: abandon`` and ``unvote:``.
+
+A vote is carried when enough of the players still in the game are for it:
+all of them unless the organiser set another number at ``init``
+(``--vote-majority N``). Who voted stays secret until the vote is carried
+or the turn ends (the next event in the log): until then the others are
+told only how many votes it has. A vote stands until it is withdrawn
+(``unvote:``), carried, or the game ends; a player who leaves the game
+(resigns, is eliminated, or whose seat changes hands) takes their votes
+with them.
+
+- **pause** carried: no decision is played, no deadline runs, the late bot
+  waits. Any one player still in the game lifts it with ``vote: resume``
+  (a pause needs everyone, going on needs one), and so does the game
+  master. A pause the game master made only the game master lifts.
+- **draw** carried: the game ends with a victory shared by the players
+  still in it, recorded in the log (an ``agreement`` event), and the seed
+  is revealed as at any end.
+- **abandon** carried: the game ends with no winner, recorded the same way.
+
+The votes are kept in the referee's settings (``votes``: kind -> player ->
+the number of events in the log when they voted), never in the log.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..engine import Match
+from ..errors import TabletopError
+
+if TYPE_CHECKING:
+    from .referee import Referee
+
+#: What a vote may be for, in the order they are shown.
+KINDS = ("pause", "resume", "draw", "abandon")
+#: What a carried vote does, in a few words.
+MEANING = {
+    "pause": "pause the game",
+    "resume": "resume the game",
+    "draw": "end the game in a draw",
+    "abandon": "abandon the game",
+}
+
+
+def in_game(match: Match) -> list[str]:
+    """The players still in the game, in seat order: those its rules would
+    let resign now. While they let nobody resign (a setup), everyone is;
+    once the game is over, nobody is."""
+    if match.over:
+        return []
+    players = list(match.header.players)
+    state = match.state
+    able = []
+    for player in players:
+        try:
+            match.game.resign(state, player)
+        except TabletopError:
+            continue
+        able.append(player)
+    return able or players
+
+
+def needed(settings: dict[str, Any], players: list[str]) -> int:
+    """How many of ``players`` (those still in the game) carry a vote."""
+    majority = settings.get("vote_majority") or "all"
+    if majority == "all":
+        return len(players)
+    return max(1, min(int(majority), len(players)))
+
+
+def check_majority(value: Any) -> str:
+    """``all`` or a number of players from 1: one UsageError otherwise."""
+    from ..errors import UsageError
+
+    text = str(value).strip().lower()
+    if text == "all":
+        return "all"
+    if text.isdigit() and 0 < int(text) <= 64:
+        return str(int(text))
+    raise UsageError(f"--vote-majority '{text[:40]}': write all, or how many players carry a vote (like 2)")
+
+
+def standing(settings: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """The votes cast, by kind (each: player -> events in the log when cast)."""
+    votes = settings.get("votes")
+    if not isinstance(votes, dict):
+        votes = settings["votes"] = {}
+    return votes
+
+
+def counted(settings: dict[str, Any], kind: str, players: list[str]) -> list[str]:
+    """Who of ``players`` votes for ``kind``, in seat order."""
+    cast = standing(settings).get(kind) or {}
+    return [p for p in players if p in cast]
+
+
+def carried(settings: dict[str, Any], kind: str, players: list[str]) -> bool:
+    return bool(players) and len(counted(settings, kind, players)) >= needed(settings, players)
+
+
+def drop(settings: dict[str, Any], player: str) -> None:
+    """``player`` leaves the table (their seat changed hands): their votes go."""
+    for cast in standing(settings).values():
+        cast.pop(player, None)
+
+
+def open_summary(ref: Referee, viewer: str | None, match: Match) -> str:
+    """What is open to vote on, as ``viewer`` may know it ("" when nothing
+    is): each vote's count and how many carry it, the names of those who
+    voted before the current turn (the others' stay secret until the turn
+    ends), and whether ``viewer`` voted. For the view mails, ``pbem status``
+    (``viewer`` None: the names as any player may know them) and the
+    letters of the referee."""
+    players = in_game(match)
+    if not players:
+        return ""
+    need = needed(ref.settings, players)
+    lines = []
+    for kind in KINDS:
+        voters = counted(ref.settings, kind, players)
+        if not voters:
+            continue
+        cast = standing(ref.settings)[kind]
+        known = [p for p in voters if cast[p] < match.seq]
+        secret = len(voters) - len(known)
+        who = ", ".join(known)
+        if secret:
+            later = "who voted is told when the turn ends"
+            who = f"{who}, and {secret} more: {later}" if who else later
+        mine = ""
+        if viewer in players:
+            mine = "; your vote is in" if viewer in voters else f"; yours with 'vote: {kind}'"
+        lines.append(f"  {kind} ({MEANING[kind]}): {len(voters)} of {need} needed ({who}){mine}")
+    if not lines:
+        return ""
+    return "Votes open:\n" + "\n".join(lines)
