@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Chance, Event
+from tabletop.caches import Bound
 
 from .events import Place
 from .state import State, Work, freeze, thaw
@@ -50,9 +51,15 @@ PLAIN_ONLY = ("glux_memo", "glux_check", "glux_apply", "glux_decisions")
 #: For the players of a game, each seat's draw nodes by the bag's contents
 #: (``draw_nodes``).
 _DRAW_NODES: dict[tuple[str, ...], tuple[dict[tuple[int, ...], Chance], ...]] = {}
+#: A run meets few sets of players (a tournament, its seatings: 24 for four
+#: names), each some hundreds of nodes a seat (one per bag's contents met).
+DRAW_NODES_KEPT = Bound(256)
 #: For the players of a game and its board (boards are made once and compared
 #: by identity), each seat's placements made so far (see ``Placements.made``).
 _PLACES: dict[tuple[tuple[str, ...], Any], tuple[dict[int, Place], ...]] = {}
+#: Fewer than the draw nodes: each holds a placement event for every square
+#: and face a seat played to, some thousands of events.
+PLACES_KEPT = Bound(32)
 
 
 #: The fast path's state: the mutable state both paths apply effects to.
@@ -65,9 +72,7 @@ def draw_nodes(players: tuple[str, ...]) -> tuple[dict[tuple[int, ...], Chance],
     are its player's, ``turn.draw_outcomes``, so the players are the key)."""
     nodes = _DRAW_NODES.get(players)
     if nodes is None:
-        if len(_DRAW_NODES) > 256:
-            _DRAW_NODES.clear()
-        nodes = _DRAW_NODES[players] = tuple({} for _ in players)
+        nodes = DRAW_NODES_KEPT.keep(_DRAW_NODES, players, tuple({} for _ in players))
     return nodes
 
 
@@ -93,11 +98,9 @@ class Fast:
         # bot looks at one placement a turn, and making it is a fair part of
         # a self-played turn).
         players = game.players
-        if len(_PLACES) > 32:
-            _PLACES.clear()
         self.made = _PLACES.get((players, game.board))
         if self.made is None:
-            self.made = _PLACES[players, game.board] = tuple({} for _ in players)
+            self.made = PLACES_KEPT.keep(_PLACES, (players, game.board), tuple({} for _ in players))
         turn_ = game.turn_table
         self.table = turn_.table
         self.leading = turn_.leading

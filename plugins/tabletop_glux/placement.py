@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import rulehook
+from tabletop.caches import Bound
 
 from .board import ORTHOGONAL
 from .chips import FACES, KIND_OF_FACE, KINDS
@@ -382,6 +383,9 @@ class Placement:
 #: Rule 6's table, by the rule in force and the game's board, start squares
 #: and number of players (all that a header-time rule may read).
 _LANDABLE: dict[tuple[Any, ...], tuple[tuple[bool, ...], ...]] = {}
+#: A process meets a few boards and rules; more only from a variant that
+#: makes its rule afresh for each game, whose tables are not asked for again.
+LANDABLE_KEPT = Bound(64)
 
 
 def landable_table(may_land: Any, game: Any, board: Any, start_owner: tuple[int, ...], players: int) -> tuple:
@@ -389,11 +393,13 @@ def landable_table(may_land: Any, game: Any, board: Any, start_owner: tuple[int,
     key = (may_land, board, start_owner, players)
     table = _LANDABLE.get(key)
     if table is None:
-        if len(_LANDABLE) > 64:
-            _LANDABLE.clear()
-        table = _LANDABLE[key] = tuple(
-            tuple(bool(may_land(game=game, seat=seat, square=square)) for square in range(len(start_owner)))
-            for seat in range(players)
+        table = LANDABLE_KEPT.keep(
+            _LANDABLE,
+            key,
+            tuple(
+                tuple(bool(may_land(game=game, seat=seat, square=square)) for square in range(len(start_owner)))
+                for seat in range(players)
+            ),
         )
     return table
 

@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Event, Forced, Over, Steps, TurnStep, rulehook
+from tabletop.caches import Bound
 from tabletop.steps import decided_by, wait
 
 from . import setup, turn
@@ -286,6 +287,10 @@ def _no_effect(game: Any, work: Any, event: Event) -> None:  # pragma: no cover 
 #: Tables already worked out, by the identity of the mapping the hook gave
 #: (kept with it, so that the identity stays its own).
 _TURNS: dict[int, tuple[Mapping[str, TurnStep], Turn]] = {}
+#: The official table is one object and a variant's usually one too: a
+#: process meets a few; more come from a variant that makes its table
+#: afresh for each game, whose tables are not asked for again.
+TURNS_KEPT = Bound(64)
 
 
 def turn_of(table: Mapping[str, TurnStep]) -> Turn:
@@ -293,11 +298,7 @@ def turn_of(table: Mapping[str, TurnStep]) -> Turn:
     found = _TURNS.get(id(table))
     if found is not None and found[0] is table:
         return found[1]
-    if len(_TURNS) > 64:
-        _TURNS.clear()
-    turn_ = Turn(table)
-    _TURNS[id(table)] = (table, turn_)
-    return turn_
+    return TURNS_KEPT.keep(_TURNS, id(table), (table, Turn(table)))[1]
 
 
 def check_table(table: Mapping[str, TurnStep]) -> None:

@@ -20,6 +20,8 @@ from itertools import compress
 from operator import mul
 from typing import TYPE_CHECKING, Any
 
+from tabletop.caches import Bound
+
 from . import payment, sight
 from .payment import NO_WILD, PAYMENT_TYPES, Payers
 from .pieces import GLYPHS, MINION
@@ -31,10 +33,14 @@ ANY_DIE = payment.payers(frozenset(GLYPHS))
 if TYPE_CHECKING:
     from .game import GlyphChess
 
-#: Ways to pay remembered, at most (then forgotten all at once). They depend
-#: on nothing but their key, so every listing of the process shares them.
-KNOWN_WAYS = 50_000
+#: Ways to pay remembered, by payment situation and by what the ways depend
+#: on. They depend on nothing but their key, so every listing of the process
+#: shares them.
 WAYS: dict = {}
+#: A run of self-play meets tens of thousands (some 24,000 keys in its first
+#: 60 two-player games, fewer new ones each game) and keeps finding them
+#: again: 50,000 holds what a long run keeps meeting, in bounded memory.
+KNOWN_WAYS = Bound(50_000)
 
 
 def situation(known: dict, key: tuple) -> Paying:
@@ -42,9 +48,7 @@ def situation(known: dict, key: tuple) -> Paying:
     the dice and coins there are to pay with), remembered in ``known``."""
     found = known.get(key)
     if found is None:
-        if len(known) >= KNOWN_WAYS:
-            known.clear()
-        found = known[key] = Paying()
+        found = KNOWN_WAYS.keep(known, key, Paying())
     return found
 
 
@@ -100,6 +104,9 @@ def coin_mask(coins: frozenset[str]) -> tuple[int, ...]:
 
 #: (dice, the dice spent, in the order spent) -> the free die numbers.
 FREE: dict = {}
+#: More than there are orders of spent dice for up to six dice (1,957):
+#: never full in a game of the official five dice or of a variant's six.
+FREE_KEPT = Bound(4_096)
 
 
 def free_dice(dice: int, spent: Sequence[int]) -> tuple[int, ...]:
@@ -107,9 +114,7 @@ def free_dice(dice: int, spent: Sequence[int]) -> tuple[int, ...]:
     key = (dice, *spent)
     free = FREE.get(key)
     if free is None:
-        if len(FREE) >= KNOWN_WAYS:
-            FREE.clear()
-        free = FREE[key] = tuple([n for n in range(1, dice + 1) if n - 1 not in spent])
+        free = FREE_KEPT.keep(FREE, key, tuple([n for n in range(1, dice + 1) if n - 1 not in spent]))
     return free
 
 
@@ -241,9 +246,7 @@ def pays(state: Any, seat: int, cost: str, amount: int, paid_by: Payers, known: 
     alike = ways_alike(cost, amount, free, showing, pool)
     ways = known.get(alike)
     if ways is None:
-        if len(known) >= KNOWN_WAYS:
-            known.clear()
-        ways = known[alike] = tuple(payment.options(state, seat, cost, amount, paid_by))
+        ways = KNOWN_WAYS.keep(known, alike, tuple(payment.options(state, seat, cost, amount, paid_by)))
     return ways
 
 
@@ -259,11 +262,8 @@ def alike_ways(cost: str, amount: int, showing: tuple, pool: list, known: dict) 
     if ways is None:
         counts = known.get(alike)
         if counts is None:
-            counts = tuple(payment.counted(cost, amount, len(showing), pool))
-        if len(known) >= KNOWN_WAYS:
-            known.clear()
-        known[alike] = counts
-        ways = known[named] = tuple([(showing[:n], coins) for n, coins in counts])
+            counts = KNOWN_WAYS.keep(known, alike, tuple(payment.counted(cost, amount, len(showing), pool)))
+        ways = KNOWN_WAYS.keep(known, named, tuple([(showing[:n], coins) for n, coins in counts]))
     return ways
 
 

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
+from tabletop.caches import Bound
 from tabletop.shapes import seen
 
 from . import (
@@ -51,10 +52,13 @@ def _shuffles(player: str) -> IndexedChance:
     return IndexedChance(tuple(Shuffle(player, order) for order in permutations(GLYPHS)))
 
 
-#: A header-time rule function -> its number (forgotten all at once past
-#: 1,024; a number is never given twice).
+#: A header-time rule function -> its number (a number is never given twice).
 RULE_NUMBERS: dict = {}
 _NUMBERS = count()
+#: The official rules and each variant's are a few functions; more come
+#: from a variant that makes its rule afresh for each game, whose number
+#: is not asked for again.
+RULE_NUMBERS_KEPT = Bound(1024)
 
 
 def rule_number(rule: Any) -> int:
@@ -62,15 +66,17 @@ def rule_number(rule: Any) -> int:
     same number; never another function's."""
     number = RULE_NUMBERS.get(rule)
     if number is None:
-        if len(RULE_NUMBERS) >= 1024:
-            RULE_NUMBERS.clear()
-        number = RULE_NUMBERS[rule] = next(_NUMBERS)
+        number = RULE_NUMBERS_KEPT.keep(RULE_NUMBERS, rule, next(_NUMBERS))
     return number
 
 
 #: (landing rule, passing rule) -> their tables by seat and piece
-#: (:meth:`GlyphChess.landing_table` ...), forgotten all at once past 64.
+#: (:meth:`GlyphChess.landing_table` ...).
 OCCUPANT_TABLES: dict = {}
+#: A process meets the official rules and a few variants' (each pair's
+#: tables are some hundreds of entries); more only from a variant that
+#: makes its rules afresh for each game.
+OCCUPANT_TABLES_KEPT = Bound(64)
 
 
 def occupant_tables(landing: Any, passing: Any) -> dict:
@@ -80,9 +86,7 @@ def occupant_tables(landing: Any, passing: Any) -> dict:
     tables of its own)."""
     tables = OCCUPANT_TABLES.get((landing, passing))
     if tables is None:
-        if len(OCCUPANT_TABLES) >= 64:
-            OCCUPANT_TABLES.clear()
-        tables = OCCUPANT_TABLES[landing, passing] = {}
+        tables = OCCUPANT_TABLES_KEPT.keep(OCCUPANT_TABLES, (landing, passing), {})
     return tables
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tabletop import rulehook
+from tabletop.caches import Bound
 
 from . import payment, scepter
 from .context import LANDS, PASSES
@@ -194,6 +195,9 @@ def listing(ctx: Context, out: list, first: bool = False) -> None:
 #: (board radius, player) -> for each spot, its lines with each move's
 #: fields made once (see :func:`named_lines`).
 LINES: dict = {}
+#: A run meets a few boards and players' names (a tournament's, a few
+#: dozen); each entry holds a board's lines, some thousands of tuples.
+LINES_KEPT = Bound(256)
 
 
 def named_lines(geo: HexBoard, player: str, source: int) -> tuple:
@@ -216,9 +220,7 @@ def lines_of(geo: HexBoard, player: str) -> list:
     ``player`` on the board ``geo``: shared by every game on it."""
     table = LINES.get((geo.radius, player))
     if table is None:
-        if len(LINES) >= 256:
-            LINES.clear()
-        table = LINES[geo.radius, player] = [None] * geo.size
+        table = LINES_KEPT.keep(LINES, (geo.radius, player), [None] * geo.size)
     return table
 
 

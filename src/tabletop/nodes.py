@@ -13,7 +13,14 @@ from itertools import accumulate
 
 import attrs
 
+from .caches import Bound
 from .events import Event
+
+#: A chance node's answers kept by the identity of the event asked: a replay
+#: asks a node about the few events its codec shares (one per outcome read
+#: so far, a handful), so a longer run of fresh objects (events decoded
+#: anew, not shared) is passing through, and remembering it is of no use.
+ANSWERS_KEPT = Bound(64)
 
 
 @attrs.frozen
@@ -91,9 +98,7 @@ class Chance:
             found = False
         else:
             found = self.weights is None or self.weights[index] > 0
-        if len(self._seen) > 64:
-            self._seen.clear()
-        self._seen[id(event)] = (event, found)
+        ANSWERS_KEPT.keep(self._seen, id(event), (event, found))
         return found
 
 

@@ -17,6 +17,7 @@ import pluggy
 
 from . import jsonline, payloads
 from . import rules as rulebook
+from .caches import FORGET_OLDEST, KEEP_FIRST, Bound
 from .errors import LogFormatError, PluginError, UsageError, describe, quote
 from .events import CORE_EVENTS, Event
 from .extensions import Bot, Renderer, Variant
@@ -151,9 +152,7 @@ class Registry:
             return self._make_game(header)
         if made is None:
             made = self._make_game(header)
-            if len(self._games) >= GAMES_KEPT:
-                del self._games[next(iter(self._games))]  # the oldest
-            self._games[key] = made
+            MADE_GAMES.keep(self._games, key, made)
         return made
 
     def _make_game(self, header: Header) -> Game:
@@ -233,14 +232,21 @@ def make_converter() -> Any:
     return converter
 
 
-#: How many games (one per header, less its seed) a registry keeps made.
+#: How many games (one per header, less its seed) a registry keeps made: a
+#: folder of logs holds a few kinds of header (its seatings and variants,
+#: those of a tournament's rounds), and a game made costs its tables.
 GAMES_KEPT = 16
+#: The headers read last are the likeliest to come back: the oldest goes.
+MADE_GAMES = Bound(GAMES_KEPT, FORGET_OLDEST)
 
-#: How many distinct event lines (less their numbers) a codec remembers.
-KNOWN_LINES = 8_192
-#: How many event numbers a codec remembers by their text (the first few
-#: thousand: the length of most games).
-KNOWN_NUMBERS = 4_096
+#: The distinct event lines (less their numbers) a codec remembers, for each
+#: game: a game's commonest lines (its draws and rolls) come in its first
+#: logs, and 8,192 lines of a hundred bytes or so, with their events, are a
+#: few megabytes.
+KNOWN_LINES = Bound(8_192, KEEP_FIRST)
+#: The event numbers a codec remembers by their text: the first few
+#: thousand, the length of most games.
+KNOWN_NUMBERS = Bound(4_096, KEEP_FIRST)
 
 
 class Codec:
@@ -272,7 +278,6 @@ class Codec:
         self._has_player: dict[type[Event], bool] = {}
         #: Events already read, by game and by the rest of their line after the number.
         self._known: dict[str, dict[bytes, Event]] = {}
-        self._count = 0
         #: Event numbers already read, by the text before the line's first comma (``_number``).
         self._numbers: dict[bytes, int] = {}
 
@@ -396,9 +401,7 @@ class Codec:
                 event = known.get(rest)
                 if event is None:
                     seq, event = self._decode_json(game, line)
-                    if self._count < KNOWN_LINES:
-                        known[rest] = event
-                        self._count += 1
+                    KNOWN_LINES.keep(known, rest, event)
                 return seq, event
         return self._decode_json(game, line)
 
@@ -435,10 +438,7 @@ class Codec:
             or (len(digits) > 1 and digits[0] == 48)  # 48: b"0"
         ):
             return None
-        seq = int(digits)
-        if len(self._numbers) < KNOWN_NUMBERS:
-            self._numbers[head] = seq
-        return seq
+        return KNOWN_NUMBERS.keep(self._numbers, head, int(digits))
 
     def _decode_json(self, game: str, line: bytes | str) -> tuple[int, Event]:
         return self.decode(game, jsonline.loads(line))
