@@ -147,6 +147,19 @@ class Glux(Game):
             return None
         return fast.Fast(self)
 
+    # -- for learning programs (the OpenSpiel and PettingZoo adapters) ----------
+    def planes(self) -> Any:
+        """The observation as named planes (``planes.py``)."""
+        from .planes import planes
+
+        return planes(self)
+
+    def most_words(self) -> int | None:
+        """The most decision words a game can take (``length.py``)."""
+        from .length import most_words
+
+        return most_words(self)
+
     # -- the rules' own questions, for the modules, bots and views ------------
     def draw_node(self, state: Any, seat: int) -> Chance:
         """The chance node of ``seat`` drawing from its bag (one per bag's contents,

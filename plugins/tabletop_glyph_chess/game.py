@@ -279,6 +279,18 @@ class GlyphChess(Game):
         """The fused, mutable fast path (see :mod:`~tabletop_glyph_chess.fast`)."""
         return Fast(self)
 
+    # -- for learning programs (the OpenSpiel and PettingZoo adapters) ----------
+    def planes(self) -> Any:
+        """The observation as named planes (``planes.py``)."""
+        from .planes import planes
+
+        return planes(self)
+
+    def most_words(self) -> None:
+        """None: the rules end a game only with a win (docs/rulings.md), so
+        the adapters stop one at their own limit (``tabletop.limits``)."""
+        return None
+
     # -- views and text ------------------------------------------------------
     def view(self, state: State, player: str | None) -> State:
         """Others' coins show as a count only: their hand is ``Hidden("coins", n)``;

@@ -61,18 +61,21 @@ from .api import registry as registry_of
 from .engine import Match
 from .errors import PluginError, TabletopError, UsageError
 from .errors import quote as quoted
-from .events import Event, Seal, Unseal
+from .events import DECISION, Event, Seal, Unseal
 from .header import Header, Randomness
+from .limits import LIMIT, Length, length_of
 from .nodes import Chance, Decide, Forced, Over
 from .numbering import Actions, Menu, actions_for
+from .planes import MOST_WORDS, Observation, planes_of
 from .registry import Registry
 from .returns import returns_of
 from .views import features, hashed
 
-#: Sizes of the hashed tensors (see :func:`tabletop.views.hashed`).
+#: Sizes of the hashed tensors (see :func:`tabletop.views.hashed`); the
+#: information state of a game with planes ends with the hashed history.
 OBSERVATION_SIZE = 2048
 INFORMATION_SIZE = 4096
-#: OpenSpiel needs a bound on a game's length in actions; tabletop's self-play stops at 100,000 events.
+#: The most events a serialized state may hold (tabletop's self-play stops at 100,000).
 LONGEST = 100_000
 #: The line of a serialized state that holds the words of a decision being spelt.
 SPELLING = "#spelling "
@@ -80,8 +83,6 @@ SPELLING = "#spelling "
 SECRET = "#sealed "
 #: Characters kept as they are in a parameter's value in OpenSpiel's game string.
 SAFE = ":;/-_.@ ~+"
-#: The most words a spelling line may hold (a Glyph Chess decision has a dozen at most).
-MOST_WORDS = 64
 #: The first line of OpenSpiel's own form of a Python game's state, whose
 #: ``__dict__=`` line is a pickle: never read for a tabletop game.
 PICKLED = "history="
@@ -150,6 +151,11 @@ class Setup:
         players = [f"p{i}" for i in range(1, count + 1)]
         variants = _split(str(params.get("variants", "")), ";")
         options = _options(str(params.get("options", "")))
+        limit = params.get("limit", LIMIT)
+        try:
+            limit = int(limit)
+        except (TypeError, ValueError):
+            raise UsageError(f"limit: {limit!r} is not a whole number of words above 0") from None
         header, _, made = live.make_header(self.registry, name, players, variants, options, seed="openspiel")
         # Chance is OpenSpiel's: the log records outcomes as a table would, with no seed.
         self.header = Header(header.game, header.players, header.variants, header.options, Randomness())
@@ -157,6 +163,11 @@ class Setup:
         self.actions: Actions = actions_for(self.registry, self.header, self.game)
         self.players = tuple(players)
         self.seats = {p: i for i, p in enumerate(players)}
+        #: The most decision words a game takes, and where the adapter stops one (``tabletop.limits``).
+        self.length: Length = length_of(self.game, limit)
+        declared = planes_of(self.game)
+        #: The game's planes and the words being spelt, or None: the hashed form.
+        self.observation = None if declared is None else Observation(declared, self.actions.words)
 
     def match(self) -> Match:
         return Match(self.registry, self.header, self.game)
@@ -183,7 +194,13 @@ def game_type(cls: type) -> pyspiel.GameType:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": cls.min_players, "variants": "", "options": "", "plugins": ""},
+        parameter_specification={
+            "players": cls.min_players,
+            "variants": "",
+            "options": "",
+            "plugins": "",
+            "limit": LIMIT,
+        },
         default_loadable=True,
         provides_factored_observation_string=False,
     )
@@ -193,7 +210,14 @@ def _make_game_class(name: str, spiel_type: pyspiel.GameType) -> type:
     class TabletopGame(pyspiel.Game):
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             params = dict(params or {})
-            full = {"players": spiel_type.min_num_players, "variants": "", "options": "", "plugins": "", **params}
+            full = {
+                "players": spiel_type.min_num_players,
+                "variants": "",
+                "options": "",
+                "plugins": "",
+                "limit": LIMIT,
+                **params,
+            }
             # OpenSpiel writes a game as name(key=value,...): ',' and '=' in a
             # value are kept percent-encoded there, and read back either way.
             for key in ("variants", "options", "plugins"):
@@ -207,7 +231,7 @@ def _make_game_class(name: str, spiel_type: pyspiel.GameType) -> type:
                 min_utility=-1.0 / (n - 1),
                 max_utility=1.0,
                 utility_sum=0.0,
-                max_game_length=LONGEST,
+                max_game_length=self.setup.length.longest,
             )
             super().__init__(spiel_type, info, full)
 
@@ -215,7 +239,7 @@ def _make_game_class(name: str, spiel_type: pyspiel.GameType) -> type:
             return TabletopState(self)
 
         def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
-            return Observer(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+            return Observer(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params, self.setup)
 
         def deserialize_state(self, text: str) -> TabletopState:
             return TabletopState.from_log(self, text)
@@ -273,7 +297,7 @@ class TabletopState(pyspiel.State):
     # -- OpenSpiel's state API ----------------------------------------------
     def current_player(self) -> int:
         node = self.match.node
-        if isinstance(node, Over):
+        if isinstance(node, Over) or self.stopped:
             return pyspiel.PlayerId.TERMINAL
         if isinstance(node, Chance):
             return pyspiel.PlayerId.CHANCE
@@ -286,6 +310,8 @@ class TabletopState(pyspiel.State):
         return self.menu().open(self.prefix)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.stopped:
+            return []
         node = self.match.node
         assert isinstance(node, Chance)
         weights = node.weights or (1,) * len(node.outcomes)
@@ -297,6 +323,7 @@ class TabletopState(pyspiel.State):
         if isinstance(node, Chance):
             self._add(node.outcomes[action])
         else:
+            self.play.words += 1
             self.prefix, decision = self.menu().take(self.prefix, action)
             self._menu = self._menu if decision is None else None
             if decision is not None:
@@ -319,7 +346,13 @@ class TabletopState(pyspiel.State):
         return words[action] if 0 <= action < len(words) else f"action {action}"
 
     def is_terminal(self) -> bool:
-        return self.match.over
+        return self.match.over or self.stopped
+
+    @property
+    def stopped(self) -> bool:
+        """Stopped unfinished at the adapter's limit (``tabletop.limits``)."""
+        stop = self.setup.length.stop
+        return stop is not None and self.play.words >= stop and not self.match.over
 
     def returns(self) -> list[float]:
         if not self.match.over:
@@ -391,6 +424,7 @@ class TabletopState(pyspiel.State):
             elif isinstance(node, Forced):
                 self._add(node.event)
             else:
+                self.setup.length.check(self.setup.game, self.play.words, isinstance(node, Decide))
                 return
 
     # -- what each player knows ------------------------------------------------
@@ -467,6 +501,8 @@ class Play:
         self.seen: dict[int, tuple[int, tuple[str, ...]]] = {}
         #: Event index of a seal -> the line its sealer sees for it.
         self.own: dict[int, str] = {}
+        #: Decision words taken so far (OpenSpiel's game length).
+        self.words = 0
 
     def __deepcopy__(self, memo: dict) -> Play:
         other = Play.__new__(Play)
@@ -483,7 +519,7 @@ class Play:
         # OpenSpiel's own copy of a Python state pickles its __dict__: this
         # part goes as its events (a resampled state as what its player had
         # seen). A state pickled by Python goes as its log (TabletopState).
-        return _restore, (self.setup, self.events, self.secrets, self.prefix, self.before, self.own)
+        return _restore, (self.setup, self.events, self.secrets, self.prefix, self.before, self.own, self.words)
 
 
 def _restore(
@@ -493,12 +529,14 @@ def _restore(
     prefix: tuple[int, ...],
     before: Any,
     own: dict[int, str],
+    words: int = 0,
 ) -> Play:
     play = Play(setup)
     for event in events:
         play.match.accept(event)
     play.events, play.secrets, play.prefix, play.before = list(events), dict(secrets), prefix, before
     play.own = dict(own)
+    play.words = words
     return play
 
 
@@ -562,6 +600,12 @@ class _Reading:
             try:
                 seq, event = codec.decode_line(name, line)
                 state.match.accept(event, seq)
+                # OpenSpiel's game length counts the words of each decision;
+                # a sealed one is counted as it is revealed (or from its #sealed line).
+                if isinstance(event, Unseal):
+                    state.play.words += len(setup.actions.of(state.match.unsealed(event)))
+                elif event.origin == DECISION and not isinstance(event, Seal):
+                    state.play.words += len(setup.actions.of(event))
             except TabletopError as exc:
                 raise UsageError(f"line {number}: {exc}") from None
             state.events.append(event)
@@ -595,6 +639,10 @@ class _Reading:
             opens = False
         if not opens:
             raise UsageError(f"{where}: this does not open {player}'s sealed decision (the hash differs)")
+        try:
+            state.play.words += len(state.setup.actions.of(sealed))
+        except TabletopError as exc:
+            raise UsageError(f"{where}: {exc}") from None
         state.secrets[player] = {"salt": salt, "choice": choice}
         # The sealer's own line is written again from the secret.
         for k, event in enumerate(state.events):
@@ -622,7 +670,7 @@ class _Reading:
             if not (word.isascii() and word.isdigit() and len(word) <= 9 and int(word) < count):
                 raise UsageError(f"{where}: word {k} ({quoted(word)}) is not an action number below {count}")
             action = int(word)
-            if not isinstance(state.match.node, Decide):
+            if state.stopped or not isinstance(state.match.node, Decide):
                 raise UsageError(f"{where}: no player is spelling a decision here")
             if action not in state.menu().open(state.prefix):
                 raise UsageError(f"{where}: word {k} (action {action}) is not open here")
@@ -644,16 +692,32 @@ class Observer:
     the player saw it (others' hidden draws redacted by the game), plus the
     words of a decision the player is spelling; without (the observation) it
     is the player's view of the position, drawn as the game draws it for that
-    player. The tensors hash the same facts (see :func:`tabletop.views.hashed`).
+    player.
+
+    The tensors: for a game that declares planes (:mod:`tabletop.planes`),
+    the observation is its planes filled from the player's view, then the
+    words being spelt; the information state is the same, then the events
+    seen hashed into :data:`INFORMATION_SIZE` (``history``). For any other
+    game both hash the same facts as the strings (:func:`tabletop.views.hashed`).
+    ``dict`` holds each named part, shaped.
     """
 
-    def __init__(self, iig_obs_type: Any, params: Any) -> None:
+    def __init__(self, iig_obs_type: Any, params: Any, setup: Setup) -> None:
         if params:
             raise ValueError(f"tabletop observers take no parameters; given {params}")
         self.recall = bool(iig_obs_type.perfect_recall)
-        size = INFORMATION_SIZE if self.recall else OBSERVATION_SIZE
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"hashed": self.tensor}
+        self.planes = setup.observation
+        if self.planes is None:
+            size = INFORMATION_SIZE if self.recall else OBSERVATION_SIZE
+            self.tensor = np.zeros(size, np.float32)
+            self.dict = {"hashed": self.tensor}
+            return
+        size = self.planes.size
+        self.tensor = np.zeros(size + (INFORMATION_SIZE if self.recall else 0), np.float32)
+        self.head = self.tensor[:size]
+        self.dict = self.planes.layout.split(self.head)
+        if self.recall:
+            self.dict["history"] = self.tensor[size:]
 
     def _facts(self, state: TabletopState, player: int) -> list[str]:
         if self.recall:
@@ -665,9 +729,20 @@ class Observer:
         return [*features(view), *(f"spelling {i} {w}" for i, w in enumerate(state.spelling_of(player)))]
 
     def set_from(self, state: TabletopState, player: int) -> None:
-        self.tensor.fill(0)
-        for index in hashed(self._facts(state, player), len(self.tensor)):
-            self.tensor[index] = 1.0
+        if self.planes is None:
+            self.tensor.fill(0)
+            for index in hashed(self._facts(state, player), len(self.tensor)):
+                self.tensor[index] = 1.0
+            return
+        size = self.planes.size
+        name = state.setup.players[player]
+        spelling = state.prefix if state.prefix and state.current_player() == player else ()
+        self.planes.fill(state.setup.game, state.match.state, name, spelling, self.head)
+        if self.recall:
+            history = self.tensor[size:]
+            history.fill(0)
+            for index in hashed(self._facts(state, player), INFORMATION_SIZE):
+                history[index] = 1.0
 
     def string_from(self, state: TabletopState, player: int) -> str:
         name = state.setup.players[player]
