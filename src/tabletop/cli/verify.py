@@ -87,22 +87,24 @@ def chain_seed(file: Path, given: str | None) -> str:
     its end."""
     import json
 
-    from .. import files
+    from .. import chance, files
     from ..errors import TabletopError
     from ..live import seed_file
     from ..logfile import read_lines
 
     if given is not None:
         return given
+    first = last = b""
+    for number, line in read_lines(file):
+        first, last = (line if number == 1 else first), line
     secret = seed_file(file)
     if secret.is_file():
         try:
-            return files.read_text(secret, 4096, "seed file").strip()
-        except TabletopError:
-            pass
-    last = b""
-    for _, line in read_lines(file):
-        last = line
+            seed = files.read_text(secret, 4096, "seed file").strip()
+            if chance.matches(seed, json.loads(first)["randomness"]["commitment"]):
+                return seed
+        except (TabletopError, ValueError, KeyError, TypeError):
+            pass  # not this game's seed: the seed revealed at the end may still be there
     try:
         seed = json.loads(last)["payload"]["seed"] if json.loads(last).get("kind") == "reveal" else None
     except (ValueError, KeyError, TypeError, AttributeError):
