@@ -340,3 +340,15 @@ def test_export_and_import_speed_on_a_long_game(house, tmp_path, capsys):
     with capsys.disabled():
         print(f"\n{len(events)} events: export {middle - start:.2f} s, import {end - middle:.2f} s")
     assert end - start < 30
+
+
+def test_a_log_not_written_as_tabletop_writes_it_comes_back_as_tabletop_writes_it(cli, tmp_path):
+    spaced = tmp_path / "spaced.jsonl"
+    spaced.write_text("".join(json.dumps(json.loads(line)) + "\n" for line in GLUX.read_text().splitlines()))
+    result = cli("export", spaced, "--transcript", "-o", "spaced.txt")
+    assert result.exit_code == 0
+    notes = result.stderr.splitlines()
+    assert len(notes) == 2 and "spaced.jsonl:1: the header is not written as tabletop writes it" in notes[0]
+    assert "spaced.jsonl:2: not written as tabletop writes its lines" in notes[1]
+    assert cli("import", "spaced.txt", "-o", "back.jsonl").exit_code == 0
+    assert (tmp_path / "back.jsonl").read_bytes() == GLUX.read_bytes()

@@ -323,7 +323,7 @@ def write(registry: Registry, path: Path, notes: Mapping[int, Sequence[str]] | N
     def before(match: Match, seq: int, event: Event) -> None:
         nonlocal indent
         line = codec.encode(seq, event)
-        if line.encode() != raw[seq] and not warnings[1:]:
+        if line.encode() != raw[seq] and not any(": not written as" in w for w in warnings):  # the first says it
             warnings.append(
                 f"{path}:{seq + 1}: not written as tabletop writes its lines; import gives it back as tabletop does"
             )
