@@ -37,7 +37,7 @@ from .intervals import wilson
 from .paired import Paired
 from .parts import Folder
 from .results import Results, row_from
-from .simulation import Guard, Interrupted, Plan, log_name
+from .simulation import ClusterLost, Guard, Interrupted, Plan, log_name
 from .stats import GameRow, Summary
 from .totals import Totals
 
@@ -339,7 +339,7 @@ def play(
                     done.narrow = True
                     break
                 guard.check()
-    except Interrupted as exc:
+    except (Interrupted, ClusterLost) as exc:
         finish()
         where = " and ".join(str(p) for p in (run.results, run.logs) if p is not None)
         kept_text = (
@@ -347,6 +347,9 @@ def play(
             if where
             else f"{done.games} of {run.games} games were played (nothing was kept: use --results)"
         )
+        if isinstance(exc, ClusterLost):
+            rerun = "; the same command on a cluster continues them" if where else ""
+            raise ClusterLost(f"{exc}: {kept_text}{rerun}") from None
         rerun = "; run the same command again to continue" if where else ""
         raise Interrupted(f"interrupted by {exc.name}: {kept_text}{rerun}", signum=exc.signum) from None
     except BaseException:

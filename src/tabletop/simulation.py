@@ -16,8 +16,10 @@ leaves every batch already yielded complete.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import hashlib
+import logging
 import math
 import multiprocessing
 import multiprocessing.connection
@@ -560,15 +562,30 @@ def _death_signal() -> bool:
         return False
 
 
+class ClusterLost(TabletopError):
+    """The Dask cluster stopped answering (its scheduler gone, its workers
+    killed): what was done is kept, and the same command on another cluster
+    continues."""
+
+
 def _result(future: Any) -> Any:
     # Waited for in short steps: a signal may reach another thread of this
     # process (Dask's), and Python runs its handler in the main thread only
     # once that thread runs Python code again.
+    from distributed import KilledWorker
+    from distributed.comm import CommClosedError
+
     while True:
         try:
             return future.result(timeout=POLL)
         except TimeoutError:
             continue
+        except TabletopError:
+            raise
+        except (concurrent.futures.CancelledError, CommClosedError, KilledWorker, OSError) as exc:
+            raise ClusterLost(f"the Dask cluster stopped answering ({type(exc).__name__})") from None
+        except Exception as exc:
+            raise TabletopError(f"in a worker: {exc!r}") from None
 
 
 #: Seconds between two looks at a signal while waiting for a batch.
@@ -590,6 +607,12 @@ def on_dask(task: Callable, calls: Callable[[int], Iterable[tuple]], address: st
     except (OSError, TimeoutError, ValueError) as exc:
         raise UsageError(f"--scheduler {address}: cannot connect ({exc})") from None
     waiting: deque = deque()
+    # A cluster that goes away is said in one line (ClusterLost), not in
+    # the tracebacks Dask logs while it tries to reconnect.
+    named = [n for n in logging.root.manager.loggerDict if n == "distributed" or n.startswith("distributed.")]
+    levels = {n: logging.getLogger(n).level for n in named}
+    for n in named:
+        logging.getLogger(n).setLevel(logging.CRITICAL)
     try:
         workers = max(1, sum(client.nthreads().values()))
         todo = iter(calls(workers))
@@ -609,6 +632,8 @@ def on_dask(task: Callable, calls: Callable[[int], Iterable[tuple]], address: st
             client.cancel(list(waiting))
         with contextlib.suppress(Exception):
             client.close(timeout=5)
+        for n, level in levels.items():
+            logging.getLogger(n).setLevel(level)
 
 
 def shipped(plan: Plan) -> Plan:

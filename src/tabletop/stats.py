@@ -220,19 +220,24 @@ def is_results_file(path: Path) -> bool:
 def rows_from_files(
     registry: Registry, paths: Iterable[Path], failed: list[TabletopError] | None = None
 ) -> Iterator[GameRow]:
-    """The rows of logs (as :func:`rows_from_logs`) and of results files
-    (``simulate --results``) named among ``paths``, one at a time."""
-    from .results import iter_rows
+    """The rows of logs (as :func:`rows_from_logs`) and of results files and
+    results folders (``simulate --results``) named among ``paths``, one at a time."""
+    from . import parts
+    from .results import iter_rows, row_from
 
     logs: list[Path] = []
     for path in paths:
-        if not Path(path).is_file() or not is_results_file(Path(path)):
+        folder = parts.is_folder(Path(path))
+        if not folder and (not Path(path).is_file() or not is_results_file(Path(path))):
             logs.append(path)
             continue
         yield from rows_from_logs(registry, logs, failed)
         logs = []
         try:
-            yield from iter_rows(Path(path))
+            if folder:
+                yield from map(row_from, parts.records(Path(path)))
+            else:
+                yield from iter_rows(Path(path))
         except TabletopError as exc:
             if failed is None:
                 raise

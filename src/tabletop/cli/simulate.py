@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -40,8 +41,9 @@ from .common import game_option, parse_options, pass_env, plot_option, seat_coun
 )
 @click.option(
     "--results",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Stream one row per game into this file (.csv, .jsonl, .parquet) as batches finish.",
+    type=click.Path(path_type=str),
+    help="Stream one row per game into this file (.csv, .jsonl, .parquet) as batches finish; "
+    "a folder (DIR/): one Parquet part per batch, written by the workers.",
 )
 @click.option("--compare", help="Also play the same seeds with this variant toggled: a paired comparison.")
 @click.option("--sweep", help="Play the same seeds at each value of one variant setting: VARIANT:key=v1,v2,...")
@@ -99,6 +101,7 @@ def simulate(
     \b
     Example:
       tabletop simulate glux --seats 4 --bot greedy --games 100000 --results games.csv
+      tabletop simulate glux --seats 4 --games 1000000 --batch 5000 --results study/
       tabletop simulate glux --seats 2 --compare glux-second-place-2p --games 2000 --plot fair.png
       tabletop --plugins variants/house_rules simulate glux --seats 4 --sweep glux-room-points:first=4,5,6 --games 5000
       tabletop simulate glyph-chess --seats 2 --bot mcts --bot greedy --games 200 --scheduler tcp://10.0.0.5:8786
@@ -121,10 +124,14 @@ def simulate(
         plugins=tuple(str(p) for p in env.plugins),
     )
     arms = balance.arms(plan, compare, sweep)
+    # A trailing slash asks for a folder of parts whatever the name (games.parquet/).
+    folder = results is not None and results.endswith(("/", os.sep))
+    results = Path(results) if results is not None else None
     run = Run(
         arms=arms,
         games=games,
         results=results,
+        folder=folder,
         logs=output,
         workers=workers,
         scheduler=scheduler,

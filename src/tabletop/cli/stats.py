@@ -26,13 +26,14 @@ from .common import pass_env, plot_option
 @plot_option
 @pass_env
 def stats(env, paths: tuple[Path, ...], by: str, as_json: bool, as_csv: bool, plot_path: Path | None) -> None:
-    """Summarise logs or results files (simulate --results): wins per seat,
+    """Summarise logs, results files or results folders (simulate --results): wins per seat,
     player, bot, start player or place in turn order with 95% intervals,
     shared victories, scores and game length.
 
     Files and folders (searched for *.jsonl) are read one log at a time and
     every log is replayed and checked; a log that cannot be read or breaks
-    the rules is named on stderr and left out (exit 2 or 1 at the end).
+    the rules is named on stderr and left out (exit 2 or 1 at the end). A
+    results folder (its _manifest.json) is read part by part.
 
     \b
     Example:
@@ -41,6 +42,7 @@ def stats(env, paths: tuple[Path, ...], by: str, as_json: bool, as_csv: bool, pl
       tabletop stats games/ --by turn-order,variant
       tabletop stats games/ --csv > games.csv
       tabletop stats results.csv --by turn-order --plot order.png
+      tabletop stats study/ --by seat,start
     """
     if as_json and as_csv:
         raise UsageError("--json and --csv exclude each other")
