@@ -352,3 +352,17 @@ def test_a_log_not_written_as_tabletop_writes_it_comes_back_as_tabletop_writes_i
     assert "spaced.jsonl:2: not written as tabletop writes its lines" in notes[1]
     assert cli("import", "spaced.txt", "-o", "back.jsonl").exit_code == 0
     assert (tmp_path / "back.jsonl").read_bytes() == GLUX.read_bytes()
+
+
+def test_the_cores_rules_events_at_any_point_come_back(cli, tmp_path):
+    """A seat handed over while a draw is due, then a draw agreed: events no
+    game's words name are written exactly, and come back."""
+    lines = GLUX.read_text().splitlines()[:21]
+    lines.append('{"seq":21,"kind":"handover","player":"ben","payload":{}}')
+    lines.append('{"seq":22,"kind":"agreement","payload":{"result":"draw","players":["ann","ben"]}}')
+    log = tmp_path / "agreed.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    assert cli("export", log, "--transcript", "-o", "agreed.txt").exit_code == 0
+    assert '={"kind":"handover","player":"ben","payload":{}}' in (tmp_path / "agreed.txt").read_text()
+    assert cli("import", "agreed.txt", "-o", "back.jsonl").exit_code == 0
+    assert (tmp_path / "back.jsonl").read_bytes() == log.read_bytes()

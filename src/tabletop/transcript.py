@@ -411,7 +411,13 @@ def _same(codec: Any, seq: int, read: Event, event: Event, line: str) -> bool:
 
 
 def _plain(text: str) -> bool:
-    return bool(text.strip()) and text == text.strip() and "\n" not in text and not any(c in text for c in _STOPS)
+    return (
+        bool(text.strip())
+        and text == text.strip()
+        and "\n" not in text
+        and "={" not in text
+        and not any(c in text for c in _STOPS)
+    )
 
 
 def _reads_as(players: Sequence[str], player: str, text: str) -> bool:
@@ -716,11 +722,12 @@ def _scan(text: str, first: int, players: set[str], where: str = "") -> Iterator
 
 def _decision_end(text: str, pos: int, players: set[str]) -> int:
     """Where the notation that starts at ``pos`` ends: at the end of its line,
-    before another item's bracket, or before a turn number or a player's
-    name that begins another decision on the same line."""
+    before another item's bracket or an event written exactly (``={``), or
+    before a turn number or a player's name that begins another decision on
+    the same line."""
     newline = text.find("\n", pos)
     stop = len(text) if newline < 0 else newline
-    for c in _STOPS:
+    for c in ("={", *_STOPS):  # "={" first: its brace is a stop of its own
         i = text.find(c, pos, stop)
         if i >= 0:
             stop = i
@@ -782,7 +789,7 @@ def rebuild(registry: Registry, transcript: Transcript) -> Rebuilt:
                 event = read_outcome(match, item.text, seed)
             else:
                 event = _decoded(registry, header, seq, item.value)
-                if seed is not None and isinstance(node, Chance):
+                if seed is not None and isinstance(node, Chance) and event.origin == CHANCE:
                     expected = node.pick(chance.number(seed, seq))
                     if expected != event:
                         raise CheckFailed(
