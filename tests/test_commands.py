@@ -165,7 +165,9 @@ def test_diff_identical(cli, tmp_path):
     cli("selfplay", "pile", "--seats", "2", "--seed", "d", "-o", "b")
     result = cli("diff", "a/pile-00001.jsonl", "b/pile-00001.jsonl")
     assert result.exit_code == 0
-    assert result.stdout.startswith("identical:")
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("A a/pile-00001.jsonl: ") and lines[1].startswith("B b/pile-00001.jsonl: ")
+    assert lines[2].startswith("identical:")
 
 
 def test_diff_names_the_first_difference(cli, game, tmp_path):

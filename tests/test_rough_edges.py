@@ -42,7 +42,7 @@ def test_replay_json_step_lists_every_event(cli):
 
 def test_diff_prints_header_values_as_written_not_as_python(cli, two_seeds):
     out = cli("diff", *two_seeds).stdout
-    assert out.splitlines()[0] == "header randomness: seed x-1 | seed y-1"
+    assert out.splitlines()[2] == "header randomness: seed x-1 | seed y-1"  # after each game's result
     assert "{" not in out and "'" not in out
 
 
@@ -61,7 +61,7 @@ def test_diff_json(cli, two_seeds):
     result = cli("diff", *two_seeds, "--json")
     assert result.exit_code == 1
     data = json.loads(result.stdout)
-    assert set(data) == {"identical", "header", "prefix", "first", "after_first", "at_end", "events"}
+    assert set(data) == {"results", "identical", "header", "prefix", "first", "after_first", "at_end", "events"}
     assert data["header"] == [{"field": "randomness", "a": "seed x-1", "b": "seed y-1"}]
     assert data["first"]["a"] == {"file": str(two_seeds[0]), "line": 2, "event": data["first"]["a"]["event"]}
     assert set(data["at_end"][0]) == {"facet", "a", "b"}

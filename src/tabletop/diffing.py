@@ -10,6 +10,7 @@ import attrs
 
 from . import seen
 from .engine import Match, Replay
+from .errors import TabletopError
 from .events import Event
 from .registry import Registry
 
@@ -24,6 +25,25 @@ class Side:
 
 
 @attrs.frozen
+class Result:
+    """How one of the two games stands at the end of its log: who won, and the scores."""
+
+    path: Path
+    events: int
+    over: bool
+    winners: tuple[str, ...]
+    #: The result in a few words: ``ann wins``, ``shared victory: ann, ben``, ``not over``.
+    verdict: str
+    #: The scores in seat order; None for a game won without points (its legend says so).
+    scores: dict[str, int] | None
+
+    def line(self) -> str:
+        """One line: the file, who won, after how many events, and the scores."""
+        scores = "; scores " + ", ".join(f"{p} {n}" for p, n in self.scores.items()) if self.scores is not None else ""
+        return f"{self.path}: {self.verdict}, after {self.events} events{scores}"
+
+
+@attrs.frozen
 class Difference:
     header: list[tuple[str, str, str]]
     prefix: int
@@ -31,6 +51,8 @@ class Difference:
     at_first: list[tuple[str, str, str]]
     at_end: list[tuple[str, str, str]]
     lengths: tuple[int, int]
+    #: Each game's result at the end of its log (A, B).
+    results: tuple[Result, Result] | None = None
 
     @property
     def identical(self) -> bool:
@@ -106,19 +128,42 @@ def _sorted_by(order, keys: list[str]) -> bool:
     return keys == sorted(keys, key=order)
 
 
+def result(registry: Registry, path: Path, match: Match) -> Result:
+    """How ``match`` (the game of ``path``, replayed to its end) stands."""
+    outcome = match.game.outcome(match.state)
+    verdict = outcome.verdict() if match.over else "not over"
+    scores = {p: outcome.scores[p] for p in match.header.players} if _points(registry, match) else None
+    return Result(path, match.seq, match.over, tuple(outcome.winners) if match.over else (), verdict, scores)
+
+
+def _points(registry: Registry, match: Match) -> bool:
+    # A game won without points says so in the key to its pictures.
+    try:
+        renderer = registry.renderer(match.header.game, "svg")
+    except TabletopError:
+        return True
+    return renderer.legend is None or renderer.legend(match.game).points
+
+
 def diff(registry: Registry, path_a: Path, path_b: Path) -> Difference:
     ra, rb = Replay(registry, path_a), Replay(registry, path_b)
     ha, hb = ra.header.to_json(), rb.header.to_json()
     header = [(k, _short(ha[k]), _short(hb[k])) for k in ha if ha[k] != hb[k]]
     if ra.header.game != rb.header.game or ra.header.players != rb.header.players:
-        return Difference(header, 0, None, [], [], (0, 0))
+        ma, mb = ra.run(), rb.run()
+        results = (result(registry, path_a, ma), result(registry, path_b, mb))
+        return Difference(header, 0, None, [], [], (0, 0), results)
     ia: Iterator[tuple[int, int, Event]] = iter(ra)
     ib: Iterator[tuple[int, int, Event]] = iter(rb)
     prefix = 0
+
+    def ends() -> tuple[Result, Result]:
+        return result(registry, path_a, ra.match), result(registry, path_b, rb.match)
+
     while True:
         ea, eb = next(ia, None), next(ib, None)
         if ea is None and eb is None:
-            return Difference(header, prefix, None, [], [], (prefix, prefix))
+            return Difference(header, prefix, None, [], [], (prefix, prefix), ends())
         if ea is not None and eb is not None and ea[2] == eb[2]:
             prefix += 1
             continue
@@ -129,7 +174,7 @@ def diff(registry: Registry, path_a: Path, path_b: Path) -> Difference:
         for _ in ib:
             pass
         at_end = compare(facets(ra.match), facets(rb.match))
-        return Difference(header, prefix, first, at_first, at_end, (ra.match.seq, rb.match.seq))
+        return Difference(header, prefix, first, at_first, at_end, (ra.match.seq, rb.match.seq), ends())
 
 
 def _side(replay: Replay, item: tuple[int, int, Event] | None) -> Side:

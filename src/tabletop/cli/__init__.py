@@ -27,6 +27,10 @@ COMMANDS = {
         "Analyse every decision of a log with a search bot: the mover's winning chance before and after it, the"
         " decision the bot prefers, and inaccuracies, mistakes and blunders marked."
     ),
+    "bots": (
+        "List the installed bots (those that play GAME, or every one), each with the games it plays and its"
+        " settings, their types and defaults."
+    ),
     "cut": "Write a branch of a log: its header and events up to SEQ, to continue differently with play.",
     "diff": (
         "Compare two logs: the common prefix, the first differing event on each side, and what differs in the"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..diffing import Result
 from ..diffing import diff as diff_logs
 from . import shapes
 from .common import pass_env
@@ -21,6 +22,9 @@ def diff(env, a: Path, b: Path, as_json: bool) -> None:
     """Compare two logs: the common prefix, the first differing event on each
     side, and what differs in the state there and at the end.
 
+    It opens with each game's result: who won (or that it is not over),
+    after how many events, and the scores.
+
     Exits 0 when the games are identical, 1 when they differ.
 
     \b
@@ -30,8 +34,10 @@ def diff(env, a: Path, b: Path, as_json: bool) -> None:
     """
     d = diff_logs(env.registry, a, b)
     if as_json:
-        shapes.emit(shapes.difference(d))
+        shapes.emit({"results": [_result(r) for r in d.results or ()], **shapes.difference(d)})
         sys.exit(0 if d.identical else 1)
+    for label, found in zip("AB", d.results or ()):
+        click.echo(f"{label} {found.line()}")
     for key, va, vb in d.header:
         click.echo(f"header {key}: {va} | {vb}")
     if d.identical:
@@ -46,6 +52,18 @@ def diff(env, a: Path, b: Path, as_json: bool) -> None:
         _facets(f"after event {d.prefix + 1} (A | B):", d.at_first)
         _facets(f"at the end, after {d.lengths[0]} | {d.lengths[1]} events (A | B):", d.at_end)
     sys.exit(1)
+
+
+def _result(found: Result) -> dict[str, object]:
+    """One game's result in ``diff --json``."""
+    return {
+        "file": str(found.path),
+        "events": found.events,
+        "over": found.over,
+        "winners": list(found.winners),
+        "verdict": found.verdict,
+        "scores": found.scores,
+    }
 
 
 def _facets(title: str, rows: list[tuple[str, str, str]]) -> None:

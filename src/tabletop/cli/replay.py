@@ -22,9 +22,14 @@ from .terminal import color_option, use_color
 @click.option("--until", type=click.IntRange(min=0), help="Stop after event SEQ.")
 @click.option("--step", is_flag=True, help="Print every event in notation and the board after it.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (one JSON object per game).")
+@click.option(
+    "--state",
+    is_flag=True,
+    help="With --json: the state as --as's player may see it (without --as, all of it), after every event with --step.",
+)
 @color_option
 @pass_env
-def replay(env, paths: tuple[Path, ...], viewer, until, step, as_json, color) -> None:
+def replay(env, paths: tuple[Path, ...], viewer, until, step, as_json, state, color) -> None:
     """Replay logs, checking every event against the rules.
 
     One file: the board and whose turn it is, or the final scores and winners.
@@ -37,17 +42,20 @@ def replay(env, paths: tuple[Path, ...], viewer, until, step, as_json, color) ->
       tabletop replay replays/glux/two-players.jsonl
       tabletop replay game.jsonl --as alice --step --until 20
       tabletop replay replays/ --json
+      tabletop replay game.jsonl --json --step --state --as alice
       cat game.jsonl | tabletop replay -
     """
+    if state and not as_json:
+        raise UsageError("--state is given with --json")
     if len(paths) == 1 and (str(paths[0]) == "-" or not paths[0].is_dir()):
-        _replay_one(env.registry_for_log(paths[0]), paths[0], viewer, until, step, as_json, use_color(color))
+        _replay_one(env.registry_for_log(paths[0]), paths[0], viewer, until, step, as_json, use_color(color), state)
     else:
-        if step or viewer or until is not None:
-            raise UsageError("--step, --as and --until take a single file")
+        if step or viewer or until is not None or state:
+            raise UsageError("--step, --as, --until and --state take a single file")
         sys.exit(_replay_many(env.registry, paths, as_json))
 
 
-def _replay_one(registry, path: Path, viewer, until, step, as_json, color: bool) -> None:
+def _replay_one(registry, path: Path, viewer, until, step, as_json, color: bool, state: bool = False) -> None:
     from ..redaction import CopyReplay, is_copy
 
     if str(path) != "-" and is_copy(path):
@@ -63,11 +71,14 @@ def _replay_one(registry, path: Path, viewer, until, step, as_json, color: bool)
     variants = f" with {', '.join(h.variants)}" if h.variants else ""
     title = f"{game.title or h.game}: {', '.join(h.players)}{variants}"
     steps = []
+    start = state_json(match, viewer) if state and step else None
     if step and not as_json:
         click.echo(title)
     for _, seq, event in run:
         if step and as_json:
             steps.append(step_json(match, seq, event, viewer))
+            if state:
+                steps[-1]["state"] = state_json(match, viewer)
         elif step:
             click.echo(f"\n{seq}. {match.describe(event, viewer)}")
             # After every event, as the help says: a draw changes a hand, if not the board.
@@ -78,6 +89,10 @@ def _replay_one(registry, path: Path, viewer, until, step, as_json, color: bool)
         raise past_the_end(until, match)
     if as_json:
         found = dict(summary(match, str(path), viewer))
+        if state:
+            found["state"] = steps[-1]["state"] if steps else state_json(match, viewer)
+        if start is not None:
+            found["start"] = start
         if step:
             found["steps"] = steps
         click.echo(json.dumps(found, ensure_ascii=False))
@@ -97,6 +112,13 @@ def step_json(match, seq: int, event, viewer: str | None) -> dict:
         "player": getattr(event, "player", None),
         "text": match.describe(event, viewer),
     }
+
+
+def state_json(match, viewer: str | None) -> object:
+    """The state now as ``viewer`` may see it (None: all of it), as JSON data."""
+    from ..viewdata import data
+
+    return data(seen.view(match.game, match.state, viewer))
 
 
 def _replay_many(registry, paths: tuple[Path, ...], as_json: bool) -> int:
