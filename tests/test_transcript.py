@@ -206,7 +206,8 @@ def test_comments_and_variations_are_read_back_where_they_stand(registry, tmp_pa
     anchored after the event they follow, and leave the log as it is."""
     log = REPLAYS / "glux" / "two-players.jsonl"
     reg = Registry(get_plugin_manager())
-    written = transcript.write(reg, log, notes={0: ["a quiet start"], 7: ["the start player is drawn {here}"]})
+    notes = {0: [transcript.comment("a quiet start")], 7: [transcript.comment("the start player is drawn {here}")]}
+    written = transcript.write(reg, log, notes=notes)
     text = written.text.replace("ann: 6@f1", "ann: 6@f1 (ann: 3@f1 {better?} <ann: draw 3/4>)", 1)
     read = transcript.parse(reg, text.encode(), "t.txt")
     notes = read.notes()
@@ -366,3 +367,22 @@ def test_the_cores_rules_events_at_any_point_come_back(cli, tmp_path):
     assert '={"kind":"handover","player":"ben","payload":{}}' in (tmp_path / "agreed.txt").read_text()
     assert cli("import", "agreed.txt", "-o", "back.jsonl").exit_code == 0
     assert (tmp_path / "back.jsonl").read_bytes() == log.read_bytes()
+
+
+def test_a_study_beside_the_log_is_written_inline(cli, tmp_path):
+    """Its notes where they are anchored, its variations after the decision
+    they are an alternative to; the log comes back the same."""
+    assert cli("cut", GLUX, "--until", "40", "-o", "branch.jsonl").exit_code == 0
+    assert (
+        cli("study", "branch.jsonl", "--at", "24", "--comment", "ben gives room I away", "--mark", "??").exit_code == 0
+    )
+    assert cli("study", "branch.jsonl", "--at", "23", "--play", "6@l1", "--seed", "1").exit_code == 0
+    result = cli("export", "branch.jsonl", "--transcript", "-o", "branch.txt")
+    assert result.exit_code == 0 and "with the notes and variations of branch.study.jsonl" in result.stdout
+    text = (tmp_path / "branch.txt").read_text()
+    assert re.search(r"\n5\. ben: 1@m4 \{\?\? ben gives room I away\} \(ben: 6@l1 <ben: draw \d/\d>\) <ben: draw", text)
+    back = cli("import", "branch.txt", "-o", "back.jsonl")
+    assert back.exit_code == 0 and "1 comment and 1 variation were read" in back.stdout
+    assert (tmp_path / "back.jsonl").read_bytes() == (tmp_path / "branch.jsonl").read_bytes()
+    notes = transcript.parse(Registry(get_plugin_manager()), text.encode(), "t").notes()
+    assert [(n.after, bool(n.variation)) for n in notes] == [(24, False), (24, True)]

@@ -286,8 +286,9 @@ class Written:
 
 
 def write(registry: Registry, path: Path, notes: Mapping[int, Sequence[str]] | None = None) -> Written:
-    """The transcript of the log at ``path``. ``notes``: comments to write
-    after event N (0: before the first), as a study gives them."""
+    """The transcript of the log at ``path``. ``notes``: what to write after
+    event N (0: before the first), as transcript text: comments made with
+    :func:`comment`, variations (see :func:`from_study`)."""
     raw = [line for _, line in read_lines(path)]
     replay = Replay(registry, path)
     header = replay.header
@@ -318,7 +319,7 @@ def write(registry: Registry, path: Path, notes: Mapping[int, Sequence[str]] | N
             current.append(piece)
 
     for note in (notes or {}).get(0, ()):
-        add(comment(note))
+        add(note)
 
     def before(match: Match, seq: int, event: Event) -> None:
         nonlocal indent
@@ -339,7 +340,7 @@ def write(registry: Registry, path: Path, notes: Mapping[int, Sequence[str]] | N
         else:
             add(_outcome_item(match, seq, event, line, codec, seed, path))
         for note in (notes or {}).get(seq, ()):
-            add(comment(note))
+            add(note)
 
     replay.before = before
     match.hurry()  # the game's fast path, when it has one: a state is made only where a decision is read
@@ -355,6 +356,58 @@ def write(registry: Registry, path: Path, notes: Mapping[int, Sequence[str]] | N
 def comment(text: str) -> str:
     """A comment as a transcript writes it: ``}`` and ``\\`` escaped."""
     return "{" + text.replace("\\", "\\\\").replace("}", "\\}") + "}"
+
+
+def from_study(study: Any) -> dict[int, list[str]]:
+    """A study's notes and variations (:mod:`tabletop.study`) as transcript
+    text, by the event of the main line each follows: a note after the event
+    it is anchored to (its mark first), a variation after the decision it is
+    an alternative to (as in PGN), with the notes and variations on it inside."""
+    from .study import MAIN
+
+    pieces: dict[int, list[str]] = {}
+    _annotate(study, MAIN, 0, len(study.events), pieces)
+    return pieces
+
+
+def _annotate(study: Any, line: str, first: int, last: int, pieces: dict[int, list[str]]) -> None:
+    """Into ``pieces``: the notes and variations on ``line``, by the event (from
+    ``first`` to ``last``) they are written after."""
+    for note in study.notes:
+        if note.at.line == line:
+            pieces.setdefault(note.at.seq, []).append(comment(_note_words(note)))
+    for variation in study.variations.values():
+        if variation.at.line == line:
+            after = min(variation.at.seq + 1, last) if last > first else first
+            pieces.setdefault(after, []).append(_variation_text(study, variation))
+
+
+def _note_words(note: Any) -> str:
+    words = [note.mark or "", note.comment]
+    if note.squares:
+        words.append(f"[%csl {','.join(note.squares)}]")
+    if note.arrows:
+        words.append(f"[%cal {','.join(a + '-' + b for a, b in note.arrows)}]")
+    return " ".join(w for w in words if w)
+
+
+def _variation_text(study: Any, variation: Any) -> str:
+    """A variation as transcript text: ``(...)``, its decisions and outcomes
+    written as the main line's are, from the position it starts at."""
+    codec = study.registry.codec
+    match = study.match(variation.at.line, variation.at.seq, variation.seen_as, variation.seed)
+    inner: dict[int, list[str]] = {}
+    _annotate(study, variation.id, variation.at.seq, variation.end, inner)
+    parts: list[str] = [*inner.get(variation.at.seq, ())] if variation.at.seq == variation.end else []
+    for seq, event in enumerate(variation.events, start=variation.at.seq + 1):
+        line = codec.encode(seq, event)
+        if event.origin == DECISION:
+            parts.append(_decision_item(match, seq, event, line, codec))
+        else:
+            parts.append(_outcome_item(match, seq, event, line, codec, None, Path(study.log)))
+        match.apply(event)
+        parts += inner.get(seq, ())
+    return "(" + " ".join(parts) + ")"
 
 
 def _revealed_at_end(registry: Registry, header: Header, raw: list[bytes]) -> str | None:

@@ -34,8 +34,9 @@ def export(env, file: Path, transcript: bool, player: str | None, output: Path |
     --transcript: a text in the spirit of PGN: tags (game, players,
     variants, options, the seed or its commitment, the result), then each
     decision in the game's notation with turn numbers, each chance outcome
-    in the game's words in <...>. tabletop import turns it back into the
-    same log, byte for byte.
+    in the game's words in <...>, and the notes {...} and variations (...)
+    of the log's study, if it has one. tabletop import turns it back into
+    the same log, byte for byte.
 
     --as PLAYER: PLAYER's copy of a sealed game's log: every line PLAYER
     may not see is replaced by its salted commitment, so that the copy
@@ -61,9 +62,16 @@ def export(env, file: Path, transcript: bool, player: str | None, output: Path |
 
 
 def _transcript(registry, file: Path, output: Path | None) -> None:
-    from .. import transcript
+    from .. import study, transcript
 
-    written = transcript.write(registry, file)
+    notes, studied = None, study.default_path(file)
+    if studied.exists():
+        # The study beside the log: its notes and variations, inline.
+        try:
+            notes = transcript.from_study(study.load(registry, file))
+        except TabletopError as exc:
+            click.echo(f"tabletop: note: {exc}; the transcript is written without the study", err=True)
+    written = transcript.write(registry, file, notes)
     for warning in written.warnings:
         click.echo(f"tabletop: note: {warning}", err=True)
     if written.secret:
@@ -75,7 +83,8 @@ def _transcript(registry, file: Path, output: Path | None) -> None:
     _write(output, written.text.encode("utf-8"))
     if output is not None:
         done = f"{shown(output)} was written"
-        report([f"{shown(output)}: the transcript of {shown(file)} ({written.events} events)."], done)
+        with_study = f", with the notes and variations of {shown(studied)}" if notes else ""
+        report([f"{shown(output)}: the transcript of {shown(file)} ({written.events} events){with_study}."], done)
 
 
 def _copy(registry, file: Path, player: str, output: Path | None, seed_path: Path | None) -> None:

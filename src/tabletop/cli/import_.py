@@ -46,4 +46,12 @@ def import_(env, transcript: Path, output: Path) -> None:
     else:
         draws = 'Chance outcomes are as written: the log has no seed ("randomness": {}), they were drawn at a table.'
     lines = [f"{shown(output)}: {match.seq} events from {shown(where)}, each legal. {draws}", status(match)]
+    notes = read.notes()
+    if notes:
+        comments = sum(1 for note in notes if note.comment is not None)
+        variations = len(notes) - comments
+        lines.append(
+            f"{comments} comment{'s' * (comments != 1)} and {variations} variation{'s' * (variations != 1)} "
+            "were read: a study's, not the log's."
+        )
     report(lines, f"{shown(output)} was written")
