@@ -16,8 +16,9 @@ from tabletop.openspiel import returns_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = str(ROOT / "variants" / "house_rules")
+PEEK = str(Path(__file__).resolve().parent / "ai_games" / "peek.py")
 
-tabletop.openspiel.register([HOUSE])
+tabletop.openspiel.register([HOUSE, PEEK])
 
 
 def load(name: str, players: int, variants: str = "") -> pyspiel.Game:
@@ -229,3 +230,67 @@ def test_a_sealed_setup_is_secret_to_the_others_and_survives_serialization():
         state.apply_action(action)
         again.apply_action(action)
     assert again.serialize() == state.serialize()
+
+
+# -- observations a network can learn from, and a true bound on length ---------------
+
+
+def test_tensors_are_the_games_planes():
+    """The observation tensor of a game that declares planes is those planes
+    (with the words being spelt), by name in the observer's dict; the
+    information state adds the hashed history."""
+    from open_spiel.python.observation import make_observation
+
+    game = load("tabletop_glux", 2)
+    state = play_randomly(game.new_initial_state(), __import__("random").Random(1), 20)
+    size = state.setup.observation.size
+    assert game.observation_tensor_shape() == [size]
+    assert game.information_state_tensor_shape() == [size + tabletop.openspiel.INFORMATION_SIZE]
+    observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    observer.set_from(state, 0)
+    assert observer.dict["chips"].shape == (6, 2, 9, 13)
+    assert observer.dict["chips"].sum() == sum(1 for stack in state.match.state.stacks if stack)
+    assert list(observer.tensor) == state.observation_tensor(0)
+    spelt = load("tabletop_glyph_chess", 2).new_initial_state()
+    assert "spelt" in make_observation(spelt.get_game(), pyspiel.IIGObservationType(perfect_recall=False)).dict
+
+
+def test_a_game_without_planes_keeps_its_hashed_tensors():
+    game = pyspiel.load_game("tabletop_peek", {"players": 2, "plugins": PEEK})
+    assert game.observation_tensor_shape() == [tabletop.openspiel.OBSERVATION_SIZE]
+    assert game.information_state_tensor_shape() == [tabletop.openspiel.INFORMATION_SIZE]
+
+
+@pytest.mark.parametrize(("players", "variants", "longest"), [(2, "", 48), (3, "", 72), (4, "", 96)])
+def test_max_game_length_is_the_bound_of_the_rules_in_force(players, variants, longest):
+    assert load("tabletop_glux", players, variants).max_game_length() == longest
+
+
+def test_a_game_the_rules_do_not_bound_is_stopped_at_the_limit():
+    """Glyph Chess has no end but a win: with limit=N a game is stopped
+    unfinished after N decision words (returns 0), never later, and a state
+    read back from its log is stopped too."""
+    import random
+
+    game = pyspiel.load_game("tabletop_glyph_chess", {"players": 2, "limit": 60})
+    assert game.max_game_length() == 60
+    assert load("tabletop_glyph_chess", 2).max_game_length() == tabletop.limits.LIMIT
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = play_randomly(game.new_initial_state(), random.Random(6), 100_000)
+    assert state.is_terminal() and not state.match.over
+    assert sum(1 for step in state.full_history() if step.player >= 0) == 60
+    assert state.returns() == [0.0, 0.0] and state.legal_actions() == []
+    again = game.deserialize_state(state.serialize())
+    assert again.is_terminal() and again.play.words == 60
+
+
+def test_a_bound_the_game_declares_wrongly_is_one_clear_error(monkeypatch):
+    import random
+
+    from tabletop_glux.game import Glux
+
+    monkeypatch.setattr(Glux, "most_words", lambda self: 10)
+    game = pyspiel.load_game("tabletop_glux", {"players": 2, "options": "board=two-players"})
+    assert game.max_game_length() == 10
+    with pytest.raises(tabletop.PluginError, match="most_words"):
+        play_randomly(game.new_initial_state(), random.Random(1), 1000)

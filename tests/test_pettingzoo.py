@@ -124,3 +124,36 @@ def test_a_finished_episode_renders_the_whole_board():
     random_episode(table, 3)
     cards = table.table.view(None).cards
     assert table.render() == f"cards: p1 {cards[0]}, p2 {cards[1]}"
+
+
+def test_observations_are_the_games_planes():
+    """For a game that declares planes, the observation is those planes as
+    numbers from 0 to each plane's high, which the space declares."""
+    table = env("glux", players=2)
+    space = table.observation_space("p1")["observation"]
+    assert space.dtype == np.float32 and space.shape == (table.planes.size,)
+    table.reset(seed=2)
+    shown = table.observe(table.agent_selection)["observation"]
+    assert space.contains(shown)
+    planes = table.planes.layout.split(shown)
+    # Setup: the start chip is in hand, to be placed face up on the start square.
+    assert planes["chips"].shape == (6, 2, 9, 13) and planes["chips"].sum() == 0
+    assert planes["hand"].sum() == 1 and planes["start"][0].sum() == 1
+    peek = env("peek", players=2, plugins=[PEEK])
+    assert peek.observation_space("p1")["observation"].shape == (2048,)
+
+
+def test_an_episode_the_rules_do_not_bound_is_truncated_at_the_limit():
+    table = env("glyph-chess", players=2, limit=40)
+    total = random_episode(table, 5)
+    assert all(table.truncations.values()) and not any(table.terminations.values())
+    assert table.words == 40 and not table.table.over
+    assert total == {"p1": 0.0, "p2": 0.0}
+    api_test(env("glyph-chess", players=2, limit=25), num_cycles=100)
+
+
+def test_a_game_the_rules_bound_is_never_truncated():
+    table = env("glux", players=2, limit=48)
+    random_episode(table, 6)
+    assert all(table.terminations.values()) and not any(table.truncations.values())
+    assert table.words == 48

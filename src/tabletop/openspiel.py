@@ -558,6 +558,8 @@ class _Reading:
         if len(lines) > most:
             raise UsageError(f"line {most + 1}: a serialized state has at most {most:,} lines")
         self.state = state
+        #: Player -> the decisions open when they sealed theirs (see _counted).
+        self.sealing: dict[str, Menu] = {}
         state.play = Play(setup)  # nothing settled yet: the log holds what the rules forced
         end = len(lines)
         while end > 1 and lines[end - 1].startswith("#"):
@@ -599,16 +601,46 @@ class _Reading:
                 raise UsageError(f"line {number}: longer than {jsonline.MAX_LINE:,} characters")
             try:
                 seq, event = codec.decode_line(name, line)
+                counted = self._counted(event)
                 state.match.accept(event, seq)
-                # OpenSpiel's game length counts the words of each decision;
-                # a sealed one is counted as it is revealed (or from its #sealed line).
-                if isinstance(event, Unseal):
-                    state.play.words += len(setup.actions.of(state.match.unsealed(event)))
-                elif event.origin == DECISION and not isinstance(event, Seal):
-                    state.play.words += len(setup.actions.of(event))
+                if counted is not None:
+                    state.play.words += self._words_taken(*counted)
             except TabletopError as exc:
                 raise UsageError(f"line {number}: {exc}") from None
             state.events.append(event)
+
+    def _counted(self, event: Event) -> tuple[Menu, Event] | None:
+        """The menu a decision was chosen from and the decision, for counting
+        its words, or None. OpenSpiel's game length counts the words taken,
+        and a decision is played as soon as its words so far are its own:
+        only the legal decisions of that moment say how many that was. A
+        sealed decision is counted when it is revealed (or read from its
+        #sealed line), from the decisions open when it was sealed."""
+        state = self.state
+        if state.setup.length.stop is None and state.setup.length.bound is None:
+            return None
+        if isinstance(event, Unseal):
+            return self.sealing.pop(event.player), state.match.unsealed(event)
+        if event.origin != DECISION:
+            return None
+        menu = state.setup.actions.menu(state.match.legal(event.player))  # type: ignore[attr-defined]
+        if isinstance(event, Seal):
+            self.sealing[event.player] = menu
+            return None
+        return menu, event
+
+    def _words_taken(self, menu: Menu, decision: Event) -> int:
+        """How many words the adapter took to play ``decision`` from ``menu``."""
+        spelt = self.state.setup.actions.of(decision)
+        branch = menu.root
+        for taken, word in enumerate(spelt, start=1):
+            branch = branch.children.get(word)
+            if branch is None:
+                break
+            if branch.count == 1:
+                return taken
+        # Where longer decisions go on, the end word closes this one.
+        return len(spelt) + (1 if branch is not None and branch.children else 0)
 
     def _secret(self, number: int, text: str) -> None:
         """One sealed decision not yet revealed: it must open its player's seal."""
@@ -640,7 +672,8 @@ class _Reading:
         if not opens:
             raise UsageError(f"{where}: this does not open {player}'s sealed decision (the hash differs)")
         try:
-            state.play.words += len(state.setup.actions.of(sealed))
+            if player in self.sealing:
+                state.play.words += self._words_taken(self.sealing.pop(player), sealed)
         except TabletopError as exc:
             raise UsageError(f"{where}: {exc}") from None
         state.secrets[player] = {"salt": salt, "choice": choice}

@@ -42,12 +42,19 @@ except ImportError as exc:  # pragma: no cover - the extra is not installed
 
 from . import chance, seen
 from .api import Table, registry, start
+from .errors import PluginError
+from .events import Event
+from .limits import LIMIT, length_of
 from .numbering import Actions, Menu, actions_for
+from .planes import Observation, planes_of
 from .returns import returns_of
 from .views import features, hashed
 
-#: The length of the hashed observation vector.
+#: The length of the hashed observation vector (a game that declares no planes).
 OBSERVATION_SIZE = 2048
+#: Spellings kept between decision points (a Glüx placement is met again and
+#: again); forgotten all at once past this many.
+SPELLINGS_KEPT = 1 << 16
 
 
 class TabletopEnv(AECEnv):
@@ -63,6 +70,7 @@ class TabletopEnv(AECEnv):
         options: Mapping[str, str] | None = None,
         plugins: Sequence[str | Path] = (),
         render_mode: str | None = None,
+        limit: int = LIMIT,
     ) -> None:
         super().__init__()
         self.registry = registry(list(plugins))
@@ -75,20 +83,29 @@ class TabletopEnv(AECEnv):
         # One table made now checks the game, players, variants and options at once.
         self.table = self._start("pettingzoo")
         self.actions: Actions = actions_for(self.registry, self.table.header, self.table.game)
+        #: The most steps an episode takes, and where one is truncated (``tabletop.limits``).
+        self.length = length_of(self.table.game, limit)
+        declared = planes_of(self.table.game)
+        #: The game's planes and the words being spelt (``tabletop.planes``), or None: hashed.
+        self.planes = None if declared is None else Observation(declared, self.actions.words)
         size = len(self.actions)
+        if self.planes is None:
+            observation = gymnasium.spaces.Box(0, 1, (OBSERVATION_SIZE,), np.int8)
+        else:
+            observation = gymnasium.spaces.Box(np.zeros_like(self.planes.high), self.planes.high, dtype=np.float32)
         self._action_spaces = {a: gymnasium.spaces.Discrete(size) for a in self.possible_agents}
         self._observation_spaces = {
             a: gymnasium.spaces.Dict(
-                {
-                    "observation": gymnasium.spaces.Box(0, 1, (OBSERVATION_SIZE,), np.int8),
-                    "action_mask": gymnasium.spaces.Box(0, 1, (size,), np.int8),
-                }
+                {"observation": observation, "action_mask": gymnasium.spaces.Box(0, 1, (size,), np.int8)}
             )
             for a in self.possible_agents
         }
+        self._spelt: dict[Event, tuple[int, ...]] = {}
+        self.prefix: tuple[int, ...] = ()
+        self.words = 0
 
     def _start(self, seed: str) -> Table:
-        return start(
+        table = start(
             self.game_name,
             self.possible_agents,
             variants=self.variants,
@@ -96,6 +113,10 @@ class TabletopEnv(AECEnv):
             seed=seed,
             registry=self.registry,
         )
+        # Nothing keeps the states between steps: the game's fast path (a
+        # mutable state, frozen only when a view is asked for) plays them.
+        table.match.hurry()
+        return table
 
     # -- PettingZoo's API ------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
@@ -112,19 +133,26 @@ class TabletopEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.prefix: tuple[int, ...] = ()
-        self._menu: Menu | None = None
+        self.prefix = ()
+        self.words = 0
+        self._menu: _Menu | None = None
+        self._mask: np.ndarray | None = None
         self._settled()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        vector = np.zeros(OBSERVATION_SIZE, np.int8)
-        facts = list(features(self.table.view(agent)))
-        if agent == self.agent_selection and self.prefix:
-            facts += [f"spelling {i} {self.actions.words[w]}" for i, w in enumerate(self.prefix)]
-        vector[list(hashed(facts, OBSERVATION_SIZE))] = 1
-        mask = np.zeros(len(self.actions), np.int8)
-        if agent == self.agent_selection and not self.table.over:
-            mask[self._open()] = 1
+        acting = agent == self.agent_selection and not self._ended()
+        if self.planes is None:
+            vector = np.zeros(OBSERVATION_SIZE, np.int8)
+            facts = list(features(self.table.view(agent)))
+            if acting and self.prefix:
+                facts += [f"spelling {i} {self.actions.words[w]}" for i, w in enumerate(self.prefix)]
+            vector[list(hashed(facts, OBSERVATION_SIZE))] = 1
+        else:
+            vector = self.planes.vector(self.table.game, self.table.match.state, agent, self.prefix if acting else ())
+        if acting:
+            mask = self._mask_now().copy()
+        else:
+            mask = np.zeros(len(self.actions), np.int8)
         return {"observation": vector, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -133,9 +161,12 @@ class TabletopEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        if action is None or int(action) not in self._open():
+        mask = self._mask_now()
+        if action is None or not 0 <= int(action) < len(mask) or not mask[int(action)]:
             raise ValueError(f"{agent}: action {action} is not open now (see the observation's action_mask)")
+        self.words += 1
         self.prefix, decision = self._menu_now().take(self.prefix, int(action))
+        self._mask = None
         if decision is not None:
             self.table.play(decision)
             self._menu = None
@@ -159,16 +190,26 @@ class TabletopEnv(AECEnv):
         """Write the episode so far as a tabletop log (a new file)."""
         return self.table.save(path)
 
-    def _menu_now(self) -> Menu:
+    def _ended(self) -> bool:
+        return self.table.over or self.truncations.get(self.agent_selection, False)
+
+    def _menu_now(self) -> _Menu:
         if self._menu is None:
-            self._menu = self.actions.menu(self.table.legal(self.agent_selection))
+            self._menu = _Menu(self.actions, self.table.legal(self.agent_selection), self._spelt)
         return self._menu
 
-    def _open(self) -> list[int]:
-        return self._menu_now().open(self.prefix)
+    def _mask_now(self) -> np.ndarray:
+        """The words open to the agent to act: made once per step, for its
+        observation and for checking its action."""
+        if self._mask is None:
+            mask = np.zeros(len(self.actions), np.int8)
+            mask[self._menu_now().open(self.prefix)] = 1
+            self._mask = mask
+        return self._mask
 
     def _settled(self) -> None:
-        """Whose turn it is, or the rewards once the game is over."""
+        """Whose turn it is, the rewards once the game is over, or the
+        truncation once it reaches the limit unfinished."""
         if self.table.over:
             payoff = returns_of(self.table.outcome, self.possible_agents)
             for agent, value in zip(self.possible_agents, payoff):
@@ -179,9 +220,51 @@ class TabletopEnv(AECEnv):
         for agent in self.agents:
             self.rewards[agent] = 0.0
         self.agent_selection = self.table.deciding[0]
+        stop = self.length.stop
+        if stop is not None and self.words >= stop:
+            for agent in self.agents:
+                self.truncations[agent] = True
+            return
+        self.length.check(self.table.game, self.words, True)
+
+
+class _Menu:
+    """The legal decisions of the agent to act, by their words. A game whose
+    decisions are one word each (a Glüx placement) is a table from word to
+    decision; longer spellings are chosen a word at a time (``Menu``)."""
+
+    __slots__ = ("single", "menu")
+
+    def __init__(self, actions: Actions, legal: Sequence[Event], spelt: dict[Event, tuple[int, ...]]) -> None:
+        if len(spelt) > SPELLINGS_KEPT:
+            spelt.clear()
+        entries = []
+        for decision in legal:
+            words = spelt.get(decision)
+            if words is None:
+                words = spelt[decision] = actions.of(decision)
+            entries.append((words, decision))
+        self.single: dict[int, Event] | None = None
+        self.menu: Menu | None = None
+        if all(len(words) == 1 for words, _ in entries):
+            self.single = {words[0]: decision for words, decision in entries}
+            if len(self.single) != len(entries):
+                raise PluginError(f"{actions.game.name}: two legal decisions are spelt with the same words")
+        else:
+            self.menu = actions.menu(legal)
+
+    def open(self, prefix: tuple[int, ...]) -> list[int]:
+        if self.menu is not None:
+            return self.menu.open(prefix)
+        return sorted(self.single)  # type: ignore[arg-type]
+
+    def take(self, prefix: tuple[int, ...], action: int) -> tuple[tuple[int, ...], Event | None]:
+        if self.menu is not None:
+            return self.menu.take(prefix, action)
+        return (), self.single[action]  # type: ignore[index]
 
 
 def env(game: str, **kwargs: Any) -> TabletopEnv:
     """A PettingZoo AEC environment of ``game`` (``players``, ``variants``,
-    ``options``, ``plugins``, ``render_mode`` as for :class:`TabletopEnv`)."""
+    ``options``, ``plugins``, ``render_mode``, ``limit`` as for :class:`TabletopEnv`)."""
     return TabletopEnv(game, **kwargs)

@@ -132,6 +132,8 @@ class Observation:
         self.high = self.layout.high
         self._spelling = None if planes.one_word else self.layout.offsets["spelt"]
         self._words = len(words)
+        self._views: dict[int, tuple[np.ndarray, dict[str, np.ndarray]]] = {}
+        self._buffer = self.new()
 
     def fill(self, game: Any, state: Any, viewer: str, prefix: Sequence[int], out: np.ndarray) -> np.ndarray:
         """Write what ``viewer`` is shown into ``out`` (a vector of ``size``)."""
@@ -148,11 +150,17 @@ class Observation:
         return out
 
     def _planes_of(self, out: np.ndarray) -> dict[str, np.ndarray]:
-        # The views of a buffer are made once: filling is done at every step.
-        cached = getattr(self, "_views", None)
-        if cached is None or cached[0] is not out:
-            cached = self._views = (out, self.game_planes.split(out))
-        return cached[1]
+        # The named views of a buffer are made once: it is filled at every step.
+        found = self._views.get(id(out))
+        if found is None or found[0] is not out:
+            if len(self._views) > 8:
+                self._views.clear()
+            found = self._views[id(out)] = (out, self.game_planes.split(out))
+        return found[1]
+
+    def vector(self, game: Any, state: Any, viewer: str, prefix: Sequence[int] = ()) -> np.ndarray:
+        """What ``viewer`` is shown, as a new vector."""
+        return self.fill(game, state, viewer, prefix, self._buffer).copy()
 
     def new(self) -> np.ndarray:
         return np.zeros(self.size, np.float32)
