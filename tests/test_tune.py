@@ -135,6 +135,8 @@ class Coin(Game):
         self.edge = rules.coin_edge(players=n)
         self.stop = rules.coin_stop(players=n)
         self.choices = rules.coin_choices(players=n)
+        if self.choices < 1:
+            raise rules.refuse("coin_choices", f"gave {self.choices} choices: a player guesses from 1 or more")
 
     def initial(self):
         return State()
@@ -304,7 +306,7 @@ def test_the_search_finds_the_edge_that_makes_the_seats_even(coin, tmp_path):
         "tune.json",
     ]
     rows = list(iter_rows(folder / "round-1.csv"))
-    assert len(rows) == 11 * found["schedule"][0]["games"]
+    assert len(rows) == 11 * found["schedule"][0]["seeds"]
     seeds = {}
     for row in rows:
         seeds.setdefault(row.variants, []).append(row.seed)
@@ -544,6 +546,10 @@ BAD = [
     ),
     (["--variant", "coin-tuned", "--target", "even-seats"], "missing option '--param'"),
     (
+        ["--variant", "coin-tuned", "--param", "choices=0..2", "--target", "even-seats"],
+        "--param choices=0: variant 'coin-tuned': coin_choices gave 0 choices",
+    ),
+    (
         ["--variant", "coin-tuned", "--param", "edge=1..3", "--target", "fair"],
         "--target fair: one of even-seats, even-turn-order",
     ),
@@ -690,3 +696,19 @@ def test_each_round_spends_about_the_same_share_of_the_budget(tmp_path):
     assert sum(n * g for n, g in search.schedule()) == 800
     one = tuning.search_of(registry, plan, "coin-tuned", ["edge=5..5"], aims.parse("even-seats", plan.bots), 30)
     assert one.schedule() == [(1, 30)]
+
+
+def test_the_pages_python_example_runs(tmp_path, monkeypatch, capsys):
+    """docs/tuning.md's example, as written but for a smaller budget."""
+    import re
+
+    from .conftest import ROOT
+
+    (code,) = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "tuning.md").read_text(), re.S)
+    assert "budget=800" in code
+    (tmp_path / "variants").symlink_to(ROOT / "variants")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TABLETOP_PLUGINS", raising=False)
+    exec(compile(code.replace("budget=800", "budget=16"), "tuning.md", "exec"), {})
+    assert capsys.readouterr().out.startswith("height=")
+    assert json.loads((tmp_path / "skill" / "tune.json").read_text())["finished"]

@@ -34,7 +34,7 @@ import attrs
 import orjson
 
 from . import files, runs, simulation
-from .errors import UsageError
+from .errors import TabletopError, UsageError
 from .registry import Registry
 from .results import iter_rows
 from .rules import Parameter, format_value, split_entry
@@ -243,9 +243,12 @@ def search_of(
     search.schedule()
     # Every candidate and seating is a game the workers can make: a value the
     # variant refuses is found now, not in the middle of the night.
-    for k, entry in enumerate(entries):
+    for k, (values, entry) in enumerate(zip(search.grid(), entries)):
         for lineup in search.lineups() if k == 0 else search.lineups()[:1]:
-            simulation.check(attrs.evolve(plan, bots=lineup, variants=(*plan.variants, entry)))
+            try:
+                simulation.check(attrs.evolve(plan, bots=lineup, variants=(*plan.variants, entry)))
+            except TabletopError as exc:
+                raise type(exc)(f"--param {search.label(values)}: {exc.message}", where=exc.where) from None
     return search
 
 
@@ -304,7 +307,7 @@ class Tuned:
         return {
             "search": self.search.definition(),
             "target": {"text": self.search.target.text, "meaning": self.search.target.meaning},
-            "schedule": [{"round": k, "candidates": n, "games": g} for k, (n, g) in enumerate(self.schedule, start=1)],
+            "schedule": [{"round": k, "candidates": n, "seeds": g} for k, (n, g) in enumerate(self.schedule, start=1)],
             "seatings": [list(lineup) for lineup in self.search.lineups()],
             "best": self.best.as_json(self.search) if self.best is not None else None,
             "candidates": [c.as_json(self.search) for c in self.ranked()],
@@ -359,11 +362,13 @@ class Tuned:
 
     def round_lines(self) -> list[str]:
         out = []
+        seatings = len(self.search.lineups())
+        each = "games" if seatings == 1 else f"seeds x {seatings} seatings"
         for r in self.rounds:
             kept = ", ".join(r["kept_labels"])
             out.append(
-                f"Round {r['round']}: {len(r['candidates'])} candidates x {r['games']:,} games "
-                f"(seeds {r['seed']}-1..{r['games']}); kept {kept}"
+                f"Round {r['round']}: {len(r['candidates'])} candidates x {r['seeds']:,} {each} "
+                f"(seeds {r['seed']}-1..{r['seeds']}); kept {kept}"
             )
         return out
 
@@ -517,7 +522,7 @@ def tune(
                 {
                     "round": k,
                     "seed": plan.seed,
-                    "games": games,
+                    "seeds": games,
                     "file": run.results.name if run.results is not None else None,
                     "candidates": [{"label": candidates[c].label, "loss": _loss(candidates[c].measure)} for c in alive],
                     "kept": [list(candidates[c].values) for c in survivors],
@@ -556,7 +561,7 @@ def _write_manifest(
 ) -> None:
     data = {
         "search": search.definition(),
-        "schedule": [{"round": k, "candidates": n, "games": g} for k, (n, g) in enumerate(schedule, start=1)],
+        "schedule": [{"round": k, "candidates": n, "seeds": g} for k, (n, g) in enumerate(schedule, start=1)],
         "rounds": rounds,
         "finished": best is not None,
         "best": best.as_json(search) if best is not None else None,
@@ -614,9 +619,10 @@ def plot_search(tuned: Tuned, path: Path) -> Path:
     if isinstance(aim, float) and not _is_length(search.target):
         from matplotlib.ticker import PercentFormatter
 
-        left.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        left.yaxis.set_major_formatter(PercentFormatter(1.0))
     left.set_ylabel(f"{search.target.text}: measured, 95% interval")
     left.legend(fontsize="small")
+    ends: dict[tuple[int, float], list[str]] = {}
     for c in tuned.candidates:
         ys = [y for y in c.losses if math.isfinite(y)]
         if not ys:
@@ -625,8 +631,11 @@ def plot_search(tuned: Tuned, path: Path) -> Path:
         right.plot(
             range(1, len(ys) + 1), ys, "o-" if best else ".-", alpha=1 if best else 0.6, linewidth=2 if best else 1
         )
-        if len(tuned.candidates) <= 16:
-            right.annotate(c.label, (len(ys), ys[-1]), textcoords="offset points", xytext=(4, 0), fontsize="x-small")
+        ends.setdefault((len(ys), ys[-1]), []).append(c.label)
+    if len(tuned.candidates) <= 16:
+        # Candidates that ended on the same point (the same games, the same loss) share one label.
+        for (x, y), labels in ends.items():
+            right.annotate(", ".join(labels), (x, y), textcoords="offset points", xytext=(4, 0), fontsize="x-small")
     right.set_xlabel("round")
     right.set_xticks(range(1, rounds + 1))
     right.set_xlim(0.8, rounds + 0.6)
