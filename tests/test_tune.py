@@ -712,3 +712,25 @@ def test_the_pages_python_example_runs(tmp_path, monkeypatch, capsys):
     exec(compile(code.replace("budget=800", "budget=16"), "tuning.md", "exec"), {})
     assert capsys.readouterr().out.startswith("height=")
     assert json.loads((tmp_path / "skill" / "tune.json").read_text())["finished"]
+
+
+def test_progress_runs_over_every_game_of_the_search(tmp_path):
+    """On a terminal the bar counts every game of every round, as simulate's does."""
+    import io
+
+    from tabletop.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    (tmp_path / "coin.py").write_text(COIN)
+    registry = Registry(get_plugin_manager([tmp_path / "coin.py"], environment=False))
+    plan = Plan(game="coin", players=2, bots=("random", "random"), plugins=(str(tmp_path / "coin.py"),))
+    search = tuning.search_of(registry, plan, "coin-tuned", ["stop=1..4"], aims.parse("length=2", plan.bots), 200)
+    out = Terminal()
+    with Progress(200, "tune coin", out) as bar:
+        tuned = tuning.tune(registry, search, tuning.Where(workers=1), progress=bar)
+    assert tuned.played == 200
+    last = out.getvalue().rstrip().split("\r")[-1]
+    assert last.startswith("tune coin round 2/2") and last.rstrip().endswith("100%  200/200")
