@@ -16,6 +16,7 @@ from ..errors import CheckFailed, TabletopError, UsageError
 from ..referee import mailin, referee
 from ..referee.clock import duration
 from ..referee.gamedir import GameDir, one_line
+from ..referee.settings import CLOCKS_DIFFER
 from .common import game_option, parse_options, pass_env, variant_option
 
 
@@ -313,11 +314,18 @@ def poll(env, directory, maildir, imap_url, imap_password_file, ca_file, max_tim
     ref = referee.Referee.open(_registry(env, directory), directory)
     box = mailbox.Maildir(maildir, factory=None, create=False)
     count, failed = 0, 0
+    created = ref.settings.get("created")
+    begun = created - CLOCKS_DIFFER if isinstance(created, (int, float)) else None
     with ref.dir.locked("poll.lock", until=deadline):
         for key in sorted(_new_keys(box)):
             if time.monotonic() >= deadline:
                 click.echo(f"stopped after --max-time {max_time}; the rest waits for the next poll.")
                 break
+            arrived = _delivered(key)
+            if begun is not None and arrived is not None and arrived < begun:
+                # A Maildir several games share: mail from before this game is the older games' (unread).
+                click.echo(f"{key}: arrived before the game began; left in new/ to the games before it")
+                continue
             where = maildir / box._toc[key]  # noqa: SLF001 - where it lies
             try:
                 # Only the start of a huge mail is read (never the whole file).
@@ -326,16 +334,18 @@ def poll(env, directory, maildir, imap_url, imap_password_file, ca_file, max_tim
             except (KeyError, FileNotFoundError):
                 continue  # taken by another reader
             try:
-                click.echo(f"{key}: {ref.receive(raw, size=size, arrived=_delivered(key))}")
+                click.echo(f"{key}: {ref.receive(raw, size=size, arrived=arrived)}")
             except Exception as exc:  # noqa: BLE001 - one mail never stops the others
                 failed += 1
                 why = exc.message if isinstance(exc, TabletopError) else f"{type(exc).__name__}: {exc}"
                 click.echo(f"{key}: not handled, left for the next poll: {one_line(why)}")
                 continue
+            count += 1
+            if ref.passed_over:
+                continue  # another game's: left in new/ for its own poll
             # Read: moved to cur/ and flagged seen, as a mail program would.
             with contextlib.suppress(FileNotFoundError):
                 os.rename(where, maildir / "cur" / f"{where.name.split(':', 1)[0]}:2,S")
-            count += 1
     click.echo(f"{count} message(s) handled.")
     if failed:
         raise CheckFailed(f"{failed} message(s) could not be handled; they wait in new/", where=str(maildir))

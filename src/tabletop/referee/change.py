@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from .. import files, logfile
 from ..engine import Match
-from ..events import Event
+from ..events import DECISION, Event
 from ..files import sync_folder
 from ..secretfile import SecretKeeper
 from . import faults, mailout
@@ -139,6 +139,9 @@ class Changes:
             # over, conditional moves played): applied when the change is
             # finished, so never without its events, nor twice.
             "records": records or {},
+            # Whose clock starts again: a player who decided in this change
+            # and must decide again (a conditional move answered theirs).
+            "decided": sorted({e.player for e in events if e.origin == DECISION and hasattr(e, "player")}),
         }
         write_private(self.dir.journal, json.dumps(journal))
         faults.point("journal")
@@ -155,6 +158,7 @@ class Changes:
         match = self.replay()
         last = journal["last"]
         self.settings.update(journal.get("records") or {})
+        self.restart_clocks(journal.get("decided") or [])
         if journal["message_id"]:
             self._seen(journal["message_id"])
             self._accepted(journal["message_id"])

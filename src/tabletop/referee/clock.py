@@ -173,6 +173,16 @@ class Clock:
             "late": [p for p in old["late"] if p in deciding],
         }
 
+    def restart_clocks(self, players: list[str]) -> None:
+        """``players`` decided: a decision due of theirs after it is a new one, on a clock of its own."""
+        due = self.settings.get("due")
+        if not due:
+            return
+        for player in players:
+            due["since"].pop(player, None)
+        due["reminded"] = [p for p in due["reminded"] if p not in players]
+        due["late"] = [p for p in due["late"] if p not in players]
+
     def when(self, epoch: float, player: str | None = None) -> str:
         """A moment as ``player`` reads it: in their time zone (``--tz``), and in UTC."""
         zone = self.players[player].get("tz") if player in self.players else None

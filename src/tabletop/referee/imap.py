@@ -50,6 +50,7 @@ from . import faults, mailin
 from .delivery import tls_context
 from .gamedir import MAX_RECORD, GameDir, one_line, write_private
 from .imapread import ANSWER, GRACE, LITERAL, TIMEOUT, Answers, Fault, Plain, Secure, ServerFault
+from .settings import CLOCKS_DIFFER
 
 __all__ = ["Connection", "Fetched", "Mailbox", "Polled", "ServerFault", "load_state", "mailbox", "password", "poll"]
 
@@ -240,6 +241,19 @@ class Connection:
         )
         self._ok(kind, data, "FETCH")
         return _fetched(uid, data)
+
+    def arrived(self, uid: int) -> float | None:
+        """When the mail of ``uid`` reached the mailbox (the server's
+        INTERNALDATE), asked for alone: nothing of the mail is fetched."""
+        kind, data = self._call("FETCH", self.imap.uid, "FETCH", str(uid), "(UID INTERNALDATE)")
+        self._ok(kind, data, "FETCH")
+        for item in data or []:
+            line = bytes(item[0]) if isinstance(item, tuple) else item
+            if isinstance(line, bytes):
+                found = re.search(rb"\bUID (\d{1,10})\b", line)
+                if found and int(found.group(1)) == uid:
+                    return _arrived(line)
+        return None
 
     def seen(self, uid: int) -> None:
         kind, data = self._call("STORE", self.imap.uid, "STORE", str(uid), "+FLAGS.SILENT", r"(\Seen)")
@@ -442,6 +456,8 @@ def poll(
         since = created - BEFORE_START if isinstance(created, (int, float)) else None
     handled = failed = 0
     retry = [u for u in state.get("retry", []) if isinstance(u, int)]
+    created = referee.settings.get("created")
+    begun = created - CLOCKS_DIFFER if isinstance(created, (int, float)) else None
 
     def record(uid: int | None = None) -> None:
         if uid is not None:
@@ -453,6 +469,14 @@ def poll(
         if deadline is not None and time.monotonic() >= deadline:
             return Polled(handled, failed, unfinished=True)
         try:
+            # The first reading of a mailbox that served other games: their
+            # mail from before this game began is passed over unread.
+            when = connection.arrived(uid) if since is not None and begun is not None else None
+            if when is not None and when < begun:
+                record(uid)
+                echo(f"uid {uid}: arrived before the game began; left to the games before it")
+                handled += 1
+                continue
             fetched = connection.fetch(uid)
         except imaplib.IMAP4.error as exc:  # the server said NO to this one mail
             echo(f"uid {uid}: not fetched, tried again at the next poll: {_why(exc)}")
@@ -465,6 +489,12 @@ def poll(
             if uid in retry:
                 retry.remove(uid)
                 record()
+            continue
+        if begun is not None and fetched.arrived is not None and fetched.arrived < begun:
+            retry = [u for u in retry if u != uid]
+            record(uid)
+            echo(f"uid {uid}: arrived before the game began; left to the games before it")
+            handled += 1
             continue
         try:
             report = referee.receive(fetched.raw, size=fetched.size, arrived=fetched.arrived)

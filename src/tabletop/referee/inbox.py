@@ -6,6 +6,7 @@ referee from relaying anything for anyone or checking secrets without end."""
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 
 from ..engine import Match
@@ -13,6 +14,17 @@ from ..errors import TabletopError, UsageError
 from . import blackout, commands, faults, mailin, mailout, passwords, seats
 from .gamedir import one_line
 from .settings import ANSWERS_A_DAY, CLOCKS_DIFFER, DAY, GUESSES_A_DAY, GUESSES_AN_HOUR, HOUR
+
+#: How a bounced mail of the referee's names its game: the Subject's tag, or the thread's Message-ID.
+_REPORTED = (
+    re.compile(r"(?im)^[ \t>]*subject:[^\n]{0,400}?\[([A-Za-z0-9][A-Za-z0-9._-]{0,39})\]"),
+    re.compile(r"<tabletop\.([A-Za-z0-9][A-Za-z0-9._-]{0,39})\.[0-9a-f]{16}@"),
+)
+
+
+def _games_reported(report: str) -> set[str]:
+    """The games a delivery report's quoted mail belongs to (none when it does not say)."""
+    return {name.lower() for pattern in _REPORTED for name in pattern.findall(report[:200_000])}
 
 
 class Inbox:
@@ -32,6 +44,8 @@ class Inbox:
         (a mailbox that served other games) gets no answer: it cannot be
         for this game, whose secrets did not exist yet."""
         now = time.time() if now is None else now
+        #: Whether the mail was another game's, left to its referee (a shared Maildir leaves it in new/).
+        self.passed_over = False
         created = self.settings.get("created")
         self._older = bool(
             arrived is not None and isinstance(created, (int, float)) and arrived < created - CLOCKS_DIFFER
@@ -88,6 +102,7 @@ class Inbox:
         letter_key = key
         elsewhere = self._elsewhere(letter)
         if elsewhere:
+            self.passed_over = True
             return (
                 f"passed over a mail from {letter.sender} for game '{elsewhere}': another game's, left to its referee"
             )
@@ -311,10 +326,15 @@ class Inbox:
         return f"answered {letter.sender}: {problem.splitlines()[0]}"
 
     def _bounce(self, letter: mailin.Letter, now: float) -> None:
-        """A delivery report naming a player's address: the game master hears of it (once a day)."""
-        if not letter.report or not self.settings.get("master"):
+        """A delivery report naming a player's address: the game master hears
+        of it (once a day). A report older than the game, or about another
+        game's mail (its tag, not this game's), is not this game's to tell."""
+        if not letter.report or not self.settings.get("master") or getattr(self, "_older", False):
             return
         text = letter.report.lower()
+        games = _games_reported(letter.report)
+        if games and self.settings["game_id"].lower() not in games:
+            return
         for player, data in self.players.items():
             if data["address"].lower() in text and not self._limited("alerted", "bounce:" + player, now):
                 self.mail_master(
