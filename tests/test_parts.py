@@ -215,3 +215,25 @@ def test_a_folder_stopped_by_ctrl_c_or_killed_resumes_to_the_same_rows(tmp_path)
     # Run once more: nothing is left to play, and the summary is the manifest's.
     last = finish([*args, "--json"], tmp_path)
     assert json.loads(last.stdout)["resumed"] == 1500
+
+
+def test_a_worker_with_other_code_refuses_to_play():
+    """A Dask worker whose tabletop or plugins differ from the command's would
+    add games that the results credit to the command's code: it refuses, in
+    one line naming what differs, before playing a game."""
+    from tabletop.errors import TabletopError
+    from tabletop.simulation import Out, maker_of, play_written, shipped
+
+    plan = Plan(game="glux", players=2, bots=("random", "random"), seed="code")
+    version, code = maker_of((plan,))
+    assert maker_of((shipped(plan),)) == (version, code)
+    done = play_written((plan,), range(1, 3), Out(keep=False, maker=(version, code)))
+    assert done.totals.games == 2
+    other = tuple((name, "0" * 16) if name == "tabletop_glux" else (name, d) for name, d in code)
+    for maker, said in [
+        ((version, other), "tabletop_glux "),
+        (("0.0.9", code), f"tabletop {version}, the command's 0.0.9"),
+    ]:
+        with pytest.raises(TabletopError, match="has other code than the command") as caught:
+            play_written((plan,), range(1, 3), Out(keep=False, maker=maker))
+        assert said in str(caught.value) and "\n" not in str(caught.value)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import shlex
 
+import pytest
+
 from .conftest import ROOT, Cli
 
 PAGE = ROOT / "docs" / "simulation.md"
@@ -43,9 +45,59 @@ def test_the_pages_commands_run(tmp_path, monkeypatch):
             (tmp_path / into).write_text(done.stdout)
 
 
+def python_blocks(word: str) -> list[str]:
+    return [c for c in re.findall(r"```python\n(.*?)```", PAGE.read_text(), re.S) if word in c]
+
+
 def test_the_pages_python_example_runs(tmp_path, monkeypatch):
-    (code,) = [c for c in re.findall(r"```python\n(.*?)```", PAGE.read_text(), re.S) if "tabletop.runs" in c]
+    (code,) = python_blocks('results=Path("study.csv")')
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("TABLETOP_PLUGINS", raising=False)
     exec(compile(code.replace("games=200", "games=4"), "simulation.md", "exec"), {})
     assert (tmp_path / "study.csv").read_text().count("\n") == 2 + 4
+
+
+def test_the_slurm_recipe_runs_on_a_local_cluster(tmp_path, monkeypatch):
+    """The SLURM recipe as written, on a real Dask LocalCluster standing in
+    for the batch jobs (no SLURM here): the study reaches the workers with
+    its house rules, writes its folder and prints its table. Its arguments
+    are checked against dask-jobqueue's own where that is installed."""
+    import inspect
+    import sys
+    import types
+
+    distributed = pytest.importorskip("distributed")
+    from tabletop import parts
+
+    (code,) = python_blocks("SLURMCluster")
+    started = []
+
+    def slurm_cluster(**kwargs):
+        try:
+            from dask_jobqueue import SLURMCluster
+        except ImportError:
+            pass
+        else:
+            inspect.signature(SLURMCluster).bind(**kwargs)
+        assert kwargs["processes"] == kwargs["cores"], "one single-threaded worker process per core"
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        )
+        started.append(cluster)
+        # Its two workers stand for the jobs scale() would submit.
+        return types.SimpleNamespace(scheduler_address=cluster.scheduler_address, scale=lambda **_: None)
+
+    monkeypatch.setitem(sys.modules, "dask_jobqueue", types.SimpleNamespace(SLURMCluster=slurm_cluster))
+    (tmp_path / "variants").symlink_to(ROOT / "variants")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TABLETOP_PLUGINS", raising=False)
+    small = code.replace("1_000_000_000", "40").replace("per_batch=10_000", "per_batch=10")
+    assert small != code
+    found: dict = {}
+    try:
+        exec(compile(small, "simulation.md", "exec"), found)
+    finally:
+        for cluster in started:
+            cluster.close()
+    assert found["done"].games == 40 and found["done"].written_by_workers == 4
+    assert parts.read_manifest(tmp_path / "study")["run"]["arms"] == [["glux-room-points"]]

@@ -263,6 +263,8 @@ def play(
             appended = Appended(str(results.appended.resolve()), str(results.appended))
             appended.prepare(kept + 1)
             out = attrs.evolve(out, rows=appended)
+    if on_dask:
+        out = attrs.evolve(out, maker=simulation.maker_of(run.arms))
     log_folders = [arm_folder(run, k) for k in range(arms)] if run.logs is not None else []
     if log_folders and not on_dask:
         out = attrs.evolve(out, logs=tuple(str(f.resolve()) for f in log_folders))

@@ -25,6 +25,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import socket
 import sys
 import tempfile
 import threading
@@ -152,6 +153,41 @@ class Out:
     #: The folder of each arm's logs, written by the worker; empty: the log
     #: lines are sent back (arms that keep logs, ``Plan.logs``).
     logs: tuple[str, ...] = ()
+    #: What made the games, as the command has it (:func:`maker_of`): a
+    #: worker with other code (another tabletop, other plugins) refuses to
+    #: play rather than add games the results would credit to this code.
+    maker: tuple[str, tuple[tuple[str, str], ...]] | None = None
+
+
+def maker_of(arms: Sequence[Plan]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """tabletop's version and the digest of each plugin the ``arms`` use,
+    as this process has them (see :mod:`tabletop.origin`)."""
+    from . import origin
+
+    reg = registry(_plugins_here(arms[0]))
+    made = origin.made_by(reg, arms[0].game, [a.variants for a in arms], [b for a in arms for b in a.bots])
+    return made["tabletop"], tuple((str(name), str(digest)) for name, digest in made["code"])
+
+
+_SAME_CODE: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
+
+
+def _check_maker(arms: Sequence[Plan], expected: tuple[str, tuple[tuple[str, str], ...]]) -> None:
+    """Refuse to play with other code than the command's (checked once per process)."""
+    if expected in _SAME_CODE:
+        return
+    here = maker_of(arms)
+    if here != expected:
+        said = [f"tabletop {here[0]}, the command's {expected[0]}"] if here[0] != expected[0] else []
+        theirs, mine = dict(expected[1]), dict(here[1])
+        for name in sorted(set(theirs) | set(mine)):
+            if theirs.get(name) != mine.get(name):
+                said.append(f"{name} {mine.get(name, 'missing')}, the command's {theirs.get(name, 'none')}")
+        raise TabletopError(
+            f"the worker on {socket.gethostname()} has other code than the command ({'; '.join(said)}); "
+            "install the same tabletop and plugins on every machine"
+        )
+    _SAME_CODE.add(expected)
 
 
 @attrs.frozen
@@ -180,6 +216,8 @@ def play_written(arms: Sequence[Plan], numbers: range, out: Out) -> Batch:
     """Play games ``numbers`` under every arm, write their rows and logs
     where ``out`` says (in the worker: the command receives no row), and
     return their totals."""
+    if out.maker is not None:
+        _check_maker(arms, out.maker)
     games = play_arms(arms, numbers)
     totals = Totals(len(arms), out.by, arms[0].players)
     for game in games:
@@ -235,21 +273,25 @@ def log_name(plan: Plan, number: int) -> str:
 FEWEST = 50
 #: Most games in a batch, so that progress shows and the work stays balanced.
 MOST = 200
+#: The same on Dask, where a task costs the command about 2.5 ms and the
+#: scheduler about 4 ms (bench/cluster.py): 1,000 games of a few ms keep
+#: both under 1% of the workers' time.
+DASK_MOST = 1000
 #: Batches handed out ahead per worker: enough to keep every worker busy,
 #: few enough that results waiting to be written stay small.
 AHEAD = 3
 
 
-def batches(games: int, workers: int, per_batch: int | None = None, first: int = 1) -> Batches:
+def batches(games: int, workers: int, per_batch: int | None = None, first: int = 1, most: int = MOST) -> Batches:
     """Game numbers ``first``..``games`` cut into batches: about eight per worker
-    (so that the work stays balanced to the end), from 50 to 200 games each.
+    (so that the work stays balanced to the end), from 50 to ``most`` (200) games each.
     Ranges, made as they are asked for: a billion games' batches would take
     hundreds of megabytes as a list, in every worker process forked with it."""
     count = games - first + 1
     if count <= 0:
         return Batches(first, first - 1, 1)
     fewest = min(FEWEST, math.ceil(count / workers))
-    size = per_batch or max(1, fewest, min(MOST, math.ceil(count / (workers * 8))))
+    size = per_batch or max(1, fewest, min(most, math.ceil(count / (workers * 8))))
     return Batches(first, games, size)
 
 
@@ -388,7 +430,9 @@ def _spread(
         carried_arms = tuple(shipped(arm) for arm in arms)
         yield from on_dask(
             task,
-            lambda workers: ((carried_arms, job, *extra) for job in batches(last, workers, per_batch, first)),
+            lambda workers: (
+                (carried_arms, job, *extra) for job in batches(last, workers, per_batch, first, DASK_MOST)
+            ),
             scheduler,
             guard,
         )
@@ -575,11 +619,15 @@ def _result(future: Any) -> Any:
     from distributed import KilledWorker
     from distributed.comm import CommClosedError
 
+    finished = threading.Event()
+    future.add_done_callback(lambda _: finished.set())
     while True:
-        try:
-            return future.result(timeout=POLL)
-        except TimeoutError:
+        # Blocked in a lock, not polling Dask: a wait costs no CPU, and a
+        # signal (on POSIX) ends it at once with the handler run here.
+        if not finished.wait(POLL):
             continue
+        try:
+            return future.result()
         except TabletopError:
             raise
         except (concurrent.futures.CancelledError, CommClosedError, KilledWorker, OSError) as exc:
