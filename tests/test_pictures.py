@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import xml.etree.ElementTree as ET
 
@@ -215,3 +216,94 @@ def test_the_picture_says_whose_draw_is_due(cli, tmp_path):
     assert result.exit_code == 0, result.output
     title = re.search(r"<title>(.*?)</title>", (tmp_path / "b.svg").read_text()).group(1)
     assert title.endswith(f"a chance outcome for {place['player']} is due"), title
+
+
+# -- the spots a picture names (data-spot): what a study's notes are drawn on ---------------
+
+
+def _glux_tables():
+    """Every shipped Glüx table: each player count on each built-in board that has starts for it."""
+    from tabletop_glux.board import BUILT_IN, load
+
+    for players in (2, 3, 4):
+        for board in BUILT_IN:
+            if players in load(board, players).starts:
+                yield "glux", players, {"board": board}
+
+
+def _glyph_tables():
+    """Every shipped Glyph Chess table: each player count on each radius the rules allow."""
+    from tabletop_glyph_chess.position import MAX_RADIUS, MIN_RADIUS
+
+    for players in (2, 3):
+        for radius in range(MIN_RADIUS, MAX_RADIUS + 1):
+            yield "glyph-chess", players, {"radius": radius}
+
+
+def _spots(svg: str) -> dict[str, tuple[float, float]]:
+    """The picture's named spots: name to the centre the picture gives it; each named once."""
+    named: dict[str, tuple[float, float]] = {}
+    for element in ET.fromstring(svg).iter():
+        name = element.get("data-spot")
+        if name is None:
+            continue
+        assert name not in named, f"{name} named twice"
+        named[name] = (float(element.get("data-x")), float(element.get("data-y")))
+        # The centre given is the centre of what is drawn there.
+        if element.tag == f"{SVG}rect":
+            x, y = float(element.get("x")), float(element.get("y"))
+            drawn = (x + float(element.get("width")) / 2, y + float(element.get("height")) / 2)
+        else:
+            assert element.tag == f"{SVG}polygon", element.tag
+            points = [tuple(map(float, p.split(","))) for p in element.get("points").split()]
+            drawn = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
+        assert math.dist(drawn, named[name]) < 0.2, (name, drawn, named[name])
+    return named
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [*_glux_tables(), *_glyph_tables()],
+    ids=lambda v: "-".join(f"{k}={o}" for k, o in v.items()) if isinstance(v, dict) else str(v),
+)
+def test_every_spot_the_notation_names_is_marked_in_the_picture(registry, game, players, options):
+    """Issue 28 part 1: a study note's squares and arrows are drawn on the
+    picture, so every square or spot the game's notation can name carries
+    ``data-spot`` with that name and its centre, on every board shipped
+    (each player count, each board or radius), and nothing else does."""
+    from tabletop import Header
+
+    table = registry.game(Header(game, tuple(f"p{i}" for i in range(players)), (), options))
+    names = table.board.names if game == "glux" else table.geo.names
+    renderer = registry.renderer(game, "svg")
+    spots = _spots(seen.picture(renderer, table, table.initial(), None, []))
+    assert set(spots) == set(names)
+    # Distinct spots, distinct centres.
+    assert len(set(spots.values())) == len(names)
+
+
+@pytest.mark.parametrize("log", ["glux/four-players.jsonl", "glyph_chess/three-players-random.jsonl"])
+def test_every_spot_a_decision_names_is_marked_in_the_picture(registry, log):
+    """Issue 28 part 1: what the notation writes (every decision played, and
+    every decision legal at each tenth position of a recorded game) names
+    only spots that the picture at that position marks with ``data-spot``."""
+    from tabletop.engine import Replay
+    from tabletop.nodes import Decide
+
+    run = Replay(registry, REPLAYS / log)
+    game = run.match.game
+    renderer = registry.renderer(run.header.game, "svg")
+    spots = set(_spots(seen.picture(renderer, game, run.match.state, None, [])))
+    history = []
+    written = set()
+    for _, seq, event in run:
+        history.append(event)
+        if event.origin == "decision":
+            written.add(game.notate(event))
+        node = game.next(run.match.state)
+        if seq % 10 == 0 and isinstance(node, Decide):
+            for player in node.players:
+                written.update(game.notate(d) for d in game.legal(run.match.state, player))
+            assert set(_spots(seen.picture(renderer, game, run.match.state, None, history))) == spots
+    named = {word for text in written for word in re.split(r"[^A-Za-z0-9]+", text) if re.fullmatch(r"[a-z]+\d+", word)}
+    assert named and named <= spots, sorted(named - spots)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tabletop import Event, Legend, Symbol
-from tabletop.svg import HIGHLIGHT, SHAPES, document, heading, latest, least, measure, shape, whose_turn, wrap
+from tabletop.svg import HIGHLIGHT, SHAPES, document, heading, latest, least, measure, shape, spot, whose_turn, wrap
 from tabletop.svg import text as svg_text
 
 from .board import PATH
@@ -58,7 +58,8 @@ def svg(game: Glux, state: State, viewer: str | None, history: Sequence[Event] |
         x, y = _corner(board, square, top)
         room = board.rooms[square]
         fill = "#fafafa" if room == PATH else tints[room]
-        out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#bbb"/>')
+        named = spot(board.names[square], x + CELL / 2, y + CELL / 2)
+        out.append(f'<rect {named} x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#bbb"/>')
         if room == board.middle:
             out.append(_middle(x, y, CELL))
         owner = game.start_owner[square]
@@ -182,7 +183,7 @@ def _legend(game: Glux, state: State, top: float, size: int, width: int) -> tupl
             text += "; excluded"
         elif state.turn == seat:
             text += "; draws" if state.drawing else "; to place"
-        for i, part in enumerate(wrap(text, size, width - MARGIN * 2 - 20)):
+        for part in wrap(text, size, width - MARGIN * 2 - 20):
             out.append(svg_text(MARGIN + 20, y, part, size, "#222", anchor="start"))
             y += line
     y += 4

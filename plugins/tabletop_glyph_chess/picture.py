@@ -35,6 +35,7 @@ from tabletop.svg import (
     whose_turn,
     wrap,
 )
+from tabletop.svg import spot as named_spot
 from tabletop.svg import text as svg_text
 
 from .events import Cast, Move, Roll
@@ -80,10 +81,11 @@ def svg(game: GlyphChess, state: State, viewer: str | None, history: Sequence[Ev
             f"{x + SIZE * math.cos(math.radians(60 * k + 30)):.1f},{y + SIZE * math.sin(math.radians(60 * k + 30)):.1f}"
             for k in range(6)
         )
+        name = named_spot(geo.names[spot], x, y)
         if spot == geo.center:
-            out.append(f'<polygon data-symbol="centre" points="{corners}" fill="{CENTRE}" stroke="#aaa"/>')
+            out.append(f'<polygon data-symbol="centre" {name} points="{corners}" fill="{CENTRE}" stroke="#aaa"/>')
         else:
-            out.append(f'<polygon points="{corners}" fill="#f4f4f4" stroke="#aaa"/>')
+            out.append(f'<polygon {name} points="{corners}" fill="#f4f4f4" stroke="#aaa"/>')
         piece = state.board[spot]
         if piece is None:
             out.append(svg_text(x, y + small * 0.36, geo.names[spot], small, "#a6a6a6"))
@@ -181,7 +183,11 @@ def _path(geo, board, centre, action: Move | Cast) -> list[str]:
         if a is None or b is None:
             continue
         ends.add(b)
-        out.append(arrow(centre(a), centre(b), RING, attributes='data-symbol="last-action"', side=_side(geo, board, centre, a, b)))
+        out.append(
+            arrow(
+                centre(a), centre(b), RING, attributes='data-symbol="last-action"', side=_side(geo, board, centre, a, b)
+            )
+        )
     for spot in ends - {None}:
         x, y = centre(spot)
         out.append(

@@ -93,6 +93,15 @@ def shape(seat: int, cx: float, cy: float, r: float, fill: str, stroke: str = "n
     return f'<polygon points="{points}" {paint}/>'
 
 
+def spot(name: str, x: float, y: float) -> str:
+    """The attributes that name a square or spot of the board on the element
+    that draws it: ``data-spot`` (its name, as the game's notation writes it)
+    and its centre (``data-x``, ``data-y``). A study's highlights and arrows
+    are drawn over the picture from these alone, so a picture marks every
+    spot its notation can name, each once."""
+    return f'data-spot="{escape(name, quote=True)}" data-x="{x:.1f}" data-y="{y:.1f}"'
+
+
 def document(width: int, height: int, body: list[str], title: str = "", desc: str = "") -> str:
     """A whole SVG document on a white ground, with ``<title>`` and ``<desc>``
     (what a screen reader says, and what a mail reader shows as its name)."""
