@@ -10,6 +10,9 @@ forgets to hide something in them cannot leak it.
 
 The whole state is shown only when it is asked for by name: ``viewer`` None
 (:data:`EVERYONE`), as ``replay`` without ``--as`` or a finished game does.
+
+A watcher with no seat (an observer of a game by mail) is :data:`PUBLIC`:
+shown the :func:`public` view, which hides whatever any seat's view hides.
 """
 
 from __future__ import annotations
@@ -23,11 +26,48 @@ from .game import Game, Hidden
 
 #: The viewer who may see everything: a finished game, a replay without ``--as``.
 EVERYONE: None = None
+#: The viewer with no seat: an observer, shown only what every seat may see.
+#: No player is called this (a name has 1 to 32 characters), so a game's
+#: ``sees``, ``format``, ``render`` and renderers take it as a viewer who holds
+#: no hand; its view is made here (:func:`public`), never by the game.
+PUBLIC = ""
 
 
 def view(game: Game, state: Any, viewer: str | None) -> Any:
-    """``state`` as ``viewer`` may know it (:data:`EVERYONE`: all of it)."""
-    return state if viewer is None else game.view(state, viewer)
+    """``state`` as ``viewer`` may know it (:data:`EVERYONE`: all of it;
+    :data:`PUBLIC`: what every seat may know)."""
+    if viewer is None:
+        return state
+    if viewer == PUBLIC:
+        return public(game, state)
+    return game.view(state, viewer)
+
+
+def public(game: Game, state: Any) -> Any:
+    """``state`` as a watcher with no seat may know it: each seat's view
+    taken of the one before, so whatever any seat's view hides stays hidden
+    (a view keeps hidden what it is handed hidden: the view of a view is
+    that view). No game needs to know of watchers."""
+    for player in game.players:
+        state = game.view(state, player)
+    return state
+
+
+def sees(game: Game, event: Event, viewer: str | None) -> bool:
+    """Whether ``viewer`` may see all of ``event``: :data:`PUBLIC` sees only
+    what every seat sees."""
+    if viewer == PUBLIC:
+        return all(game.sees(event, player) for player in game.players)
+    return game.sees(event, viewer)
+
+
+def told(game: Game, event: Event, viewer: str | None) -> str | None:
+    """The viewer whose account of ``event`` ``viewer`` is given: itself, or
+    for :data:`PUBLIC`, a seat that may not see the event (its account is
+    the redacted one), else :data:`PUBLIC` (the event is no seat's secret)."""
+    if viewer != PUBLIC:
+        return viewer
+    return next((player for player in game.players if not game.sees(event, player)), PUBLIC)
 
 
 def text(game: Game, state: Any, viewer: str | None, color: bool = False) -> str:
@@ -51,7 +91,7 @@ def history(game: Game, events: Sequence[Event], viewer: str | None) -> list[Eve
     count and order of events are public)."""
     if viewer is None:
         return list(events)
-    return [event if game.sees(event, viewer) else Hidden(event.kind) for event in events]
+    return [event if sees(game, event, viewer) else Hidden(event.kind) for event in events]
 
 
 def picture(renderer: Any, game: Game, state: Any, viewer: str | None, events: Sequence[Event] | None = None) -> str:

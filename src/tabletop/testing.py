@@ -17,9 +17,14 @@ wants one:
   identical views, board texts, ``diff`` facets, pictures in every format,
   scores, features (the AI adapters' observations), legal decisions, what is
   asked, and bot choices.
+- **Watchers see only what every seat sees** (:func:`public_alike`): the
+  public view (:func:`tabletop.seen.public`, for a watcher with no seat) is
+  the same whatever order the seats' views are taken in, is its own public
+  view, and twin states that differ only in what some seat may not see show
+  a watcher the same view, board texts, facets, scores and pictures.
 - **Hidden events stay hidden** (:func:`hidden_alike`): the chance outcomes
-  (and other players' decisions) a seat may not see all read the same to it,
-  and leave it the same view.
+  (and other players' decisions) a seat, or a watcher, may not see all read
+  the same to it, and leave it the same view.
 - **Views are views**: the view of a view is that view, and ``determinize``
   gives a state whose view is the one it was given.
 - **The fast path is the plain rules** (:func:`fast_agrees`): a state thawed
@@ -112,6 +117,55 @@ def same_for(registry: Registry, game: Game, state: Any, twin: Any, seat: str, w
             )
 
 
+def public_twin(game: Game, state: Any, rng: random.Random) -> Any:
+    """A state that differs from ``state`` only in what some seat may not
+    see: each seat's view of it filled in with ``determinize`` in turn."""
+    twin = state
+    for seat in game.players:
+        twin = game.determinize(game.view(twin, seat), seat, rng)
+    return twin
+
+
+def shown_to_public(registry: Registry, game: Game, state: Any) -> dict[str, Any]:
+    """Everything tabletop shows a watcher with no seat in ``state``."""
+    watcher = seen.PUBLIC
+    shown: dict[str, Any] = {
+        "view": seen.view(game, state, watcher),
+        "text": seen.text(game, state, watcher),
+        "text in colour": seen.text(game, state, watcher, color=True),
+        "facets": seen.facets(game, state, watcher),
+        "scores": dict(seen.scores(game, state, watcher)),
+    }
+    for (name, fmt), renderer in sorted(registry.renderers.items()):
+        if name == game.name:
+            shown[f"picture {fmt}"] = seen.picture(renderer, game, state, watcher)
+    return shown
+
+
+def public_alike(registry: Registry, game: Game, state: Any, rng: random.Random, where: str = "") -> None:
+    """The public view hides what any seat's view hides, whichever seat's
+    view is taken first; it is its own public view; and twin states that
+    differ only in what some seat may not see show a watcher the same."""
+    public = seen.public(game, state)
+    backwards = state
+    for seat in reversed(game.players):
+        backwards = game.view(backwards, seat)
+    if backwards != public:
+        raise _fail("public view", where, "the seats' views taken in another order hide something else")
+    if seen.public(game, public) != public:
+        raise _fail("public view", where, "the public view of the public view is not that view")
+    a = shown_to_public(registry, game, state)
+    b = shown_to_public(registry, game, public_twin(game, state, rng))
+    for key in a:
+        if a[key] != b.get(key):
+            raise _fail(
+                "a secret shows",
+                where,
+                f"two states that differ only in what some seat may not see give a watcher with no seat"
+                f" different {key}: {_short(a[key])} / {_short(b.get(key))}",
+            )
+
+
 def views_are_views(game: Game, state: Any, seat: str, rng: random.Random, where: str = "") -> None:
     """The view of a view is that view; a world ``determinize`` makes from a
     view has that view."""
@@ -125,7 +179,8 @@ def views_are_views(game: Game, state: Any, seat: str, rng: random.Random, where
 
 def hidden_alike(match: Match, seat: str, where: str = "") -> None:
     """At a chance node (or another player's decision), the outcomes ``seat``
-    may not see read the same to it and leave it the same view."""
+    (or :data:`~tabletop.seen.PUBLIC`, a watcher) may not see read the same
+    to it and leave it the same view."""
     game, state, node = match.game, match.state, match.node
     if isinstance(node, Chance):
         events: Sequence[Event] = node.outcomes
@@ -133,10 +188,10 @@ def hidden_alike(match: Match, seat: str, where: str = "") -> None:
         events = [d for p in node.players if p != seat for d in game.legal(state, p)]
     else:
         return
-    hidden = [e for e in events if not game.sees(e, seat)]
+    hidden = [e for e in events if not seen.sees(game, e, seat)]
     if len(hidden) < 2:
         return
-    texts = {match.describe(e, seat) for e in hidden}
+    texts = {match.describe(e, seen.told(game, e, seat)) for e in hidden}
     if len(texts) > 1:
         raise _fail("a hidden event shows", where, f"events {seat} may not see read differently: {sorted(texts)}")
     first = seen.view(game, game.apply(state, hidden[0]), seat)
@@ -273,6 +328,8 @@ def _one_game(registry, game_name, players, variants, options, seed, every, max_
             views_are_views(game, state, seat, rng, where)
             for twin in twins(game, state, seat, rng, count=1):
                 same_for(registry, game, state, twin, seat, where)
+        # A generator of its own: the games played stay those the seed names.
+        public_alike(registry, game, state, random.Random(f"{seed} public {match.seq}"), where)
         fast_agrees(game, state, players, rng, where)
         for player in players:
             notation_round_trips(game, state, player, where)
@@ -281,7 +338,7 @@ def _one_game(registry, game_name, players, variants, options, seed, every, max_
         where = f"{game_name} ({', '.join(variants) or 'official rules'}), seed {seed!r}, event {match.seq + 1}"
         node = match.node
         if isinstance(node, Chance) and seed is not None:
-            for seat in players:
+            for seat in (*players, seen.PUBLIC):
                 hidden_alike(match, seat, where)
             event = node.pick(chance.number(seed, match.seq + 1))
             match.apply(event)
@@ -296,7 +353,7 @@ def _one_game(registry, game_name, players, variants, options, seed, every, max_
                 break
             node = match.node
         if checked % every == 0:
-            for seat in players:
+            for seat in (*players, seen.PUBLIC):
                 hidden_alike(match, seat, where)
             check()
         checked += 1
