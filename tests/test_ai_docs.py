@@ -38,3 +38,21 @@ def test_the_tournaments_run_with_fewer_games(tmp_path, command):
     done = subprocess.run(["bash", "-c", short], cwd=in_a_clone(tmp_path), env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("2 games of ") and "Head to head" in done.stdout
+
+
+def test_the_training_example_runs_with_a_tiny_budget():
+    """examples/learn_glux.py, whose full run docs/ai.md reports, learns and
+    plays as written (three games of self-play, four against random)."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("sklearn")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "learn_glux.py"), "--games", "3", "--test-games", "4"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(r"learnt from 3 games of self-play \(144 decisions\) in \d+ s of CPU", lines[0])
+    assert re.fullmatch(r"against a random player: won [0-4] of 4 \(\d+%, 95% interval \d+% to \d+%\)", lines[1])
+    assert "$ .venv/bin/python examples/learn_glux.py" in DOC

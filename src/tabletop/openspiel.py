@@ -16,8 +16,11 @@ The adapter is thin: the rules are tabletop's own engine. Chance nodes are the
 game's (with their weights as probabilities), decisions are numbered by the
 game's :mod:`~tabletop.numbering`, information-state and observation strings
 and tensors come from what the game shows each player (its events as that
-player sees them, its ``view``: never the state), and a state serializes as
-its tabletop log.
+player sees them, its ``view``: never the state; the tensors are the game's
+declared planes, :mod:`tabletop.planes`, or hashed), ``max_game_length`` is
+the bound the rules in force give (:mod:`tabletop.limits`; the parameter
+``limit`` stops a game they do not bound), and a state serializes as its
+tabletop log.
 
 What the adapter guarantees (docs/ai.md):
 

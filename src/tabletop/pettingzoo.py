@@ -15,14 +15,16 @@
 
 Agents are the seats ``p1``, ``p2``, ...; actions are the game's numbered
 words (:mod:`tabletop.numbering`, a ``Discrete`` space with a mask of the
-words open now); the observation is the agent's view hashed into a vector
-(:func:`tabletop.views.hashed`); ``render()`` draws the board as the agent
-to act sees it, and the whole board once the game is over. Nothing an agent
-is shown comes from more than its view (:mod:`tabletop.seen`). Chance is drawn
-inside the environment from
-the episode's seed (``reset(seed=N)`` plays the seed ``pettingzoo-N``), as in
-any live tabletop game, so a saved episode is checked by ``tabletop verify``.
-Rewards come at the end (:func:`tabletop.returns.returns_of`).
+words open now); the observation is the agent's view as the game's planes
+(:mod:`tabletop.planes`), or hashed into a vector for a game that declares
+none (:func:`tabletop.views.hashed`); ``render()`` draws the board as the
+agent to act sees it, and the whole board once the game is over. Nothing an
+agent is shown comes from more than its view (:mod:`tabletop.seen`). Chance
+is drawn inside the environment from the episode's seed (``reset(seed=N)``
+plays the seed ``pettingzoo-N``), as in any live tabletop game, so a saved
+episode is checked by ``tabletop verify``. Rewards come at the end
+(:func:`tabletop.returns.returns_of`); an episode the rules do not bound is
+truncated after ``limit`` steps (:mod:`tabletop.limits`).
 """
 
 from __future__ import annotations
