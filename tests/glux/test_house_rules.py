@@ -443,63 +443,12 @@ def test_glux_two_chips_the_board_shows_both_chips_to_their_holder_and_counts_th
 # replaced (glux_turn_steps), its decision in one of the core's shapes
 # (tabletop.One), declared secret: which kind of chip one takes tells what
 # is in one's hidden hand.
-CHOOSE_DRAW = '''
-"""glux-choose-draw: after placing, take the chip of your choice from your
-bag instead of drawing one at random. Which kind is taken stays secret."""
-
-from typing import ClassVar
-
-import attrs
-
-from tabletop import Decide, One, TurnStep, Variant, hookimpl, rulehook
-from tabletop_glux import KINDS
-
-
-@attrs.frozen
-class Take(One):
-    kind: ClassVar[str] = "take"
-    secret: ClassVar[bool] = True  # the others see that a chip was taken, not which
-
-
-def kinds(game, state, player):
-    seat = game.seats[player]
-    return () if state.turn != seat else tuple(k for k, n in zip(KINDS, state.bags[seat]) if n)
-
-
-def take(game, work, event):
-    seat = game.seats[event.player]
-    work.bags[seat][KINDS.index(event.option)] -= 1
-    work.hands[seat], work.drawing = event.option, False
-    work.turn = game.next_turn(work, seat)
-
-
-class ChooseDraw:
-    @rulehook(wrapper=True)
-    def glux_turn_steps(self, players):
-        table = dict((yield))
-        table["draw"] = TurnStep(
-            "draw",
-            lambda game, state: Decide((game.players[state.turn],)),
-            (Take,),
-            take,
-            check=lambda game, state, decision: Take.error(decision, kinds(game, state, decision.player)),
-            legal=lambda game, state, player: Take.options(player, kinds(game, state, player)),
-            asks=lambda game, state, player: "take a chip from your bag",
-        )
-        return table
-
-
-@hookimpl
-def register_variants():
-    return [Variant("glux-choose-draw", "glux", "take the chip of your choice", ChooseDraw(), (Take,))]
-'''
+CHOOSE_DRAW = HOUSE_RULES / "glux_choose_draw.py"
 
 
 @pytest.fixture(scope="module")
 def choose_draw(tmp_path_factory) -> Registry:
-    plugin = tmp_path_factory.mktemp("house") / "glux_choose_draw.py"
-    plugin.write_text(CHOOSE_DRAW)
-    return Registry(get_plugin_manager([plugin], environment=False))
+    return Registry(get_plugin_manager([CHOOSE_DRAW], environment=False))
 
 
 def test_a_secret_decision_shape_shows_the_others_the_same_whichever_kind_is_taken(choose_draw):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -300,62 +301,14 @@ def test_a_second_game_on_a_mailbox_leaves_the_first_games_mail_alone(tmp_path, 
 #: A house rule with a secret decision, written as docs/house-rules.md tells:
 #: after placing, a Glüx player takes the chip of their choice from their
 #: bag; which kind stays theirs to know (the others see that one was taken).
-TAKE = """
-from typing import ClassVar
-
-import attrs
-
-from tabletop import Decide, One, TurnStep, Variant, hookimpl, rulehook
-from tabletop_glux import KINDS
-
-
-@attrs.frozen
-class Take(One):
-    kind: ClassVar[str] = "take"
-    secret: ClassVar[bool] = True
-
-
-def kinds(game, state, player):
-    seat = game.seats[player]
-    return () if state.turn != seat else tuple(k for k, n in zip(KINDS, state.bags[seat]) if n)
-
-
-def take(game, work, event):
-    seat = game.seats[event.player]
-    work.bags[seat][KINDS.index(event.option)] -= 1
-    work.hands[seat], work.drawing = event.option, False
-    work.turn = game.next_turn(work, seat)
-
-
-class ChooseDraw:
-    @rulehook(wrapper=True)
-    def glux_turn_steps(self, players):
-        table = dict((yield))
-        table["draw"] = TurnStep(
-            "draw",
-            lambda game, state: Decide((game.players[state.turn],)),
-            (Take,),
-            take,
-            check=lambda game, state, decision: Take.error(decision, kinds(game, state, decision.player)),
-            legal=lambda game, state, player: Take.options(player, kinds(game, state, player)),
-            asks=lambda game, state, player: "take a chip from your bag",
-        )
-        return table
-
-
-@hookimpl
-def register_variants():
-    return [Variant("glux-take", "glux", "take the chip of your choice", ChooseDraw(), (Take,))]
-"""
+TAKE = Path(__file__).resolve().parents[2] / "variants" / "house_rules" / "glux_choose_draw.py"
 
 
 @pytest.fixture(scope="module")
 def take_registry(tmp_path_factory):
     from tabletop import Registry, get_plugin_manager
 
-    plugin = tmp_path_factory.mktemp("house") / "glux_take.py"
-    plugin.write_text(TAKE)
-    return Registry(get_plugin_manager([plugin], environment=False))
+    return Registry(get_plugin_manager([TAKE], environment=False))
 
 
 def _late_bot_takes_for_ann(folder, registry, pick: int, monkeypatch) -> tuple[str, bytes]:
@@ -367,7 +320,7 @@ def _late_bot_takes_for_ann(folder, registry, pick: int, monkeypatch) -> tuple[s
     from tabletop import seen
     from tabletop.engine import Replay
 
-    game = game_copy(folder, registry, None, variants=("glux-take",), deadline=3600, late_bot="random")
+    game = game_copy(folder, registry, None, variants=("glux-choose-draw",), deadline=3600, late_bot="random")
     start = 1_900_000_000.0
     for step in range(40):
         match = Replay(registry, game.path / "game.jsonl").run()
