@@ -9,6 +9,7 @@ import attrs
 from tabletop.memo import EMPTY, Memo
 from tabletop.memo import recall as recall
 from tabletop.memo import remember as remember
+from tabletop.twin import LISTS, LISTS_OR_NONE, evolver, twin
 
 from .chips import KINDS
 
@@ -62,11 +63,11 @@ class State:
         return hand_of(self, seat)
 
 
-_FIELDS = tuple(f.name for f in attrs.fields(State))
-
-
+@twin(State, tops=LISTS, bags=LISTS, held=LISTS_OR_NONE)
 class Work:
-    """A state that changes in place: the fields of ``State``, as lists.
+    """A state that changes in place: the fields of ``State``, as lists
+    (``tabletop.twin``; ``held`` is None while nobody holds more than one
+    chip).
 
     Each event's effect is written once, against a ``Work``: the fast path
     keeps one for a whole game; the plain fold thaws the state, applies the
@@ -74,50 +75,14 @@ class Work:
     path keeps each seat's reach, ``index`` is the object that keeps it up to
     date as chips are placed (``fast.Fast``); else None."""
 
-    __slots__ = (
-        "stacks",
-        "tops",
-        "bags",
-        "hands",
-        "started",
-        "option_used",
-        "excluded",
-        "began",
-        "turn",
-        "drawing",
-        "memo",
-        "step",
-        "held",
-        "reach",
-        "filled",
-        "index",
-        "fast",
-        "at",
-    )
-
-    stacks: list[tuple[Chip, ...]]
-    tops: list[list[int]]
-    bags: list[list[int]]
-    hands: list[str | None]
-    started: list[bool]
-    option_used: list[bool]
-    excluded: list[bool]
-    began: bool
-    turn: int | None
-    drawing: bool
-    memo: Memo
-    step: str
-    #: The chips in hand besides ``hands``, for each seat, or None while
-    #: nobody holds more than one.
-    held: list[list[str]] | None
     #: Each seat's reach (square -> how many clear counts end there), or None
     #: while nobody asked for a whole list of placements (see ``fast.py``).
-    reach: list[dict[int, int]] | None
+    reach: list[dict[int, int]] | None = None
     #: While the reach is kept: the squares holding a chip, one bit each.
     filled: int
-    index: object | None
+    index: object | None = None
     #: The fast path folding this state (``fast.Fast``), or None on the plain path.
-    fast: Any
+    fast: Any = None
     #: On the fast path, the name of the step the state is in (``steps.step_of``),
     #: worked out once per event.
     at: str
@@ -171,51 +136,11 @@ def hand_size(state: Any, seat: int) -> int:
     return 1 + len(held[seat]) if held else 1
 
 
-def thaw(state: State) -> Work:
-    """A mutable copy of ``state`` (no reach kept)."""
-    work = Work()
-    work.stacks = list(state.stacks)
-    work.tops = [list(t) for t in state.tops]
-    work.bags = [list(b) for b in state.bags]
-    work.hands = list(state.hands)
-    work.started = list(state.started)
-    work.option_used = list(state.option_used)
-    work.excluded = list(state.excluded)
-    work.began = state.began
-    work.turn = state.turn
-    work.drawing = state.drawing
-    work.memo = state.memo
-    work.step = state.step
-    work.held = [list(h) for h in state.held] if state.held else None
-    work.reach = None
-    work.index = None
-    work.fast = None
-    return work
-
-
-def freeze(work: Work) -> State:
-    """The immutable state equal to ``work``."""
-    return State(
-        tuple(work.stacks),
-        tuple(map(tuple, work.tops)),
-        tuple(map(tuple, work.bags)),
-        tuple(work.hands),
-        tuple(work.started),
-        tuple(work.option_used),
-        tuple(work.excluded),
-        work.began,
-        work.turn,
-        work.drawing,
-        work.memo,
-        work.step,
-        tuple(map(tuple, work.held)) if work.held is not None and any(work.held) else (),
-    )
-
-
-def evolve(state: State, **changes: object) -> State:
-    """``state`` with some fields changed: ``attrs.evolve``, without its generality
-    (it is called for every event of every replay)."""
-    return State(*[changes[name] if name in changes else getattr(state, name) for name in _FIELDS])
+#: A mutable copy of a state (no reach kept), and the state equal to a Work.
+thaw, freeze = Work.thaw, Work.freeze
+#: ``state`` with some fields changed: ``attrs.evolve`` written out for
+#: ``State`` (it is called for every event of every replay).
+evolve = evolver(State)
 
 
 def put(values: tuple, index: int, value: object) -> tuple:

@@ -17,11 +17,14 @@ with :func:`remember`. Values must be immutable (numbers, strings, tuples).
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from tabletop import memo as memory
 from tabletop.memo import EMPTY, Memo
 from tabletop.memo import recall as recall
+from tabletop.twin import LISTS, evolver, twin
 
 from .pieces import GLYPHS
 
@@ -95,17 +98,9 @@ class State:
         return [s for s, out in enumerate(self.eliminated) if not out]
 
 
-def _make_evolve():
-    # attrs.evolve, written out for this class once (as attrs writes __init__):
-    # replay calls it several times an event.
-    args = ", ".join(f"c[{n!r}] if {n!r} in c else s.{n}" for n in (f.name for f in attrs.fields(State)))
-    namespace = {"State": State}
-    exec(f"def evolve(s, **c):\n    return State({args})\n", namespace)
-    return namespace["evolve"]
-
-
-evolve = _make_evolve()
-evolve.__doc__ = "``state`` with the fields given changed."
+#: ``state`` with the fields given changed: ``attrs.evolve`` written out for
+#: ``State`` (replay calls it several times an event).
+evolve = evolver(State)
 
 
 def put(values: tuple, index: int, value: object) -> tuple:
@@ -121,20 +116,18 @@ def coins_list(counts: Counts) -> tuple[str, ...]:
     return tuple(g for g, n in zip(GLYPHS, counts) for _ in range(n))
 
 
-FIELDS = tuple(f.name for f in attrs.fields(State))
-
-
+@twin(State, fates=LISTS, hands=LISTS, bags=LISTS, used=LISTS)
 class Work:
     """A state being changed: the fields of :class:`State`, with lists for
     tuples (``fates``, ``hands``, ``bags`` and ``used`` are lists of lists);
-    ``memo`` is the same immutable value, replaced when a variant remembers.
+    ``memo`` is the same immutable value, replaced when a variant remembers
+    (``tabletop.twin``)."""
 
-    ``listed`` is no part of the state: the listing context the action
-    step's node made for this Work (whether the player can act), which the
-    listing that follows reuses; whoever changes the Work sets it to None
-    first (the fast path at every event), and :func:`thaw` starts without."""
-
-    __slots__ = (*FIELDS, "listed")
+    #: No part of the state: the listing context the action step's node
+    #: made for this Work (whether the player can act), which the listing
+    #: that follows reuses; whoever changes the Work sets it to None first
+    #: (the fast path at every event), and :func:`thaw` starts without.
+    listed: Any = None
 
     wild = State.wild
     players_left = State.players_left
@@ -146,53 +139,8 @@ class Work:
         return self.phase
 
 
-def thaw(state: State) -> Work:
-    """A mutable copy of ``state``."""
-    w = Work()
-    w.listed = None
-    w.board = list(state.board)
-    w.fates = [list(f) for f in state.fates]
-    w.hands = [list(h) for h in state.hands]
-    w.bags = [list(b) for b in state.bags]
-    w.used = [list(u) for u in state.used]
-    w.dice = list(state.dice)
-    w.eliminated = list(state.eliminated)
-    w.phase = state.phase
-    w.turn = state.turn
-    w.rolling = list(state.rolling)
-    w.then = state.then
-    w.spent = list(state.spent)
-    w.steps = list(state.steps)
-    w.target = state.target
-    w.placed = list(state.placed)
-    w.owed = list(state.owed)
-    w.winner = state.winner
-    w.memo = state.memo
-    return w
-
-
-def freeze(w: Work) -> State:
-    """The immutable state a :class:`Work` has reached."""
-    return State(
-        tuple(w.board),
-        tuple(map(tuple, w.fates)),
-        tuple(map(tuple, w.hands)),
-        tuple(map(tuple, w.bags)),
-        tuple(map(tuple, w.used)),
-        tuple(w.dice),
-        tuple(w.eliminated),
-        w.phase,
-        w.turn,
-        tuple(w.rolling),
-        w.then,
-        tuple(w.spent),
-        tuple(w.steps),
-        w.target,
-        tuple(w.placed),
-        tuple(w.owed),
-        w.winner,
-        w.memo,
-    )
+#: A mutable copy of a state, and the state a Work has reached.
+thaw, freeze = Work.thaw, Work.freeze
 
 
 def remember(work: Work, name: str, value: object, *, player: str | None = None) -> None:
