@@ -215,3 +215,17 @@ def test_the_answer_never_tells_whether_the_condition_could_hold(tmp_path):
 def _without_heads(text: str) -> str:
     """A mail's text without the log's head (a commitment to the whole log, which differs as the logs do)."""
     return "\n".join(line for line in text.splitlines() if "head" not in line.lower())
+
+
+def test_a_kill_after_the_move_keeps_the_conditional_moves_of_the_same_mail(tmp_path):
+    """Issue 29 part 3: a mail that places and leaves conditional moves,
+    its run killed once the placement is in the log: the next run finishes
+    the change and the conditional moves are kept (they went with it)."""
+    from .test_crashes import kill_at
+
+    game = _begun(tmp_path)
+    mine = game.legal("ann")[0]
+    raw = game.mail("ann", f"move: {mine}", "if: 6@m1 then: 5@a2", message_id="<both@example.org>")
+    kill_at("log", lambda: game.receive(raw))
+    assert "handled before" in game.receive(raw) or "already played" in game.receive(raw)
+    assert [s["said"] for s in game.settings()["conditionals"]["ann"][0]["steps"]] == ["6@m1"]

@@ -190,3 +190,18 @@ def test_bad_votes_and_options_are_one_line(tmp_path, cli):
     assert not (tmp_path / "h").exists()
     unset = cli("pbem", "set", "g", "vote_majority=0", plugins=False)
     assert unset.exit_code == 2 and "--vote-majority" in unset.stderr
+
+
+def test_a_kill_after_the_move_keeps_the_vote_of_the_same_mail(tmp_path):
+    """Issue 29 part 1: a mail that votes and places, its run killed once
+    the placement is in the log: the next run finishes the change, and the
+    vote is counted (it went with it), once."""
+    from .test_crashes import kill_at
+
+    game = _glux(tmp_path)
+    _begun(game)
+    who = replayed(game).node.players[0]
+    raw = game.mail(who, "vote: draw", f"move: {game.legal(who)[0]}", message_id="<both@example.org>")
+    kill_at("log", lambda: game.receive(raw))
+    game.referee().tick()
+    assert list(game.settings()["votes"]["draw"]) == [who]

@@ -30,6 +30,10 @@ from .commands.reissue import mail_pending
 from .gamedir import MAX_RECORD, write_private
 from .settings import ACCEPTED_KEPT, SEEN_KEPT
 
+#: The settings a run may have changed before its change to the log: they
+#: are journaled with it (see :meth:`Changes.commit`).
+CARRIED = ("players", "due", "votes", "conditionals", "paused", "paused_by", "offers", "ended")
+
 
 class Change:
     """One change in the making: the game as the log has it (``match``, the
@@ -136,9 +140,11 @@ class Changes:
             "secrets_before": secrets_before,
             "secrets_after": secrets_after,
             # Settings that go with the events (a vote carried, a seat handed
-            # over, conditional moves played): applied when the change is
-            # finished, so never without its events, nor twice.
-            "records": records or {},
+            # over, conditional moves played), and those the same mail or run
+            # changed before (a vote cast, conditional moves left, a deadline
+            # missed): applied when the change is finished, so never without
+            # its events, nor lost with a run cut short after them.
+            "records": {**{k: self.settings[k] for k in CARRIED if k in self.settings}, **(records or {})},
             # Whose clock starts again: a player who decided in this change
             # and must decide again (a conditional move answered theirs).
             "decided": sorted({e.player for e in events if e.origin == DECISION and hasattr(e, "player")}),
