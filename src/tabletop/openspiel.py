@@ -623,8 +623,15 @@ class _Reading:
         if state.setup.length.stop is None and state.setup.length.bound is None:
             return None
         if isinstance(event, Unseal):
-            return self.sealing.pop(event.player), state.match.unsealed(event)
-        if event.origin != DECISION:
+            menu = self.sealing.pop(event.player, None)
+            return None if menu is None else (menu, state.match.unsealed(event))
+        node = state.match.node
+        # Checked before it is accepted: a line the replay will refuse is not counted.
+        if (
+            event.origin != DECISION
+            or not isinstance(node, Decide)
+            or getattr(event, "player", None) not in node.players
+        ):
             return None
         menu = state.setup.actions.menu(state.match.legal(event.player))  # type: ignore[attr-defined]
         if isinstance(event, Seal):
@@ -633,8 +640,12 @@ class _Reading:
         return menu, event
 
     def _words_taken(self, menu: Menu, decision: Event) -> int:
-        """How many words the adapter took to play ``decision`` from ``menu``."""
-        spelt = self.state.setup.actions.of(decision)
+        """How many words the adapter took to play ``decision`` from ``menu``
+        (none for a decision its numbering does not spell, as a resignation)."""
+        try:
+            spelt = self.state.setup.actions.of(decision)
+        except PluginError:
+            return 0
         branch = menu.root
         for taken, word in enumerate(spelt, start=1):
             branch = branch.children.get(word)

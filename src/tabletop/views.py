@@ -1,4 +1,6 @@
-"""A player's view as flat facts, and facts hashed into a fixed-size vector.
+"""A player's view as flat facts, and facts hashed into a fixed-size vector:
+the observation the AI adapters give a game that declares no planes
+(:mod:`tabletop.planes`).
 
 Machine learning wants a tensor of a fixed size for any position; a view is
 a tree of attrs classes, tuples, dicts and numbers whose shape varies (how
