@@ -7,6 +7,8 @@ import json
 import types
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop import (
     Bot,
@@ -516,3 +518,227 @@ def test_a_games_own_kind_of_chance_node_stays_on_the_fast_loops(registry, monke
     assert accepted == []
     _, again, replayed = selfplay(registry, "glyph-chess", ["a", "b"], [random, random], "own-chance")
     assert replayed == events and accepted == []
+
+
+# -- the compiled chains against pluggy's own call loop -----------------------------
+ARGS = ("a", "b", "c")
+
+
+class Oops(Exception):
+    """What an implementation under test raises."""
+
+
+class Other(Exception):
+    """What a wrapper under test raises in place of what it was thrown."""
+
+
+def _answer(i, taken):
+    return (i, *sorted(taken.items()))
+
+
+def _plain(i, behaviour, taken):
+    if behaviour == "answer":
+        return _answer(i, taken)
+    if behaviour == "none":
+        return None
+    if behaviour == "some":  # answers for some arguments, falls through for others
+        return _answer(i, taken) if sum(taken.values()) % 2 else None
+    raise Oops(i)
+
+
+def _wrapper(i, behaviour, taken, gathering):
+    if behaviour == "raise before":
+        raise Oops(("before", i))
+    try:
+        result = yield
+    except Oops as exc:
+        if behaviour == "rescue":
+            return [("rescued", i)] if gathering else ("rescued", i)
+        if behaviour == "replace":
+            raise Other(i) from exc
+        raise
+    if behaviour == "raise after":
+        raise Oops(("after", i))
+    if behaviour == "drop":
+        return None
+    if behaviour == "tag":
+        return [*result, ("tag", i)] if gathering else ("tag", i, result, *sorted(taken.items()))
+    return result
+
+
+PLAIN = ("answer", "none", "some", "raise")
+WRAPPING = ("keep", "tag", "rescue", "replace", "drop", "raise before", "raise after")
+
+
+@st.composite
+def _plugin_sets(draw, trusted):
+    """A hook (firstresult or gathering) and a random set of plugins
+    implementing it: plain or wrappers, tried first, last or in order,
+    each taking some of the arguments (some with a default value), each
+    answering, falling through, raising or wrapping in its own way."""
+    firstresult = draw(st.booleans())
+    plugins = []
+    for i in range(draw(st.integers(1, 6))):
+        wrapper = draw(st.booleans())
+        behaviours = (WRAPPING if trusted else ("keep", "tag")) if wrapper else (PLAIN if trusted else PLAIN[:3])
+        behaviour = draw(st.sampled_from(behaviours))
+        order = draw(st.sampled_from(["", "tryfirst", "trylast"]))
+        taken = draw(st.lists(st.sampled_from(ARGS), unique=True))
+        defaulted = draw(st.sets(st.sampled_from(taken))) if taken else set()
+        plugins.append((i, wrapper, behaviour, order, tuple(taken), defaulted))
+    return firstresult, plugins
+
+
+def _plugin(i, wrapper, behaviour, order, taken, defaulted, firstresult):
+    """A plugin object whose ``hook`` takes exactly ``taken`` (those in
+    ``defaulted`` with a default value, as pluggy passes them too)."""
+    plain = [name for name in taken if name not in defaulted]
+    with_default = [f"{name}=-1" for name in taken if name in defaulted]
+    params = ", ".join(["self", *plain, *with_default])
+    taking = ", ".join(f"{name!r}: {name}" for name in taken)
+    call = "_wrapper" if wrapper else "_plain"
+    body = (
+        f"return (yield from {call}(i, behaviour, {{{taking}}}, not firstresult))"
+        if wrapper
+        else (f"return {call}(i, behaviour, {{{taking}}})")
+    )
+    namespace = {"_wrapper": _wrapper, "_plain": _plain, "i": i, "behaviour": behaviour, "firstresult": firstresult}
+    exec(f"def hook({params}):\n    {body}\n", namespace)  # noqa: S102 - the test's own identifiers
+    marked = rulehook(wrapper=wrapper, tryfirst=order == "tryfirst", trylast=order == "trylast")(namespace["hook"])
+    return type(f"Plugin{i}", (), {"hook": marked})()
+
+
+class _HookSpecs:
+    @rulespec(firstresult=True)
+    def hook(self, a: int, b: int, c: int) -> tuple | None:
+        """A firstresult hook."""
+
+
+class _GatheringSpecs:
+    @rulespec
+    def hook(self, a: int, b: int, c: int) -> tuple | None:
+        """A gathering hook."""
+
+
+def _outcome(call):
+    try:
+        return "answered", call()
+    except Exception as exc:  # the exception itself is compared: its class, and what it holds
+        return "raised", type(exc), exc.args
+
+
+def _managers(firstresult, plugins, trusted):
+    import pluggy
+
+    pm = pluggy.PluginManager("tabletop.rules")
+    pm.add_hookspecs(_HookSpecs if firstresult else _GatheringSpecs)
+    names = []
+    for i, *rest in plugins:
+        pm.register(_plugin(i, *rest, firstresult), name=f"p{i}")
+        names.append(f"p{i}")
+    return pm, resolve(pm.hook, names if trusted else names[:1])
+
+
+@settings(max_examples=300, deadline=None)
+@given(_plugin_sets(trusted=True), st.tuples(*[st.integers(0, 3)] * 3))
+def test_a_compiled_chain_answers_and_raises_as_pluggy_calls_the_hook(hook, values):
+    """The compiled chain of trusted implementations is pluggy's call loop:
+    the same order (last registered first, tryfirst and trylast, wrappers
+    around every plain implementation), the same answer (the first that is
+    not None, or every one in a list), the same exceptions thrown into the
+    same wrappers, each implementation given the arguments it takes (those
+    with a default value too)."""
+    firstresult, plugins = hook
+    pm, rules = _managers(firstresult, plugins, trusted=True)
+    kwargs = dict(zip(ARGS, values))
+    assert _outcome(lambda: rules.hook(**kwargs)) == _outcome(lambda: pm.hook.hook(**kwargs))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_plugin_sets(trusted=False), st.tuples(*[st.integers(0, 3)] * 3))
+def test_a_compiled_chain_of_variants_answers_as_pluggy_does(hook, values):
+    """The same with every implementation but the first a variant's (behind
+    the guard that checks its answers), answering within its contract."""
+    firstresult, plugins = hook
+    pm, rules = _managers(firstresult, plugins, trusted=False)
+    kwargs = dict(zip(ARGS, values))
+    assert rules.hook(**kwargs) == pm.hook.hook(**kwargs)
+
+
+def _a_function(a, b=1, *, c=2):
+    pass
+
+
+class _Reading:
+    def method(self, a, b=1):
+        pass
+
+    @staticmethod
+    def alone(a):
+        pass
+
+    @classmethod
+    def kind(cls, a):
+        pass
+
+
+def _wrapped(function):
+    import functools
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        return function(*args, **kwargs)
+
+    return wrapper
+
+
+@pytest.mark.parametrize(
+    "function",
+    [_a_function, _Reading.method, _Reading().method, _Reading.alone, _Reading.kind, _wrapped(_a_function)],
+    ids=["function", "method of a class", "bound method", "static", "class method", "wrapped"],
+)
+def test_an_implementations_arguments_are_read_as_pluggy_reads_them(function):
+    """Arguments are read with inspect.signature, once per function (not
+    pluggy's private ``varnames``): the same as pluggy's, those with a
+    default included, keyword-only ones left out."""
+    import pluggy
+
+    from tabletop.rules import _argnames
+
+    class Reading(pluggy.PluginManager):
+        def parse_hookimpl_opts(self, plugin, name):  # every attribute named hook is an implementation
+            return (
+                pluggy.HookimplOpts(
+                    wrapper=False, hookwrapper=False, optionalhook=False, tryfirst=False, trylast=False, specname=None
+                )
+                if name == "hook"
+                else None
+            )
+
+    pm = Reading("reading")
+    pm.register(types.SimpleNamespace(hook=function), name="one")
+    impl = pm.hook.hook.get_hookimpls()[0]
+    assert _argnames(function) == (*impl.argnames, *impl.kwargnames)
+
+
+def test_tabletop_reaches_no_private_name_of_pluggy():
+    from .conftest import ROOT
+
+    for path in (ROOT / "src" / "tabletop").rglob("*.py"):
+        assert "pluggy._" not in path.read_text(encoding="utf-8"), path
+
+
+def test_an_old_style_hookwrapper_among_the_rules_is_refused():
+    import pluggy
+
+    class Old:
+        @rulehook(hookwrapper=True)
+        def points(self, pips):
+            yield
+
+    pm = pluggy.PluginManager("tabletop.rules")
+    pm.add_hookspecs(Specs)
+    pm.register(Official(), name="official")
+    pm.register(Old(), name="old")
+    with pytest.raises(PluginError, match="'old': rule hook 'points': write @rulehook\\(wrapper=True\\)"):
+        resolve(pm.hook, ["official"])

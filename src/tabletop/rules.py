@@ -6,7 +6,10 @@ plain function, so a game asks a rule on every move at the cost of a
 function call, not of a pluggy dispatch. The calling convention is pluggy's:
 keyword arguments; a variant's implementation is tried first and one that
 returns None falls through to the next; ``@rulehook(wrapper=True)``
-implementations wrap everything below them (``result = yield``).
+implementations wrap everything below them (``result = yield``). What of
+pluggy's call loop the compiled chains keep, and where they differ, is said
+once, above :func:`_chain`; ``tests/test_rules.py`` holds them to pluggy's
+own ``pm.hook.NAME(...)`` on random sets of implementations.
 
 Variant parameters live here too: a variant whose ``rules`` is a class takes
 its attrs fields as parameters, written ``NAME:key=value,...``.
@@ -159,10 +162,42 @@ def resolve(hooks: Any, official: Iterable[str]) -> Rules:
             overridden.append(name)
             variants[name] = tuple((impl.plugin_name, where(impl.function)) for impl in theirs)
         functions[name] = _chain(caller, impls, official)
-        arguments[name] = {arg for impl in impls for arg in impl.argnames}
+        argnames = tuple(caller.spec.argnames)
+        arguments[name] = {arg for impl in impls for arg in _taken(impl, argnames)}
     return Rules(functions, overridden, arguments, variants)
 
 
+# -- the chains: pluggy's call loop, compiled ---------------------------------------
+# A hook's chain is one plain function, made once per header, that does what
+# pluggy's ``pm.hook.NAME(**kwargs)`` does with the same implementations:
+#
+# - the order is pluggy's (``HookCaller.get_hookimpls()``, called from its
+#   end): the last registered first (a variant before the official rule),
+#   ``tryfirst`` ones before and ``trylast`` ones after the others; every
+#   wrapper runs around every plain implementation, the first to be called
+#   outermost;
+# - each implementation is given the arguments it takes: its parameters
+#   without a default, and those with one that are the hook's arguments;
+# - firstresult: the plain implementations are called in turn until one
+#   answers something other than None, which is the answer (None when none
+#   does); a gathering hook calls them all and answers the list of their
+#   answers that are not None;
+# - a wrapper runs to its ``yield``, then is sent the answer of what it wraps,
+#   or has thrown in at its ``yield`` the exception raised there (the next
+#   wrapper's, or a plain implementation's, which stops the plain ones); what
+#   it returns is the answer from then on, what it raises goes on to the
+#   wrappers around it.
+#
+# Where they differ, on purpose: a chain takes the hook's arguments only,
+# each None when not given (pluggy passes whatever it is given and fails
+# on a missing one when an implementation takes it); a wrapper that yields
+# twice or never is a PluginError (pluggy raises RuntimeError); an old-style
+# ``hookwrapper=True`` is refused when the rules are resolved (and in a
+# variant when its plugin loads). An implementation not trusted (a
+# variant's) is called behind its guard (:mod:`tabletop.answers`): an answer
+# not of the declared type, a wrapper's None where what it wraps answered,
+# or an exception it raises (other than tabletop's own) is a PluginError
+# naming it, thrown as such into the wrappers around it.
 def _chain(caller: pluggy.HookCaller, impls: list[Any], official: set[str] | None = None) -> Callable[..., Any]:
     spec = caller.spec
     assert spec is not None
@@ -170,13 +205,20 @@ def _chain(caller: pluggy.HookCaller, impls: list[Any], official: set[str] | Non
     argnames = tuple(spec.argnames)
     if not impls:
         return _missing(caller.name, firstresult)
+    for impl in impls:
+        if impl.hookwrapper:
+            raise PluginError(
+                f"'{impl.plugin_name}': rule hook '{caller.name}': write @rulehook(wrapper=True) "
+                "(a generator that yields once and returns the result), not hookwrapper=True",
+                where=where(impl.function),
+            )
     trusted = set(official or ())
     blames = _Blames(caller.name, spec.function, trusted)
     # pluggy calls the last registered first; wrappers are kept after the others.
     order = list(reversed(impls))
     wrappers = [impl for impl in order if impl.wrapper]
     plain = [impl for impl in order if not impl.wrapper]
-    if firstresult and len(plain) == 1 and tuple(plain[0].argnames) == argnames and blames(plain[0]) is None:
+    if firstresult and len(plain) == 1 and _taken(plain[0], argnames) == argnames and blames(plain[0]) is None:
         # The common case: one official implementation taking every argument is itself the rule.
         inner: Callable[..., Any] = plain[0].function
     elif firstresult:
@@ -248,6 +290,12 @@ class _Trusted:
 # implementation, with no dictionary of arguments made on the way. A
 # variant's implementation is called inside a ``try`` (free in Python 3.11
 # until something is raised) and its answer's class looked up in a set.
+def _taken(impl: Any, argnames: tuple[str, ...]) -> tuple[str, ...]:
+    """The arguments ``impl`` is given, of the hook's ``argnames``: those it
+    takes without a default, then those with one that the hook passes."""
+    return (*impl.argnames, *(name for name in impl.kwargnames if name in argnames))
+
+
 def _signature(argnames: tuple[str, ...]) -> str:
     return "*, " + ", ".join(f"{name}=None" for name in argnames) if argnames else ""
 
@@ -346,11 +394,12 @@ def _calling(
     for i, impl in enumerate(plain):
         namespace[f"rule{i}"] = impl.function
         blame = blames(impl)
+        passing = _passing(_taken(impl, argnames))
         if blame is None:
-            lines += [f"    result = rule{i}({_passing(impl.argnames)})", "    if result is not None:", answered]
+            lines += [f"    result = rule{i}({passing})", "    if result is not None:", answered]
         else:
             namespace[f"blame{i}"], namespace[f"exact{i}"] = blame, blame.exact
-            lines += [_GUARDED_CALL.format(i=i, passing=_passing(impl.argnames)).rstrip("\n"), answered]
+            lines += [_GUARDED_CALL.format(i=i, passing=passing).rstrip("\n"), answered]
     lines.append(end)
     return _compile(name, "\n".join(lines) + "\n", namespace)
 
@@ -380,9 +429,9 @@ def _adapt(impl: Any, argnames: tuple[str, ...]) -> Callable[..., Any]:
     """The implementation, called with the spec's keyword arguments. pluggy lets
     an implementation take only some of them; such a one is given just those."""
     function = impl.function
-    if tuple(impl.argnames) == argnames:
+    wanted = _taken(impl, argnames)
+    if wanted == argnames:
         return function
-    wanted = tuple(impl.argnames)
     return lambda **kwargs: function(**{name: kwargs[name] for name in wanted})
 
 
@@ -436,7 +485,7 @@ def _wrap(
 
     wrapper = impl.function
     if _plain_names(name, argnames):
-        signature, wanted, passed = _signature(argnames), _passing(impl.argnames), _passing(argnames)
+        signature, wanted, passed = _signature(argnames), _passing(_taken(impl, argnames)), _passing(argnames)
     else:
         # Arguments the generated code cannot name: the same code, by keywords.
         name, signature, wanted, passed = "wrapped", "**kwargs", "**kwargs", "**kwargs"
@@ -545,11 +594,29 @@ def spec_arguments(specs: Any) -> dict[str, tuple[str, ...]]:
     return found
 
 
-def _argnames(function: Any) -> tuple[str, ...]:
-    from pluggy._hooks import varnames  # the same reading of a signature pluggy makes
+#: The names of a method's first parameter that pluggy takes for its
+#: instance or class (and leaves out) when the method is read off its class.
+_IMPLICIT = ("self", "cls")
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
-    args, kwargs = varnames(function)
-    return tuple(args) + tuple(kwargs)
+
+def _argnames(function: Any) -> tuple[str, ...]:
+    """The arguments a hook implementation or spec takes, read as pluggy
+    reads them (``HookImpl.argnames`` then ``kwargnames``): its positional
+    parameters, those with a default too, less the instance or class of a
+    method read off its class. Read once per function, as a plugin loads."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):  # no signature to read: nothing it can be passed
+        return ()
+    names = tuple(parameter.name for parameter in parameters if parameter.kind in _POSITIONAL)
+    if names and names[0] in _IMPLICIT and not inspect.ismethod(function) and not isinstance(function, type):
+        # A function defined in a class (its qualified name says so), read
+        # off the class: its first parameter is the instance pluggy passes.
+        qualname = getattr(inspect.unwrap(function), "__qualname__", "")
+        if "." in qualname.rsplit("<locals>.", 1)[-1]:
+            names = names[1:]
+    return names
 
 
 # -- variant parameters ----------------------------------------------------------
