@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import math
 import re
 import shutil
 import subprocess
@@ -217,3 +218,201 @@ def test_a_board_as_a_player_lists_decisions_from_their_view_alone(tmp_path):
     # What is listed is bob's in the made-up world: his card there, whatever his true one.
     cards = {d["notation"] for d in answers[0][0]["legal"]} - {"1", "2"}
     assert cards == {"card"}
+
+
+# -- a note's squares and arrows on the board ------------------------------------------
+
+#: What the page has drawn over the board: each highlight and arrow, and the spots they
+#: name, in the picture's own units (arrows) and on the screen (highlights).
+DRAWN = """
+var svg = document.querySelector('#board svg');
+var group = svg.querySelector('g.study-drawn');
+function spot(name) {
+  var e = Array.prototype.filter.call(svg.querySelectorAll('[data-spot]'),
+    function (s) { return s.getAttribute('data-spot') === name; })[0];
+  var r = e.getBoundingClientRect(), b = e.getBBox();
+  return {x: parseFloat(e.getAttribute('data-x')), y: parseFloat(e.getAttribute('data-y')),
+    size: Math.min(b.width, b.height), screen: [r.left + r.width / 2, r.top + r.height / 2, r.width, r.height]};
+}
+function marker(line) {
+  var id = (line.getAttribute('marker-end') || '').replace(/^url\\(#|\\)$/g, '');
+  var m = id && svg.getElementById(id);
+  return m ? {width: parseFloat(m.getAttribute('markerWidth')), path: !!m.querySelector('path')} : null;
+}
+if (!group) return null;
+return {
+  last: svg.lastElementChild === group,
+  squares: Array.prototype.map.call(group.querySelectorAll('.study-square'), function (e) {
+    var r = e.getBoundingClientRect(), name = e.getAttribute('data-square');
+    return {name: name, kind: e.getAttribute('class'), screen: [r.left + r.width / 2, r.top + r.height / 2,
+      r.width, r.height], spot: spot(name), fill: getComputedStyle(e).fillOpacity};
+  }),
+  arrows: Array.prototype.map.call(group.querySelectorAll('.study-arrow'), function (g) {
+    var line = g.querySelector('.study-arrow-shaft');
+    var from = g.getAttribute('data-from'), to = g.getAttribute('data-to');
+    return {from: from, to: to, kind: g.getAttribute('class'),
+      ends: ['x1', 'y1', 'x2', 'y2'].map(function (k) { return parseFloat(line.getAttribute(k)); }),
+      width: parseFloat(line.getAttribute('stroke-width')), head: marker(line),
+      stroke: getComputedStyle(line).stroke, spots: [spot(from), spot(to)]};
+  })
+};
+"""
+
+
+def _drawn(driver) -> dict | None:
+    return driver.execute_script(DRAWN)
+
+
+def _on_their_spots(drawn: dict, squares: set[str], arrows: set[tuple[str, str]], kind: str = "noted") -> None:
+    """Each highlight on its spot (centred on it, a little inside it), each
+    arrow from its spot's centre to just short of the other's, along the
+    line between them, its head drawn and a shaft showing behind it."""
+    assert drawn is not None and drawn["last"], "drawn over everything the picture holds"
+    mine = [s for s in drawn["squares"] if kind in s["kind"].split()]
+    assert {s["name"] for s in mine} == squares and len(mine) == len(squares)
+    for s in mine:
+        (x, y, w, h), (sx, sy, sw, sh) = s["screen"], s["spot"]["screen"]
+        assert math.dist((x, y), (sx, sy)) < 1.5, s
+        assert 0.7 * sw <= w <= sw and 0.7 * sh <= h <= sh, s
+        assert float(s["fill"]) > 0, "filled, not only outlined"
+    drawn_arrows = [a for a in drawn["arrows"] if kind in a["kind"].split()]
+    assert {(a["from"], a["to"]) for a in drawn_arrows} == arrows and len(drawn_arrows) == len(arrows)
+    for a in drawn_arrows:
+        x1, y1, x2, y2 = a["ends"]
+        start, end = a["spots"]
+        size = min(start["size"], end["size"])
+        assert math.dist((x1, y1), (start["x"], start["y"])) <= 0.15 * size, a
+        assert math.dist((x2, y2), (end["x"], end["y"])) <= 0.2 * size, a
+        # Along the line between the two centres, pointing at the far one.
+        (ax, ay), (bx, by) = (start["x"], start["y"]), (end["x"], end["y"])
+        cross = (bx - ax) * (y2 - y1) - (by - ay) * (x2 - x1)
+        assert abs(cross) / math.dist((ax, ay), (bx, by)) < 0.5, a
+        assert (bx - ax) * (x2 - x1) + (by - ay) * (y2 - y1) > 0, a
+        # The head reaches its marker's width (in stroke widths) back from the tip: a shaft shows behind it.
+        assert a["head"] is not None and a["head"]["path"], a
+        assert math.dist((x1, y1), (x2, y2)) - a["head"]["width"] * a["width"] >= 2 * a["width"], a
+
+
+def _noted_view(cli, folder: Path, log: Path, at: int, squares: list[str], arrows: list[str]) -> Path:
+    """A note at event ``at`` with ``squares`` and ``arrows``, made on the command line, in ``tabletop view``'s page."""
+    shutil.copyfile(log, folder / "game.jsonl")
+    options = [o for s in squares for o in ("--square", s)] + [o for a in arrows for o in ("--arrow", a)]
+    result = cli("study", "game.jsonl", "--at", str(at), "--comment", "look here", *options)
+    assert result.exit_code == 0, result.output
+    assert cli("view", "game.jsonl", "-o", "page.html").exit_code == 0
+    return folder / "page.html"
+
+
+@pytest.mark.parametrize(
+    ("log", "at", "squares", "arrows", "neighbours"),
+    [
+        (DUEL, 24, ["m4", "l1"], ["m4-l1", "m4-m5"], ("m4", "m5")),
+        (REPLAYS / "glyph_chess" / "two-players-centre.jsonl", 37, ["k6", "m5"], ["m5-k7", "l5-k6"], ("l5", "k6")),
+    ],
+    ids=["glux", "glyph-chess"],
+)
+def test_a_notes_squares_and_arrows_are_drawn_on_the_board(
+    browser,  # noqa: F811
+    cli,
+    registry,
+    tmp_path,
+    log,
+    at,
+    squares,
+    arrows,
+    neighbours,
+):
+    """Issue 28 part 1: ``tabletop view`` draws a note's highlighted squares
+    or spots (on the spots the picture names) and its arrows (centre to
+    centre, with a head, a shaft showing even between two neighbours) over
+    the board at the step the note is anchored to, and nowhere else; they
+    were listed in words only."""
+    from selenium.webdriver.common.by import By
+
+    from tabletop.engine import Replay
+
+    # One of the arrows joins two neighbours, on the game's own board.
+    game = Replay(registry, log).match.game
+    if hasattr(game, "geo"):
+        a, b = (game.geo.spot(n) for n in neighbours)
+        assert b in game.geo.neighbours[a]
+    else:
+        a, b = (game.board.indices[n] for n in neighbours)
+        assert abs(a - b) in (1, game.board.width)
+    page = _noted_view(cli, tmp_path, log, at, squares, arrows)
+    browser.get(page.resolve().as_uri() + f"#{at}")
+    assert until(lambda: _text(browser, "#study-where") == f"After event {at} of the game")
+    assert until(lambda: _drawn(browser) is not None)
+    _on_their_spots(_drawn(browser), set(squares), {tuple(a.split("-")) for a in arrows})
+    # A step away, nothing of it is drawn; back, it is drawn again.
+    browser.execute_script("document.getElementById('prev').click()")
+    assert until(lambda: _text(browser, "#study-where") == f"After event {at - 1} of the game")
+    drawn = _drawn(browser)
+    assert drawn is not None and not drawn["squares"] and not drawn["arrows"]
+    browser.execute_script("document.getElementById('next').click()")
+    assert until(lambda: len((_drawn(browser) or {}).get("arrows", [])) == len(arrows))
+    # The page of the game's view says nothing of how it is drawn: no clicking here.
+    assert not browser.find_elements(By.ID, "study-hint")
+    assert not _errors(browser)
+
+
+def _click(driver, name: str, shift: bool = False) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    spot = driver.find_element(By.CSS_SELECTOR, f'#board svg [data-spot="{name}"]')
+    actions = ActionChains(driver).move_to_element(spot)
+    if shift:
+        actions = actions.key_down(Keys.SHIFT).click().key_up(Keys.SHIFT)
+    else:
+        actions = actions.click()
+    actions.perform()
+
+
+def test_squares_and_arrows_are_added_by_clicking_on_the_board(browser, duel, tmp_path):  # noqa: F811
+    """Issue 28 part 1: on the analysis board, a spot Shift-clicked (or
+    clicked twice) is highlighted, a spot clicked then another is an arrow,
+    and so is a drag from one to another; doing it again takes it away.
+    They are drawn as the note being written, saved with it as its squares
+    and arrows, and drawn again after a reload."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    with board(tmp_path, "duel.jsonl") as url:
+        browser.get(url + "#24")
+        assert until(lambda: _text(browser, "#study-where") == "After event 24 of the game")
+        assert browser.find_element(By.ID, "study-hint").is_displayed()
+        _click(browser, "m5", shift=True)
+        _click(browser, "l3")
+        _click(browser, "l3")
+        _click(browser, "m4")
+        _click(browser, "l1")
+        # A square taken away again, and an arrow.
+        _click(browser, "a9", shift=True)
+        _click(browser, "a9", shift=True)
+        _click(browser, "g5")
+        _click(browser, "g6")
+        _click(browser, "g5")
+        _click(browser, "g6")
+        start, end = (browser.find_element(By.CSS_SELECTOR, f'#board svg [data-spot="{n}"]') for n in ("m4", "m5"))
+        ActionChains(browser).click_and_hold(start).move_to_element(end).release().perform()
+        squares, arrows = {"m5", "l3"}, {("m4", "l1"), ("m4", "m5")}
+        assert until(lambda: len((_drawn(browser) or {}).get("arrows", [])) == 2)
+        _on_their_spots(_drawn(browser), squares, arrows, kind="draft")
+        assert browser.find_element(By.ID, "note-squares").get_attribute("value") == "m5 l3"
+        assert browser.find_element(By.ID, "note-arrows").get_attribute("value") == "m4-l1 m4-m5"
+        browser.find_element(By.ID, "note-comment").send_keys("the room ben gave up")
+        browser.find_element(By.ID, "note-save").click()
+        assert until(lambda: "the room ben gave up" in _text(browser, "#study-notes"))
+        assert until(lambda: not [s for s in _drawn(browser)["squares"] if "draft" in s["kind"]])
+        _on_their_spots(_drawn(browser), squares, arrows)
+        # Reloaded: the note is read back from the study file, and drawn.
+        browser.refresh()
+        assert until(lambda: _text(browser, "#study-where") == "After event 24 of the game")
+        assert until(lambda: len((_drawn(browser) or {}).get("arrows", [])) == 2)
+        _on_their_spots(_drawn(browser), squares, arrows)
+        assert not [e for e in _errors(browser) if "422" not in e]
+    (note,) = load(registry_of(), duel).notes
+    assert (note.at.seq, note.comment) == (24, "the room ben gave up")
+    assert note.squares == ("m5", "l3") and note.arrows == (("m4", "l1"), ("m4", "m5"))

@@ -114,6 +114,7 @@
       notesHere();
       variationsHere(v);
       judgedHere();
+      chosen = null;
       drawSpots();
       cursor();
       if (editable) listMoves();
@@ -191,44 +192,201 @@
       box.className = j.mark || "";
     }
 
-    // Squares and arrows of the notes here, on pictures that name their spots (data-spot).
+    // -- squares and arrows on the board ---------------------------------------------
+    // Drawn over pictures that name their squares or spots (data-spot, with the centre
+    // as data-x and data-y): the notes' here, and on the analysis board the note being
+    // written (its fields, filled by typing or by clicking on the board). Everything
+    // drawn is in one group at the end of the picture that takes no clicks.
+    var ns = "http://www.w3.org/2000/svg";
+    var SHAPES = { rect: 1, polygon: 1, circle: 1, ellipse: 1, path: 1, polyline: 1 };
+    function spotIn(svg, name) {
+      var found = null;
+      Array.prototype.some.call(svg.querySelectorAll("[data-spot]"), function (e) {
+        if (e.getAttribute("data-spot") === name) found = e;
+        return found !== null;
+      });
+      if (!found) return null;
+      var box = found.getBBox();
+      var x = parseFloat(found.getAttribute("data-x")), y = parseFloat(found.getAttribute("data-y"));
+      if (isNaN(x) || isNaN(y)) {
+        x = box.x + box.width / 2;
+        y = box.y + box.height / 2;
+      }
+      return { element: found, x: x, y: y, size: Math.min(box.width, box.height) || 20 };
+    }
+    function made(tag, attributes) {
+      var e = document.createElementNS(ns, tag);
+      Object.keys(attributes).forEach(function (k) { e.setAttribute(k, attributes[k]); });
+      return e;
+    }
+    // A square or spot highlighted: its own outline, a little inside it, so that two
+    // highlighted neighbours stay apart.
+    function highlight(group, s, name, cls) {
+      var tag = s.element.tagName.toLowerCase();
+      var shape;
+      if (SHAPES[tag]) {
+        shape = s.element.cloneNode(false);
+        ["data-spot", "data-x", "data-y", "data-symbol", "id", "style"].forEach(function (a) {
+          shape.removeAttribute(a);
+        });
+        var own = shape.getAttribute("transform");
+        shape.setAttribute("transform", "translate(" + s.x + " " + s.y + ") scale(0.86) translate(" + -s.x + " " +
+          -s.y + ")" + (own ? " " + own : ""));
+      } else {
+        var box = s.element.getBBox();
+        shape = made("rect", { x: box.x + 3, y: box.y + 3, width: Math.max(0, box.width - 6),
+          height: Math.max(0, box.height - 6) });
+      }
+      shape.setAttribute("class", "study-square " + cls);
+      shape.setAttribute("data-square", name);
+      group.appendChild(shape);
+    }
+    // An arrow from the centre of one spot to the centre of another, its head's tip a little
+    // short of the far centre: on top of what stands there, and long enough to show a shaft
+    // between two neighbours.
+    function drawArrow(group, from, to, names, cls) {
+      var dx = to.x - from.x, dy = to.y - from.y, length = Math.sqrt(dx * dx + dy * dy);
+      if (length < 1) return;
+      var ux = dx / length, uy = dy / length, size = Math.min(from.size, to.size);
+      var width = Math.max(2, size * 0.14);
+      var x1 = from.x + ux * size * 0.08, y1 = from.y + uy * size * 0.08;
+      var x2 = to.x - ux * size * 0.12, y2 = to.y - uy * size * 0.12;
+      var g = made("g", { "class": "study-arrow " + cls, "data-from": names[0], "data-to": names[1] });
+      var ends = { x1: x1.toFixed(1), y1: y1.toFixed(1), x2: x2.toFixed(1), y2: y2.toFixed(1) };
+      var edge = made("line", ends);
+      edge.setAttribute("class", "study-arrow-edge");
+      edge.setAttribute("stroke-width", (width + 3).toFixed(1));
+      var shaft = made("line", ends);
+      shaft.setAttribute("class", "study-arrow-shaft");
+      shaft.setAttribute("stroke-width", width.toFixed(1));
+      shaft.setAttribute("marker-end", "url(#study-head-" + cls + ")");
+      g.appendChild(edge);
+      g.appendChild(shaft);
+      group.appendChild(g);
+    }
+    // The arrowheads, one for each kind of arrow: the tip at the line's end.
+    function heads(group) {
+      var defs = made("defs", {});
+      ["noted", "draft"].forEach(function (cls) {
+        var marker = made("marker", { id: "study-head-" + cls, "class": "study-head " + cls, viewBox: "0 0 10 10",
+          refX: "10", refY: "5", markerWidth: "2.6", markerHeight: "2.6", orient: "auto" });
+        marker.appendChild(made("path", { d: "M0,0 L10,5 L0,10 z" }));
+        defs.appendChild(marker);
+      });
+      group.appendChild(defs);
+    }
+
+    // The note being written: its squares and arrows as its fields hold them.
+    function draft() {
+      var squares = $("note-squares"), arrows = $("note-arrows");
+      if (!squares || !arrows) return { squares: [], arrows: [] };
+      return {
+        squares: squares.value.split(/[\s,]+/).filter(Boolean),
+        arrows: arrows.value.split(/[\s,]+/).filter(Boolean).map(function (a) { return a.split("-"); })
+      };
+    }
+    function keepDraft(d) {
+      $("note-squares").value = d.squares.join(" ");
+      $("note-arrows").value = d.arrows.map(function (a) { return a.join("-"); }).join(" ");
+    }
+    var chosen = null; // the spot clicked first, waiting for the arrow's other end
+
     function drawSpots() {
       var svg = board.querySelector("svg");
-      if (!svg) return;
+      var named = svg !== null && svg.querySelector("[data-spot]") !== null;
+      if ($("study-hint")) $("study-hint").hidden = !named;
+      if (!named) return;
       Array.prototype.forEach.call(svg.querySelectorAll(".study-drawn"), function (e) { e.remove(); });
-      var ns = "http://www.w3.org/2000/svg";
-      function spot(name) {
-        var found = svg.querySelector('[data-spot="' + String(name).replace(/["\\]/g, "") + '"]');
-        if (!found || !found.getBBox) return null;
-        var box = found.getBBox();
-        return { x: box.x, y: box.y, w: box.width, h: box.height, cx: box.x + box.width / 2, cy: box.y + box.height / 2 };
+      var group = made("g", { "class": "study-drawn", "data-line": at.line, "data-seq": at.seq });
+      heads(group);
+      function draw(squares, arrows, cls, note) {
+        squares.forEach(function (name) {
+          var s = spotIn(svg, name);
+          if (s) highlight(group, s, name, cls);
+        });
+        arrows.forEach(function (a) {
+          var from = spotIn(svg, a[0]), to = spotIn(svg, a[1]);
+          if (from && to) drawArrow(group, from, to, a, cls);
+        });
+        if (note) Array.prototype.forEach.call(group.querySelectorAll("." + cls + ":not([data-note])"), function (e) {
+          e.setAttribute("data-note", note);
+        });
       }
       study.notes.forEach(function (n) {
-        if (n.line !== at.line || n.seq !== at.seq) return;
-        n.squares.forEach(function (name) {
-          var s = spot(name);
-          if (!s) return;
-          var r = document.createElementNS(ns, "rect");
-          r.setAttribute("class", "study-drawn study-square");
-          r.setAttribute("x", s.x + 2); r.setAttribute("y", s.y + 2);
-          r.setAttribute("width", Math.max(0, s.w - 4)); r.setAttribute("height", Math.max(0, s.h - 4));
-          svg.appendChild(r);
-        });
-        n.arrows.forEach(function (a) {
-          var from = spot(a[0]), to = spot(a[1]);
-          if (!from || !to) return;
-          var line = document.createElementNS(ns, "line");
-          line.setAttribute("class", "study-drawn study-arrow");
-          line.setAttribute("x1", from.cx); line.setAttribute("y1", from.cy);
-          line.setAttribute("x2", to.cx); line.setAttribute("y2", to.cy);
-          svg.appendChild(line);
-          var head = document.createElementNS(ns, "circle");
-          head.setAttribute("class", "study-drawn study-arrow-head");
-          head.setAttribute("cx", to.cx); head.setAttribute("cy", to.cy); head.setAttribute("r", 5);
-          svg.appendChild(head);
-        });
+        if (n.line === at.line && n.seq === at.seq) draw(n.squares, n.arrows, "noted", n.id);
       });
+      if (editable) {
+        var d = draft();
+        draw(d.squares, d.arrows, "draft", null);
+        if (chosen !== null) {
+          var s = spotIn(svg, chosen);
+          if (s) highlight(group, s, chosen, "chosen");
+        }
+      }
+      svg.appendChild(group);
     }
+
+    // On the analysis board, the note being written takes squares and arrows from clicks
+    // on the board: a spot clicked, then another, is an arrow from the first to the
+    // second (or a drag from one to the other); a spot clicked twice, or with Shift, is
+    // highlighted. Doing it again takes it away. They are saved with the note.
+    function spotAt(x, y) {
+      var hit = null;
+      (document.elementsFromPoint(x, y) || []).some(function (e) {
+        if (e.hasAttribute && e.hasAttribute("data-spot") && board.contains(e)) hit = e.getAttribute("data-spot");
+        return hit !== null;
+      });
+      return hit;
+    }
+    function toggle(list, item, same) {
+      var i = -1;
+      list.forEach(function (x, k) { if (same(x, item)) i = k; });
+      if (i >= 0) list.splice(i, 1);
+      else list.push(item);
+    }
+    function clicked(name, shift, pressed) {
+      var d = draft();
+      var arrowFrom = pressed !== null && pressed !== name ? pressed : (!shift && chosen !== null && chosen !== name ? chosen : null);
+      if (arrowFrom !== null) {
+        toggle(d.arrows, [arrowFrom, name], function (a, b) { return a[0] === b[0] && a[1] === b[1]; });
+        chosen = null;
+      } else if (shift || chosen === name) {
+        toggle(d.squares, name, function (a, b) { return a === b; });
+        chosen = null;
+      } else {
+        chosen = name;
+      }
+      keepDraft(d);
+      drawSpots();
+    }
+    if (editable) {
+      document.body.classList.add("study-editable");
+      var pressed = null;
+      board.addEventListener("pointerdown", function (e) {
+        if (e.button !== 0) return;
+        pressed = spotAt(e.clientX, e.clientY);
+        if (pressed !== null) e.preventDefault(); // no text selected by a drag across the board
+      });
+      document.addEventListener("pointerup", function (e) {
+        var from = pressed;
+        pressed = null;
+        if (from === null || e.button !== 0) return;
+        var name = spotAt(e.clientX, e.clientY);
+        if (name === null) return;
+        clicked(name, e.shiftKey, from === name ? null : from);
+      });
+      document.addEventListener("pointercancel", function () { pressed = null; });
+      ["note-squares", "note-arrows"].forEach(function (id) {
+        $(id).addEventListener("input", drawSpots);
+      });
+      // Said where the note is written, when the board has spots to click.
+      var hint = el("p", "study-hint",
+        "On the board: click a square, then another, for an arrow; click one twice (or Shift-click) to highlight it.");
+      hint.id = "study-hint";
+      $("note-save").parentNode.insertBefore(hint, $("note-save"));
+    }
+    // The board redrawn by the viewer (another step, another player's view): drawn on again.
+    new MutationObserver(function () { drawSpots(); }).observe(board, { childList: true });
 
     // The graph's cursor at the main line's event (a variation's: where it leaves the game).
     function cursor() {
