@@ -7,6 +7,9 @@ pyarrow, the ``parquet`` extra). Each file starts with the run's metadata
 CSV or JSON Lines file, the schema metadata of a Parquet file. Rows are
 written in game order and whole batches at a time, so a file cut short by an
 interrupt holds games 1 to *k* of every arm, and a rerun continues from *k*.
+On one machine the workers append the rows themselves, in game order, under
+the file's lock (:mod:`tabletop.appending`); a folder of Parquet parts is
+:mod:`tabletop.parts`.
 """
 
 from __future__ import annotations

@@ -14,7 +14,10 @@ commands reuse it)::
 
 Rerunning the same :class:`Run` continues from the games already in the
 results file (or the logs folder); no game is played twice and the finished
-file holds the same rows as a run that was never stopped.
+file holds the same rows as a run that was never stopped. ``results`` may
+be a folder (``Path("study/")`` with ``folder=True``, or a name without a
+suffix): a Parquet part per batch and a manifest (:mod:`tabletop.parts`).
+The workers write the rows; the command merges their totals.
 """
 
 from __future__ import annotations

@@ -2,16 +2,19 @@
 
 Game ``i`` (from 1) of a run with seed ``S`` is played with the seed
 ``S-i`` alone, so its log is the same whichever worker plays it and however
-the games are split into batches. A batch is a list of game numbers; a
-worker plays them and returns one :class:`Played` per game and rule set
-(*arm*: a comparison plays every seed under two rule sets, a sweep under
-several). Batches are large enough that handing one out costs little next to
-playing it.
+the games are split into batches. A batch is a range of game numbers; a
+worker plays them under every rule set (*arm*: a comparison plays every
+seed under two rule sets, a sweep under several). Batches are large enough
+that handing one out costs little next to playing it.
 
 :func:`stream` hands batches out a few at a time per worker and yields them
-back in game order, so memory stays flat however many games are played, and
-an interrupt (SIGINT, SIGTERM, see :class:`Guard`) stops the workers and
-leaves every batch already yielded complete.
+back in game order (one :class:`Played` per game and arm), so memory stays
+flat however many games are played, and an interrupt (SIGINT, SIGTERM, see
+:class:`Guard`) stops the workers and leaves every batch already yielded
+complete. :func:`stream_written` does the same but each worker writes the
+rows and logs of its games itself (:func:`play_written`, :class:`Out`) and
+yields only their totals (:class:`Batch`): what a run of any size needs, so
+that the command that starts it does next to nothing per game.
 """
 
 from __future__ import annotations
