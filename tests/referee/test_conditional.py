@@ -49,7 +49,7 @@ def _decisions(game) -> list[tuple[str, str]]:
 
 
 def test_a_conditional_move_is_played_at_once_when_its_condition_is_met(tmp_path, dovecot, smtp):
-    """Conditional finding 3, over real servers: ann places and leaves 'if:
+    """Issue 29 part 3, over real servers: ann places and leaves 'if:
     X then: Y'; ben's mail playing X is answered by ann's Y in the same
     change, ben's view says so, and nobody heard of the conditional before."""
     from .test_imap import tabletop
@@ -86,7 +86,7 @@ def test_a_conditional_move_is_played_at_once_when_its_condition_is_met(tmp_path
 
 
 def test_a_condition_not_met_discards_the_conditional_moves(tmp_path):
-    """Conditional finding 3: ben plays something else; ann's conditional
+    """Issue 29 part 3: ben plays something else; ann's conditional
     moves are discarded, nothing is played for her, and she alone is told."""
     game = _begun(tmp_path)
     mine = game.legal("ann")[0]
@@ -106,7 +106,7 @@ def test_a_condition_not_met_discards_the_conditional_moves(tmp_path):
 
 
 def test_a_chain_several_deep_is_played_step_by_step(tmp_path):
-    """Conditional finding 3: 'if: A then: B if: C then: D' plays B after
+    """Issue 29 part 3: 'if: A then: B if: C then: D' plays B after
     A, and D after C; 'clear' withdraws; new if: lines replace old ones."""
     game = _begun(tmp_path)
     mine = game.legal("ann")[0]
@@ -129,7 +129,7 @@ def test_a_chain_several_deep_is_played_step_by_step(tmp_path):
 
 
 def test_the_late_bots_decision_meets_a_condition_too(tmp_path, monkeypatch):
-    """Conditional finding 3: ben is late and the bot decides for him; ann's
+    """Issue 29 part 3: ben is late and the bot decides for him; ann's
     conditional move answering that decision is played in the same change."""
     import time
 
@@ -156,6 +156,8 @@ def test_the_late_bots_decision_meets_a_condition_too(tmp_path, monkeypatch):
 
 
 def test_unreadable_or_clashing_lines_are_answered_and_nothing_is_kept(tmp_path):
+    """Issue 29 part 3: an if: line that is no chain, a condition that is no decision, two lines
+    answering the same decision differently: answered, and the moves kept before stand."""
     game = _begun(tmp_path)
     game.receive(game.mail("ann", "if: 6@a1 then: 5@b2"))
     kept = game.settings()["conditionals"]["ann"]
@@ -192,7 +194,7 @@ def _answers_to(game: Game, address: str) -> list[str]:
 
 
 def test_the_answer_never_tells_whether_the_condition_could_hold(tmp_path):
-    """Conditional finding 3: twin games of Glyph Chess that differ only in
+    """Issue 29 part 3: twin games of Glyph Chess that differ only in
     ben's hidden coins (in one he holds the N his spell needs, in the other
     not): ann's conditional moves on that spell get the same answer, and
     ben's mails are the same as in a game where ann left none."""

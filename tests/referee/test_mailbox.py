@@ -25,7 +25,7 @@ def _bounce(address: str, subject: str) -> bytes:
 
 
 def test_a_new_game_reads_nothing_from_before_it_and_leaves_the_other_games_mail(tmp_path, dovecot):
-    """Mailbox finding 5: a mailbox holds three hours of game 'g': its
+    """Issue 29 part 5: a mailbox holds three hours of game 'g': its
     players' mails, their notes with no game named, a bounce of g's mail to
     ann. Game 'two' begins: its first poll reads none of it (nothing
     archived, answered, counted, nor told to its game master). g's mail
@@ -76,7 +76,7 @@ def test_a_new_game_reads_nothing_from_before_it_and_leaves_the_other_games_mail
 
 
 def test_a_maildir_two_games_share_leaves_each_games_mail_to_it(tmp_path, maildir, cli):
-    """Mailbox finding 5: games 'g' and 'two' read one Maildir. two's poll
+    """Issue 29 part 5: games 'g' and 'two' read one Maildir. two's poll
     plays its own mail and leaves g's in new/ (and a mail from before two
     began unread); g's poll then plays g's."""
     import os

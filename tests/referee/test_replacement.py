@@ -37,7 +37,7 @@ def _ann_misses(game, times: int, start: float) -> float:
 
 
 def test_missed_deadlines_are_shown_to_all_and_civil_disorder_lets_the_bot_play_at_once(tmp_path):
-    """Replacement finding 2: ann's missed deadlines are counted in every
+    """Issue 29 part 2: ann's missed deadlines are counted in every
     player's mail; at two she is in civil disorder (everyone and the
     master told), and from then on the late bot decides for her as soon as
     her decision is due, before any deadline. A decision she mails herself
@@ -81,7 +81,7 @@ def _tokens(mails) -> dict[str, str]:
 
 
 def test_a_seat_sought_is_taken_by_the_first_valid_claim(tmp_path, smtp, cli):
-    """Replacement finding 2: 'pbem seek' mails each address a token of
+    """Issue 29 part 2: 'pbem seek' mails each address a token of
     its own; a wrong token takes nothing; the first valid claim takes ann's
     seat: a fresh secret mailed to the address the seat was offered to, the
     game as the seat sees it, ann's old secret refused, the other offer
@@ -132,6 +132,8 @@ def test_a_seat_sought_is_taken_by_the_first_valid_claim(tmp_path, smtp, cli):
 
 
 def test_seek_checks_what_it_is_given(tmp_path, cli):
+    """Issue 29 part 2: seek refuses a seat that is no player's, a player's address and a bad one in
+    one line each, offering nothing; without --to it offers the game's substitutes."""
     game = _disorder_game(tmp_path, substitutes=(SUB,))
     none = cli("pbem", "seek", "g", "zed", plugins=False)
     assert none.exit_code == 2 and "'zed' is not a player" in none.stderr
@@ -149,7 +151,7 @@ def test_seek_checks_what_it_is_given(tmp_path, cli):
 
 @pytest.mark.parametrize("point", ["journal", "log", "mail:", "view:ben", "settings", "journal-removed", "saved"])
 def test_a_kill_in_a_claim_hands_the_seat_over_once(tmp_path, point):
-    """Replacement finding 2: a claim is one change: killed at any step,
+    """Issue 29 part 2: a claim is one change: killed at any step,
     the claim delivered again takes the seat once: one handover, one secret
     mailed, and it works."""
     from .test_crashes import kill_at

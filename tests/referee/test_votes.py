@@ -41,7 +41,7 @@ def _begun(game) -> None:
 
 
 def test_a_draw_carried_over_real_servers_ends_the_game_with_a_shared_result(tmp_path, dovecot, smtp):
-    """Votes finding 1: ann and ben vote draw by mail through a real IMAP
+    """Issue 29 part 1: ann and ben vote draw by mail through a real IMAP
     mailbox; the game ends with an 'agreement' in the log (valid against the
     schema), replay and verify agree, and the last mails say so. ben's
     news of the vote does not name ann."""
@@ -92,7 +92,7 @@ def test_a_draw_carried_over_real_servers_ends_the_game_with_a_shared_result(tmp
 
 
 def test_who_voted_is_told_only_when_the_turn_ends(tmp_path, cli):
-    """Votes finding 1: in a three-player game ann's vote is counted for
+    """Issue 29 part 1: in a three-player game ann's vote is counted for
     all to see, but her name reaches nobody (mails, status) until the next
     event: then every view names her."""
     game = _glux(tmp_path, players=("ann", "ben", "cat"))
@@ -121,7 +121,7 @@ def test_who_voted_is_told_only_when_the_turn_ends(tmp_path, cli):
 
 
 def test_only_players_still_in_the_game_vote_and_count(tmp_path):
-    """Votes finding 1: cat resigns; her vote is refused, and ann's and
+    """Issue 29 part 1: cat resigns; her vote is refused, and ann's and
     ben's carry the vote to abandon (no winner)."""
     game = _glux(tmp_path, players=("ann", "ben", "cat"))
     _begun(game)
@@ -135,7 +135,7 @@ def test_only_players_still_in_the_game_vote_and_count(tmp_path):
 
 
 def test_the_majority_set_at_init_carries_a_vote(tmp_path):
-    """Votes finding 1: with --vote-majority 2 of three players, two votes
+    """Issue 29 part 1: with --vote-majority 2 of three players, two votes
     carry; a vote withdrawn with unvote no longer counts."""
     game = _glux(tmp_path, players=("ann", "ben", "cat"), vote_majority="2")
     _begun(game)
@@ -147,7 +147,7 @@ def test_the_majority_set_at_init_carries_a_vote(tmp_path):
 
 
 def test_a_pause_vote_stops_deadlines_and_the_late_bot_until_one_player_resumes(tmp_path):
-    """Votes finding 1: every player votes pause: no move is played, no
+    """Issue 29 part 1: every player votes pause: no move is played, no
     late notice goes out and the late bot waits; one 'vote: resume' lifts it
     and the deadlines move on by the pause. A pause the game master made is
     the master's to lift."""
@@ -169,6 +169,8 @@ def test_a_pause_vote_stops_deadlines_and_the_late_bot_until_one_player_resumes(
 
 
 def test_bad_votes_and_options_are_one_line(tmp_path, cli):
+    """Issue 29 part 1: a vote for nothing the referee knows is answered and counts nothing; a bad
+    --vote-majority is one line, exit 2, and no folder (init) or no change (set)."""
     game = _glux(tmp_path)
     assert "a vote is one of pause, resume, draw, abandon" in game.receive(game.mail("ann", "vote: surrender"))
     assert game.settings()["votes"] == {}
