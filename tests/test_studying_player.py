@@ -34,25 +34,25 @@ SHOTS = "TABLETOP_SCREENSHOTS"
 # -- the viewer in a browser, at a laptop's and a phone's size ------------------------
 
 
-def _viewport(browser, width: int, height: int, phone: bool = False) -> None:
+def _viewport(driver, width: int, height: int, phone: bool = False) -> None:
     # The page's own size (not the window's, which has a frame of its own).
-    browser.execute_cdp_cmd(
+    driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
         {"width": width, "height": height, "deviceScaleFactor": 2 if phone else 1, "mobile": phone},
     )
 
 
-def _reset(browser) -> None:
-    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+def _reset(driver) -> None:
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-def _keep(browser, log: Path, width: int) -> None:
+def _keep(driver, log: Path, width: int) -> None:
     folder = os.environ.get(SHOTS)
     if not folder:
         return
     name = f"viewer-{log.parent.name.replace('_', '-')}-{width}.png"
     shot = Path(folder) / name
-    assert browser.get_screenshot_as_file(str(shot))
+    assert driver.get_screenshot_as_file(str(shot))
     from PIL import Image
 
     # A page of flat colours needs no more than a palette's: a small file for the docs, each seat's colour kept.
@@ -212,7 +212,9 @@ def test_every_text_in_a_picture_reads_once_scaled_to_a_phone(tmp_path, game, pl
     reads on a phone once the picture is scaled to the phone's width."""
     cli = Cli(tmp_path)
     assert cli("new", game, "--players", players, *options, "--seed", "p", "-o", "g.jsonl").exit_code == 0
-    assert cli("selfplay", game, "--seats", str(players.count(",") + 1), "--seed", "p", *options, "-o", "out").exit_code in (0, 2)
+    assert cli(
+        "selfplay", game, "--seats", str(players.count(",") + 1), "--seed", "p", *options, "-o", "out"
+    ).exit_code in (0, 2)
     for log in [tmp_path / "g.jsonl", *sorted((tmp_path / "out").glob("*.jsonl"))]:
         result = cli("render", log, "--format", "svg", "-o", "b.svg")
         assert result.exit_code == 0, result.output
@@ -239,7 +241,10 @@ def _points(d: str) -> list[tuple[float, float]]:
     if "C" in d:
         p0, p1, p2, p3 = pts
         return [
-            tuple((1 - t) ** 3 * a + 3 * (1 - t) ** 2 * t * b + 3 * (1 - t) * t**2 * c + t**3 * e for a, b, c, e in zip(p0, p1, p2, p3))
+            tuple(
+                (1 - t) ** 3 * a + 3 * (1 - t) ** 2 * t * b + 3 * (1 - t) * t**2 * c + t**3 * e
+                for a, b, c, e in zip(p0, p1, p2, p3)
+            )
             for t in (i / 40 for i in range(41))
         ]
     if "Q" in d:
@@ -259,8 +264,8 @@ def test_a_one_step_moves_arrow_is_drawn_clear_of_both_pieces(registry, cli, tmp
     log = REPLAYS / "glyph_chess" / "three-players-random.jsonl"
     moves = _one_step_moves(registry, log)
     assert moves
-    from tabletop_glyph_chess.picture import PIECE
     from tabletop.svg import HEAD
+    from tabletop_glyph_chess.picture import PIECE
 
     for seq in moves:
         assert cli("render", log, "--until", str(seq), "-o", "b.svg").exit_code == 0
@@ -268,8 +273,10 @@ def test_a_one_step_moves_arrow_is_drawn_clear_of_both_pieces(registry, cli, tmp
         drawn = [e for e in root.iter() if e.get("marker-end") == "url(#arrow)"]
         assert len(drawn) == 1
         arrow = drawn[0]
-        path = _points(arrow.get("d")) if arrow.get("d") else _points(
-            " ".join(arrow.get(k) for k in ("x1", "y1", "x2", "y2"))
+        path = (
+            _points(arrow.get("d"))
+            if arrow.get("d")
+            else _points(" ".join(arrow.get(k) for k in ("x1", "y1", "x2", "y2")))
         )
         rings = [(float(c.get("cx")), float(c.get("cy"))) for c in root.iter(f"{SVG}circle") if c.get("fill") == "none"]
         assert len(rings) == 2

@@ -56,7 +56,7 @@ def bots(env, game: str | None, as_json: bool) -> None:
             ]
         )
         return
-    for bot, plays in found:
+    for bot, _plays in found:
         where = "any game" if bot.game is None else bot.game
         click.echo(f"{bot.name:<12} {where:<12} {bot.description}")
         for key, kind, default in settings(bot):
