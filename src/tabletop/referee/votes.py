@@ -113,6 +113,8 @@ def open_summary(ref: Referee, viewer: str | None, match: Match) -> str:
     ends), and whether ``viewer`` voted. For the view mails, ``pbem status``
     (``viewer`` None: the names as any player may know them) and the
     letters of the referee."""
+    if not any(standing(ref.settings).values()):
+        return ""  # nothing cast: no need to ask the rules who is still in the game
     players = in_game(match)
     if not players:
         return ""
