@@ -41,7 +41,7 @@ from ..errors import MAX_MESSAGE, TabletopError, UsageError, shown
 from ..nodes import Decide
 from ..registry import Registry
 from .page import page
-from .serve import Handler, Shown, Watch, look
+from .serve import Handler, Shown, Watch, look, run
 from .studied import data, section
 
 #: The largest request body a write may send (a note of 10,000 characters fits).
@@ -283,12 +283,4 @@ def serve(
     seeds are drawn from ``seed`` (default: a fresh secret)."""
     server = Board(registry, log, viewer, port, studied, seed)
     server.RequestHandlerClass = BoardHandler
-    with server:
-        if ready is not None:
-            ready(server)
-        try:
-            server.serve_forever(poll_interval=0.2)
-        except KeyboardInterrupt:
-            pass
-        finally:
-            server.stopping.set()
+    run(server, ready)

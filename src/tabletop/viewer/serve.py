@@ -278,7 +278,12 @@ def serve(
 ) -> None:
     """Serve the viewer of ``log`` until interrupted; ``ready`` is called with
     the server once it listens."""
-    server = Watch(registry, log, viewer, port)
+    run(Watch(registry, log, viewer, port), ready)
+
+
+def run(server: Watch, ready: Callable[[Watch], None] | None = None) -> None:
+    """Serve with ``server`` until interrupted (Ctrl-C stops it quietly);
+    ``ready`` is called with it once it listens."""
     with server:
         if ready is not None:
             ready(server)
