@@ -29,6 +29,7 @@ import attrs
 import numpy as np
 
 from . import seen
+from .caches import Bound
 from .errors import PluginError
 
 #: The most words a decision being spelt is shown with (the OpenSpiel
@@ -119,6 +120,11 @@ def spelling_planes(words: Sequence[str]) -> tuple[Plane, ...]:
     )
 
 
+#: The buffers an observation has named views of, by identity: an adapter
+#: fills the same few again and again, so more are buffers already let go.
+VIEWS_KEPT = Bound(8)
+
+
 class Observation:
     """What the adapters show one seat: the game's planes filled from the
     seat's view, then (for a game whose decisions may take several words)
@@ -153,9 +159,7 @@ class Observation:
         # The named views of a buffer are made once: it is filled at every step.
         found = self._views.get(id(out))
         if found is None or found[0] is not out:
-            if len(self._views) > 8:
-                self._views.clear()
-            found = self._views[id(out)] = (out, self.game_planes.split(out))
+            found = VIEWS_KEPT.keep(self._views, id(out), (out, self.game_planes.split(out)))
         return found[1]
 
     def vector(self, game: Any, state: Any, viewer: str, prefix: Sequence[int] = ()) -> np.ndarray:

@@ -49,6 +49,7 @@ from typing import Any
 import attrs
 
 from . import chain, chance, files, jsonline, logfile, seen
+from .caches import Bound
 from .engine import Match, Replay
 from .errors import CheckFailed, IllegalEventError, LogFormatError, TabletopError, UsageError, describe, quote, shown
 from .events import CHANCE, DECISION, Event, Resign, Seal, Unseal
@@ -86,8 +87,9 @@ JUDGED = ("inaccuracy", "mistake", "blunder")
 MAX_COMMENT = 10_000
 MAX_SPOTS = 64
 MAX_EVENTS = 10_000
-#: Positions kept to play on from (the main line's and variations').
-MAX_KEPT = 512
+#: Positions kept to play on from (the main line's and variations'): a
+#: study plays on from a few hundred at most, each a state.
+MAX_KEPT = Bound(512)
 _ID = re.compile(r"^[nva][1-9][0-9]{0,8}\Z")
 _SPOT = re.compile(r"^[A-Za-z0-9_.+-]{1,16}\Z")
 _HEAD = re.compile(r"^chain:[0-9a-f]{64}\Z")
@@ -348,9 +350,7 @@ class Study:
 
     def _keep(self, line: str, match: Match) -> None:
         """Keep where ``match`` is on ``line`` (a few hundred positions at most)."""
-        if len(self._matches) >= MAX_KEPT:
-            self._matches.clear()
-        self._matches[(line, match.seq)] = (match.state, match.seq, match.revealed, dict(match.seals))
+        MAX_KEPT.keep(self._matches, (line, match.seq), (match.state, match.seq, match.revealed, dict(match.seals)))
 
     # -- writing ------------------------------------------------------------------
     def note(
