@@ -24,7 +24,7 @@ from tabletop import (
     rulespec,
 )
 from tabletop.live import selfplay
-from tabletop.rules import resolve
+from tabletop.rules import fast_form, resolve
 
 
 @pytest.fixture(scope="module")
@@ -39,15 +39,15 @@ def test_an_official_rule_is_the_official_function_itself(registry, pile):
     game = registry.game(Header("pile", ("a", "b")))
     assert game.rules.pile_max_take == pile.Pile.official_rules.pile_max_take
     assert isinstance(game.rules.pile_max_take, types.MethodType)  # no pluggy dispatch on the way
-    assert not game.rules.overridden("pile_max_take")
+    assert game.rules.official("pile_max_take")
 
 
 def test_a_variants_rule_is_tried_first_and_marked_overridden(registry):
     game = registry.game(Header("pile", ("a", "b"), ("pile-take-three",)))
     assert game.rules.pile_max_take(players=2) == 3
-    assert game.rules.overridden("pile_max_take")
+    assert not game.rules.official("pile_max_take")
     with pytest.raises(KeyError):
-        game.rules.overridden("no_such_hook")
+        game.rules.official("no_such_hook")
 
 
 class Specs:
@@ -96,7 +96,7 @@ def test_resolved_rules_run_wrappers_around_everything_below():
     rules = _resolved(Shy(), Doubler())
     assert rules.points(room="middle", pips=3) == 200
     assert rules.points(room="hall", pips=3) == 6
-    assert rules.overridden("points")
+    assert not rules.official("points")
 
 
 def test_resolved_rules_agree_with_pluggys_own_dispatch():
@@ -216,21 +216,39 @@ def test_a_wrapper_that_yields_twice_or_never_is_a_plugin_error():
         _resolved(Silent()).points(room="hall", pips=1)
 
 
-def test_one_implementation_taking_some_arguments_keeps_what_it_declares_of_itself():
-    class Declared:
-        @rulehook
-        def points(self, pips):
-            return pips
+class Declared:
+    @rulehook
+    @fast_form("the pips")
+    def points(self, pips):  # takes some of the arguments: its chain is not the function itself
+        return pips
 
-    Declared.points.declared = "a form"
-    import pluggy
 
-    pm = pluggy.PluginManager("tabletop.rules")
-    pm.add_hookspecs(Specs)
-    pm.register(Declared(), name="official")
-    rules = resolve(pm.hook, ["official"])
-    assert rules.points(room="hall", pips=4) == 4 and rules.points.declared == "a form"
-    assert not hasattr(_resolved(Doubler()).points, "declared")
+def test_the_fast_form_an_official_rule_declares_holds_while_it_alone_is_in_force():
+    """Whether the official rule is in force is asked one way
+    (``Rules.official``), and its fast form is read one way (``Rules.form``),
+    whatever the rule's chain is: the function itself, a chain of one that
+    takes some of the arguments, or variants around it."""
+    rules = _resolved(official=Declared())
+    assert rules.official("points") and rules.form("points") == "the pips"
+    assert rules.points(room="hall", pips=4) == 4
+    for variant in (Doubler(), Shy()):  # wrapped or replaced: no form, the rule is asked
+        rules = _resolved(variant, official=Declared())
+        assert not rules.official("points") and rules.form("points") is None
+    assert _resolved().official("points") and _resolved().form("points") is None  # declares none
+    with pytest.raises(KeyError):
+        _resolved().form("no_such_hook")
+
+
+def test_each_game_asks_whether_the_official_rule_is_in_force_one_way():
+    """No game reads a rule's implementations or plugin names to know
+    whether a variant changes it: it asks ``rules.official`` or
+    ``rules.form``."""
+    from .conftest import ROOT
+
+    for path in sorted((ROOT / "plugins").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for dialect in ("get_hookimpls", "plugin_name", "overridden", "glux_form", "form_of(rules", "form_of(self"):
+            assert dialect not in text, (path, dialect)
 
 
 def test_rules_say_which_arguments_the_implementations_in_force_take():

@@ -4,12 +4,14 @@ table form the rule itself declares.
 An official predicate asked on every event (is the game over, who plays
 next, does a chip count over this square) declares with :func:`reads` the
 part of the state its answer is: "the squares holding no chip", "the
-player's own top chips". The generator (``placement.Placement``,
-``turn.Turns``), which both the plain fold and the fast path use, then reads
-that part directly, kept as a table (the squares holding a chip as one
-integer's bits, each seat's top chips). A variant's implementation, or a
-wrapper around the official one, declares nothing, so it is asked, on both
-paths alike, and the game stays on its fast path.
+player's own top chips" (``tabletop.rules.fast_form``, in Glüx's words).
+While that official rule alone is in force, ``game.rules.form(name)`` names
+its form, and the generator (``placement.Placement``, ``turn.Turns``), which
+both the plain fold and the fast path use, reads that part directly, kept as
+a table (the squares holding a chip as one integer's bits, each seat's top
+chips). A variant's implementation, or a wrapper around the official one,
+makes the form None, so the rule is asked, on both paths alike, and the game
+stays on its fast path.
 
 ``tests/glux/test_forms.py`` holds every declared form to its predicate over
 whole games, with and without the shipped house rules.
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from tabletop.rules import declared_form, fast_form
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -39,14 +43,9 @@ def reads(form: str) -> Callable[[F], F]:
     """Declare that a predicate's answer is ``form`` of the state (one of ``FORMS``)."""
     if form not in FORMS:
         raise ValueError(f"no table form {form!r}")
-
-    def declare(function: F) -> F:
-        function.glux_form = form  # type: ignore[attr-defined]
-        return function
-
-    return declare
+    return fast_form(form)
 
 
 def form_of(rule: Any) -> str | None:
-    """The form the rule in force declares, or None: then it is asked."""
-    return getattr(rule, "glux_form", None)
+    """The form an official rule's function declares, or None."""
+    return declared_form(rule)

@@ -31,7 +31,6 @@ from . import (
 from . import board as boards
 from .chips import KINDS
 from .events import EVENTS, Draw
-from .forms import form_of
 from .state import State, evolve, freeze, thaw
 
 
@@ -83,11 +82,11 @@ class Glux(Game):
         self.placement = placement.Placement(self)
         rules = self.rules
         #: The end as asked, or None when read in its declared form (``forms.py``).
-        self.over_asked = None if form_of(rules.glux_game_over) == "nobody's turn" else rules.glux_game_over
+        self.over_asked = None if rules.form("glux_game_over") == "nobody's turn" else rules.glux_game_over
         # Hooks for decisions and memory a variant adds (the official rules add none).
-        self._variant_events = any(map(rules.overridden, fast.PLAIN_ONLY))
+        self._variant_events = not all(map(rules.official, fast.PLAIN_ONLY))
         #: Whether a variant adds decisions to the placements (``glux_decisions``).
-        self.variant_decisions = rules.overridden("glux_decisions")
+        self.variant_decisions = not rules.official("glux_decisions")
         #: The turn's steps in force (``steps.py``), by name.
         turn_ = steps.turn_of(rules.glux_turn_steps(players=n))
         #: The table of steps in force, what its steps answer and lead to (``steps.Turn``).

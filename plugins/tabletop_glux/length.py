@@ -25,6 +25,6 @@ ADDING = ("glux_decisions", "glux_apply", "glux_turn_steps")
 def most_words(game: Glux) -> int | None:
     """The most decision words a game under the rules in force can take, or
     None when a variant in force may add decisions the chips do not bound."""
-    if any(game.rules.overridden(hook) for hook in ADDING):
+    if not all(map(game.rules.official, ADDING)):
         return None
     return len(game.players) * sum(game.bag)

@@ -39,7 +39,7 @@ from .board import ORTHOGONAL
 from .chips import FACES, KIND_OF_FACE, KINDS
 from .events import Exclude, Place
 from .exclusion import exclude
-from .forms import form_of, reads
+from .forms import reads
 from .state import Work, hand_of
 
 if TYPE_CHECKING:
@@ -131,19 +131,19 @@ class Placement:
         #: Whether rules 1-3 are read as lines over the top chips (their
         #: declared forms); else each predicate is asked.
         self.lines = (
-            form_of(self.counts_from) == "own top chip"
-            and form_of(self.distance) == "top face"
-            and form_of(self.may_pass) == "empty square"
+            rules.form("glux_counts_from") == "own top chip"
+            and rules.form("glux_distance") == "top face"
+            and rules.form("glux_may_pass") == "empty square"
         )
         #: Rule 4 as asked, or None when every chip may be covered.
-        self.cover = None if form_of(rules.glux_may_cover) == "always" else rules.glux_may_cover
+        self.cover = None if rules.form("glux_may_cover") == "always" else rules.glux_may_cover
         #: Whether rule 4 is asked once for each face: only when a rule in force
         #: takes the face; else its answer is the same for both, asked once per square.
         self.by_face = rules.takes("glux_may_cover", "face")
         #: Rule 7 as asked, or None when read in its declared form.
         self.option_asked = (
             None
-            if form_of(rules.glux_start_option) == "unused, one chip on the start square"
+            if rules.form("glux_start_option") == "unused, one chip on the start square"
             else rules.glux_start_option
         )
         #: Whether rules 4-6 have nothing to refuse on a start square holding one chip.

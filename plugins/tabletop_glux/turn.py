@@ -14,7 +14,7 @@ from tabletop import rulehook
 
 from .chips import KINDS
 from .events import Draw
-from .forms import form_of, reads
+from .forms import reads
 from .state import Work, hand_size
 
 if TYPE_CHECKING:
@@ -48,10 +48,10 @@ class Turns:
         self.still_placing = rules.glux_still_placing
         self.draw_after_placing = rules.glux_draw_after_placing
         #: Whether "still placing" is read as holding a chip and not being excluded.
-        self.holding = form_of(self.still_placing) == "holding, not excluded"
+        self.holding = rules.form("glux_still_placing") == "holding, not excluded"
         #: Whether "draws after placing" is read as the bag holding a chip
         #: (by the effect of a placement, ``placement.place``).
-        self.bag = form_of(self.draw_after_placing) == "bag not empty"
+        self.bag = rules.form("glux_draw_after_placing") == "bag not empty"
 
     def next(self, state: Any, after: int) -> int | None:
         """The seat that places next after ``after``, or None."""

@@ -564,7 +564,7 @@ class Context:
         if costs is None:
             costs = moving[kind] = {}
         state, seat = self.state, self.seat
-        cost_of = game.r.glyph_move_cost
+        cost_of = game.rules.glyph_move_cost
         found = [None]
         alone = True  # paid in the piece's own type (or dice of any face) alone
         for distance in range(1, min(reach, game.longest_line) + 1):

@@ -35,7 +35,7 @@ def glyph_escape_coins(game: GlyphChess, state: State | Work, spot: int) -> list
     # ``spot`` (``glyph_payers``: officially its own and wild coins, none in
     # an enemy seeress's sight).
     seat = state.board[spot][0]
-    kind = game.r.glyph_escape_cost(game=game, state=state, spot=spot)
+    kind = game.rules.glyph_escape_cost(game=game, state=state, spot=spot)
     if not kind:
         return []
     paid_by = game.payers(game=game, state=state, seat=seat, spot=spot, kind=kind)

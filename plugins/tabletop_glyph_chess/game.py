@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from itertools import count, permutations
-from types import SimpleNamespace
 from typing import Any
 
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
@@ -26,6 +25,7 @@ from . import (
     position,
     render,
     resignation,
+    sight,
     steps,
 )
 from .context import ByOccupant, Stops
@@ -34,15 +34,6 @@ from .fast import Fast, IndexedChance
 from .hexes import board
 from .pieces import DICE, GLYPHS, NAMES
 from .state import ACT, DISCARD, SETUP, State, evolve, freeze, thaw
-
-
-def overridden(rules: Any, name: str) -> bool:
-    """Whether a variant implements the rule hook ``name``."""
-    probe = getattr(rules, "overridden", None)
-    if callable(probe):
-        return bool(probe(name))
-    hook = getattr(rules, name, None)
-    return hook is not None and any(impl.plugin_name != "official" for impl in hook.get_hookimpls())
 
 
 @functools.lru_cache(maxsize=256)
@@ -122,12 +113,10 @@ class GlyphChess(Game):
         n = len(self.players)
         self.seats = {p: i for i, p in enumerate(self.players)}
         self.geo = board(position.radius_of(options))
-        # The rules in force, resolved once: the official function itself
-        # when no variant changes a rule (a plain call), else the hook.
-        self.overridden = frozenset(name for name in official.OFFICIAL if overridden(rules, name))
-        self.r = r = SimpleNamespace(
-            **{name: getattr(rules, name) if name in self.overridden else f for name, f in official.OFFICIAL.items()}
-        )
+        # The rules in force (``tabletop.Rules``), resolved once: the official
+        # function itself when no variant changes a rule (a plain call), else
+        # the chain of the variants' and the official one.
+        r = rules
         self.may_use_coins = r.glyph_may_use_coins
         self.payers = r.glyph_payers
         self.may_land = r.glyph_may_land
@@ -143,27 +132,27 @@ class GlyphChess(Game):
         # Landing, passing and both, for each seat: piece -> its table.
         tables = occupant_tables(self._landing, self._passing)
         self._rows = tuple(tuple(tables.setdefault((what, seat), {}) for seat in range(n)) for what in range(3))
-        self.landing_by_occupant = "glyph_may_land" not in self.overridden
+        self.landing_by_occupant = rules.form("glyph_may_land") == movement.BY_OCCUPANT
         #: Move costs by piece and distance (``glyph_move_costs``); the
         #: per-move ``glyph_move_cost`` is asked move by move only when a
         #: variant changes it.
         self.move_costs = r.glyph_move_costs(players=n)
-        self.move_costs_fixed = "glyph_move_cost" not in self.overridden
+        self.move_costs_fixed = rules.form("glyph_move_cost") == movement.COST_BY_DISTANCE
         #: The number of these move costs among every game's (the ways to pay
         #: for moves are remembered under it: another rule, another number).
         self.move_costs_number = rule_number(self.move_costs)
-        self.passing_by_occupant = "glyph_may_pass" not in self.overridden
+        self.passing_by_occupant = rules.form("glyph_may_pass") == movement.BY_OCCUPANT
         # What may pay (``glyph_payers``) and whether a piece may use coins
         # (``glyph_may_use_coins``): while no variant changes them, a listing
         # reads the official payers by kind, sight worked out once for all
         # the seat's pieces (see Context._paying).
-        self.payers_by_table = "glyph_payers" not in self.overridden
-        self.coins_by_sight = "glyph_may_use_coins" not in self.overridden
+        self.payers_by_table = rules.form("glyph_payers") == payment.BY_KIND
+        self.coins_by_sight = rules.form("glyph_may_use_coins") == sight.OUT_OF_SIGHT
         # A move's range and directions: while no variant changes them, the
         # header-time tables by piece (movement.reach) and by spot (the rays).
-        self.reach_by_piece = "glyph_move_range" not in self.overridden
+        self.reach_by_piece = rules.form("glyph_move_range") == movement.RANGE_BY_PIECE
         self.reaches = {piece: movement.reach(self.geo, piece) for piece in NAMES}
-        self.directions_by_spot = "glyph_move_directions" not in self.overridden
+        self.directions_by_spot = rules.form("glyph_move_directions") == movement.THE_BOARDS_LINES
         #: For each seat, spot -> its lines with each move's fields (shared
         #: by every game on the board, see movement.named_lines).
         self.move_lines = tuple(movement.lines_of(self.geo, p) for p in self.players)
@@ -238,7 +227,7 @@ class GlyphChess(Game):
 
     def rerollable(self, state: Any, seat: int) -> tuple[int, ...]:
         """The dice ``seat`` may re-roll in its awakening step."""
-        return tuple(self.r.glyph_rerollable(game=self, state=state, seat=seat))
+        return tuple(self.rules.glyph_rerollable(game=self, state=state, seat=seat))
 
     # -- the contract ------------------------------------------------------------
     def initial(self) -> State:
@@ -273,7 +262,7 @@ class GlyphChess(Game):
         return self.steps[state.phase].legal(self, state, player)
 
     def outcome(self, state: State) -> Outcome:
-        return self.r.glyph_outcome(game=self, state=state)
+        return self.rules.glyph_outcome(game=self, state=state)
 
     def fast(self) -> Fast:
         """The fused, mutable fast path (see :mod:`~tabletop_glyph_chess.fast`)."""
@@ -339,13 +328,13 @@ class GlyphChess(Game):
         return notation.sentence(self, event, self.sees(event, viewer))
 
     def notate(self, decision: Event) -> str:
-        if "glyph_notate" in self.overridden:
-            return self.r.glyph_notate(game=self, decision=decision)
+        if not self.rules.official("glyph_notate"):
+            return self.rules.glyph_notate(game=self, decision=decision)
         return notation.notate(self, decision)
 
     def parse(self, text: str, player: str, state: State) -> Event:
-        if "glyph_parse" in self.overridden:
-            return self.r.glyph_parse(game=self, text=text, player=player, state=state)
+        if not self.rules.official("glyph_parse"):
+            return self.rules.glyph_parse(game=self, text=text, player=player, state=state)
         return notation.parse(self, text, player, state)
 
     def notate_outcome(self, outcome: Event) -> str | None:

@@ -41,7 +41,7 @@ def relocate(work: Work, source: int, target: int) -> None:
 
 def strike(game: GlyphChess, work: Work, spot: int, burn: bool) -> None:
     """The piece on ``spot`` is killed (or incinerated) and leaves the board."""
-    game.r.glyph_strike(game=game, state=work, spot=spot, burn=burn)
+    game.rules.glyph_strike(game=game, state=work, spot=spot, burn=burn)
 
 
 @rulehook
@@ -64,7 +64,7 @@ def glyph_strike(game: GlyphChess, state: Work, spot: int, burn: bool) -> bool:
 
 def eliminate(game: GlyphChess, work: Work, seat: int) -> None:
     """``seat``'s scepter fell (see :mod:`~tabletop_glyph_chess.scepter`)."""
-    game.r.glyph_eliminate(game=game, state=work, seat=seat)
+    game.rules.glyph_eliminate(game=game, state=work, seat=seat)
 
 
 def land(game: GlyphChess, work: Work, step: Step, escape_with: str = "") -> None:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from tabletop import rulehook
 from tabletop.caches import Bound
+from tabletop.rules import fast_form
 
 from . import payment, scepter
 from .context import LANDS, PASSES
@@ -35,6 +36,20 @@ if TYPE_CHECKING:
 
 
 # -- the official rules ----------------------------------------------------------
+# The fast forms the official per-move rules declare (``tabletop.rules.fast_form``):
+# while one alone is in force, a listing reads the game's header-time table
+# instead of asking it move by move or spot by spot.
+#: ``glyph_move_range``: :func:`reach` of the piece, wherever it stands.
+RANGE_BY_PIECE = "the range by piece"
+#: ``glyph_move_cost``: the move costs by piece and distance (``glyph_move_costs``).
+COST_BY_DISTANCE = "the cost by piece and distance"
+#: ``glyph_move_directions``: the board's lines from the spot.
+THE_BOARDS_LINES = "the board's lines"
+#: ``glyph_may_pass`` and ``glyph_may_land``: the header-time rule by what
+#: stands on the spot (``glyph_passing``, ``glyph_landing``).
+BY_OCCUPANT = "by what stands on the spot"
+
+
 def reach(geo: HexBoard, piece: str) -> int:
     """The official range of ``piece``, wherever it stands: the scepter's
     own; none for a minion; else as far as the items paid reach."""
@@ -46,6 +61,7 @@ def reach(geo: HexBoard, piece: str) -> int:
 
 
 @rulehook
+@fast_form(RANGE_BY_PIECE)
 def glyph_move_range(game: GlyphChess, state: State | Work, seat: int, piece: str, source: int) -> int:
     # The header-time table's answer (by piece).
     return reach(game.geo, piece)
@@ -65,6 +81,7 @@ def glyph_move_costs(players: int):
 
 
 @rulehook
+@fast_form(COST_BY_DISTANCE)
 def glyph_move_cost(
     game: GlyphChess, state: State | Work, seat: int, piece: str, distance: int
 ) -> tuple[str, int] | tuple[str, int, str]:
@@ -73,6 +90,7 @@ def glyph_move_cost(
 
 
 @rulehook
+@fast_form(THE_BOARDS_LINES)
 def glyph_move_directions(
     game: GlyphChess, state: State | Work, seat: int, piece: str, source: int
 ) -> Mapping[str, Sequence[int]]:
@@ -102,12 +120,14 @@ def glyph_landing(players: int):
 
 
 @rulehook
+@fast_form(BY_OCCUPANT)
 def glyph_may_pass(game: GlyphChess, state: State | Work, seat: int, piece: str, spot: int) -> bool:
     # The header-time rule, for the piece on the spot.
     return game.passing_table(seat, piece)[state.board[spot]]
 
 
 @rulehook
+@fast_form(BY_OCCUPANT)
 def glyph_may_land(game: GlyphChess, state: State | Work, seat: int, piece: str, spot: int) -> bool:
     return game.landing_table(seat, piece)[state.board[spot]]
 
@@ -116,7 +136,7 @@ def glyph_may_land(game: GlyphChess, state: State | Work, seat: int, piece: str,
 def line(game: GlyphChess, state: State | Work, seat: int, piece: str, source: int, target: int):
     """The direction, distance and line from ``source`` to ``target`` along the
     directions ``piece`` may move in, or None."""
-    for name, ray in game.r.glyph_move_directions(
+    for name, ray in game.rules.glyph_move_directions(
         game=game, state=state, seat=seat, piece=piece, source=source
     ).items():
         if target in ray:
@@ -125,7 +145,7 @@ def line(game: GlyphChess, state: State | Work, seat: int, piece: str, source: i
 
 
 def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source: int, kind: str):
-    r = game.r
+    r = game.rules
     reach = r.glyph_move_range(game=game, state=state, seat=seat, piece=kind, source=source)
     if not reach:
         if kind == MINION:
@@ -163,7 +183,7 @@ def listing(ctx: Context, out: list, first: bool = False) -> None:
         if most is None:
             most = game.reaches[kind] = reach(game.geo, kind)
     else:
-        most = game.r.glyph_move_range(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=ctx.source)
+        most = game.rules.glyph_move_range(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=ctx.source)
     if not most:
         return
     by_distance = ctx.move_ways(most)
@@ -175,7 +195,7 @@ def listing(ctx: Context, out: list, first: bool = False) -> None:
         cut = ctx.lines[source] or named_lines(game.geo, ctx.player, source)
         lines = cut[most] if most < len(cut) else cut[-1]
     else:
-        rays = game.r.glyph_move_directions(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
+        rays = game.rules.glyph_move_directions(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
         lines = [line[:most] for line in _named(ctx.names, ctx.player, source, rays.values())]
     append = out.append
     keys, stops = ctx.stops(kind)  # whether it lands on a spot, goes on past it

@@ -24,6 +24,7 @@ from itertools import combinations
 import attrs
 
 from tabletop import PluginError, rulehook
+from tabletop.rules import fast_form
 
 from .pieces import GLYPHS, a_coin
 from .state import ALIVE, State, Work
@@ -108,7 +109,13 @@ def payers_for(kind: str, may_coin: bool, wild: frozenset[str]) -> Payers:
     return payers(faces, faces | wild if wild else faces)
 
 
+#: The fast form ``glyph_payers`` declares (``tabletop.rules.fast_form``):
+#: :func:`payers_for` the piece's kind, which a listing reads directly.
+BY_KIND = "the payers by kind"
+
+
 @rulehook
+@fast_form(BY_KIND)
 def glyph_payers(game, state: State | Work, seat: int, spot: int | None, kind: str) -> Payers:
     return official_payers(game, state, seat, spot, kind)
 
@@ -146,14 +153,14 @@ def check_move_costs(game) -> None:
     in the state the game starts from."""
     from .pieces import NAMES
 
-    if not game.overridden & {"glyph_move_cost", "glyph_move_costs", "glyph_move_range"}:
+    if all(map(game.rules.official, ("glyph_move_cost", "glyph_move_costs", "glyph_move_range"))):
         return  # the official costs, known good
     state = game.initial()
     for seat in range(len(game.players)):
         for piece in NAMES:
             for distance in (1, 2):
                 try:
-                    cost = game.r.glyph_move_cost(game=game, state=state, seat=seat, piece=piece, distance=distance)
+                    cost = game.rules.glyph_move_cost(game=game, state=state, seat=seat, piece=piece, distance=distance)
                 except (LookupError, TypeError, ValueError, AttributeError):
                     continue  # a rule that reads a position the start has not: asked again as moves are listed
                 if cost is None:
@@ -168,7 +175,7 @@ def check_move_costs(game) -> None:
 
 def _moves(game, state, seat: int, piece: str) -> bool:
     """Whether the ``piece`` moves at all (a range somewhere on the board)."""
-    r = game.r
+    r = game.rules
     for source in range(game.geo.size):
         try:
             if r.glyph_move_range(game=game, state=state, seat=seat, piece=piece, source=source):

@@ -177,7 +177,7 @@ def _draw(game, work, event):
 
 
 def _draw_follows(game, work):
-    if any(work.owed) or game.r.glyph_draws(game=game, state=work, seat=work.turn):
+    if any(work.owed) or game.rules.glyph_draws(game=game, state=work, seat=work.turn):
         return None
     return ACT
 

@@ -21,12 +21,14 @@ import inspect
 import keyword
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import pluggy
 
 from .errors import PluginError, UsageError
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 rulespec = pluggy.HookspecMarker("tabletop.rules")
 rulehook = pluggy.HookimplMarker("tabletop.rules")
@@ -76,13 +78,42 @@ def family_of(function: Any) -> str | None:
 MAX_VALUE_LENGTH = 64
 
 
+# -- the official rule, and its fast form -------------------------------------------
+_FORM = "tabletop_fast_form"
+
+
+def fast_form(form: str) -> Callable[[F], F]:
+    """Declare of an official rule that its answer is ``form``: a name the
+    game gives a reading of its own (a table made once per header, a test
+    inlined on its hot path; Glüx's "the squares holding no chip"). While
+    that rule alone is in force, :meth:`Rules.form` names the form, and the
+    game reads it instead of asking the rule; once a variant replaces or
+    wraps the rule, the form is None and the rule is asked, on every path.
+
+    A game that declares a form holds it to its rule with a test (every
+    position of whole games: the form answers as the rule does). A variant
+    declares no form: its rule is asked."""
+
+    def declare(function: F) -> F:
+        setattr(function, _FORM, form)
+        return function
+
+    return declare
+
+
+def declared_form(function: Any) -> str | None:
+    """The form ``function`` declares with :func:`fast_form`, or None."""
+    return getattr(function, _FORM, None)
+
+
 class Rules:
     """The rule hooks in force for one game: one attribute per hook, each a
     plain function called with keyword arguments.
 
     With only the official rule in force the attribute *is* the official
-    function. :meth:`overridden` tells a game whether a variant changes a rule,
-    so that it can keep an inlined form of the official rule on its hot path.
+    function (when it takes every argument of its hook). The one way to
+    ask whether that is so is :meth:`official`; :meth:`form` names the fast
+    form the official rule declares (:func:`fast_form`), while it is so.
     """
 
     def __init__(
@@ -91,18 +122,31 @@ class Rules:
         overridden: Iterable[str] = (),
         arguments: Mapping[str, Iterable[str]] | None = None,
         variants: Mapping[str, tuple[tuple[str, str], ...]] | None = None,
+        forms: Mapping[str, str] | None = None,
     ) -> None:
         self.__dict__.update(functions)
         self._names = tuple(sorted(functions))
         self._overridden = frozenset(overridden)
         self._arguments = None if arguments is None else {name: frozenset(args) for name, args in arguments.items()}
         self._variants = dict(variants or {})
+        self._forms = {name: form for name, form in (forms or {}).items() if name not in self._overridden}
 
-    def overridden(self, name: str) -> bool:
-        """Whether a variant implements the rule hook ``name``."""
+    def official(self, name: str) -> bool:
+        """Whether the official rule alone is in force for the rule hook
+        ``name``: no variant implements it (neither replaces nor wraps it).
+        A game may then read the rule in a form of its own, made once per
+        header; else it asks the rule."""
         if name not in self._names:
             raise KeyError(f"no rule hook named {name!r}")
-        return name in self._overridden
+        return name not in self._overridden
+
+    def form(self, name: str) -> str | None:
+        """The fast form the official rule of ``name`` declares
+        (:func:`fast_form`), while it alone is in force (:meth:`official`);
+        else None: the rule is asked."""
+        if name not in self._names:
+            raise KeyError(f"no rule hook named {name!r}")
+        return self._forms.get(name)
 
     def takes(self, name: str, argument: str) -> bool:
         """Whether any implementation in force of the rule hook ``name`` takes
@@ -153,6 +197,7 @@ def resolve(hooks: Any, official: Iterable[str]) -> Rules:
     arguments: dict[str, set[str]] = {}
     overridden = []
     variants: dict[str, tuple[tuple[str, str], ...]] = {}
+    forms: dict[str, str] = {}
     for name, caller in vars(hooks).items():
         if not isinstance(caller, pluggy.HookCaller) or caller.spec is None:
             continue
@@ -161,10 +206,12 @@ def resolve(hooks: Any, official: Iterable[str]) -> Rules:
         if theirs:
             overridden.append(name)
             variants[name] = tuple((impl.plugin_name, where(impl.function)) for impl in theirs)
+        elif len(impls) == 1 and not impls[0].wrapper and (form := declared_form(impls[0].function)) is not None:
+            forms[name] = form
         functions[name] = _chain(caller, impls, official)
         argnames = tuple(caller.spec.argnames)
         arguments[name] = {arg for impl in impls for arg in _taken(impl, argnames)}
-    return Rules(functions, overridden, arguments, variants)
+    return Rules(functions, overridden, arguments, variants, forms)
 
 
 # -- the chains: pluggy's call loop, compiled ---------------------------------------
@@ -223,10 +270,6 @@ def _chain(caller: pluggy.HookCaller, impls: list[Any], official: set[str] | Non
         inner: Callable[..., Any] = plain[0].function
     elif firstresult:
         inner = _first(caller.name, argnames, plain, blames)
-        if len(plain) == 1 and not wrappers:
-            # One implementation taking some of the arguments: the rule is still
-            # that function, and keeps what it declares of itself (its attributes).
-            inner.__dict__.update(getattr(plain[0].function, "__dict__", {}))
     else:
         inner = _gather(caller.name, argnames, plain, blames)
     for impl in reversed(wrappers):  # the first to call is the outermost

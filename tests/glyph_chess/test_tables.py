@@ -112,7 +112,7 @@ def test_each_table_is_the_hook_asked_directly(house, seed, players, variants):
         assert seen <= set(mine)
         for spot in mine:
             assert (spot in seen) == sight.in_sight(geo, live, spot)
-            if "glyph_may_use_coins" not in game.overridden:
+            if game.rules.official("glyph_may_use_coins"):
                 assert (spot in seen) == (not rules.glyph_may_use_coins(game=game, state=live, spot=spot))
         for spot in mine:
             kind = board[spot][1]
