@@ -19,8 +19,8 @@ tenth and the last tenth of the run (start-up left out), it reports:
 
 It prints min / median / max over the rounds, then projects 10^9 games on
 100 and 1,000 workers from the medians: the workers' time, the command's and
-the scheduler's time at the default batches and at ``--batch`` sized for a
-cluster, and which of them bounds the run.
+the scheduler's time at batches of 200 (the pool's most), 1,000 (Dask's)
+and ``--cluster-batch`` (10,000), and which of them bounds the run.
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ def main() -> None:
         f"{command_task * 1e3:.2f} ms a task; the scheduler: {scheduler_task * 1e3:.2f} ms a task):"
     )
     games = 1e9
-    for batch in (200, args.cluster_batch):
+    for batch in (200, 1000, args.cluster_batch):
         tasks = games / batch
         for workers in (100, 1000):
             needs = {
@@ -207,7 +207,7 @@ def main() -> None:
                 "the scheduler": tasks * scheduler_task,
             }
             bound = max(needs, key=needs.__getitem__)
-            said = ", ".join(f"{name} {secs / 3600:,.1f} h" for name, secs in needs.items())
+            said = ", ".join(f"{name} {secs / 3600:,.2f} h" for name, secs in needs.items())
             print(f"  batches of {batch:,} ({tasks:,.0f} tasks), {workers:,} workers: {said}; bound by {bound}")
     print(
         f"  parts: {size / played:,.0f} bytes a game; 10^9 games: {size / played * 1e9 / 1e9:,.0f} GB in "
