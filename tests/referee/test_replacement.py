@@ -175,3 +175,23 @@ def test_a_kill_in_a_claim_hands_the_seat_over_once(tmp_path, point):
     assert len(secrets) == 1 and passwords.matches(secrets[0], game.settings()["players"]["ann"]["secret"])
     assert game.settings()["players"]["ann"]["address"] == SUB
     assert not (game.path / "journal.json").exists()
+
+
+def test_the_offer_of_a_seat_tells_nothing_the_seat_hides(tmp_path):
+    """Issue 29 part 2: twin games of Glyph Chess that differ only in ann's
+    hidden coins: the offers of ann's seat are the same mail (their tokens
+    aside); the substitute sees the seat's game only once it is theirs."""
+    from tabletop.referee import blackout
+
+    from ..glyph_chess.helpers import position
+    from .test_lookahead import glyph_game
+
+    offers = []
+    for name, hand in (("a", "N N E"), ("b", "S U I")):
+        (tmp_path / name).mkdir()
+        game = glyph_game(tmp_path / name, position({"ann": {"g3": "E"}}, hands={"ann": hand, "ben": "S"}))
+        before = game.names()
+        game.referee().locked_master("seek", player="ann", addresses=[SUB])
+        (mail,) = queued(game, before)
+        offers.append(blackout.text(mail.get_body(("plain",)).get_content()))
+    assert offers[0] == offers[1] and "(redacted)" in offers[0]

@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from ..conftest import Cli
 from .conftest import ANN, BEN, CAT, MASTER, game_copy, plain_registry_cached, raw_mail, topic
 from .table import check_schema, log_lines, queued, replayed, to
 
@@ -207,3 +208,18 @@ def test_a_kill_after_the_move_keeps_the_vote_of_the_same_mail(tmp_path):
     kill_at("log", lambda: game.receive(raw))
     game.referee().tick()
     assert list(game.settings()["votes"]["draw"]) == [who]
+
+
+def test_twins_that_differ_only_in_who_voted_give_the_third_player_the_same_mails(tmp_path, cli):
+    """Issue 29 part 1: two three-player games alike but for who voted
+    draw (ann in one, ben in the other): cat's mails and the status are the
+    same in both until the turn ends."""
+    seen = []
+    for voter in ("ann", "ben"):
+        game = _glux(tmp_path / voter, players=("ann", "ben", "cat"))
+        _begun(game)
+        before = game.names()
+        game.receive(game.mail(voter, "vote: draw", message_id="<the-vote@example.org>"))
+        status = Cli(tmp_path / voter)("pbem", "status", "g", "--json", plugins=False).stdout
+        seen.append((to(queued(game, before), CAT), json.loads(status)["votes"]))
+    assert seen[0] == seen[1] and seen[0][0]
