@@ -17,7 +17,8 @@ from typing import Any
 import attrs
 
 from .errors import UsageError
-from .intervals import Z95, wilson
+from .intervals import wilson
+from .paired import Mean
 from .stats import GameRow, rounded
 
 #: How ``--target`` is written, for the error that names it.
@@ -55,33 +56,6 @@ class Measure:
 
 def _finite(x: float) -> float | None:
     return rounded(x) if math.isfinite(x) else None
-
-
-class Mean:
-    """A mean and its normal 95% interval, kept as three sums (mergeable)."""
-
-    def __init__(self) -> None:
-        self.n = 0
-        self.total = 0.0
-        self.squares = 0.0
-
-    def add(self, x: float) -> None:
-        self.n += 1
-        self.total += x
-        self.squares += x * x
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.n if self.n else math.nan
-
-    def interval(self) -> tuple[float, float]:
-        if self.n == 0:
-            return (math.nan, math.nan)
-        if self.n == 1:
-            return (self.mean, self.mean)
-        variance = max(0.0, (self.squares - self.n * self.mean**2) / (self.n - 1))
-        half = Z95 * math.sqrt(variance / self.n)
-        return (self.mean - half, self.mean + half)
 
 
 def _none(games: int, text: str = "no finished game") -> Measure:
