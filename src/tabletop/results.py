@@ -19,14 +19,17 @@ import csv
 import functools
 import io
 import os
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from .errors import UsageError, quote
-from .stats import GameRow
+from .errors import TabletopError, UsageError, quote
+from .stats import GameRow, rows_from_logs
+
+if TYPE_CHECKING:
+    from .registry import Registry
 
 #: The columns, in order.
 FIELDS = (
@@ -691,3 +694,49 @@ def iter_rows(path: Path) -> Iterator[GameRow]:
     """The games of a results file, as :class:`GameRow` (for ``tabletop stats``)."""
     for rec in records(path):
         yield row_from(rec)
+
+
+def is_results_file(path: Path) -> bool:
+    """Whether ``path`` is a results file of ``simulate --results`` (not a log)."""
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".parquet"):
+        return True
+    if suffix != ".jsonl":
+        return False
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(7) == b'{"run":'
+    except OSError:
+        return False
+
+
+def rows_from_files(
+    registry: Registry, paths: Iterable[Path], failed: list[TabletopError] | None = None
+) -> Iterator[GameRow]:
+    """The rows of logs (as :func:`rows_from_logs`) and of results files and
+    results folders (``simulate --results``) named among ``paths``, one at a time."""
+    from . import parts
+
+    logs: list[Path] = []
+    for path in paths:
+        folder = parts.is_folder(Path(path))
+        if not folder and (not Path(path).is_file() or not is_results_file(Path(path))):
+            logs.append(path)
+            continue
+        yield from rows_from_logs(registry, logs, failed)
+        logs = []
+        try:
+            if folder:
+                yield from map(row_from, parts.records(Path(path)))
+            else:
+                yield from iter_rows(Path(path))
+        except TabletopError as exc:
+            if failed is None:
+                raise
+            failed.append(exc)
+        except Exception as exc:
+            error = UsageError(f"not a readable results file ({type(exc).__name__})", where=str(path))
+            if failed is None:
+                raise error from None
+            failed.append(error)
+    yield from rows_from_logs(registry, logs, failed)

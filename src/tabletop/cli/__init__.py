@@ -62,7 +62,7 @@ COMMANDS = {
         " scores, game length."
     ),
     "stats": (
-        "Summarise logs or results files (simulate --results): wins per seat, player, bot, start player or place in"
+        "Summarise logs, results files or results folders (simulate --results): wins per seat, player, bot, start player or place in"
         " turn order with 95% intervals, shared victories, scores and game length."
     ),
     "study": (

@@ -9,7 +9,8 @@ from pathlib import Path
 import click
 
 from ..errors import TabletopError, UsageError
-from ..stats import GROUPINGS, Summary, parse_by, rows_from_files, write_csv
+from ..results import rows_from_files
+from ..stats import GROUPINGS, Summary, parse_by, write_csv
 from .common import pass_env, plot_option
 
 
