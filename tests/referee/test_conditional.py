@@ -82,7 +82,7 @@ def test_a_conditional_move_is_played_at_once_when_its_condition_is_met(tmp_path
     assert _decisions(game)[-2:] == [("ben", theirs), ("ann", answer)]
     assert game.settings()["conditionals"] == {}
     text = smtp.inbox.last(BEN).get_body(("plain",)).get_content()
-    assert "ben's mail was played. ann's conditional move was played." in text
+    assert f"Your move {theirs} was played. ann's conditional move was played." in text  # spoken to ben
 
 
 def test_a_condition_not_met_discards_the_conditional_moves(tmp_path):

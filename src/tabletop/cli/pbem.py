@@ -91,7 +91,13 @@ def pbem() -> None:
 @pbem.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--game", required=True, help="The game to play (tabletop games).")
-@click.option("--player", "players", multiple=True, required=True, help="NAME=ADDRESS, in seat order (repeatable).")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    required=True,
+    help="NAME=ADDRESS, in seat order (repeatable); NAME=bot:SPEC seats a bot, like bot:mcts:seconds=2.",
+)
 @variant_option
 @game_option
 @click.option("--deadline", help="Time for each decision, like 48h or 3d (default: none).")
@@ -152,6 +158,12 @@ def pbem() -> None:
     multiple=True,
     help="An address 'pbem seek' offers a free seat to when it names none (repeatable).",
 )
+@click.option(
+    "--observer",
+    "observers",
+    multiple=True,
+    help="An address that gets the game as any onlooker may see it, and the log at the end (repeatable).",
+)
 @pass_env
 def init(
     env,
@@ -175,6 +187,7 @@ def init(
     vote_majority,
     civil_disorder,
     substitutes,
+    observers,
 ):
     """Create a game directory: a sealed log, players with secrets, settings;
     queue a welcome mail to each player (their secret, the syntax, their view).
@@ -207,10 +220,12 @@ def init(
         vote_majority=vote_majority,
         civil_disorder=civil_disorder,
         substitutes=substitutes,
+        observers=observers,
     )
+    waiting = len(GameDir(directory).waiting())
     click.echo(
         f"{directory}: new {game} game by mail for {', '.join(n for n, _ in pairs)}; "
-        f"{len(pairs) + bool(master)} welcome mails in the outbox (send them with 'tabletop pbem send {directory}')."
+        f"{waiting} mails in the outbox (send them with 'tabletop pbem send {directory}')."
     )
 
 
@@ -620,6 +635,22 @@ def seek(env, directory, seat, addresses):
       tabletop pbem seek duel ann --to sub@example.org --to other@example.org
     """
     _master(env, directory, "seek", player=seat, addresses=list(addresses))
+
+
+@pbem.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("address")
+@pass_env
+def observe(env, directory, address):
+    """Game master: mail the game to ADDRESS from now on, as any onlooker
+    may see it (no player's hidden chips, draws or secret choices), and the
+    whole log at the end.
+
+    \b
+    Example:
+      tabletop pbem observe duel carol@example.org
+    """
+    _master(env, directory, "observe", address=address)
 
 
 _SETTABLE = {

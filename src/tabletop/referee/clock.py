@@ -17,7 +17,7 @@ from ..engine import Match
 from ..errors import UsageError
 from ..live import decide
 from ..nodes import Decide
-from . import conditionals, seats
+from . import bots, conditionals, seats
 from .gamedir import one_line
 
 _DURATION = re.compile(r"^\s*(\d{1,9})\s*([smhdw])\s*$")
@@ -75,10 +75,12 @@ class Clock:
         done: list[str] = []
         with self.dir.locked():
             self._begin(now)
+            done += bots.play(self, now)  # a seat a bot plays, due since a run cut short
             if not self.settings.get("paused") and not self.settings.get("ended"):
                 for _ in range(100):  # a bot's decision may make another one due
                     if not self._tick_once(now, done):
                         break
+                done += bots.play(self, now)  # due after the late bot's decision
             self.dir.save(self.settings)
         return done
 
@@ -133,7 +135,11 @@ class Clock:
                 return self._bot_decides(match, player, bot, now, done)
         return False
 
-    def _bot_decides(self, match: Match, player: str, bot_name: str, now: float, done: list[str]) -> bool:
+    def _bot_decides(
+        self, match: Match, player: str, bot_name: str, now: float, done: list[str], seated: bool = False
+    ) -> bool:
+        """The bot decides for ``player``: late, in civil disorder, or
+        (``seated``) the bot that plays the seat (:mod:`.bots`)."""
         bot = bot_named(self.registry, bot_name, match.header.game)
         with self.change() as change:
             match = change.match
@@ -148,12 +154,19 @@ class Clock:
             more, answers, chains, answered = conditionals.answer(
                 self, match, events, change.secrets, change.seed, f"late-bot-{change.start}"
             )
-            why = "is in civil disorder" if seats.in_disorder(self, player) else "was late"
-            # The note goes to every player alike: the decision itself reaches
-            # each in their news, as they may see it (a secret one is hidden).
-            note = " ".join(
-                [f"{player} {why}: the bot '{bot_name}' decided for {player}.", *(f"{a}." for a in answered)]
+            disorder = seats.in_disorder(self, player)
+            why = "is played by a bot" if seated else "is in civil disorder" if disorder else "was late"
+            said = (
+                f"{player} (the bot '{bot_name}') played."
+                if seated
+                else f"{player} {why}: the bot '{bot_name}' decided for {player}."
             )
+            # The note goes to every player alike: the decision itself reaches
+            # each in their news, as they may see it (a secret one is hidden);
+            # the player it was made for reads it as theirs.
+            yours = f"You {'are in civil disorder' if disorder else 'were late'}: the bot '{bot_name}' decided for you: {text}."
+            answered_notes = [f"{a}." for a in answered]
+            note = {"": " ".join([said, *answered_notes]), player: " ".join([yours, *answered_notes])}
             records = {"conditionals": chains} if chains is not None else None
             change.commit(events + more, now, note=note, mails=answers, records=records)
         done.append(f"{player} {why}: the bot '{bot_name}' played {text}")

@@ -141,7 +141,12 @@ class GameDir:
 
         A mail with a ``key`` is queued once only: if a mail of that key is in
         the outbox, sent or set aside, nothing is done (what makes a change
-        replayed after a crash mail nobody twice)."""
+        replayed after a crash mail nobody twice). A mail to a seat a bot
+        plays (its address ``bot:SPEC``) is not queued: the bot reads no mail."""
+        from .bots import PREFIX
+
+        if str(message.get("To", "")).startswith(PREFIX):
+            return None
         self.folder(self.outbox)
         name = f"{_safe(key)}.eml" if key else f"{time.time_ns():020d}.eml"
         if key and any((folder / name).exists() for folder in (self.outbox, self.sent, self.undeliverable)):

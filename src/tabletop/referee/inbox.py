@@ -11,7 +11,7 @@ import time
 
 from ..engine import Match
 from ..errors import TabletopError, UsageError
-from . import blackout, commands, faults, mailin, mailout, passwords, seats
+from . import blackout, bots, commands, faults, mailin, mailout, passwords, seats
 from .gamedir import one_line
 from .settings import ANSWERS_A_DAY, CLOCKS_DIFFER, DAY, GUESSES_A_DAY, GUESSES_AN_HOUR, HOUR
 
@@ -79,6 +79,11 @@ class Inbox:
                 return f"quarantined: {reason}"
             self.dir.save(self.settings)
             faults.point("saved")
+            # A seat a bot plays decides as soon as its decision is due (:mod:`.bots`).
+            played = bots.play(self, now)
+            if played:
+                self.dir.save(self.settings)
+                report = "; ".join([report, *played])
         return report
 
     def _receive(self, raw: bytes, now: float, archived_before: bool, size: int) -> str:
@@ -279,8 +284,8 @@ class Inbox:
         ``player``: the player hears of it (once a day). A wrong secret from
         the player's own address is only answered (a mistyped secret is no
         forgery); many of them reach the game master (:meth:`_wrong_guess`)."""
-        if getattr(self, "_older", False) or self._limited("alerted", player, now):
-            return
+        if bots.of(self, player) or getattr(self, "_older", False) or self._limited("alerted", player, now):
+            return  # (a seat a bot plays reads no mail)
         body = (
             f"A mail from {letter.sender} tried to play as you, {player}, without your secret.\n"
             "Nothing was played. If it was not you, keep your secret to yourself;\n"

@@ -1,26 +1,130 @@
 """The referee's mails, composed: each player's view (the news since their
 last mail, the board as text and as pictures, what is asked of them, the
-chain head), the welcome, the final mail, and the short notes to a player,
-to everyone, or to the game master."""
+chain head), an observer's view (what every seat may see: :data:`.seen.PUBLIC`),
+the welcome, the final mail, and the short notes to a player, to everyone,
+or to the game master.
+
+Each view is written twice, as text and as HTML (:mod:`.html`), from the
+same parts: the HTML shows the board as a picture in the mail, the text
+board in monospace and the legal decisions as a list. A note about a change
+(``note``) is the same for everyone, or a mapping: ``""`` for everyone, and a
+player's own wording under their name ("Your move 5@a1 was played.")."""
 
 from __future__ import annotations
 
 import hashlib
+import re
 import time
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+import attrs
 
 from .. import seen
 from ..engine import Match
 from ..errors import TabletopError
-from ..events import CHANCE, Event, Unseal
+from ..events import CHANCE, DECISION, Event, Seal, Unseal
 from ..nodes import Decide, Over
 from ..secretfile import SecretKeeper
-from . import faults, mailin, mailout, notices
+from . import bots, faults, mailin, mailout, notices, observers
+from . import html as layout
 from .gamedir import one_line
 from .settings import LISTED
 
+#: A note about a change: the same text for all, or ``{"": for all, PLAYER: theirs}``.
+Note = str | Mapping[str, str]
+#: The content id of the board's picture in a mail's HTML part.
+BOARD_CID = "board@tabletop"
+
+
+@attrs.frozen
+class Asked:
+    """What a view says is asked of its reader, in parts: the text and the
+    HTML are both written from it."""
+
+    question: str
+    why: str = ""
+    secret: str = ""
+    legal: tuple[str, ...] = ()
+    more: str = ""
+    deadline: float | None = None
+    turn: bool = False
+
+    def text(self, when: str) -> str:
+        if not self.turn:
+            return self.question
+        shown = "\n".join(f"  {d}" for d in self.legal)
+        more = f"\n  {self.more}" if self.more else ""
+        due = f"\nDeadline: {when}." if self.deadline else ""
+        why = f"\n{self.why}" if self.why else ""
+        secret = f"\n{self.secret}" if self.secret else ""
+        return f"{self.question}{why}{secret}\nYour legal decisions:\n{shown}{more}{due}"
+
+    def html(self, when: str) -> str:
+        if not self.turn:
+            return layout.waiting(self.question)
+        utc = datetime.fromtimestamp(self.deadline, timezone.utc).strftime("%Y-%m-%dT%H:%MZ") if self.deadline else ""
+        return layout.asked(
+            self.question,
+            why=self.why,
+            secret=self.secret,
+            deadline=when if self.deadline else "",
+            deadline_utc=utc,
+            legal=self.legal,
+            more=self.more,
+        )
+
+
+def note_for(note: Note | None, reader: str | None) -> str:
+    """The note as ``reader`` reads it (None or an observer: the one for all)."""
+    if not note:
+        return ""
+    if isinstance(note, str):
+        return note
+    return (note.get(reader) if reader else None) or note.get("", "")
+
+
+def joined(notes: Sequence[Note], reader: str | None) -> str:
+    """Several changes' notes (a change held for a bot's, then the bot's) as ``reader`` reads them."""
+    return " ".join(filter(None, (note_for(note, reader) for note in notes)))
+
+
+def played_note(game: Any, player: str, events: Sequence[Event], answered: Sequence[str] = ()) -> dict[str, str]:
+    """The note for a mail of ``player``'s that was played: the others read
+    that it was; ``player`` reads what was played ("Your move 5@a1 was
+    played.")."""
+    mine = [e for e in events if e.origin == DECISION and getattr(e, "player", None) == player]
+    shown = []
+    for event in mine:
+        if isinstance(event, (Seal, Unseal)):
+            continue
+        try:
+            shown.append(game.notate(event))
+        except (TabletopError, NotImplementedError):
+            shown.append(event.kind)
+    said = []
+    if shown:
+        many = len(shown) > 1
+        said.append(f"Your move{'s' if many else ''} {', '.join(shown)} {'were' if many else 'was'} played.")
+    if any(isinstance(e, Seal) for e in mine):
+        if any(isinstance(e, Unseal) for e in mine):
+            said.append("Your secret decision was sealed; every player's is in, so all are revealed.")
+        else:
+            said.append("Your secret decision was sealed: it is revealed once every player has made theirs.")
+    also = [f"{a}." for a in answered]
+    return {
+        "": " ".join([f"{player}'s mail was played.", *also]),
+        player: " ".join([*(said or ["Your mail was played."]), *also]),
+    }
+
 
 class Letters:
-    def mail_to(self, player: str, subject: str, body: str, key: str, letter: mailin.Letter | None = None) -> None:
+    def mail_to(
+        self, player: str, subject: str, body: str, key: str | None, letter: mailin.Letter | None = None
+    ) -> None:
+        if bots.of(self, player):
+            return  # a seat a bot plays reads no mail
         self.dir.queue(
             mailout.message(
                 self.settings,
@@ -71,12 +175,23 @@ class Letters:
                 )
             self.dir.save(self.settings)
 
-    def after_change(self, match: Match, now: float, note: str = "", key: str | None = None) -> None:
+    def after_change(self, match: Match, now: float, note: Note = "", key: str | None = None) -> None:
+        """Mail everyone their view after a change; none when a bot decides at
+        once (:func:`.bots.due`): its change mails this one's news and note too."""
         self.refresh_due(match, now)
+        notes = [*self.settings.get("held_notes", []), note]
+        if getattr(self, "holding", False) or bots.due(self, match):
+            self.settings["held_notes"] = notes
+            return
+        self.settings.pop("held_notes", None)
         log = self.read_log(match.header.game)
         for player in match.header.players:
-            self.queue_view(match, player, note=note, log=log, key=f"{key}-{player}" if key else None)
+            said = joined(notes, player)
+            self.queue_view(match, player, note=said, log=log, key=f"{key}-{player}" if key else None)
             faults.point(f"view:{player}")
+        for watcher in observers.listed(self):
+            said = joined(notes, seen.PUBLIC)
+            self.queue_watch(match, watcher, note=said, log=log, key=observers.key(key, watcher))
 
     def queue_view(
         self,
@@ -84,7 +199,7 @@ class Letters:
         player: str,
         *,
         welcome: str | None = None,
-        note: str = "",
+        note: Note = "",
         resend: bool = False,
         log: tuple[list[tuple[int, Event]], str] | None = None,
         key: str | None = None,
@@ -92,46 +207,150 @@ class Letters:
     ) -> None:
         """Mail ``player`` their own view: the events since their last mail, the
         board, what is asked of them, the chain head."""
+        if bots.of(self, player):
+            return  # a seat a bot plays reads no mail: the bot is handed the seat's view
         events, head = log or self.read_log(match.header.game)
         data = self.players[player]
         since = 0 if resend else data["mailed"]
-        game = match.game
-        parts = []
+        text: list[str] = []
+        html: list[str] = []
         if welcome:
-            parts.append(self._welcome(match, player, welcome))
-        if note:
-            parts.append(note)
-        news = [f"  {seq}. {self._news(match, event, player)}" for seq, event in events if seq > since]
-        if news:
-            title = "So far:" if since == 0 else "Since your last mail:"
-            parts.append(title + "\n" + "\n".join(news))
-        parts.extend(notices.for_view(self, match, player))  # votes open, deadlines missed
-        parts.append(seen.text(game, match.state, player))
-        parts.append(self._ask(match, player, events))
-        parts.append(
-            f"Log head after event {match.seq}: {head}\n"
-            f"Keep it: 'tabletop verify game.jsonl --head {head}' proves later that the log still extends it."
-        )
-        attachments = self._pictures(match, player) if self._has_picture(match) else []
-        if isinstance(match.node, Over):
-            parts.append(self._final(match))
-            attachments.append(("game.jsonl", "application/x-ndjson", self.dir.log.read_text(encoding="utf-8")))
-            attachments.append(("game.html", "text/html", self._viewer_page(match)))
+            said = self._welcome(match, player, welcome)
+            text.append(said)
+            html += layout.from_text(said)
+        self._news_and_notices(match, player, events, since, note_for(note, player), text, html)
+        asked = self._asked(match, player, events)
+        when = self.when(asked.deadline, player) if asked.deadline else ""
+        attachments, inline, width = self._board_pictures(match, player)
+        self._board_and_more(match, player, (asked.text(when), asked.html(when)), head, width, text, html)
+        self._at_the_end(match, text, html, attachments)
         subject = self._subject(match, player, welcome is not None)
         mail = mailout.message(
             self.settings,
             data["address"],
             subject,
-            "\n\n".join(parts) + "\n",
+            "\n\n".join(text) + "\n",
             attachments=tuple(attachments),
             first=first,
+            html=layout.page(subject, html),
+            inline=inline,
         )
         self.dir.queue(mail, key=key)
         data["mailed"] = max(data["mailed"], match.seq)
 
+    def queue_watch(
+        self,
+        match: Match,
+        watcher: dict[str, Any],
+        *,
+        welcome: bool = False,
+        note: str = "",
+        log: tuple[list[tuple[int, Event]], str] | None = None,
+        key: str | None = None,
+    ) -> None:
+        """Mail an observer the game as a watcher with no seat may know it
+        (:data:`tabletop.seen.PUBLIC`): what every seat may see, never more;
+        and at the end the whole log, as every player gets it."""
+        events, head = log or self.read_log(match.header.game)
+        since = 0 if welcome else int(watcher.get("mailed") or 0)
+        text: list[str] = []
+        html: list[str] = []
+        if welcome:
+            said = self._welcome_watcher(match)
+            text.append(said)
+            html += layout.from_text(said)
+        self._news_and_notices(match, seen.PUBLIC, events, since, note, text, html)
+        asked = self._asked(match, seen.PUBLIC, events)
+        attachments, inline, width = self._board_pictures(match, seen.PUBLIC)
+        self._board_and_more(match, seen.PUBLIC, (asked.text(""), asked.html("")), head, width, text, html)
+        self._at_the_end(match, text, html, attachments)
+        subject = ("Welcome. " if welcome else "") + self._watch_subject(match)
+        mail = mailout.message(
+            self.settings,
+            watcher["address"],
+            subject,
+            "\n\n".join(text) + "\n",
+            attachments=tuple(attachments),
+            first=welcome,
+            html=layout.page(subject, html),
+            inline=inline,
+        )
+        self.dir.queue(mail, key=key)
+        watcher["mailed"] = max(since, match.seq)
+
+    def _news_and_notices(
+        self,
+        match: Match,
+        reader: str,
+        events: list[tuple[int, Event]],
+        since: int,
+        note: str,
+        text: list[str],
+        html: list[str],
+    ) -> None:
+        """The note, what happened since ``reader``'s last mail, and what
+        stands at the table (votes open, deadlines missed)."""
+        if note:
+            text.append(note)
+            html.append(layout.paragraph(note))
+        news = [(seq, self._news(match, event, reader)) for seq, event in events if seq > since]
+        if news:
+            title = "So far:" if since == 0 else "Since your last mail:"
+            text.append(title + "\n" + "\n".join(f"  {seq}. {said}" for seq, said in news))
+            html.append(layout.news(title.rstrip(":"), news))
+        for paragraph in notices.for_view(self, match, None if reader == seen.PUBLIC else reader):
+            text.append(paragraph)
+            html += layout.from_text(paragraph)
+
+    def _board_and_more(
+        self,
+        match: Match,
+        reader: str,
+        asked: tuple[str, str],
+        head: str,
+        width: int | None,
+        text: list[str],
+        html: list[str],
+    ) -> None:
+        """The board as text, what is asked, the chain head: the text in
+        that order; the HTML puts the picture first, then what is asked,
+        then the text board in monospace."""
+        board = seen.text(match.game, match.state, reader)
+        kept = (
+            f"Log head after event {match.seq}: {head}\n"
+            f"Keep it: 'tabletop verify game.jsonl --head {head}' proves later that the log still extends it."
+        )
+        text += [board, asked[0], kept]
+        if self._has_picture(match):
+            alt = "The board" + ("" if reader == seen.PUBLIC else f" as {reader} sees it")
+            html.append(layout.picture(BOARD_CID, alt, width))
+        html += [asked[1], layout.heading("The board as text"), layout.preformatted(board), layout.small(kept)]
+
+    def _at_the_end(self, match: Match, text: list[str], html: list[str], attachments: list) -> None:
+        """Once the game is over: the scores, the seed, the whole log and the viewer."""
+        if not isinstance(match.node, Over):
+            return
+        final = self._final(match)
+        text.append(final)
+        html += layout.from_text(final)
+        attachments.append(("game.jsonl", "application/x-ndjson", self.dir.log.read_text(encoding="utf-8")))
+        attachments.append(("game.html", "text/html", self._viewer_page(match)))
+
+    def _board_pictures(self, match: Match, reader: str) -> tuple[list, tuple, int | None]:
+        """The attachments (the PNG, the SVG), the picture the HTML shows in
+        place (the PNG where there is one: many mail programs show no SVG)
+        and how wide it is drawn (the SVG's width)."""
+        if not self._has_picture(match):
+            return [], (), None
+        attachments = self._pictures(match, reader)
+        _, media_type, data = attachments[0]
+        svg = attachments[-1][2]
+        found = re.search(r'<svg\b[^>]*?\swidth="(\d{1,5})(?:px)?"', svg[:4000]) if isinstance(svg, str) else None
+        return attachments, ((BOARD_CID, media_type, data),), int(found.group(1)) if found else None
+
     def _news(self, match: Match, event: Event, player: str) -> str:
         """One event as ``player`` may see it; their own sealed choice is shown back to them."""
-        text = match.describe(event, player)
+        text = match.describe(event, seen.told(match.game, event, player))
         if getattr(event, "kind", "") == "seal" and event.player == player:  # type: ignore[attr-defined]
             mine = SecretKeeper(self.dir.log).secrets.get(player)
             if mine:
@@ -172,22 +391,23 @@ class Letters:
         return waiting_for(match)
 
     def _ask(self, match: Match, player: str, events: list[tuple[int, Event]] | None = None) -> str:
+        asked = self._asked(match, player, events)
+        return asked.text(self.when(asked.deadline, player) if asked.deadline else "")
+
+    def _asked(self, match: Match, player: str, events: list[tuple[int, Event]] | None = None) -> Asked:
+        """What is asked of ``player`` now, in parts (:class:`Asked`); an
+        observer (:data:`tabletop.seen.PUBLIC`) is told who the game waits for."""
         node = match.node
         if isinstance(node, Over):
-            return "The game is over."
+            return Asked("The game is over.")
         if isinstance(node, Decide) and player in node.players:
             legal = list(match.game.legal(match.state, player))
-            shown = "\n".join(f"  {match.game.notate(d)}" for d in legal[:LISTED])
             more = (
-                f"\n  ... and {len(legal) - LISTED} more (write 'legal' in a mail for the whole list)"
+                f"... and {len(legal) - LISTED} more (write 'legal' in a mail for the whole list)"
                 if len(legal) > LISTED
                 else ""
             )
-            deadline = self.deadline_of(player)
-            due = f"\nDeadline: {self.when(deadline, player)}." if deadline else ""
-            secret = (
-                "\nThis decision is secret: it is sealed until every player has made theirs." if node.sealed else ""
-            )
+            secret = "This decision is secret: it is sealed until every player has made theirs." if node.sealed else ""
             why = ""
             if events and len(node.players) == 1 and events:
                 # Asked out of turn (an attack to answer): say what brought it.
@@ -196,9 +416,17 @@ class Letters:
                     None,
                 )
                 if last is not None and getattr(last, "player", None) not in (None, player):
-                    why = f"\nAfter: {match.describe(last, player)}."
-            return f"It is your turn: {seen.asks(match.game, match.state, player)}.{why}{secret}\nYour legal decisions:\n{shown}{more}{due}"
-        return f"Waiting for {self._waiting_for(match)}."
+                    why = f"After: {match.describe(last, player)}."
+            return Asked(
+                f"It is your turn: {seen.asks(match.game, match.state, player)}.",
+                why=why,
+                secret=secret,
+                legal=tuple(match.game.notate(d) for d in legal[:LISTED]),
+                more=more,
+                deadline=self.deadline_of(player),
+                turn=True,
+            )
+        return Asked(f"Waiting for {self._waiting_for(match)}.")
 
     def _subject(self, match: Match, player: str, welcome: bool) -> str:
         node = match.node
@@ -209,6 +437,26 @@ class Letters:
             return prefix + f"Your turn: {seen.asks(match.game, match.state, player)}"
         return prefix + f"Waiting for {self._waiting_for(match)}"
 
+    def _watch_subject(self, match: Match) -> str:
+        if isinstance(match.node, Over):
+            return "Game over: " + match.outcome().verdict()
+        return f"Now: {self._waiting_for(match)}"
+
+    def _welcome_watcher(self, match: Match) -> str:
+        game = match.game
+        commitment = match.header.randomness.commitment
+        variants = f" with {', '.join(match.header.variants)}" if match.header.variants else ""
+        return (
+            f"You are watching {game.title or game.name}{variants}, game '{self.settings['game_id']}', "
+            f"between {', '.join(match.header.players)}.\n\n"
+            "After every turn you get the game as anyone at the table may see it: no player's hidden\n"
+            "chips, draws, hands or secret choices, only what every player may see. When the game is\n"
+            "over, the last mail brings the whole log.\n\n"
+            "You play no part and have no secret: the referee takes no commands from you.\n\n"
+            "Every draw, shuffle and roll comes from a secret seed, sealed until the end.\n"
+            f"Its hash: {commitment}"
+        )
+
     def _has_picture(self, match: Match) -> bool:
         return (match.header.game, "svg") in self.registry.renderers
 
@@ -218,7 +466,16 @@ class Letters:
 
     def _pictures(self, match: Match, player: str) -> list[tuple[str, str, str | bytes]]:
         """The board as the mail programs show it (a PNG, where the png extra
-        is installed), and as SVG (sharp at any size) beside it."""
+        is installed), and as SVG (sharp at any size) beside it. An
+        observer's are drawn once for every observer's mail of one change."""
+        if player != seen.PUBLIC:
+            return self._draw(match, player)
+        cached = getattr(self, "_public_drawn", None)
+        if cached is None or cached[0] != (id(match), match.seq):
+            cached = self._public_drawn = ((id(match), match.seq), self._draw(match, seen.PUBLIC))
+        return list(cached[1])
+
+    def _draw(self, match: Match, player: str) -> list[tuple[str, str, str | bytes]]:
         media_type, svg = self._picture(match, player)
         found: list[tuple[str, str, str | bytes]] = []
         if self.settings.get("pictures", "png") == "png":

@@ -41,6 +41,7 @@ KEYS = (
     "unvote",
     "claim",
     "if",
+    "observe",
 )
 #: Commands written alone on a line (a colon after them is allowed).
 COMMANDS = ("help", "history", "resign", "legal", "pause", "resume", "end", "unvote", "clear")

@@ -1,5 +1,6 @@
-"""Writing the referee's mails: each a plain-text body, sometimes a picture of
-the board or the whole log attached."""
+"""Writing the referee's mails: each a plain-text body and an HTML part
+beside it (:mod:`.html`: the same words laid out, the board as a picture in
+the mail), sometimes a picture of the board or the whole log attached."""
 
 from __future__ import annotations
 
@@ -19,13 +20,21 @@ def message(
     reply_to: str | None = None,
     attachments: tuple[tuple[str, str, str | bytes], ...] = (),
     first: bool = False,
+    html: str | None = None,
+    inline: tuple[tuple[str, str, str | bytes], ...] = (),
 ) -> EmailMessage:
     """A mail from the referee. ``attachments`` are (file name, media type, text or bytes).
 
     Every mail of a game to one address is one thread in a mail program: the
     same Subject (``[duel] Glüx: ann, ben``), and each mail refers to the
     first one (``first``: this is it, its Message-ID is the thread's) and to
-    the mail it answers. What a mail is about (``subject``) is its first line."""
+    the mail it answers. What a mail is about (``subject``) is its first line.
+
+    Every mail is multipart/alternative: the text, and ``html`` beside it
+    (by default the text laid out by :func:`.html.from_text`). ``inline``
+    are the parts the HTML shows (content id, media type, data): they go
+    with it in a multipart/related, so a mail program shows them in place
+    (``<img src="cid:ID">``) and not as attachments."""
     mail = EmailMessage()
     referee = settings["referee"]
     domain = referee.partition("@")[2] or None
@@ -41,6 +50,20 @@ def message(
         mail["In-Reply-To"] = reply_to or root
         mail["References"] = " ".join([root, reply_to] if reply_to and reply_to != root else [root])
     mail.set_content(subject + "\n\n" + body)
+    if html is None:
+        from . import html as layout
+
+        html = layout.page(subject, layout.from_text(body))
+    mail.add_alternative(html, subtype="html")
+    if inline:
+        shown = mail.get_payload()[1]
+        for cid, media_type, data in inline:
+            maintype, subtype = media_type.split("/", 1)
+            raw = data.encode("utf-8") if isinstance(data, str) else data
+            name = f"board.{'svg' if subtype.startswith('svg') else subtype}"
+            shown.add_related(
+                raw, maintype=maintype, subtype=subtype, cid=f"<{cid}>", filename=name, disposition="inline"
+            )
     for name, media_type, text in attachments:
         maintype, subtype = media_type.split("/", 1)
         data = text.encode("utf-8") if isinstance(text, str) else text
@@ -107,7 +130,8 @@ def master_help(settings: dict[str, Any]) -> str:
         "    replace: PLAYER ADDRESS      hand a player to a new address, with a new secret\n"
         "    reissue: PLAYER              mail a player a new secret (the old one stops working)\n"
         "    seek: PLAYER [ADDRESS ...]   offer a player's seat to substitutes (first claim: takes it)\n"
+        "    observe: ADDRESS             mail the game as any onlooker may see it there, from now on\n"
         "    end                          end the game\n\n"
-        "The same on the command line: tabletop pbem pause|resume|extend|replace|reissue|seek|end DIR ...;\n"
+        "The same on the command line: tabletop pbem pause|resume|extend|replace|reissue|seek|observe|end DIR ...;\n"
         "settings (SMTP server, deadlines) with tabletop pbem set DIR KEY=VALUE."
     )

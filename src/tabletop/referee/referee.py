@@ -28,14 +28,15 @@ from ..header import check_players
 from ..live import make_header, seed_file, settle
 from ..nodes import Decide, Over
 from ..registry import Registry
-from . import commands, mailin, mailout, notices, passwords
+from . import bots, commands, mailin, mailout, notices, passwords
+from . import observers as add_observer
 from .change import Changes
 from .clock import Clock, check_zone, when
 from .commands.move import plan
 from .commands.resign import resign
 from .gamedir import GameDir, check_owned, one_line, write_private
 from .inbox import Inbox
-from .letters import Letters, waiting_for
+from .letters import Letters, joined, waiting_for
 from .settings import (
     ACCEPTED_KEPT,
     ANSWERS_A_DAY,
@@ -95,10 +96,13 @@ def init(
     vote_majority: str = "all",
     civil_disorder: int | None = None,
     substitutes: Sequence[str] = (),
+    observers: Sequence[str] = (),
 ) -> dict[str, str]:
     """Create a game directory; return each player's secret (also mailed to
     them), and the master's under the key ``"(master)"``. Everything is
-    checked before the folder is made."""
+    checked before the folder is made. A player's address ``bot:SPEC`` seats
+    a bot (:mod:`.bots`); ``observers`` get the game as any onlooker may
+    see it (:mod:`.observers`)."""
     path = Path(path)
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise UsageError(f"{path}: the folder exists and is not empty")
@@ -108,11 +112,19 @@ def init(
     check_players(names)
     addresses = set()
     for name, address in players:
+        if bots.spec(address) is not None:
+            bots.check(registry, game, name, address)
+            continue
         if not mailin.valid_address(address):
             raise UsageError(f"--player {name}={one_line(address)}: not a single mail address")
         if address.lower() in addresses:
             raise UsageError(f"--player {name}={address}: the address is another player's too")
         addresses.add(address.lower())
+    if all(bots.spec(address) is not None for _, address in players):
+        raise UsageError("--player: every seat is a bot's; a game by mail needs one person at least")
+    watching: list[str] = []
+    for address in observers:
+        watching.append(add_observer.check(address, {n: {"address": a} for n, a in players}, watching, "--observer"))
     zones = dict(zones or {})
     for name, zone in zones.items():
         if name not in names:
@@ -172,14 +184,28 @@ def init(
         answered={},
         alerted={},
     )
+    for name, address in players:
+        if bots.spec(address) is not None:
+            del secrets[name]  # a bot's seat has a secret nobody was given: a mail in its name is a stranger's
     if master:
         secrets["(master)"] = passwords.new_secret()
         settings["master_secret"] = passwords.store(secrets["(master)"])
     ref = Referee(registry, directory, settings)
     ref.refresh_due(match, time.time())
+    if any(bots.spec(address) is not None for _, address in players):
+        # A bot to decide first decides before anyone is mailed: the welcomes show it.
+        directory.save(settings)
+        ref.holding = True
+        bots.play(ref, time.time())
+        ref.holding = False
+        match = ref.replay()
     log = ref.read_log(game)
+    held = settings.pop("held_notes", [])
     for name in names:
-        ref.queue_view(match, name, welcome=secrets[name], log=log, key=f"welcome-{name}", first=True)
+        if name in secrets:
+            ref.queue_view(
+                match, name, welcome=secrets[name], note=joined(held, name), log=log, key=f"welcome-{name}", first=True
+            )
     if master:
         ref.mail_master(
             "You are the game master",
@@ -190,6 +216,8 @@ def init(
             key="welcome-master",
             first=True,
         )
+    for number, address in enumerate(watching):
+        add_observer.welcome(ref, address, f"welcome-observer-{number}", note=joined(held, None))
     directory.save(settings)
     return secrets
 
@@ -254,7 +282,9 @@ class Referee(Changes, Inbox, Letters, Clock):
             self._begin(now)
             report = self.master(command, now=now, **kwargs)
             self.dir.save(self.settings)
-        return report
+            played = bots.play(self, now)  # a bot due once the game resumed, or its seat handed back
+            self.dir.save(self.settings)
+        return "; ".join([report, *played])
 
     def set(self, changes: dict[str, Any]) -> list[str]:
         """Change settings after init (SMTP server, deadlines, ...), checked first."""
@@ -301,6 +331,8 @@ class Referee(Changes, Inbox, Letters, Clock):
             "quarantined": len(list(self.dir.quarantine_dir.glob("*.eml"))) if self.dir.quarantine_dir.is_dir() else 0,
             "chain_head": self.head(),
             **notices.as_data(self, match),
+            "bots": bots.seated(self, match),
+            "observers": len(add_observer.listed(self)),
         }
         if isinstance(node, Over):
             outcome = match.outcome()
@@ -334,6 +366,12 @@ class Referee(Changes, Inbox, Letters, Clock):
                 due = f", due {when(deadline)}" if deadline else ""
                 lines.append(f"waiting for {player}{due}")
         lines += notices.for_status(self, match)
+        lines += [
+            f"{seat} is played by the bot '{bot['bot']}' ({bot['decisions']} decision{'s' * (bot['decisions'] != 1)})"
+            for seat, bot in bots.seated(self, match).items()
+        ]
+        if add_observer.listed(self):
+            lines.append(f"observers: {len(add_observer.listed(self))}")
         lines.append(f"outbox: {len(self.dir.waiting())} mail(s) waiting")
         if self.dir.undeliverable.is_dir():
             lines.append(f"undeliverable: {len(list(self.dir.undeliverable.glob('*.eml')))} mail(s)")

@@ -7,8 +7,8 @@ conditional moves (``if``) or withdraw them (``clear``), then ``resign`` or
 play its ``move`` lines; a mail that asks for nothing gets the ``view``
 back. The game master's mail, or the command line, may ``pause``,
 ``resume``, ``end``, ``extend`` a deadline, ``replace`` a player's address,
-``reissue`` a secret, ``seek`` a substitute for a seat, or ask for
-``help``. A substitute's ``claim`` is read before any of these (it comes
+``reissue`` a secret, ``seek`` a substitute for a seat, let someone
+``observe`` the game, or ask for ``help``. A substitute's ``claim`` is read before any of these (it comes
 with no secret: :func:`..seats.claim`).
 """
 
@@ -96,7 +96,7 @@ def asked(letter: Letter) -> list[PlayerCommand]:
 
 
 def _master_commands() -> dict[str, MasterCommand]:
-    from . import end, extend, help, pause, reissue, replace, resume, seek
+    from . import end, extend, help, observe, pause, reissue, replace, resume, seek
 
     commands: list[MasterCommand] = [
         pause.Pause(),
@@ -106,6 +106,7 @@ def _master_commands() -> dict[str, MasterCommand]:
         replace.Replace(),
         reissue.Reissue(),
         seek.Seek(),
+        observe.Observe(),
         help.MasterHelp(),
     ]
     return {c.name: c for c in commands}

@@ -12,7 +12,7 @@ from ...events import Event
 from ...live import decide
 from ...nodes import Decide, Over
 from .. import conditionals, mailout, seats
-from ..letters import waiting_for
+from ..letters import played_note, waiting_for
 from . import Mail, PlayerCommand
 
 
@@ -57,7 +57,7 @@ class Move(PlayerCommand):
             )
             if chains is not None:
                 records["conditionals"] = chains
-            note = " ".join([f"{player}'s mail was played.", *(f"{a}." for a in answered)])
+            note = played_note(change.match.game, player, events, answered)  # the mover reads what was played
             change.commit(
                 events + more, mail.now, message_id=mail.mid, note=note, mails=mails + answers, records=records
             )

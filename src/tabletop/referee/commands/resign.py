@@ -20,7 +20,12 @@ class Resign(PlayerCommand):
             except TabletopError as exc:
                 ref.reply(mail.letter, f"resign: {exc.message}", key=mail.key, echo=True)
                 return f"answered {mail.letter.sender}: {exc.message}"
-            change.commit(events, mail.now, message_id=mail.mid, note=f"{mail.player} resigned.")
+            change.commit(
+                events,
+                mail.now,
+                message_id=mail.mid,
+                note={"": f"{mail.player} resigned.", mail.player: "You resigned."},
+            )
         return f"{mail.player} resigned"
 
 

@@ -1,0 +1,19 @@
+"""``observe: ADDRESS``: the game master adds an observer, who gets the game
+as a watcher with no seat may know it from now on (see :mod:`..observers`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import observers
+from . import MasterCommand
+
+
+class Observe(MasterCommand):
+    name = "observe"
+
+    def arguments(self, value: str) -> dict[str, Any]:
+        return {"address": value.strip()}
+
+    def run(self, ref, now: float, stamp: str, *, address: str | None = None, **kwargs: Any) -> str:
+        return observers.add(ref, address or "", stamp)
