@@ -256,6 +256,20 @@ def test_the_game_master_adds_an_observer_by_mail_and_on_the_command_line(tmp_pa
     assert (tmp_path / "g" / "referee.json").read_bytes() == before
 
 
+def test_observers_hear_what_every_player_is_told_alike(tmp_path, smtp):
+    """A note to every player alike (the game paused, resumed, ended) is no
+    seat's secret: the observers get it too."""
+    from .conftest import game_copy
+
+    game = game_copy(tmp_path, plain_registry_cached(), smtp, observers=(CAROL,))
+    master = ["game: g", f"secret: {game.secrets['(master)']}"]
+    for line in ("pause", "resume", "end"):
+        assert "game master:" in game.receive(raw_mail(MASTER, [*master, line]))
+    game.send()
+    topics = [_topic(m) for m in smtp.inbox.to(CAROL)]
+    assert topics[1:] == ["The game is paused", "The game resumes", "The game was ended"]
+
+
 def test_observers_at_init_are_checked_before_the_folder_is_made(cli, tmp_path):
     base = ("pbem", "init", "g", "--game", "glux", "--player", f"ann={ANN}", "--player", f"ben={BEN}")
     for address, why in (("carol", "not a single mail address"), (BEN, "ben plays from that address")):

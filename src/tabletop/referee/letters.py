@@ -149,9 +149,16 @@ class Letters:
             self.dir.queue(mailout.message(self.settings, master, subject, body, first=first), key=key)
 
     def mail_all(self, subject: str, body: str, stamp: str) -> None:
-        """A note to every player, each queued under ``stamp`` and their name."""
+        """A note to every player, each queued under ``stamp`` and their
+        name, and to every observer: told alike to every seat, it is no
+        seat's secret (a pause, the game ended, a player in civil disorder)."""
         for player in self.players:
             self.mail_to(player, subject, body + "\n", f"{stamp}-{player}")
+        for watcher in observers.listed(self):
+            self.dir.queue(
+                mailout.message(self.settings, watcher["address"], subject, body + "\n"),
+                key=observers.key(stamp, watcher),
+            )
 
     def report_refused(self, refused: list[tuple[str, str, str]]) -> None:
         """Mails the SMTP server refused for good: the game master hears of each."""
