@@ -216,3 +216,20 @@ def test_a_kill_before_the_bot_decides_is_made_good_by_the_next_tick(cli, tmp_pa
     assert list(_match(path).node.players) == ["ann"]
     # ann hears of her move and the bot's in one mail.
     assert f"the bot '{BOT}') played." in body(smtp.inbox.last(ANN)) and "Your move " in body(smtp.inbox.last(ANN))
+
+
+def test_a_bot_seat_is_no_voter(cli, tmp_path, smtp):
+    """Trust finding 27.5: a seat a bot plays casts no vote, so it is not
+    counted among those a vote needs: with the default majority (all the
+    players still in the game) ann alone, the only person at the table,
+    carries a draw against a bot; the draw is still shared with the bot's
+    seat, which is in the game."""
+    path = tmp_path / "g"
+    _init(cli, smtp)
+    secret = secret_in(smtp.inbox.to(ANN)[0])
+    mail = raw_mail(ANN, ["game: g", f"secret: {secret}", "vote: draw"]).decode()
+    received = cli("pbem", "receive", "g", plugins=False, input=mail)
+    assert received.exit_code == 0, received.output
+    assert "the vote to end the game in a draw is carried (ann)" in received.output, received.output
+    match = _match(path)
+    assert match.over and match.outcome().winners == ("ann", "ben")

@@ -322,3 +322,13 @@ def test_an_observers_mail_and_a_hostile_name_in_the_browser(browser, tmp_path, 
         shown = _shot(browser, page, width, "observer", tmp_path)
         assert shown["wide"] <= shown["window"] and shown["scripts"] == 0
         assert HOSTILE in shown["text"] and all(natural > 0 for _, natural, _ in shown["images"])
+
+
+@pytest.mark.parametrize("text", ["", "plain", "<b>&amp;</b>", "\"quoted\" & 'single'", "a<<>>&&\"'é\u202e\x00"])
+def test_the_html_parts_escape_as_the_standard_library_does(text):
+    """The layout escapes without the standard ``html`` module (which ``pbem
+    receive`` would otherwise load for its answers): what it writes is what
+    ``html.escape`` writes."""
+    from tabletop.referee import html as layout
+
+    assert layout.escape(text) == html.escape(text, quote=True)

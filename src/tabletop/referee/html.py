@@ -14,7 +14,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from html import escape
+
+#: What html.escape(text, quote=True) replaces, as one table: the standard
+#: module would bring its table of entities (for unescaping, never done here)
+#: into every ``pbem receive``, which answers a mail with these parts.
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})
+
+
+def escape(text: str) -> str:
+    """``text`` safe inside an element or a quoted attribute."""
+    return text.translate(_ESCAPES)
+
 
 #: The column: as wide as a mail program's reading pane, narrower on a phone.
 WIDTH = 700

@@ -30,7 +30,7 @@ def for_status(ref: Referee, match: Match) -> list[str]:
 
 def as_data(ref: Referee, match: Match) -> dict[str, Any]:
     """The same for ``pbem status --json``."""
-    players = votes.in_game(match)
+    players = votes.voters(ref, match)
     open_votes = {}
     for kind in votes.KINDS:
         voters = votes.counted(ref.settings, kind, players)

@@ -10,6 +10,10 @@ told only how many votes it has. A vote stands until it is withdrawn
 (resigns, is eliminated, or whose seat changes hands) takes their votes
 with them.
 
+A seat a bot plays is in the game but casts no vote (no mail comes from
+it), so it is not counted among those a vote needs: a table of one person
+and a bot votes by that person alone.
+
 - **pause** carried: no decision is played, no deadline runs, the late bot
   waits. Any one player still in the game lifts it with ``vote: resume``
   (a pause needs everyone, going on needs one), and so does the game
@@ -29,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Match
 from ..errors import TabletopError
+from . import bots
 
 if TYPE_CHECKING:
     from .referee import Referee
@@ -60,6 +65,13 @@ def in_game(match: Match) -> list[str]:
             continue
         able.append(player)
     return able or players
+
+
+def voters(ref: Referee, match: Match) -> list[str]:
+    """Who votes: the players still in the game whose seat a person plays,
+    in seat order (a bot never votes, so counting it would block every vote
+    that needs all)."""
+    return [p for p in in_game(match) if not bots.of(ref, p)]
 
 
 def needed(settings: dict[str, Any], players: list[str]) -> int:
@@ -115,26 +127,26 @@ def open_summary(ref: Referee, viewer: str | None, match: Match) -> str:
     letters of the referee."""
     if not any(standing(ref.settings).values()):
         return ""  # nothing cast: no need to ask the rules who is still in the game
-    players = in_game(match)
+    players = voters(ref, match)
     if not players:
         return ""
     need = needed(ref.settings, players)
     lines = []
     for kind in KINDS:
-        voters = counted(ref.settings, kind, players)
-        if not voters:
+        for_it = counted(ref.settings, kind, players)
+        if not for_it:
             continue
         cast = standing(ref.settings)[kind]
-        known = [p for p in voters if cast[p] < match.seq]
-        secret = len(voters) - len(known)
+        known = [p for p in for_it if cast[p] < match.seq]
+        secret = len(for_it) - len(known)
         who = ", ".join(known)
         if secret:
             later = "who voted is told when the turn ends"
             who = f"{who}, and {secret} more: {later}" if who else later
         mine = ""
         if viewer in players:
-            mine = "; your vote is in" if viewer in voters else f"; yours with 'vote: {kind}'"
-        lines.append(f"  {kind} ({MEANING[kind]}): {len(voters)} of {need} needed ({who}){mine}")
+            mine = "; your vote is in" if viewer in for_it else f"; yours with 'vote: {kind}'"
+        lines.append(f"  {kind} ({MEANING[kind]}): {len(for_it)} of {need} needed ({who}){mine}")
     if not lines:
         return ""
     return "Votes open:\n" + "\n".join(lines)

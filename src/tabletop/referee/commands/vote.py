@@ -17,7 +17,7 @@ class Vote(PlayerCommand):
     def run(self, ref, mail: Mail) -> str:
         player, letter = mail.player, mail.letter
         match = ref.replay()
-        players = votes.in_game(match)
+        players = votes.voters(ref, match)
         if match.over:
             return ref.reply(letter, "the game is over: there is nothing to vote on", key=mail.key + "-vote", echo=True)
         if player not in players:
