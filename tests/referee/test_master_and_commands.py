@@ -33,7 +33,8 @@ def to(smtp, address: str, subject: str) -> list:
 def test_the_master_gets_a_secret_at_init(glux):
     glux.send()
     assert master_secret(glux.smtp) == glux.secrets["(master)"]
-    assert "pause / resume" in body(glux.smtp.inbox.last(MASTER))
+    welcome = body(glux.smtp.inbox.last(MASTER))
+    assert "\n    pause " in welcome and "\n    resume " in welcome
 
 
 def test_pause_by_mail_stops_moves_and_resume_moves_deadlines_on(tmp_path, smtp):

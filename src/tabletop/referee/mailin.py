@@ -26,25 +26,9 @@ from email.utils import getaddresses
 
 import attrs
 
-#: Keys written ``key: value``.
-KEYS = (
-    "game",
-    "player",
-    "secret",
-    "move",
-    "press",
-    "extend",
-    "replace",
-    "reissue",
-    "seek",
-    "vote",
-    "unvote",
-    "claim",
-    "if",
-    "observe",
-)
-#: Commands written alone on a line (a colon after them is allowed).
-COMMANDS = ("help", "history", "resign", "legal", "pause", "resume", "end", "unvote", "clear")
+#: Keys written ``key: value`` that name no command: whose mail it is. The
+#: commands' own words are the commands' (:func:`.commands.words`).
+ENVELOPE = ("game", "player", "secret", "claim")
 #: Larger mails are refused: a move is a few lines.
 MAX_BYTES = 256 * 1024
 #: More key lines than this is not a mail a player wrote.
@@ -276,6 +260,10 @@ def html_text(markup: str) -> str:
 
 def read_lines(body: str) -> list[tuple[int, str, str]]:
     """The key lines of a body, up to where quoting or a signature starts."""
+    from .commands import words
+
+    keys, alone = words()
+    keys |= set(ENVELOPE)
     found: list[tuple[int, str, str]] = []
     lines = body.splitlines()
     for number, raw in enumerate(lines, start=1):
@@ -293,11 +281,11 @@ def read_lines(body: str) -> list[tuple[int, str, str]]:
         if _HEADER_BLOCK.match(line) and found and _header_block(lines, number):
             break  # Outlook's From:/Sent:/To: block before the quoted mail
         key_match = _KEY.match(line)
-        if key_match and key_match.group(1).lower() in KEYS:
+        if key_match and key_match.group(1).lower() in keys:
             found.append((number, key_match.group(1).lower(), key_match.group(2)))
             continue
         bare = _BARE.match(line)
-        if bare and bare.group(1).lower() in COMMANDS:
+        if bare and bare.group(1).lower() in alone:
             found.append((number, bare.group(1).lower(), ""))
     return found
 

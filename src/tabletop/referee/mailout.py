@@ -101,37 +101,27 @@ def _game_and_secret(settings: dict[str, Any], whose: str) -> str:
 
 
 def player_help(settings: dict[str, Any]) -> str:
-    """What a player can write to the referee."""
+    """What a player can write to the referee: every player's command found (:mod:`.commands`)."""
+    from . import commands
+
     return (
         f"Game '{settings['game_id']}': every mail needs the lines\n\n"
         + _game_and_secret(settings, "your secret")
         + "and then any of:\n\n"
-        "    move: DECISION    play a decision (several lines: in order)\n"
-        "    resign            give up the game (what it means is the game's rule)\n"
-        "    press: TEXT       a message to the other players (not in the game log)\n"
-        "    vote: KIND        pause, resume, draw or abandon (unvote: KIND withdraws it)\n"
-        "    if: A then: B     a conditional move: B at once if the decision before your turn is A\n"
-        "                      (several: if: A then: B if: C then: D); clear withdraws them\n"
-        "    history           the whole game so far, as you may see it\n"
-        "    legal             every one of your legal decisions now\n"
-        "    help              this text\n\n"
-        "Other lines (greetings, comments, the quoted mail) are passed over."
+        + commands.listing(commands.player_commands())
+        + "\n\nOther lines (greetings, comments, the quoted mail) are passed over."
     )
 
 
 def master_help(settings: dict[str, Any]) -> str:
-    """What the game master can write to the referee."""
+    """What the game master can write to the referee: every game master's command found."""
+    from . import commands
+
     return (
         f"Game master's commands for game '{settings['game_id']}': a mail from your address with\n\n"
         + _game_and_secret(settings, "the master's secret")
         + "and any of:\n\n"
-        "    pause / resume               stop and restart the game and its deadlines\n"
-        "    extend: PLAYER 48h           move a player's deadline later\n"
-        "    replace: PLAYER ADDRESS      hand a player to a new address, with a new secret\n"
-        "    reissue: PLAYER              mail a player a new secret (the old one stops working)\n"
-        "    seek: PLAYER [ADDRESS ...]   offer a player's seat to substitutes (first claim: takes it)\n"
-        "    observe: ADDRESS             mail the game as any onlooker may see it there, from now on\n"
-        "    end                          end the game\n\n"
-        "The same on the command line: tabletop pbem pause|resume|extend|replace|reissue|seek|observe|end DIR ...;\n"
+        + commands.listing(commands.master_commands())
+        + f"\n\nThe same on the command line: tabletop pbem {'|'.join(commands.on_the_command_line())} DIR ...;\n"
         "settings (SMTP server, deadlines) with tabletop pbem set DIR KEY=VALUE."
     )

@@ -10,10 +10,17 @@ back. The game master's mail, or the command line, may ``pause``,
 ``reissue`` a secret, ``seek`` a substitute for a seat, let someone
 ``observe`` the game, or ask for ``help``. A substitute's ``claim`` is read before any of these (it comes
 with no secret: :func:`..seats.claim`).
+
+No list names them: every module of this package is read once (its
+command classes, those defining a ``name``), so a command is added by
+adding its module, and the help mails list what is found here.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import pkgutil
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -37,10 +44,29 @@ class Mail:
     now: float
 
 
+#: How a mail writes a command: ``name: value``, the name alone on its line, or either.
+KEY, ALONE, EITHER = "key", "alone", "either"
+
+#: When a player's command runs among those of one mail: the asking ones
+#: first, then at most one decision, else (nothing asked) the fallback.
+ASKING, DECISION, FALLBACK = "asking", "decision", "fallback"
+
+
 class PlayerCommand:
     """A command in a player's mail: ``asked`` says whether the mail gives it."""
 
     name: ClassVar[str]
+    #: How a mail writes it and what it does, for the help ("" for a
+    #: command the help does not list).
+    usage: ClassVar[str] = ""
+    does: ClassVar[str] = ""
+    #: How a mail writes it (by default as its usage does: a colon, a key).
+    written: ClassVar[str] = ""
+    #: When it runs (ASKING, DECISION or FALLBACK) and its place among those
+    #: of its kind (in the mail and in the help): a decision first in order
+    #: is the one played when a mail gives two.
+    runs: ClassVar[str] = ASKING
+    order: ClassVar[int] = 50
 
     def asked(self, letter: Letter) -> bool:
         return letter.has(self.name)
@@ -54,8 +80,16 @@ class MasterCommand:
     on the command line (its keyword arguments)."""
 
     name: ClassVar[str]
+    #: How a mail writes it and what it does, for the help; its place there.
+    usage: ClassVar[str] = ""
+    does: ClassVar[str] = ""
+    #: How a mail writes it (by default as its usage does: a colon, a key).
+    written: ClassVar[str] = ""
+    order: ClassVar[int] = 50
     #: Whether it names a player (checked before it runs).
     about_a_player: ClassVar[bool] = False
+    #: Whether it is asked by mail only (no ``tabletop pbem`` command of its name).
+    by_mail_only: ClassVar[bool] = False
 
     def arguments(self, value: str) -> dict[str, Any]:
         """The keyword arguments of the mail's line ``name: value``."""
@@ -65,56 +99,84 @@ class MasterCommand:
         raise NotImplementedError
 
 
-def _player_commands() -> list[PlayerCommand]:
-    from . import clear, conditional, help, history, legal, press, unvote, vote
+@functools.cache
+def found() -> tuple[tuple[PlayerCommand, ...], tuple[MasterCommand, ...]]:
+    """Every command of this package's modules, players' and the game
+    master's, each in its order (then by name)."""
+    players: list[PlayerCommand] = []
+    masters: list[MasterCommand] = []
+    for module in pkgutil.iter_modules(__path__):
+        loaded = importlib.import_module(f"{__name__}.{module.name}")
+        for value in vars(loaded).values():
+            # A class defined there with a name of its own (not one imported, not a base).
+            if not isinstance(value, type) or value.__module__ != loaded.__name__ or "name" not in vars(value):
+                continue
+            if issubclass(value, PlayerCommand):
+                players.append(value())
+            elif issubclass(value, MasterCommand):
+                masters.append(value())
+    players.sort(key=lambda c: (c.order, c.name))
+    masters.sort(key=lambda c: (c.order, c.name))
+    return tuple(players), tuple(masters)
 
-    return [
-        help.Help(),
-        history.History(),
-        legal.Legal(),
-        press.Press(),
-        vote.Vote(),
-        unvote.Unvote(),
-        clear.Clear(),
-        conditional.Conditional(),
-    ]
+
+def player_commands() -> tuple[PlayerCommand, ...]:
+    return found()[0]
 
 
 def asked(letter: Letter) -> list[PlayerCommand]:
     """The commands a player's mail gives, in the order they run: the asking
     ones first, then the one decision (a resignation, or the moves), else
     the view of the game."""
-    from . import move, resign, view
-
-    found: list[PlayerCommand] = [c for c in _player_commands() if c.asked(letter)]
-    decision = next((c for c in (resign.Resign(), move.Move()) if c.asked(letter)), None)
+    commands = player_commands()
+    given: list[PlayerCommand] = [c for c in commands if c.runs == ASKING and c.asked(letter)]
+    decision = next((c for c in commands if c.runs == DECISION and c.asked(letter)), None)
     if decision is not None:
-        found.append(decision)
-    elif not found:
-        found.append(view.View())
-    return found
+        given.append(decision)
+    elif not given:
+        given += [c for c in commands if c.runs == FALLBACK][:1]
+    return given
 
 
-def _master_commands() -> dict[str, MasterCommand]:
-    from . import end, extend, help, observe, pause, reissue, replace, resume, seek
+def master_commands() -> tuple[MasterCommand, ...]:
+    return found()[1]
 
-    commands: list[MasterCommand] = [
-        pause.Pause(),
-        resume.Resume(),
-        end.End(),
-        extend.Extend(),
-        replace.Replace(),
-        reissue.Reissue(),
-        seek.Seek(),
-        observe.Observe(),
-        help.MasterHelp(),
-    ]
-    return {c.name: c for c in commands}
+
+def listing(commands: tuple[PlayerCommand, ...] | tuple[MasterCommand, ...]) -> str:
+    """The help's lines for ``commands`` (those with a usage), in their
+    order, the decisions first: each usage, then what it does."""
+    shown = [c for c in commands if c.usage]
+    shown.sort(key=lambda c: getattr(c, "runs", ASKING) != DECISION)
+    width = max(len(c.usage) for c in shown) + 2
+    indent = "\n" + " " * (4 + width)
+    return "\n".join(f"    {c.usage.ljust(width)}{indent.join(c.does.splitlines())}" for c in shown)
+
+
+@functools.cache
+def words() -> tuple[frozenset[str], frozenset[str]]:
+    """The words a mail's lines are read for: the commands written
+    ``name: value``, and those written alone on a line."""
+    keys: set[str] = set()
+    alone: set[str] = set()
+    for command in (*found()[0], *found()[1]):
+        if not (command.written or command.usage):
+            continue  # asked by no line of its own (the view)
+        written = command.written or (KEY if f"{command.name}:" in command.usage else ALONE)
+        if written in (KEY, EITHER):
+            keys.add(command.name)
+        if written in (ALONE, EITHER):
+            alone.add(command.name)
+    return frozenset(keys), frozenset(alone)
+
+
+def on_the_command_line() -> list[str]:
+    """The game master's commands that are ``tabletop pbem`` commands too, in their order."""
+    return [c.name for c in found()[1] if not c.by_mail_only]
 
 
 def master_command(name: str) -> MasterCommand | None:
     """The game master's command of that name, or None."""
-    return _master_commands().get(name)
+    return next((c for c in master_commands() if c.name == name), None)
 
 
 def run_master(ref: Referee, name: str, now: float, stamp: str, **kwargs: Any) -> str:

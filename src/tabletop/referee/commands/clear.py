@@ -8,6 +8,9 @@ from . import Mail, PlayerCommand
 
 class Clear(PlayerCommand):
     name = "clear"
+    usage = "clear"
+    does = "withdraw your conditional moves"
+    order = 70
 
     def run(self, ref, mail: Mail) -> str:
         gone = conditionals.kept(ref.settings).pop(mail.player, None) or []

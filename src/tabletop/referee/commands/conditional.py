@@ -10,6 +10,12 @@ from . import Mail, PlayerCommand
 
 class Conditional(PlayerCommand):
     name = "if"
+    usage = "if: A then: B"
+    does = (
+        "a conditional move: B at once if the decision before your turn is A\n"
+        "(several: if: A then: B if: C then: D); new if: lines replace the old"
+    )
+    order = 80
 
     def run(self, ref, mail: Mail) -> str:
         player, letter = mail.player, mail.letter

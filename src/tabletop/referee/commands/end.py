@@ -9,6 +9,9 @@ from . import MasterCommand
 
 class End(MasterCommand):
     name = "end"
+    usage = "end"
+    does = "end the game"
+    order = 80
 
     def run(self, ref, now: float, stamp: str, **kwargs: Any) -> str:
         ref.settings["ended"] = now

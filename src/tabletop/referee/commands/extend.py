@@ -12,6 +12,9 @@ from . import MasterCommand
 
 class Extend(MasterCommand):
     name = "extend"
+    usage = "extend: PLAYER 48h"
+    does = "move a player's deadline later"
+    order = 30
     about_a_player = True
 
     def arguments(self, value: str) -> dict[str, Any]:

@@ -10,6 +10,9 @@ from . import Mail, MasterCommand, PlayerCommand
 
 class Help(PlayerCommand):
     name = "help"
+    usage = "help"
+    does = "this text"
+    order = 10
 
     def run(self, ref, mail: Mail) -> str:
         ref.mail_to(
@@ -20,6 +23,10 @@ class Help(PlayerCommand):
 
 class MasterHelp(MasterCommand):
     name = "help"
+    usage = "help"
+    does = "this text"
+    order = 90
+    by_mail_only = True
 
     def run(self, ref, now: float, stamp: str, **kwargs: Any) -> str:
         ref.mail_master("Game master commands", mailout.master_help(ref.settings), key=stamp + "-help")

@@ -8,6 +8,9 @@ from . import Mail, PlayerCommand
 
 class History(PlayerCommand):
     name = "history"
+    usage = "history"
+    does = "the whole game so far, as you may see it"
+    order = 20
 
     def run(self, ref, mail: Mail) -> str:
         ref.mail_to(mail.player, "The game so far", text(ref, mail.player), mail.key + "-history", mail.letter)

@@ -11,6 +11,9 @@ from . import Mail, PlayerCommand
 
 class Legal(PlayerCommand):
     name = "legal"
+    usage = "legal"
+    does = "every one of your legal decisions now"
+    order = 30
 
     def run(self, ref, mail: Mail) -> str:
         ref.mail_to(mail.player, "Your legal decisions", text(ref, mail.player), mail.key + "-legal", mail.letter)

@@ -13,11 +13,15 @@ from ...live import decide
 from ...nodes import Decide, Over
 from .. import conditionals, mailout, seats
 from ..letters import played_note, waiting_for
-from . import Mail, PlayerCommand
+from . import DECISION, Mail, PlayerCommand
 
 
 class Move(PlayerCommand):
     name = "move"
+    usage = "move: DECISION"
+    does = "play a decision (several lines: in order)"
+    order = 20
+    runs = DECISION
 
     def run(self, ref, mail: Mail) -> str:
         """Play the mail's decisions in order. Each is committed; the first that

@@ -11,6 +11,9 @@ from . import MasterCommand
 
 class Observe(MasterCommand):
     name = "observe"
+    usage = "observe: ADDRESS"
+    does = "mail the game as any onlooker may see it there, from now on"
+    order = 70
 
     def arguments(self, value: str) -> dict[str, Any]:
         return {"address": value.strip()}

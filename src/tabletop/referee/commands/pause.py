@@ -9,6 +9,9 @@ from . import MasterCommand
 
 class Pause(MasterCommand):
     name = "pause"
+    usage = "pause"
+    does = "stop the game and its deadlines"
+    order = 10
 
     def run(self, ref, now: float, stamp: str, **kwargs: Any) -> str:
         if ref.settings.get("paused"):

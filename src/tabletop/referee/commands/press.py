@@ -12,6 +12,9 @@ from . import Mail, PlayerCommand
 
 class Press(PlayerCommand):
     name = "press"
+    usage = "press: TEXT"
+    does = "a message to the other players (not in the game log)"
+    order = 40
 
     def run(self, ref, mail: Mail) -> str:
         player = mail.player

@@ -16,6 +16,9 @@ from . import MasterCommand
 
 class Reissue(MasterCommand):
     name = "reissue"
+    usage = "reissue: PLAYER"
+    does = "mail a player a new secret (the old one stops working)"
+    order = 50
     about_a_player = True
 
     def arguments(self, value: str) -> dict[str, Any]:

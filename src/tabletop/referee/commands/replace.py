@@ -14,6 +14,9 @@ from .reissue import new_secret
 
 class Replace(MasterCommand):
     name = "replace"
+    usage = "replace: PLAYER ADDRESS"
+    does = "hand a player to a new address, with a new secret"
+    order = 40
     about_a_player = True
 
     def arguments(self, value: str) -> dict[str, Any]:

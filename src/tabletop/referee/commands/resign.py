@@ -7,11 +7,15 @@ from ...errors import TabletopError
 from ...events import Event
 from ...events import Resign as ResignEvent
 from ...live import settle
-from . import Mail, PlayerCommand
+from . import DECISION, Mail, PlayerCommand
 
 
 class Resign(PlayerCommand):
     name = "resign"
+    usage = "resign"
+    does = "give up the game (what it means is the game's rule)"
+    order = 10
+    runs = DECISION
 
     def run(self, ref, mail: Mail) -> str:
         with ref.change() as change:

@@ -9,6 +9,9 @@ from . import MasterCommand
 
 class Resume(MasterCommand):
     name = "resume"
+    usage = "resume"
+    does = "restart the game and its deadlines"
+    order = 20
 
     def run(self, ref, now: float, stamp: str, **kwargs: Any) -> str:
         if not ref.settings.get("paused"):

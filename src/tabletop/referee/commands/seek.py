@@ -14,6 +14,9 @@ from . import MasterCommand
 
 class Seek(MasterCommand):
     name = "seek"
+    usage = "seek: PLAYER [ADDRESS ...]"
+    does = "offer a player's seat to substitutes (first claim: takes it)"
+    order = 60
     about_a_player = True
 
     def arguments(self, value: str) -> dict[str, Any]:

@@ -4,11 +4,15 @@ every vote of theirs (see :mod:`..votes`)."""
 from __future__ import annotations
 
 from .. import votes
-from . import Mail, PlayerCommand
+from . import EITHER, Mail, PlayerCommand
 
 
 class Unvote(PlayerCommand):
     name = "unvote"
+    usage = "unvote: KIND"
+    does = "withdraw your vote (unvote alone: every vote of yours)"
+    order = 60
+    written = EITHER  # unvote alone withdraws every vote
 
     def run(self, ref, mail: Mail) -> str:
         player = mail.player

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from ... import logfile
-from . import Mail, PlayerCommand
+from . import FALLBACK, Mail, PlayerCommand
 
 
 class View(PlayerCommand):
     name = "view"
+    runs = FALLBACK
 
     def asked(self, letter) -> bool:
         return False  # what a mail gets when it asks for nothing else

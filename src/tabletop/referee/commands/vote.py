@@ -13,6 +13,9 @@ from .resume import lift
 
 class Vote(PlayerCommand):
     name = "vote"
+    usage = "vote: KIND"
+    does = "pause, resume, draw or abandon"
+    order = 50
 
     def run(self, ref, mail: Mail) -> str:
         player, letter = mail.player, mail.letter
