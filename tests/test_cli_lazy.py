@@ -6,11 +6,13 @@ import importlib
 import inspect
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
 
 from tabletop.cli import COMMANDS, MODULES, main
+from tabletop.cli import pbem as pbem_package
 
 
 def module(name: str) -> str:
@@ -55,6 +57,46 @@ def test_a_command_imports_only_its_own_module():
     assert "tabletop.cli.replay" in loaded
     assert not {module(name) for name in COMMANDS if name != "replay"} & loaded
     assert "tabletop_glux" not in loaded and "smtplib" not in loaded
+
+
+def pbem_module(name: str) -> str:
+    """The module of ``pbem`` subcommand ``name`` (``set``, a Python builtin, is in ``set_``)."""
+    return f"tabletop.cli.pbem.{pbem_package.MODULES.get(name, name)}"
+
+
+@pytest.mark.parametrize("name", sorted(pbem_package.COMMANDS))
+def test_each_pbem_subcommand_lives_in_the_module_named_after_it(name):
+    module = importlib.import_module(pbem_module(name))
+    command = getattr(module, pbem_package.MODULES.get(name, name))
+    assert isinstance(command, click.Command) and command.name == name
+    assert pbem_package.pbem.get_command(click.Context(pbem_package.pbem), name) is command
+    # The help listed without importing the module is the subcommand's own.
+    assert pbem_package.COMMANDS[name] == inspect.cleandoc(command.help).split("\n\n")[0].replace("\n", " ")
+
+
+def test_pbem_help_lists_every_subcommand_as_click_would():
+    listed = " ".join(pbem_package.pbem.get_help(click.Context(pbem_package.pbem)).split())
+    for name in pbem_package.COMMANDS:
+        assert f" {name} {' '.join(pbem_package.COMMANDS[name].split()[:4])}" in listed
+    # Every module of the package but the shared one is a subcommand in the table.
+    folder = Path(pbem_package.__file__).parent
+    found = {path.stem for path in folder.glob("*.py")} - {"__init__", "common"}
+    assert found == {pbem_package.MODULES.get(name, name) for name in pbem_package.COMMANDS}
+
+
+def test_pbem_help_imports_no_subcommand_and_no_referee():
+    loaded = _loaded_after("pbem", "--help")
+    assert "tabletop.cli.pbem" in loaded
+    assert not {m for m in loaded if m.startswith("tabletop.cli.pbem.") or m.startswith("tabletop.referee")}
+
+
+def test_a_pbem_subcommand_imports_only_its_own_module():
+    loaded = _loaded_after("pbem", "status", "--help")
+    assert {m for m in loaded if m.startswith("tabletop.cli.pbem.")} == {
+        "tabletop.cli.pbem.status",
+        "tabletop.cli.pbem.common",
+    }
+    assert "smtplib" not in loaded and "imaplib" not in loaded
 
 
 def test_the_viewer_does_not_import_the_command_line():
