@@ -292,7 +292,9 @@ class GlyphChess(Game):
         # A hand hidden already (the view of a view) keeps its bag as the first view made it.
         shown = [i in (seat, glimpsed) or isinstance(h, Hidden) for i, h in enumerate(state.hands)]
         hands = tuple(h if shown[i] else Hidden("coins", sum(h)) for i, h in enumerate(state.hands))
-        bags = tuple(b if shown[i] else tuple(x + y for x, y in zip(b, state.hands[i])) for i, b in enumerate(state.bags))
+        bags = tuple(
+            b if shown[i] else tuple(x + y for x, y in zip(b, state.hands[i])) for i, b in enumerate(state.bags)
+        )
         return evolve(state, hands=hands, bags=bags, memo=state.memo.seen_by(player))
 
     def resign(self, state: State, player: str) -> State:
