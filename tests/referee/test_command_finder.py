@@ -13,7 +13,7 @@ from tabletop.referee import commands, mailout
 
 from .conftest import ANN, body, game_copy, plain_registry_cached
 
-ECHO = '''
+ECHO = """
 from tabletop.referee.commands import Mail, MasterCommand, PlayerCommand
 
 
@@ -35,7 +35,7 @@ class Chime(MasterCommand):
 
     def run(self, ref, now, stamp, **kwargs) -> str:
         return "chimed"
-'''
+"""
 
 
 @pytest.fixture
