@@ -6,6 +6,8 @@ import json
 import random
 import re
 
+import pytest
+
 from tabletop.engine import Replay
 
 from .conftest import body, raw_mail, secret_in, topic
@@ -96,6 +98,7 @@ def _attachment(mail, name: str) -> bytes:
     raise AssertionError(f"no {name} attached")
 
 
+@pytest.mark.slow  # half a minute; the two-player Glüx game by mail runs in every run
 def test_a_whole_glyph_chess_game_by_mail(cli, tmp_path, smtp, maildir, registry):
     secrets = start(cli, smtp, "glyph-chess", ["ann", "ben"])
     greedy = registry.bot("greedy", "glyph-chess")
