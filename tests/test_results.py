@@ -221,12 +221,12 @@ def test_a_full_disk_is_one_line_naming_the_file(cli, tmp_path, monkeypatch):
 
     from tabletop import appending
 
-    def full(fd, data, path):
+    def full(fd, data):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     assert cli(*RUN, "--games", "2", "--results", "games.csv").exit_code == 0
     # Rows are appended by the worker that played them (here: in this process).
-    monkeypatch.setattr(appending, "_write_all", full)
+    monkeypatch.setattr(appending, "_append", full)
     result = cli(*RUN, "--games", "4", "--results", "games.csv")
     assert result.exit_code == 2
     # What the file held is said first (the run resumes it), then the one error.

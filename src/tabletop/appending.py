@@ -21,6 +21,7 @@ from pathlib import Path
 
 import attrs
 
+from . import files
 from .errors import UsageError
 
 try:
@@ -75,13 +76,13 @@ class Appended:
             if first != due:
                 _replace(folder / _name(first, last), data)
                 return ()
-            done = [(last, _write_all(fd, data, path))]
+            done = [(last, _append(fd, data))]
             waiting = {int(name.partition("-")[0]): name for name in os.listdir(folder) if name[0].isdigit()}
             due = last + 1
             while due in waiting:
                 name = waiting.pop(due)
                 held = folder / name
-                done.append((int(name.partition("-")[2]), _write_all(fd, held.read_bytes(), path)))
+                done.append((int(name.partition("-")[2]), _append(fd, held.read_bytes())))
                 held.unlink()
                 due = done[-1][0] + 1
             _replace(folder / "due", str(due).encode())
@@ -92,10 +93,9 @@ class Appended:
             os.close(fd)  # and the lock with it
 
 
-def _write_all(fd: int, data: bytes, path: Path) -> int:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
+def _append(fd: int, data: bytes) -> int:
+    """Write ``data`` at the end of the file and return the file's new size."""
+    files.write_all(fd, data, sync=False)
     return os.fstat(fd).st_size
 
 

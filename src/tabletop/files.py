@@ -93,7 +93,7 @@ def write_new(path: Path, data: bytes, *, mode: int = 0o644) -> None:
     try:
         fd, tmp = _nameless(directory, mode)
         try:
-            _write_all(fd, data)
+            write_all(fd, data)
             if hasattr(os, "fchmod"):
                 os.fchmod(fd, mode)
             # link() fails if the name was taken meanwhile: never overwrite.
@@ -149,7 +149,7 @@ def replace(path: Path, data: bytes, *, mode: int = 0o644, stale: float = STALE)
         clean(directory, path.name, stale)
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
         try:
-            _write_all(fd, data)
+            write_all(fd, data)
             if hasattr(os, "fchmod"):
                 os.fchmod(fd, mode)
         finally:
@@ -181,9 +181,7 @@ def _write_into(path: Path, info: os.stat_result, data: bytes) -> None:
     try:
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        write_all(fd, data, sync=False)
     except OSError as exc:
         raise UsageError(f"cannot write: {reason(exc)}", where=str(path)) from None
     finally:
@@ -218,12 +216,14 @@ def clean(directory: Path, name: str, stale: float = STALE) -> None:
                         os.unlink(entry.path)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes, sync: bool = True) -> None:
+    """Write all of ``data`` to ``fd`` (a write may take only part), then
+    sync it to the disk unless told not to."""
     view = memoryview(data)
     while view:
-        written = os.write(fd, view)
-        view = view[written:]
-    os.fsync(fd)
+        view = view[os.write(fd, view) :]
+    if sync:
+        os.fsync(fd)
 
 
 def sync_folder(directory: Path) -> None:

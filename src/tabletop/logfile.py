@@ -188,10 +188,7 @@ def append(handle: IO[bytes], lines: Sequence[str]) -> None:
     try:
         handle.seek(size)
         os.lseek(fd, size, os.SEEK_SET)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
+        files.write_all(fd, data)
         handle.seek(0, os.SEEK_END)
     except OSError as exc:
         _cut_back(handle, size)

@@ -101,10 +101,7 @@ def write_part(folder: Path, first: int, last: int, data: bytes, shown: str = ""
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
+            files.write_all(fd, data)
         finally:
             os.close(fd)
         os.replace(tmp, path)

@@ -301,10 +301,7 @@ def _store(path: Path, data: bytes) -> None:
         fd = os.open(tmp, flags, 0o600, dir_fd=folder)
         try:
             try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-                os.fsync(fd)
+                files.write_all(fd, data)
             finally:
                 os.close(fd)
             # A rename replaces the name itself: a link planted there since is replaced, never followed.
