@@ -152,7 +152,54 @@ def _quiet_stdout() -> None:
         pass
 
 
-class TabletopGroup(click.Group):
+class TableGroup(click.Group):
+    """A group whose commands are listed in a table (``commands``: each name
+    and its one-line help) and each imported from the module of ``package``
+    named after it when it runs (``modules`` renames one that is a Python
+    word), so that ``--help`` imports none of them."""
+
+    commands_table: dict[str, str] = {}
+    modules: dict[str, str] = {}
+    package = ""
+    #: Who is named when a command's module cannot be imported here.
+    who = ""
+
+    def _built_in(self, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands_table:
+            return None
+        name = self.modules.get(cmd_name, cmd_name)
+        try:
+            module = importlib.import_module(f"{self.package}.{name}")
+        except ImportError as exc:  # the referee's folder locks need POSIX calls, say
+            raise UsageError(f"'{self.who or cmd_name}' does not work on this system: {exc}") from None
+        command = getattr(module, name)
+        self.add_command(command, cmd_name)
+        return command
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return super().get_command(ctx, cmd_name) or self._built_in(cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands_table) | set(self.commands))
+
+    def _table_rows(self, ctx: click.Context, formatter: click.HelpFormatter) -> list[tuple[str, str]]:
+        # The lines come from the table, so listing them imports no command.
+        limit = formatter.width - 6 - max(map(len, self.list_commands(ctx)))
+        table = self.commands_table
+        rows = [(name, click.Command(name, help=table[name]).get_short_help_str(limit)) for name in sorted(table)]
+        rows += [
+            (name, command.get_short_help_str(limit))
+            for name, command in sorted(self.commands.items())
+            if name not in table and not command.hidden
+        ]
+        return rows
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl(self._table_rows(ctx, formatter))
+
+
+class TabletopGroup(TableGroup):
     """Turns every :class:`TabletopError` into one line on stderr and its exit code."""
 
     _plugin_commands_loaded = False
@@ -208,34 +255,16 @@ class TabletopGroup(click.Group):
         except TabletopError:
             pass
 
+    commands_table = COMMANDS
+    modules = MODULES
+    package = __name__
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
-        if command is None and cmd_name in COMMANDS:
-            try:
-                module = importlib.import_module(f"{__name__}.{MODULES.get(cmd_name, cmd_name)}")
-            except ImportError as exc:  # the referee's folder locks need POSIX calls, say
-                raise UsageError(f"'{cmd_name}' does not work on this system: {exc}") from None
-            command = getattr(module, MODULES.get(cmd_name, cmd_name))
-            self.add_command(command, cmd_name)
         if command is None:
             self._load_plugin_commands()
-            command = super().get_command(ctx, cmd_name)
+            command = click.Group.get_command(self, ctx, cmd_name)
         return command
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(COMMANDS) | set(self.commands))
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        # The built-in commands' lines come from the table, so listing them imports none.
-        limit = formatter.width - 6 - max(map(len, self.list_commands(ctx)))
-        rows = [(name, click.Command(name, help=COMMANDS[name]).get_short_help_str(limit)) for name in sorted(COMMANDS)]
-        rows += [
-            (name, command.get_short_help_str(limit))
-            for name, command in sorted(self.commands.items())
-            if name not in COMMANDS and not command.hidden
-        ]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
 
 
 @click.group(cls=TabletopGroup, context_settings={"help_option_names": ["-h", "--help"]})

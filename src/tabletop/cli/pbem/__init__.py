@@ -5,11 +5,10 @@ several share is in :mod:`.common`."""
 
 from __future__ import annotations
 
-import importlib
-
 import click
 
 from ...errors import UsageError
+from .. import TableGroup
 
 #: Every subcommand and the first paragraph of its help, which ``tabletop pbem
 #: --help`` shortens as click would. Subcommand NAME is the click command ``NAME``
@@ -62,31 +61,14 @@ COMMANDS = {
 MODULES = {"set": "set_"}
 
 
-class _Group(click.Group):
+class _Group(TableGroup):
     """The subcommands, each imported when it runs; a folder a subcommand
     cannot write is one line, not a traceback."""
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        command = super().get_command(ctx, cmd_name)
-        if command is None and cmd_name in COMMANDS:
-            name = MODULES.get(cmd_name, cmd_name)
-            try:
-                module = importlib.import_module(f"{__name__}.{name}")
-            except ImportError as exc:  # the referee's folder locks need POSIX calls, say
-                raise UsageError(f"'pbem' does not work on this system: {exc}") from None
-            command = getattr(module, name)
-            self.add_command(command, cmd_name)
-        return command
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(COMMANDS) | set(self.commands))
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        # The lines come from the table, so listing them imports no subcommand.
-        limit = formatter.width - 6 - max(map(len, self.list_commands(ctx)))
-        rows = [(name, click.Command(name, help=COMMANDS[name]).get_short_help_str(limit)) for name in sorted(COMMANDS)]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
+    commands_table = COMMANDS
+    modules = MODULES
+    package = __name__
+    who = "pbem"
 
     def invoke(self, ctx):
         try:
