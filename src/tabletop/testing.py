@@ -74,31 +74,48 @@ def twins(game: Game, state: Any, seat: str, rng: random.Random, count: int = 2)
         yield game.determinize(view, seat, rng)
 
 
+def _pictured(registry: Registry, game: Game, state: Any, viewer: str | None) -> dict[str, Any]:
+    """What any viewer is shown of ``state``: view, board text, facets, scores, pictures."""
+    view = seen.view(game, state, viewer)
+    shown: dict[str, Any] = {
+        "view": view,
+        "text": seen.text(game, state, viewer),
+        "text in colour": seen.text(game, state, viewer, color=True),
+        "facets": seen.facets(game, state, viewer),
+        "scores": dict(seen.scores(game, state, viewer)),
+        "features": list(features(view)),
+    }
+    for (name, fmt), renderer in sorted(registry.renderers.items()):
+        if name == game.name:
+            shown[f"picture {fmt}"] = seen.picture(renderer, game, state, viewer)
+    return shown
+
+
+def _alike(a: dict[str, Any], b: dict[str, Any], where: str, who: str) -> None:
+    for key in a:
+        if a[key] != b.get(key):
+            raise _fail(
+                "a secret shows",
+                where,
+                f"two states that differ only in what {who} may not see give {who} different {key}:"
+                f" {_short(a[key])} / {_short(b.get(key))}",
+            )
+
+
 def shown_to(registry: Registry, game: Game, state: Any, seat: str, bot_seed: str = "kit") -> dict[str, Any]:
     """Everything tabletop shows ``seat``, or does for it, in ``state``:
     what twin states must agree on."""
-    shown: dict[str, Any] = {
-        "view": seen.view(game, state, seat),
-        "text": seen.text(game, state, seat),
-        "text in colour": seen.text(game, state, seat, color=True),
-        "facets": seen.facets(game, state, seat),
-        "scores": dict(seen.scores(game, state, seat)),
-        "features": list(features(seen.view(game, state, seat))),
-        "legal": list(game.legal(state, seat)),
-    }
+    shown = _pictured(registry, game, state, seat)
+    legal = shown["legal"] = list(game.legal(state, seat))
     node = game.next(state)
     deciding = isinstance(node, Decide) and seat in node.players
     if deciding:
         shown["asks"] = seen.asks(game, state, seat)
-    for (name, fmt), renderer in sorted(registry.renderers.items()):
-        if name == game.name:
-            shown[f"picture {fmt}"] = seen.picture(renderer, game, state, seat)
-    legal = shown["legal"]
     if legal and deciding:
         for name, bots in sorted(registry.bots.items()):
             for bot in bots:
                 if bot.game not in (None, game.name) or name == "mcts":
-                    continue  # a search of hundreds of worlds per decision: see same_for's ``search``
+                    continue  # a search of hundreds of worlds per decision; tests/test_seen.py hands it views
                 rng = random.Random(f"{bot_seed} {name}")
                 shown[f"bot {name}"] = seen.choice(bot, game, state, seat, legal, rng)
     return shown
@@ -106,15 +123,7 @@ def shown_to(registry: Registry, game: Game, state: Any, seat: str, bot_seed: st
 
 def same_for(registry: Registry, game: Game, state: Any, twin: Any, seat: str, where: str = "") -> None:
     """``state`` and ``twin`` (equal in all ``seat`` may see) show ``seat`` the same."""
-    a, b = shown_to(registry, game, state, seat), shown_to(registry, game, twin, seat)
-    for key in a:
-        if a[key] != b.get(key):
-            raise _fail(
-                "a secret shows",
-                where,
-                f"two states that differ only in what {seat} may not see give {seat} different {key}:"
-                f" {_short(a[key])} / {_short(b.get(key))}",
-            )
+    _alike(shown_to(registry, game, state, seat), shown_to(registry, game, twin, seat), where, seat)
 
 
 def public_twin(game: Game, state: Any, rng: random.Random) -> Any:
@@ -128,18 +137,7 @@ def public_twin(game: Game, state: Any, rng: random.Random) -> Any:
 
 def shown_to_public(registry: Registry, game: Game, state: Any) -> dict[str, Any]:
     """Everything tabletop shows a watcher with no seat in ``state``."""
-    watcher = seen.PUBLIC
-    shown: dict[str, Any] = {
-        "view": seen.view(game, state, watcher),
-        "text": seen.text(game, state, watcher),
-        "text in colour": seen.text(game, state, watcher, color=True),
-        "facets": seen.facets(game, state, watcher),
-        "scores": dict(seen.scores(game, state, watcher)),
-    }
-    for (name, fmt), renderer in sorted(registry.renderers.items()):
-        if name == game.name:
-            shown[f"picture {fmt}"] = seen.picture(renderer, game, state, watcher)
-    return shown
+    return _pictured(registry, game, state, seen.PUBLIC)
 
 
 def public_alike(registry: Registry, game: Game, state: Any, rng: random.Random, where: str = "") -> None:
@@ -156,14 +154,7 @@ def public_alike(registry: Registry, game: Game, state: Any, rng: random.Random,
         raise _fail("public view", where, "the public view of the public view is not that view")
     a = shown_to_public(registry, game, state)
     b = shown_to_public(registry, game, public_twin(game, state, rng))
-    for key in a:
-        if a[key] != b.get(key):
-            raise _fail(
-                "a secret shows",
-                where,
-                f"two states that differ only in what some seat may not see give a watcher with no seat"
-                f" different {key}: {_short(a[key])} / {_short(b.get(key))}",
-            )
+    _alike(a, b, where, "a watcher with no seat")
 
 
 def views_are_views(game: Game, state: Any, seat: str, rng: random.Random, where: str = "") -> None:
