@@ -226,22 +226,8 @@ class Letters:
             text.append(said)
             html += layout.from_text(said)
         self._news_and_notices(match, player, events, since, note_for(note, player), text, html)
-        asked = self._asked(match, player, events)
-        when = self.when(asked.deadline, player) if asked.deadline else ""
-        attachments, inline, width = self._board_pictures(match, player)
-        self._board_and_more(match, player, (asked.text(when), asked.html(when)), head, width, text, html)
-        self._at_the_end(match, text, html, attachments)
         subject = self._subject(match, player, welcome is not None)
-        mail = mailout.message(
-            self.settings,
-            data["address"],
-            subject,
-            "\n\n".join(text) + "\n",
-            attachments=tuple(attachments),
-            first=first,
-            html=layout.page(subject, html),
-            inline=inline,
-        )
+        mail = self._view_mail(match, player, events, head, text, html, data["address"], subject, first)
         self.dir.queue(mail, key=key)
         data["mailed"] = max(data["mailed"], match.seq)
 
@@ -267,23 +253,40 @@ class Letters:
             text.append(said)
             html += layout.from_text(said)
         self._news_and_notices(match, seen.PUBLIC, events, since, note, text, html)
-        asked = self._asked(match, seen.PUBLIC, events)
-        attachments, inline, width = self._board_pictures(match, seen.PUBLIC)
-        self._board_and_more(match, seen.PUBLIC, (asked.text(""), asked.html("")), head, width, text, html)
-        self._at_the_end(match, text, html, attachments)
         subject = ("Welcome. " if welcome else "") + self._watch_subject(match)
-        mail = mailout.message(
+        mail = self._view_mail(match, seen.PUBLIC, events, head, text, html, watcher["address"], subject, welcome)
+        self.dir.queue(mail, key=key)
+        watcher["mailed"] = max(since, match.seq)
+
+    def _view_mail(
+        self,
+        match: Match,
+        viewer: str | None,
+        events: list[tuple[int, Event]],
+        head: str,
+        text: list[str],
+        html: list[str],
+        address: str,
+        subject: str,
+        first: bool,
+    ) -> Any:
+        """The view mail of ``viewer`` (a player, or :data:`tabletop.seen.PUBLIC`):
+        ``text`` and ``html`` so far, then what is asked, the board and the rest."""
+        asked = self._asked(match, viewer, events)
+        when = self.when(asked.deadline, viewer) if asked.deadline and viewer is not None else ""
+        attachments, inline, width = self._board_pictures(match, viewer)
+        self._board_and_more(match, viewer, (asked.text(when), asked.html(when)), head, width, text, html)
+        self._at_the_end(match, text, html, attachments)
+        return mailout.message(
             self.settings,
-            watcher["address"],
+            address,
             subject,
             "\n\n".join(text) + "\n",
             attachments=tuple(attachments),
-            first=welcome,
+            first=first,
             html=layout.page(subject, html),
             inline=inline,
         )
-        self.dir.queue(mail, key=key)
-        watcher["mailed"] = max(since, match.seq)
 
     def _news_and_notices(
         self,
