@@ -12,13 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop import Decide, Forced, Over, Variant
+from tabletop import Decide, Forced, Over, PluginError, Variant
 from tabletop.errors import NotationError
 from tabletop.events import RULES, Event
 from tabletop.memo import EMPTY, Memo, forget, recall, remember
 from tabletop.registry import Codec
 from tabletop.shapes import One, Order, Subset, YesNo
-from tabletop.steps import NOT_NOW, Steps, TurnStep
+from tabletop.steps import NOT_NOW, TurnStep
+from tabletop.turn import Turn
 
 
 @attrs.frozen
@@ -172,11 +173,11 @@ class Work:
     ticks: int = 0
 
 
-def _steps() -> Steps:
+def _steps() -> Turn:
     def choose_apply(game, work, event):
         work.rerolled = event.items
 
-    return Steps(
+    return Turn(
         {
             "choose": TurnStep(
                 "choose",
@@ -216,8 +217,8 @@ def test_steps_answer_from_the_current_step_and_settle_past_steps_that_need_no_e
 
 
 def test_a_step_leading_nowhere_is_an_error_naming_both_steps():
-    steps = Steps({"a": TurnStep("a", lambda g, s: Over(), follows=lambda g, w: "b")})
-    with pytest.raises(KeyError, match="'b'.*'a'"):
+    steps = Turn({"a": TurnStep("a", lambda g, s: Over(), follows=lambda g, w: "b")})
+    with pytest.raises(PluginError, match="'b'.*'a'"):
         steps.settle(None, Work(phase="a"))
 
 
@@ -243,7 +244,7 @@ def test_a_step_adding_a_decision_lists_checks_and_applies_it_beside_its_own():
         lambda game, state, decision: None if decision.answer else "say yes",
         lambda game, work, event: kept.append(event.player),
     )
-    steps.table["choose"] = added
+    steps = Turn({**steps.table, "choose": added})  # a turn's answers are compiled from its table once
     work = Work()
     legal = steps.legal(None, work, "ann")
     assert legal[:7] == choose.legal(None, work, "ann") and legal[7:] == [Keep("ann", True), Keep("ann", False)]

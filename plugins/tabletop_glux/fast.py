@@ -31,15 +31,13 @@ None); the engine then folds on the plain path.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletop import Chance, Event
+from tabletop import Chance, TurnFast
 from tabletop.caches import Bound
 
 from .events import Place
-from .state import State, Work, freeze, thaw
-from .steps import DRAW, OVER, PLACE, READ_FROM_STATE, SETUP, step_of
+from .state import State, Work
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -76,12 +74,12 @@ def draw_nodes(players: tuple[str, ...]) -> tuple[dict[tuple[int, ...], Chance],
     return nodes
 
 
-class Fast:
-    """The fast path of one Glüx game (made by ``Glux.fast()``): the game's
-    own table of steps (``steps.py``), asked with the live state."""
+class Fast(TurnFast):
+    """The fast path of one Glüx game (made by ``Glux.fast()``): the core's
+    turn on the game's table of steps (``steps.py``), asked with the live
+    state, which also keeps each seat's reach."""
 
     def __init__(self, game: Glux) -> None:
-        self.game = game
         placement = game.placement
         self.placement = placement
         #: Reach is kept incrementally while rules 1-3 are read as lines.
@@ -101,13 +99,7 @@ class Fast:
         self.made = _PLACES.get((players, game.board))
         if self.made is None:
             self.made = PLACES_KEPT.keep(_PLACES, (players, game.board), tuple({} for _ in players))
-        turn_ = game.turn_table
-        self.table = turn_.table
-        self.leading = turn_.leading
-        # Each step's answers by its name: the live state keeps the name of
-        # the step it is in (``Live.at``), worked out once per event.
-        self.nodes, self.checks, self.legals, self.effects = turn_.nodes, turn_.checks, turn_.legals, turn_.effects
-        self._bind()
+        super().__init__(game, game.turn)
 
     @functools.cached_property
     def crossings(self) -> tuple:
@@ -122,9 +114,8 @@ class Fast:
     # -- between the two paths ---------------------------------------------
     def thaw(self, state: State) -> Live:
         """A mutable copy of ``state``; each seat's reach is counted when first needed."""
-        live = thaw(state)
+        live = super().thaw(state)
         live.fast = self
-        live.at = step_of(live)
         return live
 
     def count_reach(self, live: Live) -> list[dict[int, int]]:
@@ -150,59 +141,6 @@ class Fast:
         live.filled = filled
         live.index = self
         return live.reach
-
-    def freeze(self, live: Live) -> State:
-        """The immutable state equal to ``live``."""
-        return freeze(live)
-
-    # -- the engine's questions, answered by the step the live state is in -------
-    def _bind(self) -> None:
-        """The engine's questions, ``next(live)``, ``check(live, decision)``,
-        ``apply(live, event)`` and ``legal(live, player)``, each answered by
-        the step the live state is in: closures over the tables, bound to
-        this fast path (they run for every event of every self-played game)."""
-        game, nodes, checks, effects, legals, leading = (
-            self.game,
-            self.nodes,
-            self.checks,
-            self.effects,
-            self.legals,
-            self.leading,
-        )
-
-        def next(live: Live):
-            return nodes[live.at](game, live)
-
-        def check(live: Live, decision: Event) -> str | None:
-            return checks[live.at](game, live, decision)
-
-        # Whether an official step (read from the state) may lead on without
-        # an event: none does unless a variant makes it (officially only a
-        # variant's ``refill`` does), so it is asked only then.
-        official_leading = bool(leading & READ_FROM_STATE)
-
-        def apply(live: Live, event: Event) -> None:
-            effects[live.at](game, live, event)
-            # ``step_of(live)``, written out: this runs after every event.
-            at = live.step
-            if not at:
-                at = DRAW if live.drawing else PLACE if live.turn is not None else OVER if live.began else SETUP
-                live.at = at
-                if not official_leading or at not in leading:
-                    return
-            live.at = at
-            if at in leading:
-                game.settle(live)
-                live.at = step_of(live)
-
-        def legal(live: Live, player: str) -> Sequence[Event]:
-            return legals[live.at](game, live, player)
-
-        self.next, self.check, self.apply, self.legal = next, check, apply, legal
-        # The same answers for the engine's fast loops, which read the step
-        # the live state is in (``live.at``) and call its own function with
-        # the game (a call from Python to Python costs least: no wrapper).
-        self.steps = (game, nodes, checks, legals)
 
     # -- keeping the reach as chips are placed (``placement.put_chip``) ---------
     def placed(self, live: Live, square: int, seat: int, face: int, old: tuple) -> None:

@@ -31,7 +31,7 @@ from . import (
 from . import board as boards
 from .chips import KINDS
 from .events import EVENTS, Draw
-from .state import State, evolve, freeze, thaw
+from .state import State, evolve
 
 
 class Glux(Game):
@@ -87,14 +87,11 @@ class Glux(Game):
         self._variant_events = not all(map(rules.official, fast.PLAIN_ONLY))
         #: Whether a variant adds decisions to the placements (``glux_decisions``).
         self.variant_decisions = not rules.official("glux_decisions")
-        #: The turn's steps in force (``steps.py``), by name.
-        turn_ = steps.turn_of(rules.glux_turn_steps(players=n))
-        #: The table of steps in force, what its steps answer and lead to (``steps.Turn``).
-        self.turn_table = turn_
-        self.steps = turn_.table
-        self.turn_steps = turn_.steps
-        #: The steps that may lead on without an event (officially only ``refill``).
-        self.leading = turn_.leading
+        #: The turn the core runs (``tabletop.Turn``): the table of steps in
+        #: force (``steps.py``) and what its steps answer and lead to.
+        self.turn = steps.turn_of(rules.glux_turn_steps(players=n))
+        #: The table of steps in force, by name.
+        self.steps = self.turn.table
         # Nodes asked for again and again, made once.
         self.draws = turn.draw_outcomes(self.players)
         self._draw_nodes = fast.draw_nodes(self.players)
@@ -105,21 +102,9 @@ class Glux(Game):
     def initial(self) -> State:
         return setup.initial(self)
 
-    def next(self, state: State):
-        return self.steps[steps.step_of(state)].node(self, state)
-
-    def check(self, state: State, decision: Event) -> str | None:
-        return self.steps[steps.step_of(state)].check(self, state, decision)
-
     def apply(self, state: State, event: Event) -> State:
-        step = self.steps[steps.step_of(state)]
-        if isinstance(event, step.accepts) and step.apply is not None:
-            # The one effect, on a thawed copy (the fast path runs it on its own).
-            work = thaw(state)
-            step.apply(self, work, event)
-            if steps.step_of(work) in self.leading:
-                self.settle(work)
-            after = freeze(work)
+        if self.turn.takes(state, event):
+            after = self.turn.fold(self, state, event)  # the one effect, on a thawed copy
         else:
             after = self.rules.glux_apply(game=self, state=state, event=event)
             if after is None:
@@ -131,10 +116,7 @@ class Glux(Game):
 
     def settle(self, work: Any) -> None:
         """Lead on from ``work``'s step through the steps that need no event now."""
-        self.turn_steps.settle(self, work, steps.set_step)
-
-    def legal(self, state: State, player: str) -> Sequence[Event]:
-        return self.steps[steps.step_of(state)].legal(self, state, player)
+        self.turn.settle(self, work)
 
     def outcome(self, state: State) -> Outcome:
         return scoring.outcome(self, state)
@@ -269,6 +251,3 @@ class Glux(Game):
 
     def describe(self, state: State, viewer: str | None = None) -> dict[str, str]:
         return render.facets(self, state, viewer)
-
-    def asks(self, state: State, player: str) -> str:
-        return self.steps[steps.step_of(state)].asks(self, state, player)

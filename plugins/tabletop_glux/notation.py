@@ -28,7 +28,7 @@ def notate(game: Glux, decision: Event) -> str:
     text = game.rules.glux_notate(game=game, decision=decision)
     if text is not None:
         return text
-    if decision.__class__ in game.turn_table.shapes:  # a core decision shape writes itself
+    if decision.__class__ in game.turn.shapes:  # a core decision shape writes itself
         return decision.notation()  # type: ignore[attr-defined]
     raise TypeError(f"not a Glüx decision: {decision!r}")
 
@@ -59,7 +59,7 @@ def sentence(game: Glux, event: Event, visible: bool) -> str:
             return f"{event.player} {redacted(event)}"  # type: ignore[attr-defined]
         # A decision a variant adds reads as its player writes it.
         text = game.rules.glux_notate(game=game, decision=event)
-        if text is None and event.__class__ in game.turn_table.shapes:
+        if text is None and event.__class__ in game.turn.shapes:
             text = event.notation()  # type: ignore[attr-defined]
         if text is not None:
             return f"{event.player} {text}"  # type: ignore[attr-defined]
@@ -70,7 +70,7 @@ def parse(game: Glux, text: str, player: str, state: State) -> Event:
     decision = game.rules.glux_parse(game=game, text=text, player=player, state=state)
     if decision is not None:
         return decision
-    for shape in game.turn_table.shapes:  # a variant's decision of a core shape, taken by a step
+    for shape in game.turn.shapes:  # a variant's decision of a core shape, taken by a step
         decision = shape.parse(text, player)
         if decision is not None:
             return decision

@@ -31,9 +31,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletop import Event, Forced, Over, Steps, TurnStep, rulehook
+from tabletop import Event, Forced, Over, Turn, TurnStep, rulehook
 from tabletop.caches import Bound
-from tabletop.steps import decided_by, wait
+from tabletop.steps import decided_by
 
 from . import setup, turn
 from .chips import FACES
@@ -241,51 +241,8 @@ def glux_turn_steps(players: int) -> Mapping[str, TurnStep]:
     return STEPS
 
 
-def leading(table: Mapping[str, TurnStep]) -> frozenset[str]:
-    """The steps of ``table`` that may lead on without an event: after an
-    event only these need settling (of the official ones, only ``refill``: the
-    state says which of the others it is in)."""
-    return frozenset(name for name, step in table.items() if step.follows is not wait)
-
-
-class Turn:
-    """A table of steps in force, with what the game and its fast path read
-    from it, worked out once per table (the official one is the same object
-    in every game): the ``Steps`` answering from it, the steps that may lead
-    on without an event, the decision shapes it takes, and each step's
-    answers by name."""
-
-    def __init__(self, table: Mapping[str, TurnStep]) -> None:
-        check_table(table)
-        self.table = dict(table)
-        self.steps = Steps(self.table, phase=step_of)
-        #: The steps that may lead on without an event (officially only ``refill``).
-        self.leading = leading(self.table)
-        self.nodes = {name: step.node for name, step in self.table.items()}
-        self.checks = {name: step.check for name, step in self.table.items()}
-        self.legals = {name: step.legal for name, step in self.table.items()}
-        self.effects = {name: step.apply or _no_effect for name, step in self.table.items()}
-        self._shapes: tuple[type[Event], ...] | None = None
-
-    @property
-    def shapes(self) -> tuple[type[Event], ...]:
-        """The decision shapes the steps take (``tabletop.shapes``), read by
-        ``notation.parse`` (worked out when first asked: the shapes module is
-        not needed to play the official rules)."""
-        if self._shapes is None:
-            from tabletop.shapes import Shape
-
-            accepted = {cls: None for step in self.table.values() for cls in step.accepts}
-            self._shapes = tuple(cls for cls in accepted if issubclass(cls, Shape))
-        return self._shapes
-
-
-def _no_effect(game: Any, work: Any, event: Event) -> None:  # pragma: no cover - a step that accepts nothing
-    raise TypeError(f"not a Glüx event: {event!r}")
-
-
-#: Tables already worked out, by the identity of the mapping the hook gave
-#: (kept with it, so that the identity stays its own).
+#: Turns already made, by the identity of the table the hook gave (kept with
+#: it, so that the identity stays its own).
 _TURNS: dict[int, tuple[Mapping[str, TurnStep], Turn]] = {}
 #: The official table is one object and a variant's usually one too: a
 #: process meets a few; more come from a variant that makes its table
@@ -294,11 +251,18 @@ TURNS_KEPT = Bound(64)
 
 
 def turn_of(table: Mapping[str, TurnStep]) -> Turn:
-    """The ``Turn`` of ``table`` (``glux_turn_steps``'s answer), made once per table."""
+    """The core's ``Turn`` of ``table`` (``glux_turn_steps``'s answer), made
+    once per table: the steps answer on the state and on its twin
+    (``state.Work``); an official step is read from the state
+    (:func:`step_of`), a variant's named in it (:func:`set_step`). Every
+    step's check names what is wrong with any decision (``check``), so none
+    is screened by the classes the step takes."""
     found = _TURNS.get(id(table))
     if found is not None and found[0] is table:
         return found[1]
-    return TURNS_KEPT.keep(_TURNS, id(table), (table, Turn(table)))[1]
+    check_table(table)
+    made = Turn(table, work=Work, phase=step_of, set_phase=set_step, screens=False)
+    return TURNS_KEPT.keep(_TURNS, id(table), (table, made))[1]
 
 
 def check_table(table: Mapping[str, TurnStep]) -> None:

@@ -21,12 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletop import Chance, Decide, Event
-from tabletop.steps import declared_decider
+from tabletop import Chance, Decide, Event, TurnFast
 
-from . import steps
 from .context import WAYS
-from .state import State, Work, freeze, thaw
+from .state import State, Work, freeze
 
 if TYPE_CHECKING:
     from .game import GlyphChess
@@ -57,67 +55,43 @@ class IndexedChance(Chance):
     __hash__ = Chance.__hash__
 
 
-class Fast:
-    """Glyph Chess's fast path (tabletop's ``Fast`` contract)."""
+class Fast(TurnFast):
+    """Glyph Chess's fast path: the core's turn (``tabletop.TurnFast``), with
+    the node of the Work now kept until the next event (the engine and a bot
+    ask for it again and again; the action step's asks whether the player
+    can act, and the listing that follows reuses what it found)."""
 
     def __init__(self, game: GlyphChess) -> None:
-        self.game = game
-        self.table = game.steps
+        super().__init__(game, game.turn)
         self.ways = WAYS
         #: The node of the Work now: (the Work, the node), forgotten at every event.
         self._node: tuple[Work, Any] | None = None
-        # The engine's fast loops ask the step the Work is in (``Work.at``,
-        # its phase) directly: its node, the game's check, its legal
-        # decisions (asked only of the player a decision node names, for
-        # whom they are what :meth:`legal` answers).
-        table = game.steps
-        self.steps = (
-            game,
-            {phase: step.node for phase, step in table.items()},
-            dict.fromkeys(table, type(game).check),
-            {phase: step.legal for phase, step in table.items()},
-        )
-        # Who decides in each step whose node declares it (``decided_by``)
-        # with the step's own check, which the game's check above calls for
-        # every decision the step takes: the engine then folds a legal action
-        # without asking whether the player can act at all.
-        self.deciders = {
-            name: who for name, step in table.items() if (who := declared_decider(step.node, step.check)) is not None
-        }
+        fold, nodes, legals = self.apply, self.turn.nodes, self.turn.legals
+
+        def next(live: Work) -> Any:
+            known = self._node
+            if known is not None and known[0] is live:
+                return known[1]
+            node = nodes[live.at](game, live)
+            self._node = (live, node)
+            return node
+
+        def apply(live: Work, event: Event) -> None:
+            self._node = None
+            fold(live, event)
+            live.listed = None  # a listing context made before or on the way read another state
+
+        def legal(live: Work, player: str) -> Sequence[Event]:
+            node = next(live)
+            if type(node) is not Decide or player not in node.players:
+                return []
+            return legals[live.at](game, live, player)
+
+        self.next, self.apply, self.legal = next, apply, legal
 
     def thaw(self, state: State) -> Work:
         self._node = None
-        return thaw(state)
-
-    freeze = staticmethod(freeze)
-
-    def next(self, live: Work) -> Any:
-        # The node depends on the state alone: kept until the next event (the
-        # engine asks for it again and again; the action step's asks whether
-        # the player can act).
-        known = self._node
-        if known is not None and known[0] is live:
-            return known[1]
-        node = self.table[live.phase].node(self.game, live)
-        self._node = (live, node)
-        return node
-
-    def check(self, live: Work, decision: Event) -> str | None:
-        return self.game.check(live, decision)  # the checks only read: a Work reads as a State does
-
-    def apply(self, live: Work, event: Event) -> None:
-        self._node = None
-        game = self.game
-        self.table[live.phase].apply(game, live, event)
-        steps.settle(game, live)
-        live.listed = None  # a listing context made before or on the way read another state
-
-    def legal(self, live: Work, player: str) -> Sequence[Event]:
-        game = self.game
-        node = self.next(live)
-        if type(node) is not Decide or player not in node.players:
-            return []
-        return self.table[live.phase].legal(game, live, player)
+        return super().thaw(state)
 
     def state(self, live: Work) -> State:
         """The immutable state (as :meth:`freeze`)."""

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from itertools import count, permutations
 from typing import Any
 
-from tabletop import Chance, Decide, Event, Game, Hidden, Outcome
+from tabletop import Chance, Decide, Event, Game, Hidden, Outcome, Turn
 from tabletop.caches import Bound
 from tabletop.shapes import seen
 
@@ -29,11 +29,11 @@ from . import (
     steps,
 )
 from .context import ByOccupant, Stops
-from .events import EVENTS, Arrange, Draw, Glimpse, Roll, Shuffle
+from .events import EVENTS, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
 from .hexes import board
 from .pieces import DICE, GLYPHS, NAMES
-from .state import ACT, DISCARD, SETUP, State, evolve, freeze, thaw
+from .state import ACT, DISCARD, State, Work, evolve, freeze, thaw
 
 
 @functools.lru_cache(maxsize=256)
@@ -189,7 +189,15 @@ class GlyphChess(Game):
         }
         self.secret_setup = bool(r.glyph_secret_setup(players=n))
         self.hand_limit = r.glyph_hand_limit(players=n)
-        self.steps = dict(r.glyph_turn_steps(players=n))
+        #: The turn the core runs (``tabletop.Turn``): the table of steps in
+        #: force (``steps.py``) on the state's twin (``state.Work``). Every
+        #: step's check names what is wrong with any decision, and an
+        #: arrangement is refused in every step after setup
+        #: (``steps.arranged``); a step lists its decisions whoever asks, so
+        #: the node is asked first whose they are.
+        self.turn = Turn(r.glyph_turn_steps(players=n), work=Work, screens=False, screen=steps.arranged, guarded=True)
+        #: The table of steps in force, by phase.
+        self.steps = self.turn.table
         # Nodes asked for again and again, made once.
         self.shuffles = tuple(_shuffles(p) for p in self.players)
         self.rolls = tuple(Chance(tuple(Roll(d + 1, f) for f in GLYPHS)) for d in range(DICE))
@@ -241,25 +249,8 @@ class GlyphChess(Game):
     def settle(self, state: State) -> State:
         """``state`` moved on past the steps that need no event."""
         work = thaw(state)
-        steps.settle(self, work)
+        self.turn.settle(self, work)
         return freeze(work)
-
-    def next(self, state: State):
-        return self.steps[state.phase].node(self, state)
-
-    def check(self, state: State, decision: Event) -> str | None:
-        if type(decision) is Arrange and state.phase != SETUP:
-            return "the pieces are on the board already"
-        return self.steps[state.phase].check(self, state, decision)
-
-    def apply(self, state: State, event: Event) -> State:
-        return steps.apply(self, state, event)
-
-    def legal(self, state: State, player: str) -> Sequence[Event]:
-        node = self.next(state)
-        if not isinstance(node, Decide) or player not in node.players:
-            return []
-        return self.steps[state.phase].legal(self, state, player)
 
     def outcome(self, state: State) -> Outcome:
         return self.rules.glyph_outcome(game=self, state=state)
@@ -347,6 +338,3 @@ class GlyphChess(Game):
 
     def describe(self, state: State, viewer: str | None = None) -> dict[str, str]:
         return render.facets(self, state)
-
-    def asks(self, state: State, player: str) -> str:
-        return self.steps[state.phase].asks(self, state, player)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from tabletop.errors import IllegalEventError
 
-from . import actions, steps
+from . import actions
 from .kills import eliminate
 from .state import ACT, ESCAPE, OVER, SETUP, State, freeze, thaw
 
@@ -37,5 +37,5 @@ def resign(game: GlyphChess, state: State, player: str) -> State:
         # The escape question was theirs: the attacked spot is empty now.
         work.phase = ACT
         actions.run(game, work)
-    steps.settle(game, work)
+    game.turn.settle(game, work)
     return freeze(work)

@@ -132,11 +132,9 @@ class Work:
     wild = State.wild
     players_left = State.players_left
 
-    @property
-    def at(self) -> str:
-        """The step the Work is in (its phase), as the engine's fast loops
-        read it (``Fast.steps``)."""
-        return self.phase
+    #: The step the Work is in (its phase), kept by the core's fast path
+    #: (``tabletop.TurnFast``) for the engine's fast loops.
+    at: str
 
 
 #: A mutable copy of a state, and the state a Work has reached.

@@ -44,10 +44,7 @@ from .state import (
     ROLLING,
     SETUP,
     State,
-    Work,
     coins_list,
-    freeze,
-    thaw,
 )
 
 if TYPE_CHECKING:
@@ -56,14 +53,11 @@ if TYPE_CHECKING:
 NOT_NOW = "it is not the action step"
 
 
-def settle(game: GlyphChess, work: Work) -> None:
-    """Pass over the steps that need no event, to the next one that does."""
-    steps = game.steps
-    while True:
-        after = steps[work.phase].follows(game, work)
-        if after is None:
-            return
-        work.phase = after
+def arranged(game: GlyphChess, state: State, decision: Event) -> str | None:
+    """Asked before every step's check: the pieces are arranged once, at setup."""
+    if type(decision) is Arrange and state.phase != SETUP:
+        return "the pieces are on the board already"
+    return None
 
 
 # -- setup -------------------------------------------------------------------------
@@ -342,11 +336,3 @@ STEPS: dict[str, TurnStep] = {
 @rulehook
 def glyph_turn_steps(players: int) -> Mapping[str, TurnStep]:
     return STEPS
-
-
-def apply(game: GlyphChess, state: State, event: Event) -> State:
-    """The plain path: one Work for the event, frozen once."""
-    work = thaw(state)
-    game.steps[work.phase].apply(game, work, event)
-    settle(game, work)
-    return freeze(work)

@@ -67,7 +67,8 @@ _WHERE = {
     "Order": "shapes",
     "Subset": "shapes",
     "YesNo": "shapes",
-    "Steps": "steps",
+    "Turn": "turn",
+    "TurnFast": "turn",
     "TurnStep": "steps",
 }
 
@@ -94,7 +95,8 @@ if TYPE_CHECKING:
     from .registry import Registry
     from .rules import Parameter, Rules, gathering_rule, header_rule, move_rule, rulehook, rulespec
     from .shapes import One, Order, Subset, YesNo
-    from .steps import Steps, TurnStep
+    from .steps import TurnStep
+    from .turn import Turn, TurnFast
 
 
 __getattr__, __dir__ = names(__name__, _WHERE)
@@ -138,10 +140,11 @@ __all__ = [
     "Replay",
     "Reveal",
     "Rules",
-    "Steps",
     "Subset",
     "Table",
     "TabletopError",
+    "Turn",
+    "TurnFast",
     "TurnStep",
     "UsageError",
     "Variant",

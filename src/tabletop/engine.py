@@ -20,7 +20,6 @@ from .header import Header
 from .logfile import parse_header, read_batches
 from .nodes import Chance, Decide, Forced, Node, Outcome, Over
 from .registry import Registry
-from .steps import declared_decider
 
 _COMMITMENT = re.compile(r"^sha256:[0-9a-f]{64}$")
 
@@ -332,17 +331,17 @@ class Match:
             return
         foreign = self._foreign
         fold = fast.apply
-        # A fast path that answers by the step its live state is in
-        # (``Fast.steps``) is asked that step's functions directly: one call
-        # per question rather than two (this loop runs for every event).
-        steps = getattr(fast, "steps", None)
+        # A fast path on the core's turn (``tabletop.turn.TurnFast``) is
+        # asked the step its live state is in (``live.at``) directly: one
+        # call per question rather than two (this loop runs for every event).
+        steps = getattr(fast, "turn", None)
         if steps is not None:
-            arg, nodes, checks, _ = steps
+            arg, nodes, checks = fast.game, steps.nodes, steps.checks
             # Steps whose node declares who decides in it (``decided_by``): a
             # decision of that player that the step's check finds legal is
             # folded without asking the node, which may have to look for a
             # legal decision to tell a decision from a forced event.
-            deciders = _deciders(fast, nodes, checks)
+            deciders = steps.deciders
         else:
             next_node, check = fast.next, fast.check
         # Events of these kinds, and any event while a node is pending or a
@@ -431,13 +430,13 @@ class Match:
         assert fast is not None
         # Looked up once: this loop runs for every event of every self-played game.
         next_node, legal_of, fold, append = fast.next, fast.legal, fast.apply, events.append
-        steps = getattr(fast, "steps", None)
+        steps = getattr(fast, "turn", None)
         if steps is not None:  # the step's own functions, as in :meth:`follow`
-            arg, nodes, checks, legals = steps
+            arg, nodes, legals = fast.game, steps.nodes, steps.legals
             # A step whose node declares who decides in it (``decided_by``)
             # is asked that player's decisions first: when there are any,
             # the node is that player's decision, and need not be asked.
-            deciders = _deciders(fast, nodes, checks)
+            deciders = steps.deciders
         seq = self.seq
         # The event number past which self-play has gone on too long.
         last = seq + max_events - len(events)
@@ -484,20 +483,6 @@ class Match:
             self.seq = seq
             self._stale = True
             self._node = None
-
-
-def _deciders(
-    fast: Any, nodes: Mapping[str, Any], checks: Mapping[str, Any]
-) -> Mapping[str, Callable[[Any, Any], str | None]]:
-    """Who decides in each step whose node declares it (``decided_by``), by
-    step name: as the fast path says (``Fast.deciders``), or as the steps'
-    nodes declare with the checks the fast path answers with. (Apart from
-    the fast loops: a comprehension there would make the locals it reads
-    cells, read more slowly on every event.)"""
-    said = getattr(fast, "deciders", None)
-    if said is not None:
-        return said
-    return {name: who for name, node in nodes.items() if (who := declared_decider(node, checks[name])) is not None}
 
 
 def _names(players: tuple[str, ...]) -> str:

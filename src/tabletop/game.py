@@ -45,23 +45,12 @@ class Fast(Protocol):
     every method answers exactly as its plain counterpart does for the state
     ``freeze`` would give (a property test holds the two together).
 
-    Optionally, a fast path whose answers depend on a step its live state
-    names in ``live.at`` (kept up to date by ``thaw`` and ``apply``) may
-    offer ``steps``: ``(arg, nodes, checks, legals)``, three mappings from
-    that name to the step's functions ``(arg, live)``, ``(arg, live,
-    decision)`` and ``(arg, live, player)``, answering as :meth:`next`,
-    :meth:`check` and :meth:`legal` do. The engine's fast loops then call
-    the step's function directly, one call per question instead of two.
-
-    With ``steps``, the engine reads from each step's node who decides in
-    it (:func:`tabletop.steps.decided_by`, declared with the check that
-    ``checks`` names): it then takes a decision of that player which the
-    check accepts without asking the node, and in self-play lists that
-    player's decisions before asking it. A fast path whose ``checks`` are
-    another function that calls the step's own (one that first refuses
-    what the step does not take) may say so itself: ``deciders``, by step
-    name, the ``who`` of each step whose node declares it with the step's
-    own check.
+    A game on the core's turn (:class:`tabletop.turn.Turn`) gets its fast
+    path from it (:class:`tabletop.turn.TurnFast`), which also offers
+    ``game`` and ``turn``: the engine's fast loops then ask the step the
+    live state is in (``live.at``) for its node, check and listing
+    directly, and take a decision of the player a step's node declares
+    (:func:`tabletop.steps.decided_by`) without asking the node.
     """
 
     def thaw(self, state: Any) -> Any:
@@ -112,6 +101,12 @@ class Game:
     #: or object, or a tuple of them, e.g. one per rule module).
     official_rules: ClassVar[object | tuple[object, ...] | None] = None
 
+    #: The turn the core runs for this game (:class:`tabletop.turn.Turn`), or
+    #: None: a game that makes one in ``__init__`` (from its table of steps)
+    #: is answered ``next``, ``check``, ``apply``, ``legal``, ``asks`` and
+    #: ``fast`` by it, and writes none of them.
+    turn: Any = None
+
     def __init__(self, players: Sequence[str], options: Mapping[str, Any], rules: Any) -> None:
         self.players = tuple(players)
         self.option_values = dict(options)
@@ -160,20 +155,20 @@ class Game:
     def next(self, state: Any) -> Node:
         """Who or what acts next: :class:`Decide`, :class:`Chance`,
         :class:`Forced` or :class:`Over`."""
-        raise NotImplementedError
+        return self._turn().next(self, state)
 
     def check(self, state: Any, decision: Event) -> str | None:
         """Why ``decision`` is illegal now, or None when it is legal. The engine
         has already checked that its player may decide now."""
-        raise NotImplementedError
+        return self._turn().check(self, state, decision)
 
     def apply(self, state: Any, event: Event) -> Any:
         """The state after ``event`` (already validated). Must not change ``state``."""
-        raise NotImplementedError
+        return self._turn().fold(self, state, event)
 
     def legal(self, state: Any, player: str) -> Sequence[Event]:
         """Every legal decision of ``player`` now, in a stable order."""
-        raise NotImplementedError
+        return self._turn().legal(self, state, player)
 
     def outcome(self, state: Any) -> Outcome:
         """Scores and winners of a finished game (standings when not finished)."""
@@ -186,9 +181,16 @@ class Game:
         raise IllegalEventError(f"{self.title or self.name} has no resignation")
 
     def fast(self) -> Fast | None:
-        """The game's fast path for this header, or None (the default: the
-        engine then folds logs with the plain methods above)."""
-        return None
+        """The game's fast path for this header, or None (the engine then
+        folds logs with the plain methods above). By default, the turn's
+        (:meth:`tabletop.turn.Turn.fast`) when the game has one."""
+        return None if self.turn is None else self.turn.fast(self)
+
+    def _turn(self) -> Any:
+        turn = self.turn
+        if turn is None:
+            raise NotImplementedError(f"{type(self).__name__} has no turn (tabletop.turn.Turn) and answers no rule")
+        return turn
 
     # -- what a player may know -----------------------------------------
     def view(self, state: Any, player: str | None) -> Any:
@@ -275,5 +277,6 @@ class Game:
         raise NotImplementedError
 
     def asks(self, state: Any, player: str) -> str:
-        """What is asked of ``player`` now, in a few words (e.g. "place the 2/5 chip")."""
-        return "decide"
+        """What is asked of ``player`` now, in a few words (e.g. "place the 2/5
+        chip"): the step's ``asks`` on the core's turn, else "decide"."""
+        return "decide" if self.turn is None else self.turn.asks(self, state, player)

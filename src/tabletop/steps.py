@@ -3,13 +3,14 @@ accepts, checks, applies, lists and asks, and for what follows it.
 
 A game keeps its current step's name in its state (``phase``) and a table
 ``{name: TurnStep}`` (from a rule hook, so that a variant can add, replace or
-wrap a step). :class:`Steps` answers the engine's questions from the table:
+wrap a step). The core's :class:`~tabletop.turn.Turn` answers the engine's
+questions from the table:
 
 - ``next``: the node the current step offers;
 - ``check`` / ``legal`` / ``asks``: the current step's answers, for a
   decision of a kind it accepts;
 - ``apply``: the event's effect, written once against the game's mutable
-  work state, then :meth:`Steps.settle` to pass over the steps that need no
+  work state, then :meth:`~tabletop.turn.Turn.settle` to pass over the steps that need no
   event now.
 
 The plain fold (thaw, apply, freeze) and a fast fold (apply on a state kept
@@ -20,7 +21,7 @@ decision shapes (:mod:`tabletop.shapes`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import attrs
@@ -115,62 +116,6 @@ class TurnStep:
                 own_apply(game, work, event)
 
         return attrs.evolve(self, accepts=(*self.accepts, decision), legal=legal, check=check, apply=apply)
-
-
-class Steps:
-    """A game's table of steps in force, and the questions it answers.
-
-    ``phase(state)`` reads the current step's name from a state (frozen or
-    work); by default its ``phase`` attribute. Every step a step can lead to
-    must be in the table: :meth:`check_table` says which is missing.
-    """
-
-    def __init__(self, table: Mapping[str, TurnStep], phase: Callable[[Any], str] | None = None) -> None:
-        self.table = dict(table)
-        self.phase = phase if phase is not None else _phase
-
-    def step(self, state: Any) -> TurnStep:
-        """The step ``state`` is in."""
-        return self.table[self.phase(state)]
-
-    def next(self, game: Any, state: Any) -> Node:
-        return self.table[self.phase(state)].node(game, state)
-
-    def check(self, game: Any, state: Any, decision: Event) -> str | None:
-        step = self.table[self.phase(state)]
-        if type(decision) not in step.accepts and not isinstance(decision, step.accepts):
-            return NOT_NOW
-        return step.check(game, state, decision)
-
-    def legal(self, game: Any, state: Any, player: str) -> Sequence[Event]:
-        return self.table[self.phase(state)].legal(game, state, player)
-
-    def asks(self, game: Any, state: Any, player: str) -> str:
-        return self.table[self.phase(state)].asks(game, state, player)
-
-    def apply(self, game: Any, work: Any, event: Event) -> bool:
-        """Apply ``event`` with the current step's effect and settle; False
-        when the current step does not take events of its kind."""
-        step = self.table[self.phase(work)]
-        if step.apply is None or not isinstance(event, step.accepts):
-            return False
-        step.apply(game, work, event)
-        self.settle(game, work)
-        return True
-
-    def settle(self, game: Any, work: Any, set_phase: Callable[[Any, str], None] | None = None) -> None:
-        """Pass over the steps that need no event now, to the next one that does."""
-        table = self.table
-        while True:
-            after = table[self.phase(work)].follows(game, work)
-            if after is None:
-                return
-            if after not in table:
-                raise KeyError(f"no turn step named {after!r} (from {self.phase(work)!r})")
-            if set_phase is None:
-                work.phase = after
-            else:
-                set_phase(work, after)
 
 
 def decided_by(

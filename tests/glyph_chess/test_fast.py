@@ -107,9 +107,9 @@ def _scrambled(game, rng, players):
     their summoner, the illusionist sometimes twice), dice, spent dice,
     hands and fates, none of them checked for being reachable in play."""
     from tabletop_glyph_chess.pieces import GLYPHS, ILLUSIONIST, MINION, SCEPTER, SUMMONER
-    from tabletop_glyph_chess.state import ALIVE, BURNT, KILLED, thaw
+    from tabletop_glyph_chess.state import ALIVE, BURNT, KILLED
 
-    live = thaw(game.initial())
+    live = game.fast().thaw(game.initial())  # the fast path's twin: it knows its step
     geo = game.geo
     board = [None] * geo.size
     for seat in range(players):

@@ -8,12 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tabletop import Decide, Event, Game, Hidden, Outcome, Steps, UsageError
+from tabletop import Decide, Event, Game, Hidden, Outcome, Turn, UsageError
 
 from . import about, call, hookspecs, notation, official, render, roll
 from .events import EVENTS, Bid, Liar, Roll
-from .fast import Fast
-from .state import OVER, State, freeze, thaw
+from .state import OVER, State, Work
 
 #: Each option's bounds (``--option dice=2``): small enough that a game is quick to set up.
 BOUNDS = {"dice": (1, roll.MOST_DICE), "sides": (2, 9)}
@@ -79,34 +78,19 @@ class LiarsDice(Game):
         self.calls = tuple(Liar(player) for player in self.players)
         self.decides = tuple(Decide((player,)) for player in self.players)
         self.rolls = roll.rolls(self)
-        self.steps = Steps(rules.liars_dice_turn_steps(players=len(self.players)))
+        #: The turn the core runs: the table of steps in force (``steps.py``)
+        #: on the state's mutable twin. It answers the engine's questions
+        #: (next, check, apply, legal, asks) and makes the fast path.
+        self.turn = Turn(rules.liars_dice_turn_steps(players=len(self.players)), work=Work)
         #: The core decision shapes a variant's step may take (they write and read themselves).
-        self.shapes = notation.shapes_of(self.steps)
+        self.shapes = self.turn.shapes
 
-    # -- the rules: each question asked of the step the state is in ------------------
+    # -- the rules: the core's turn answers next, check, apply, legal and asks -------
     def initial(self) -> State:
         return State(((),) * len(self.players))
 
-    def next(self, state: State):
-        return self.steps.next(self, state)
-
-    def check(self, state: State, decision: Event) -> str | None:
-        return self.steps.check(self, state, decision)
-
-    def apply(self, state: State, event: Event) -> State:
-        work = thaw(state)
-        if not self.steps.apply(self, work, event):
-            raise TypeError(f"not an event of this step: {event!r}")
-        return freeze(work)
-
-    def legal(self, state: State, player: str) -> Sequence[Event]:
-        return self.steps.legal(self, state, player)
-
     def outcome(self, state: State) -> Outcome:
         return call.outcome(self, state)
-
-    def fast(self) -> Fast:
-        return Fast(self)
 
     # -- what a player may know ---------------------------------------------------
     def view(self, state: State, player: str | None) -> State:
@@ -147,6 +131,3 @@ class LiarsDice(Game):
 
     def describe(self, state: State, viewer: str | None = None) -> dict[str, str]:
         return render.facets(self, state)
-
-    def asks(self, state: State, player: str) -> str:
-        return self.steps.asks(self, state, player)

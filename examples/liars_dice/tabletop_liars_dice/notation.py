@@ -53,11 +53,3 @@ def sentence(game: LiarsDice, event: Event, visible: bool) -> str:
 def outcome(game: LiarsDice, event: Event) -> str | None:
     """A die rolled at a real table, as it is entered: ``roll 5``."""
     return f"roll {event.face}" if type(event) is Roll else None  # type: ignore[attr-defined]
-
-
-def shapes_of(steps: Any) -> tuple[type, ...]:
-    """The core decision shapes (``tabletop.shapes``) the steps take: only a
-    variant's step adds one."""
-    from tabletop.shapes import Shape
-
-    return tuple(dict.fromkeys(cls for step in steps.table.values() for cls in step.accepts if issubclass(cls, Shape)))

@@ -2,8 +2,8 @@
 
 A :class:`State` is a value: the engine keeps any state it passed, so
 ``apply`` never changes one. The steps of the turn (``steps.py``) are
-written once, against a :class:`Work`, the same fields held mutably;
-:func:`thaw` and :func:`freeze` go between the two.
+written once, against a :class:`Work`, the same fields held mutably; the
+core derives it, :func:`thaw` and :func:`freeze` from the state's fields.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import attrs
 
 from tabletop import Hidden
+from tabletop.twin import twin
 
 from .events import Bid
 
@@ -35,20 +36,13 @@ class State:
     caller: str | None = None
 
 
-@attrs.define
+@twin(State)
 class Work:
-    """A :class:`State`'s fields, mutable: what a step's ``apply`` changes."""
+    """A :class:`State`'s fields, mutable: what a step's ``apply`` changes
+    (made by ``tabletop.twin``; ``dice`` is a list)."""
 
-    dice: list[Dice]
-    phase: str
-    turn: int
-    bid: Bid | None
-    caller: str | None
+    #: The step the Work is in, kept by the core's fast path (``tabletop.TurnFast``).
+    at: str
 
 
-def thaw(state: State) -> Work:
-    return Work(list(state.dice), state.phase, state.turn, state.bid, state.caller)
-
-
-def freeze(work: Work) -> State:
-    return State(tuple(work.dice), work.phase, work.turn, work.bid, work.caller)
+thaw, freeze = Work.thaw, Work.freeze
