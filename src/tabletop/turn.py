@@ -31,6 +31,7 @@ answers them from it. A game whose fast path keeps more than the state
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -265,8 +266,8 @@ def _no_effect(game: Any, work: Any, event: Event) -> None:
     raise TypeError(f"no step takes {event!r} here")
 
 
-def _phase(state: Any) -> str:
-    return state.phase
+#: The default ``phase``: the state's ``phase`` attribute, read in C.
+_phase = operator.attrgetter("phase")
 
 
 def _set_phase(work: Any, name: str) -> None:
