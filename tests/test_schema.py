@@ -57,6 +57,6 @@ def test_the_schema_rejects_a_bad_line():
     with pytest.raises(jsonschema.ValidationError):
         EVENT.validate({"seq": 0, "kind": "place", "player": "a", "payload": {"square": "f7", "face": 6}})
     with pytest.raises(jsonschema.ValidationError):
-        check_line("glux", {"seq": 3, "kind": "draw", "player": "a", "payload": {"chip": "2/6"}})
+        check_line("glux", {"seq": 3, "kind": "draw", "player": "a", "payload": {"chip": "2, 6"}})
     with pytest.raises(jsonschema.ValidationError):
         HEADER.validate({"tabletop": 1, "game": "glux", "players": ["a", "a"]})

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from tabletop import Hidden
 
-from .chips import KINDS
 from .state import evolve, put
 
 if TYPE_CHECKING:
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
 def determinize(game: Glux, view: State, player: str, rng: random.Random) -> State:
     """A full state that ``player`` cannot tell from ``view``."""
     seat = game.seats[player]
+    kinds = game.chips.kinds
     hands, bags, held = view.hands, view.bags, view.held
     for other, hand in enumerate(view.hands):
         if other == seat or not isinstance(hand, Hidden):
@@ -34,8 +34,8 @@ def determinize(game: Glux, view: State, player: str, rng: random.Random) -> Sta
             remaining = bags[other]
             if not sum(remaining):  # pragma: no cover - a hidden hand always comes from these chips
                 break
-            i = rng.choices(range(len(KINDS)), weights=remaining)[0]
-            drawn.append(KINDS[i])
+            i = rng.choices(range(len(kinds)), weights=remaining)[0]
+            drawn.append(kinds[i])
             bags = put(bags, other, put(remaining, i, remaining[i] - 1))
         if drawn:
             hands = put(hands, other, drawn[0])

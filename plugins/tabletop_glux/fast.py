@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from tabletop import Chance, TurnFast
 from tabletop.caches import Bound
 
-from .events import Place
+from .events import Draw, Place
 from .state import State, Work
 
 if TYPE_CHECKING:
@@ -46,9 +46,9 @@ if TYPE_CHECKING:
 #: implements one, Glüx has no fast path (see the module's docstring).
 PLAIN_ONLY = ("glux_memo", "glux_check", "glux_apply", "glux_decisions")
 
-#: For the players of a game, each seat's draw nodes by the bag's contents
-#: (``draw_nodes``).
-_DRAW_NODES: dict[tuple[str, ...], tuple[dict[tuple[int, ...], Chance], ...]] = {}
+#: For the possible draws of a game (its players and kinds of chip), each
+#: seat's draw nodes by the bag's contents (``draw_nodes``).
+_DRAW_NODES: dict[tuple[tuple[Draw, ...], ...], tuple[dict[tuple[int, ...], Chance], ...]] = {}
 #: A run meets few sets of players (a tournament, its seatings: 24 for four
 #: names), each some hundreds of nodes a seat (one per bag's contents met).
 DRAW_NODES_KEPT = Bound(256)
@@ -64,13 +64,14 @@ PLACES_KEPT = Bound(32)
 Live = Work
 
 
-def draw_nodes(players: tuple[str, ...]) -> tuple[dict[tuple[int, ...], Chance], ...]:
-    """Each seat's draw nodes by the bag's contents, shared by every game of
-    these players (a bag's contents only shrink during a game; a seat's draws
-    are its player's, ``turn.draw_outcomes``, so the players are the key)."""
-    nodes = _DRAW_NODES.get(players)
+def draw_nodes(draws: tuple[tuple[Draw, ...], ...]) -> tuple[dict[tuple[int, ...], Chance], ...]:
+    """Each seat's draw nodes by the bag's contents, shared by every game
+    with these possible draws (``turn.draw_outcomes``: each seat's player
+    and the kinds of chip in force, which are the key; a bag's contents only
+    shrink during a game)."""
+    nodes = _DRAW_NODES.get(draws)
     if nodes is None:
-        nodes = DRAW_NODES_KEPT.keep(_DRAW_NODES, players, tuple({} for _ in players))
+        nodes = DRAW_NODES_KEPT.keep(_DRAW_NODES, draws, tuple({} for _ in draws))
     return nodes
 
 

@@ -29,7 +29,6 @@ from . import (
     turn,
 )
 from . import board as boards
-from .chips import KINDS
 from .events import EVENTS, Draw
 from .state import State, evolve
 
@@ -70,8 +69,10 @@ class Glux(Game):
         self.start_squares = setup.start_squares(self.board, n, rules)
         #: How many chips a hand holds (``glux_hand_size``; officially one).
         self.hand_size = setup.check_hand_size(rules.glux_hand_size(players=n), rules)
-        #: Each bag at setup, by kind (``glux_bag``; a kind Glüx has not is refused).
-        self.bag = setup.bag(rules, n)
+        #: The kinds of chip in force and each bag at setup (``glux_chips``, ``glux_bag``).
+        self.chips = setup.chips(rules, n)
+        #: Each bag at setup, by kind (in the order of ``chips.kinds``).
+        self.bag = self.chips.bag
         owner = [-1] * len(self.board.rooms)
         for seat, square in enumerate(self.start_squares):
             owner[square] = seat
@@ -93,8 +94,8 @@ class Glux(Game):
         #: The table of steps in force, by name.
         self.steps = self.turn.table
         # Nodes asked for again and again, made once.
-        self.draws = turn.draw_outcomes(self.players)
-        self._draw_nodes = fast.draw_nodes(self.players)
+        self.draws = turn.draw_outcomes(self.players, self.chips.kinds)
+        self.draws_by_bag = fast.draw_nodes(self.draws)
         self.decides = setup.decide_nodes(self.players)
         self.first_player_node = setup.first_player_node(self)
 
@@ -146,9 +147,9 @@ class Glux(Game):
         """The chance node of ``seat`` drawing from its bag (one per bag's contents,
         shared by every game of these players: a bag only shrinks)."""
         bag = tuple(state.bags[seat])
-        node = self._draw_nodes[seat].get(bag)
+        node = self.draws_by_bag[seat].get(bag)
         if node is None:
-            node = self._draw_nodes[seat][bag] = Chance(self.draws[seat], bag)
+            node = self.draws_by_bag[seat][bag] = Chance(self.draws[seat], bag)
         return node
 
     def next_turn(self, state: State, after: int) -> int | None:
@@ -209,7 +210,7 @@ class Glux(Game):
                 bag = list(bags[other])
                 for kind in kept:
                     if not isinstance(kind, Hidden):
-                        bag[KINDS.index(kind)] += 1
+                        bag[self.chips.index[kind]] += 1
                 bags[other] = tuple(bag)
                 hands[other] = Hidden("chip")
                 if held:

@@ -46,8 +46,30 @@ if TYPE_CHECKING:
 
 
 @header_rule
-def glux_bag(players: int) -> Mapping[str, int] | None:
-    """The chips in each player's bag at setup, by kind (``"1/6"``, ``"2/5"``, ``"3/4"``).
+def glux_chips(players: int) -> Mapping[str, tuple[int, ...]] | None:
+    """The kinds of chip, by name, each with the faces it may show (lowest
+    first, each 1 to 6 pips), in the order bags count them. Officially
+    ``{"1/6": (1, 6), "2/5": (2, 5), "3/4": (3, 4)}``. A kind's name is how
+    logs and notation write it (``draw 2/5``): 1 to 16 characters, no space
+    or comma. A chip placed shows one of its faces, chosen by its player,
+    and counts and scores that face from then on; in a hand of several
+    chips, a face is placed with the first kind (in this order) showing it.
+    Asked once when the game is made, before ``glux_bag``, which is told the
+    answer; ``game.chips`` holds the table made of both (``kinds``,
+    ``faces``, ``index``, ``bag``). Example, a chip that shows any face::
+
+        class Joker:
+            @rulehook(wrapper=True)
+            def glux_chips(self, players):
+                return {**(yield), "joker": (1, 2, 3, 4, 5, 6)}
+    """
+
+
+@header_rule
+def glux_bag(players: int, chips: Mapping[str, tuple[int, ...]]) -> Mapping[str, int] | None:
+    """The chips in each player's bag at setup, by kind; ``chips`` holds the
+    kinds in force (``glux_chips``), a kind left out is not in the bag.
+    Officially 8 of each kind (``"1/6"``, ``"2/5"``, ``"3/4"``).
 
     Example::
 
@@ -350,9 +372,12 @@ def glux_score_room(
 
 
 @move_rule
-def glux_winners(points: Mapping[str, int], middle: Mapping[str, int]) -> tuple[str, ...] | None:
-    """Per-game (final scoring). Victory: the players leading on victory points (several when tied; a
-    tie is then put to ``glux_tiebreak``).
+def glux_winners(game: Any, state: Any, points: Mapping[str, int], middle: Mapping[str, int]) -> tuple[str, ...] | None:
+    """Per-game (final scoring). Victory: the players leading on victory
+    points (several when tied; a tie is then put to ``glux_tiebreak``).
+    ``points`` holds each player's victory points, ``middle`` each player's
+    pips in the middle room (``game.board.middle``); ``state`` is the final
+    state.
 
     Example::
 
@@ -366,17 +391,20 @@ def glux_winners(points: Mapping[str, int], middle: Mapping[str, int]) -> tuple[
 
 @move_rule
 def glux_tiebreak(
-    tied: tuple[str, ...], points: Mapping[str, int], middle: Mapping[str, int]
+    game: Any, state: Any, tied: tuple[str, ...], points: Mapping[str, int], middle: Mapping[str, int]
 ) -> tuple[str, ...] | None:
     """Per-game (final scoring). Who of the ``tied`` leaders wins (several: a shared victory).
-    ``middle`` holds each player's pips in the middle room.
+    ``middle`` holds each player's pips in the middle room; ``game`` and the
+    final ``state`` are there for any other tiebreak.
 
-    Example::
+    Example, the fewer chips on top, the better::
 
-        class NoTiebreak:
-            @rulehook
-            def glux_tiebreak(self, tied):
-                return tied
+        class FewestTopChips:
+            @rulehook(wrapper=True)
+            def glux_tiebreak(self, game, state, tied):
+                tied = yield
+                fewest = min(len(state.tops[game.seats[p]]) for p in tied)
+                return tuple(p for p in tied if len(state.tops[game.seats[p]]) == fewest)
     """
 
 

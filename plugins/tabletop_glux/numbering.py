@@ -13,9 +13,9 @@ from __future__ import annotations
 from tabletop import hookimpl
 from tabletop.numbering import Numbering
 
-from .chips import KINDS
+from .chips import MOST_PIPS
 
-FACES = range(1, 7)
+FACES = range(1, MOST_PIPS + 1)
 
 
 def words(game) -> list[str]:
@@ -29,7 +29,7 @@ def spell(game, decision) -> tuple[str, ...]:
 
 def most_outcomes(game) -> int:
     # A draw picks one of the chip kinds; the start player one of the players.
-    return max(len(KINDS), len(game.players))
+    return max(len(game.chips.kinds), len(game.players))
 
 
 @hookimpl

@@ -6,6 +6,7 @@ they register as one plugin (the game's ``official_rules``).
 
 from __future__ import annotations
 
+from .chips import glux_chips
 from .decisions import glux_apply, glux_check, glux_decisions, glux_notate, glux_parse
 from .end import glux_game_over, glux_still_placing
 from .exclusion import glux_stuck
@@ -29,6 +30,7 @@ __all__ = [
     "glux_apply",
     "glux_bag",
     "glux_check",
+    "glux_chips",
     "glux_counts_from",
     "glux_decisions",
     "glux_directions",

@@ -23,7 +23,7 @@ from tabletop.svg import text as svg_text
 
 from .board import PATH
 from .events import Place, Start
-from .render import MARKS, _hand_and_bag
+from .render import MARKS, hand_and_bag
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -178,7 +178,7 @@ def _legend(game: Glux, state: State, top: float, size: int, width: int) -> tupl
     y = top
     for seat, player in enumerate(game.players):
         out.append(shape(seat, MARGIN + 7, y - size * 0.36, 7, OWNERS[seat]))
-        text = f"{MARKS[seat]} {player}: {outcome.scores[player]} VP; {_hand_and_bag(state, seat)}"
+        text = f"{MARKS[seat]} {player}: {outcome.scores[player]} VP; {hand_and_bag(game, state, seat)}"
         if state.excluded[seat]:
             text += "; excluded"
         elif state.turn == seat:

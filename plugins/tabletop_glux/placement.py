@@ -36,7 +36,6 @@ from tabletop import rulehook
 from tabletop.caches import Bound
 
 from .board import ORTHOGONAL
-from .chips import FACES, KIND_OF_FACE, KINDS
 from .events import Exclude, Place
 from .exclusion import exclude
 from .forms import reads
@@ -123,6 +122,9 @@ class Placement:
         self.landable = landable_table(rules.glux_may_land, game, board, game.start_owner, players)
         #: The squares' names, by index (the board's).
         self.names = board.names
+        #: The kinds of chip in force (``chips.Chips``), and each kind's faces.
+        self.chips = game.chips
+        self.kind_faces = game.chips.faces
         self.start_owner = game.start_owner
         self.start_squares = game.start_squares
         self.counts_from = rules.glux_counts_from
@@ -176,14 +178,11 @@ class Placement:
         if cover is None or not state.stacks[square]:
             return faces
         game = self.game
-        low, high = faces  # a chip has two faces
-        low_ok = cover(game=game, state=state, seat=seat, square=square, face=low, chip=chip)
-        if not self.by_face:
-            return faces if low_ok else ()
-        high_ok = cover(game=game, state=state, seat=seat, square=square, face=high, chip=chip)
-        if low_ok:
-            return faces if high_ok else (low,)
-        return (high,) if high_ok else ()
+        if not self.by_face:  # the same answer for every face: asked with the lowest
+            return faces if cover(game=game, state=state, seat=seat, square=square, face=faces[0], chip=chip) else ()
+        return tuple(
+            face for face in faces if cover(game=game, state=state, seat=seat, square=square, face=face, chip=chip)
+        )
 
     def allowed(self, state: Any, seat: int, square: int) -> tuple[int, ...]:
         """Rule 4: the faces of the chips in ``seat``'s hand that may go onto
@@ -191,10 +190,10 @@ class Placement:
         held = state.held
         chip = state.hands[seat]
         if not held or not held[seat]:
-            return self.faces(state, seat, square, FACES[chip], chip)
+            return self.faces(state, seat, square, self.kind_faces[chip], chip)
         found: tuple[int, ...] = ()
-        for kind in kinds_in(state, seat):
-            found += self.faces(state, seat, square, FACES[kind], kind)
+        for kind, faces in self.chips.hand_faces(hand_of(state, seat)):
+            found += self.faces(state, seat, square, faces, kind)
         return found
 
     # -- rules 1, 2 and 3: the count ---------------------------------------------
@@ -312,7 +311,11 @@ class Placement:
         then the start square when the option is open, with each face rule 4
         allows there."""
         held = state.held
-        faces = FACES[state.hands[seat]] if not held or not held[seat] else hand_faces(state, seat)
+        faces = (
+            self.kind_faces[state.hands[seat]]
+            if not held or not held[seat]
+            else tuple(face for _, faces in self.chips.hand_faces(hand_of(state, seat)) for face in faces)
+        )
         if self.option_plain and self.option_asked is None:
             # ``option_open`` when rules 4-6 have nothing to refuse there, without
             # a call: this runs on every turn of self-play.
@@ -365,7 +368,7 @@ class Placement:
                 if len(state.stacks[square]) != 1:
                     return "the start-square option needs exactly one chip on the start square"
                 return "the start-square option is not open now"
-        rule = self.refused_by(state, seat, square, face, KIND_OF_FACE.get(face, state.hands[seat]))
+        rule = self.refused_by(state, seat, square, face, self.chips.placed(hand_of(state, seat), face))
         if rule == 5:
             return f"{names[square]} holds {_NUMBERS.get(self.height, f'{self.height} chips')} already"
         if rule == 6:
@@ -430,7 +433,7 @@ def place(game: Glux, work: Work, event: Place) -> None:
     if work.held is None:
         work.hands[seat] = None
     else:  # a hand of several chips: the one showing the face leaves it
-        work.take(seat, KIND_OF_FACE[event.face])
+        work.take(seat, game.chips.placed(work.hand(seat), event.face))  # type: ignore[arg-type]
     if event.start:
         work.option_used[seat] = True
     turns = game.turns
@@ -449,17 +452,6 @@ def kept(
     of ``faces`` on a square it does not name)."""
     width = len(faces)
     return [p for i, p in enumerate(placements) if p.face in allowed.get(squares[i // width], faces)]
-
-
-def kinds_in(state: Any, seat: int) -> tuple[str, ...]:
-    """The kinds of chip in ``seat``'s hand, each once, in ``KINDS`` order."""
-    hand = hand_of(state, seat)
-    return tuple(kind for kind in KINDS if kind in hand)
-
-
-def hand_faces(state: Any, seat: int) -> tuple[int, ...]:
-    """Every face ``seat`` may show: each kind's in hand, in ``KINDS`` order."""
-    return tuple(face for kind in kinds_in(state, seat) for face in FACES[kind])
 
 
 class Placements(Sequence[Place]):

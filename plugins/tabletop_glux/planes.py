@@ -17,12 +17,13 @@ import numpy as np
 from tabletop import Hidden
 from tabletop.planes import Plane, Planes, seat_order
 
-from .chips import KINDS
+from .chips import MOST_PIPS
 
 if TYPE_CHECKING:
     from .game import Glux
 
-FACES = 6
+#: A face shows 1 to 6 pips (``chips.MOST_PIPS``).
+FACES = MOST_PIPS
 
 
 def planes(game: Glux) -> Planes:
@@ -30,6 +31,7 @@ def planes(game: Glux) -> Planes:
     n, h, w = len(game.players), board.height, board.width
     chips = n * sum(game.bag)
     most_of_a_kind = max(game.bag)
+    kinds = game.chips.kinds
     declared = (
         Plane("chips", (FACES, n, h, w), 1, "1 where the chip on top of a square shows face f+1 and is seat k's"),
         Plane("covered", (h, w), chips, "how many chips lie under the top chip of a square"),
@@ -38,11 +40,11 @@ def planes(game: Glux) -> Planes:
         Plane("middle", (h, w), 1, "1 on the squares of the middle room, which breaks ties"),
         Plane(
             "bag",
-            (n, len(KINDS)),
+            (n, len(kinds)),
             most_of_a_kind,
-            "chips of each kind (1/6, 2/5, 3/4) in seat k's bag; for another seat, in bag and hand together",
+            f"chips of each kind ({', '.join(kinds)}) in seat k's bag; for another seat, in bag and hand together",
         ),
-        Plane("hand", (len(KINDS),), game.hand_size, "the chips of each kind in the observing player's hand"),
+        Plane("hand", (len(kinds),), game.hand_size, "the chips of each kind in the observing player's hand"),
         Plane("held", (n,), game.hand_size, "how many chips seat k holds in hand"),
         Plane("started", (n,), 1, "seat k has placed its start chip"),
         Plane("option used", (n,), 1, "seat k has used the start-square option"),
@@ -60,7 +62,7 @@ def planes(game: Glux) -> Planes:
     starts = [divmod(square, w) for square in game.start_squares]
     where = [divmod(square, w) for square in range(len(board.rooms))]
     seats = {p: seat_order(game.players, p) for p in game.players}
-    kind_index = {kind: i for i, kind in enumerate(KINDS)}
+    kind_index = game.chips.index
 
     def fill(view: Any, viewer: str, out: Any) -> None:
         order = seats[viewer]

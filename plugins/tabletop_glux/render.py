@@ -15,7 +15,6 @@ import click
 
 from tabletop import Hidden
 
-from .chips import KINDS
 from .state import hand_of, hand_size
 
 if TYPE_CHECKING:
@@ -71,13 +70,14 @@ def _lines(game: Glux, state: State, viewer: str | None) -> list[str]:
     outcome = game.outcome(state)
     lines.append("Victory points now: " + ", ".join(f"{p} {vp}" for p, vp in outcome.ranked()))
     for seat, player in enumerate(game.players):
-        lines.append(f"{player}: {_hand_and_bag(state, seat)}{_flags(game, state, seat)}")
+        lines.append(f"{player}: {hand_and_bag(game, state, seat)}{_flags(game, state, seat)}")
     return lines
 
 
-def _hand_and_bag(state: State, seat: int) -> str:
+def hand_and_bag(game: Glux, state: State, seat: int) -> str:
+    """A player's hand and bag in words, as the text board and the picture say them."""
     hand = state.hands[seat]
-    contents = " ".join(f"{k}x{n}" for k, n in zip(KINDS, state.bags[seat]))
+    contents = _bag(game, state, seat)
     total = sum(state.bags[seat])
     if isinstance(hand, Hidden):
         # A view for another player: bag and hand together, as the public record shows.
@@ -85,6 +85,11 @@ def _hand_and_bag(state: State, seat: int) -> str:
         many = f" ({held} chips)" if held > 1 else ""
         return f"hand hidden{many}; bag and hand: {total} chips ({contents})"
     return f"hand {_chips(state, seat)}; bag: {total} chips ({contents})"
+
+
+def _bag(game: Glux, state: State, seat: int) -> str:
+    # How many of each kind of chip in force: "1/6x8 2/5x7 3/4x8".
+    return " ".join(f"{k}x{n}" for k, n in zip(game.chips.kinds, state.bags[seat]))
 
 
 def _chips(state: State, seat: int) -> str:
@@ -117,7 +122,7 @@ def facets(game: Glux, state: State, viewer: str | None) -> dict[str, str]:
         found[f"room {room}"] = ", ".join(f"{p} {n}" for p, n in sorted(pips.items())) or "-"
     for seat, player in enumerate(game.players):
         found[f"hand {player}"] = _chips(state, seat)
-        found[f"bag {player}"] = " ".join(f"{k}x{n}" for k, n in zip(KINDS, state.bags[seat]))
+        found[f"bag {player}"] = _bag(game, state, seat)
         found[f"start option {player}"] = "used" if state.option_used[seat] else "unused"
         if state.excluded[seat]:
             found[f"excluded {player}"] = "yes"

@@ -99,9 +99,9 @@ def outcome(game: Glux, state: State) -> Outcome:
         for player, vp in room_points_.items():
             points[player] += vp
     middle = pips.get(game.board.middle, {})
-    winners = tuple(rules.glux_winners(points=points, middle=middle))
+    winners = tuple(rules.glux_winners(game=game, state=state, points=points, middle=middle))
     note = ""
     if len(winners) > 1:
-        winners = tuple(rules.glux_tiebreak(tied=winners, points=points, middle=middle))
+        winners = tuple(rules.glux_tiebreak(game=game, state=state, tied=winners, points=points, middle=middle))
         note = "tie on VP, decided by the middle room" if len(winners) == 1 else "tie on VP and middle room"
     return Outcome(points, winners, note)

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from tabletop import Chance, Decide, PluginError, rulehook
 from tabletop.errors import describe, quote
 
-from .chips import FACES, KINDS
+from . import chips as chip_kinds
+from .chips import Chips
 from .events import FirstPlayer, Start
 from .placement import put_chip
 from .state import State, Work, hand_size
@@ -33,9 +34,9 @@ if TYPE_CHECKING:
 
 
 @rulehook
-def glux_bag(players: int) -> Mapping[str, int]:
-    # 24 chips per player: 8 each of 1/6, 2/5 and 3/4.
-    return {kind: 8 for kind in KINDS}
+def glux_bag(players: int, chips: Mapping[str, tuple[int, ...]]) -> Mapping[str, int]:
+    # 24 chips per player: 8 of each kind (1/6, 2/5 and 3/4).
+    return {kind: 8 for kind in chips}
 
 
 @rulehook
@@ -71,28 +72,35 @@ def start_squares(board: Any, players: int, rules: Any) -> tuple[int, ...]:
     return squares  # type: ignore[return-value]
 
 
-def bag(rules: Any, players: int) -> tuple[int, ...]:
-    """Each bag at setup as the rules in force fill it (``glux_bag``): the
-    count of each kind, in the order of ``KINDS``. A kind the game does not
-    have is refused, never dropped, as is a count that is not a whole number
-    from 0 to ``MAX_OF_A_KIND``, or an empty bag: one line naming the variant."""
-    chips = rules.glux_bag(players=players)
-    unknown = [kind for kind in chips if kind not in FACES]
+def chips(rules: Any, players: int) -> Chips:
+    """The chips in force (``glux_chips``) and each bag at setup
+    (``glux_bag``, told the kinds), compiled into the table the game reads.
+    Kinds badly named or with faces a chip cannot show, a bag with a kind
+    not in force, a count that is not a whole number from 0 to
+    ``MAX_OF_A_KIND``, or an empty bag are refused, never dropped: one line
+    naming the variant."""
+    faces = rules.glux_chips(players=players)
+    wrong = chip_kinds.problem(faces)
+    if wrong:
+        raise _refuse(rules, "glux_chips", wrong)
+    kinds = tuple(faces)
+    counted = rules.glux_bag(players=players, chips=faces)
+    unknown = [kind for kind in counted if kind not in faces]
     if unknown:
         raise _refuse(
             rules,
             "glux_bag",
-            f"gave chips of the kind {quote(unknown[0])}, which Glüx does not have (kinds: {', '.join(KINDS)})",
+            f"gave chips of the kind {quote(unknown[0])}, which Glüx does not have (kinds: {', '.join(kinds)})",
         )
-    for kind, count in chips.items():
+    for kind, count in counted.items():
         if type(count) is not int or not 0 <= count <= MAX_OF_A_KIND:
             raise _refuse(
                 rules, "glux_bag", f"gave {describe(count)} chips of {kind}: a bag holds 0 to {MAX_OF_A_KIND} of a kind"
             )
-    counts = tuple(chips.get(kind, 0) for kind in KINDS)
-    if not any(counts):
+    bag = tuple(counted.get(kind, 0) for kind in kinds)
+    if not any(bag):
         raise _refuse(rules, "glux_bag", "gave an empty bag: each player needs a chip to start")
-    return counts
+    return Chips(faces, bag)
 
 
 def initial(game: Glux) -> State:
@@ -131,23 +139,23 @@ def check_start(game: Glux, state: State, decision: Start) -> str | None:
     seat = game.seats[decision.player]
     if state.began or state.started[seat]:
         return "the start chip is placed already"
-    return face_error(state.hands[seat], decision.face)
+    return face_error(game.chips, state.hands[seat], decision.face)
 
 
-def face_error(kind: str | None, face: int) -> str | None:
+def face_error(chips: Chips, kind: str | None, face: int) -> str | None:
     """Why ``face`` cannot be shown by the chip ``kind`` in hand, or None."""
     if kind is None:
         return "you hold no chip"
-    if face not in FACES[kind]:
+    if face not in chips.faces[kind]:
         return f"your chip is {kind}; face {face} is not on it"
     return None
 
 
-def hand_face_error(hand: tuple[str, ...], face: int) -> str | None:
+def hand_face_error(chips: Chips, hand: tuple[str, ...], face: int) -> str | None:
     """Why no chip of ``hand`` (a hand of one chip or more) can show ``face``, or None."""
     if len(hand) <= 1:
-        return face_error(hand[0] if hand else None, face)
-    if any(face in FACES[kind] for kind in hand):
+        return face_error(chips, hand[0] if hand else None, face)
+    if any(face in chips.faces[kind] for kind in hand):
         return None
     return f"your chips are {' and '.join(hand)}; face {face} is on none of them"
 
@@ -181,11 +189,11 @@ def first_player(game: Glux, work: Work, event: FirstPlayer) -> None:
     work.turn = game.seats[event.starter]
 
 
-def legal_starts(state: State, seat: int, player: str) -> list[Start]:
+def legal_starts(game: Glux, state: State, seat: int, player: str) -> list[Start]:
     kind = state.hands[seat]
     if kind is None or state.started[seat]:
         return []
-    return [Start(player, face) for face in FACES[kind]]
+    return [Start(player, face) for face in game.chips.faces[kind]]
 
 
 def first_player_node(game: Glux) -> Chance:

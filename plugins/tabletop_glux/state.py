@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -11,7 +11,8 @@ from tabletop.memo import recall as recall
 from tabletop.memo import remember as remember
 from tabletop.twin import LISTS, LISTS_OR_NONE, evolver, twin
 
-from .chips import KINDS
+if TYPE_CHECKING:
+    from .chips import Chips
 
 #: A chip on the board: (seat of its owner, the face showing).
 Chip = tuple[int, int]
@@ -30,7 +31,8 @@ class State:
     stacks: tuple[tuple[Chip, ...], ...]
     #: For each seat, the squares where that seat's chip lies on top.
     tops: tuple[tuple[int, ...], ...]
-    #: For each seat, how many chips of each kind (in ``KINDS`` order) are in the bag.
+    #: For each seat, how many chips of each kind are in the bag, in the order
+    #: of the kinds in force (``game.chips.kinds``; officially ``KINDS``).
     bags: tuple[tuple[int, ...], ...]
     hands: tuple[str | None, ...]
     started: tuple[bool, ...]
@@ -103,10 +105,11 @@ class Work:
             self.held = [[] for _ in self.hands]
         self.held[seat].append(kind)
 
-    def put_back(self, seat: int, kind: str) -> None:
-        """A chip of ``kind`` goes from ``seat``'s hand back into its bag."""
+    def put_back(self, seat: int, kind: str, chips: Chips) -> None:
+        """A chip of ``kind`` goes from ``seat``'s hand back into its bag
+        (``chips``: the kinds in force, ``game.chips``, which say where in the bag)."""
         self.take(seat, kind)
-        self.bags[seat][KINDS.index(kind)] += 1
+        self.bags[seat][chips.index[kind]] += 1
 
     def take(self, seat: int, kind: str) -> None:
         """A chip of ``kind`` leaves ``seat``'s hand (it must hold one)."""
@@ -146,9 +149,3 @@ evolve = evolver(State)
 def put(values: tuple, index: int, value: object) -> tuple:
     """``values`` with the item at ``index`` replaced."""
     return values[:index] + (value,) + values[index + 1 :]
-
-
-def take_from_bag(bags: tuple[tuple[int, ...], ...], seat: int, kind: str) -> tuple[tuple[int, ...], ...]:
-    i = KINDS.index(kind)
-    bag = bags[seat]
-    return put(bags, seat, put(bag, i, bag[i] - 1))

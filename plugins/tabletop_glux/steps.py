@@ -36,7 +36,6 @@ from tabletop.caches import Bound
 from tabletop.steps import decided_by
 
 from . import setup, turn
-from .chips import FACES
 from .events import Draw, Exclude, FirstPlayer, Place, Start
 from .placement import place
 from .state import Work, hand_of, hand_size
@@ -100,14 +99,14 @@ def check(game: Glux, state: Any, decision: Event) -> str | None:
             if (
                 hand is not None
                 and state.held is None
-                and decision.face in FACES[hand]  # type: ignore[attr-defined]
+                and decision.face in game.chips.faces[hand]  # type: ignore[attr-defined]
                 and reach[seat].get(square)
                 and (game.placement.cover is None or not state.stacks[square])
             ):
                 return None  # counted to, may land, has room; rule 4 has nothing to ask
         hand, face = state.hands[seat], decision.face  # type: ignore[attr-defined]
-        if hand is None or state.held or face not in FACES[hand]:  # else a face of the one chip in hand
-            if error := setup.hand_face_error(hand_of(state, seat), face):
+        if hand is None or state.held or face not in game.chips.faces[hand]:  # else a face of the one chip in hand
+            if error := setup.hand_face_error(game.chips, hand_of(state, seat), face):
                 return error
         if square is None:
             return f"{decision.square} is not a square of this board"  # type: ignore[attr-defined]
@@ -121,7 +120,7 @@ def check(game: Glux, state: Any, decision: Event) -> str | None:
 
 
 def _setup_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
-    return setup.legal_starts(state, game.seats[player], player)
+    return setup.legal_starts(game, state, game.seats[player], player)
 
 
 SETUP_STEP = TurnStep(
@@ -205,7 +204,7 @@ def _draw_node(game: Glux, state: Any):
     if game.over_asked is not None and _over(game, state):
         return Over()
     seat = state.turn
-    node = game._draw_nodes[seat].get(tuple(state.bags[seat]))
+    node = game.draws_by_bag[seat].get(tuple(state.bags[seat]))
     return node if node is not None else game.draw_node(state, seat)
 
 

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop import rulehook
 
-from .chips import KINDS
 from .events import Draw
 from .forms import reads
 from .state import Work, hand_size
@@ -68,16 +67,13 @@ class Turns:
         return None
 
 
-_KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
-
-
 def draw(game: Glux, work: Work, event: Draw) -> None:
     """The effect of a draw: the chip goes from the bag into the hand; in the
     2nd phase, the draw that fills the hand (``glux_hand_size``, officially
     one chip) ends the turn."""
     seat = game.seats[event.player]
     bag = work.bags[seat]
-    bag[_KIND_INDEX[event.chip]] -= 1
+    bag[game.chips.index[event.chip]] -= 1
     if work.hands[seat] is None:
         work.hands[seat] = event.chip
     else:
@@ -89,6 +85,7 @@ def draw(game: Glux, work: Work, event: Draw) -> None:
 
 
 @functools.lru_cache(maxsize=64)
-def draw_outcomes(players: tuple[str, ...]) -> tuple[tuple[Draw, ...], ...]:
-    """Each seat's possible draws, in ``KINDS`` order (made once per game)."""
-    return tuple(tuple(Draw(p, kind) for kind in KINDS) for p in players)
+def draw_outcomes(players: tuple[str, ...], kinds: tuple[str, ...]) -> tuple[tuple[Draw, ...], ...]:
+    """Each seat's possible draws, one per kind of chip in force, in the
+    order of ``kinds`` (made once per set of players and kinds)."""
+    return tuple(tuple(Draw(p, kind) for kind in kinds) for p in players)

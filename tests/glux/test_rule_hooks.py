@@ -25,12 +25,31 @@ class NoTiebreak:
         return tied
 
 
+class FewestTopChips:
+    """A tie on points and in the middle room goes to the fewer chips on top."""
+
+    @rulehook(wrapper=True)
+    def glux_tiebreak(self, game, state, tied):
+        tied = yield
+        fewest = min(len(state.tops[game.seats[p]]) for p in tied)
+        return tuple(p for p in tied if len(state.tops[game.seats[p]]) == fewest)
+
+
+class MostTopChipsWin:
+    @rulehook
+    def glux_winners(self, game, state, points):
+        most = max(len(tops) for tops in state.tops)
+        return tuple(p for p in points if len(state.tops[game.seats[p]]) == most)
+
+
 class TestVariants:
     @hookimpl
     def register_variants(self):
         return [
             Variant("small-bags", "glux", "two chips each", SmallBags()),
             Variant("no-tiebreak", "glux", "ties are shared", NoTiebreak()),
+            Variant("fewest-top-chips", "glux", "ties go to the fewer chips on top", FewestTopChips()),
+            Variant("most-top-chips", "glux", "the most chips on top wins", MostTopChipsWin()),
         ]
 
 
@@ -84,6 +103,19 @@ def test_glux_tiebreak_variant_shares_instead_of_the_middle_room(with_variants):
     shared = game_with(with_variants, "no-tiebreak")
     assert official.outcome(position(official, chips)).winners == ("ann",)
     assert shared.outcome(position(shared, chips)).winners == ("ann", "ben")
+
+
+def test_glux_winners_and_glux_tiebreak_are_told_the_game_and_the_final_state(with_variants):
+    # ann and ben tie on points (4 each: rooms G and C) and in the middle room
+    # (none); ann has two chips on top, ben one.
+    chips = {"a1": [("ann", 3)], "b1": [("ann", 1)], "m9": [("ben", 3)]}
+    official = game_with(with_variants)
+    assert official.outcome(position(official, chips)).winners == ("ann", "ben")
+    fewest = game_with(with_variants, "fewest-top-chips")
+    assert fewest.outcome(position(fewest, chips)).winners == ("ben",)
+    most = game_with(with_variants, "most-top-chips")
+    outcome = most.outcome(position(most, chips))
+    assert outcome.winners == ("ann",) and outcome.scores == {"ann": 4, "ben": 4}
 
 
 def test_the_house_rule_guide_shows_the_example_file_verbatim():

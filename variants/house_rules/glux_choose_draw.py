@@ -14,7 +14,6 @@ from typing import ClassVar
 import attrs
 
 from tabletop import Decide, One, TurnStep, Variant, hookimpl, rulehook
-from tabletop_glux import KINDS
 
 
 @attrs.frozen
@@ -25,12 +24,12 @@ class Take(One):
 
 def kinds(game, state, player):
     seat = game.seats[player]
-    return () if state.turn != seat else tuple(k for k, n in zip(KINDS, state.bags[seat]) if n)
+    return () if state.turn != seat else tuple(k for k, n in zip(game.chips.kinds, state.bags[seat]) if n)
 
 
 def take(game, work, event):
     seat = game.seats[event.player]
-    work.bags[seat][KINDS.index(event.option)] -= 1
+    work.bags[seat][game.chips.index[event.option]] -= 1
     work.hands[seat], work.drawing = event.option, False
     work.turn = game.next_turn(work, seat)
 

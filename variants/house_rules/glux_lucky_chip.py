@@ -9,7 +9,7 @@ and enable it with ``--variant glux-lucky-chip``.
 """
 
 from tabletop import Variant, hookimpl, rulehook
-from tabletop_glux import FACES, recall, remember
+from tabletop_glux import recall, remember
 
 NAME = "glux-lucky-chip"
 
@@ -31,7 +31,7 @@ class LuckyChip:
             if state.stacks[square]:
                 seat, face = state.stacks[square][-1]
                 player = game.players[seat]
-                if face in FACES.get(recall(state, NAME, player=player), ()):
+                if face in game.chips.faces.get(recall(state, NAME, player=player), ()):
                     pips[player] += face
         return pips
 

@@ -18,7 +18,7 @@ from typing import ClassVar
 import attrs
 
 from tabletop import Subset, Variant, hookimpl, rulehook
-from tabletop_glux import KINDS, recall, remember
+from tabletop_glux import recall, remember
 
 NAME = "glux-put-back"
 
@@ -31,7 +31,7 @@ class PutBack(Subset):
 def items(game, state, player):  # each kind in hand, once; none but at the start of an unused turn
     seat = game.seats[player]
     used = state.turn != seat or seat in recall(state, NAME, ())
-    return () if used else tuple(kind for kind in KINDS if kind in state.hand(seat))
+    return () if used else game.chips.in_hand(state.hand(seat))
 
 
 def options(game, state, player):
@@ -45,7 +45,7 @@ def error(game, state, decision):
 def put_back(game, work, event):
     seat = game.seats[event.player]
     for kind in [kind for kind in work.hand(seat) if kind in event.items]:
-        work.put_back(seat, kind)
+        work.put_back(seat, kind, game.chips)
     # Put back once; then the refill step draws the hand full again before the placement.
     work.memo, work.step = remember(work.memo, NAME, (*recall(work, NAME, ()), seat)), "refill"
 

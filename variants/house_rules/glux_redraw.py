@@ -6,7 +6,7 @@ from typing import ClassVar
 import attrs
 
 from tabletop import DECISION, Event, Variant, hookimpl, rulehook
-from tabletop_glux import KINDS, recall, remember
+from tabletop_glux import recall, remember
 
 
 @attrs.frozen
@@ -30,7 +30,8 @@ class RedrawOnce:
     @rulehook
     def glux_apply(self, game, state, event):
         if isinstance(event, Redraw):  # the chip goes back; the turn goes on with a draw
-            seat, i = game.seats[event.player], KINDS.index(state.hands[game.seats[event.player]])
+            seat = game.seats[event.player]
+            i = game.chips.index[state.hands[seat]]
             bag = state.bags[seat][:i] + (state.bags[seat][i] + 1,) + state.bags[seat][i + 1 :]
             memo = remember(state.memo, "glux-redraw", (*recall(state, "glux-redraw", ()), seat))
             bags, hands = list(state.bags), list(state.hands)
