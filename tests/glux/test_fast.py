@@ -37,6 +37,7 @@ FAST_VARIANTS = [
     ("glux-two-chips", "glux-cover-fewer", "glux-diagonals"),
     ("glux-put-back",),
     ("glux-put-back", "glux-two-chips", "glux-soft-ones"),
+    ("glux-joker", "glux-two-chips", "glux-cover-fewer"),
 ]
 
 
