@@ -40,7 +40,7 @@ from tabletop.svg import text as svg_text
 
 from .events import Cast, Move, Roll
 from .pieces import COLOURS, GLYPHS, MINION, NAMES, SCEPTER
-from .render import _player_line
+from .render import player_line
 
 if TYPE_CHECKING:
     from .game import GlyphChess
@@ -239,7 +239,7 @@ def _legend(
         if seat == at_turn:
             out.append(f'<path d="M{MARGIN - 22},{y - size + 1} l9,6 l-9,6 z" fill="{HIGHLIGHT}"/>')
         out.append(shape(seat, MARGIN + 6, y - size * 0.36, 7, OWNERS[seat], "#333", 1))
-        text = _player_line(game, state, seat, player).removesuffix(" <")
+        text = player_line(game, state, seat, player).removesuffix(" <")
         for i, part in enumerate(wrap(text, size, width - MARGIN - 20 - 8)):
             if i:
                 y += line - 2

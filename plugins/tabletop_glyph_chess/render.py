@@ -49,7 +49,7 @@ def board_text(game: GlyphChess, state: State, color: bool) -> str:
     lines.append("")
     lines.append("dice: " + "  ".join(f"D{i + 1} {f or '-'}" for i, f in enumerate(state.dice)))
     for seat, player in enumerate(game.players):
-        lines.append(_player_line(game, state, seat, player))
+        lines.append(player_line(game, state, seat, player))
     return "\n".join(lines)
 
 
@@ -66,7 +66,7 @@ def labelled(geo) -> str:
     return "\n".join(lines)
 
 
-def _player_line(game: GlyphChess, state: State, seat: int, player: str) -> str:
+def player_line(game: GlyphChess, state: State, seat: int, player: str) -> str:
     colour = COLOURS[seat]
     if state.eliminated[seat]:
         return f"{colour} {player}: eliminated"

@@ -71,7 +71,7 @@ class Report:
     def text(self) -> str:
         blocks = [s.table() for s in self.done.summaries]
         if self.done.paired is not None:
-            blocks.append(self.done.paired.table(self._changed()))
+            blocks.append(self.done.paired.table(self.changed()))
         if self.sweep:
             blocks.append(self.sweep_table())
         lines = "\n\n".join(blocks)
@@ -90,7 +90,7 @@ class Report:
             )
         return lines + ("\n\n" + "\n".join(notes) if notes else "")
 
-    def _changed(self) -> str:
+    def changed(self) -> str:
         base, other = self.done.run.arms[:2]
         return ", ".join(v for v in other.variants if v not in base.variants) or self.compare or "the variant"
 
@@ -125,7 +125,7 @@ class Report:
             "summaries": [s.as_json() for s in self.done.summaries],
         }
         if self.done.paired is not None:
-            data["compare"] = self.done.paired.as_json(self._changed())
+            data["compare"] = self.done.paired.as_json(self.changed())
         if self.sweep:
             data["sweep"] = {"variant": self.sweep, "values": self.sweep_rows()}
         return data

@@ -98,7 +98,7 @@ def histograms(series: Sequence[Counter[int]]) -> tuple[list[int], list[list[flo
     return bins, shares
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
     try:
         import matplotlib
 
@@ -115,7 +115,7 @@ def check_target(path: Path) -> None:
     draw (told by the suffix, as when drawing), a folder that is missing or
     cannot be written, something in the way that is neither a file, a
     device nor a FIFO."""
-    plt = _pyplot()
+    plt = pyplot()
     path = Path(path)
     suffix = path.suffix.lstrip(".").lower()
     if suffix:
@@ -184,7 +184,7 @@ def plot(
 ) -> Path:
     """Draw ``groups`` into ``path`` (its suffix picks the format: .svg, .png,
     .pdf): win rates, the paired difference when there is one, scores."""
-    plt = _pyplot()
+    plt = pyplot()
     from matplotlib.ticker import MaxNLocator, PercentFormatter
 
     groups = [g for g in groups if g.finished]
@@ -275,12 +275,12 @@ def plot(
 
     fig.suptitle(title or title_of(groups))
     fig.tight_layout()
-    return _save(plt, fig, path)
+    return save_figure(plt, fig, path)
 
 
 def plot_sweep(report: Report, path: Path) -> Path:
     """Each seat's win rate (with its interval) at each value of a sweep."""
-    plt = _pyplot()
+    plt = pyplot()
     from matplotlib.ticker import PercentFormatter
 
     rows = report.sweep_rows()
@@ -314,7 +314,7 @@ def plot_sweep(report: Report, path: Path) -> Path:
     ax.legend(fontsize="small")
     fig.suptitle(report.title())
     fig.tight_layout()
-    return _save(plt, fig, path)
+    return save_figure(plt, fig, path)
 
 
 def plot_report(report: Report, path: Path) -> Path:
@@ -322,13 +322,13 @@ def plot_report(report: Report, path: Path) -> Path:
     if report.sweep:
         return plot_sweep(report, path)
     paired = report.done.paired
-    name = report._changed() if paired is not None else ""
+    name = report.changed() if paired is not None else ""
     return plot(report.groups, path, report.title(), paired, name)
 
 
 def plot_ratings(rated: Sequence[dict[str, Any]], title: str, path: Path) -> Path:
     """A tournament's ratings: each bot's OpenSkill mu with ±3 sigma, best on top."""
-    plt = _pyplot()
+    plt = pyplot()
     names = [r["bot"] for r in rated][::-1]
     mus = [r["mu"] for r in rated][::-1]
     spans = [3 * r["sigma"] for r in rated][::-1]
@@ -338,10 +338,10 @@ def plot_ratings(rated: Sequence[dict[str, Any]], title: str, path: Path) -> Pat
     ax.set_xlabel("OpenSkill mu, with ±3 sigma")
     ax.set_title(title)
     fig.tight_layout()
-    return _save(plt, fig, path)
+    return save_figure(plt, fig, path)
 
 
-def _save(plt: Any, fig: Any, path: Path) -> Path:
+def save_figure(plt: Any, fig: Any, path: Path) -> Path:
     picture = io.BytesIO()
     try:
         fig.savefig(picture, format=Path(path).suffix.lstrip(".").lower() or None, dpi=110)

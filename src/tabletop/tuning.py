@@ -577,9 +577,9 @@ def plot_search(tuned: Tuned, path: Path) -> Path:
     its 95% interval, coloured by the round it reached (the aim dotted, the
     best ringed). Right: each candidate's loss after each round it played,
     as the halving went."""
-    from .plotting import _pyplot, _save
+    from .plotting import pyplot, save_figure
 
-    plt = _pyplot()
+    plt = pyplot()
     search = tuned.search
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.8))
     numeric = len(search.params) == 1
@@ -643,7 +643,7 @@ def plot_search(tuned: Tuned, path: Path) -> Path:
     best_label = tuned.best.label if tuned.best is not None else "none"
     fig.suptitle(f"{search.plan.game}: {search.variant} tuned for {search.target.text}; best {best_label}")
     fig.tight_layout()
-    return _save(plt, fig, path)
+    return save_figure(plt, fig, path)
 
 
 def _is_length(target: Target) -> bool:

@@ -55,7 +55,7 @@ def build(registry: Registry, log: Path | str, viewer: str | None = None) -> tup
     replay = Replay(registry, Path(log))
     match = replay.match
     check_viewer(match, viewer)
-    renderer = _renderer(registry, match)
+    renderer = renderer_of(registry, match)
     key = legend_of(renderer, match)
 
     def picture(history: Sequence[Event]) -> str:
@@ -89,7 +89,7 @@ def build(registry: Registry, log: Path | str, viewer: str | None = None) -> tup
     return match, steps
 
 
-def _renderer(registry: Registry, match: Match) -> Renderer | None:
+def renderer_of(registry: Registry, match: Match) -> Renderer | None:
     try:
         return registry.renderer(match.header.game, "svg")
     except TabletopError:
@@ -185,7 +185,7 @@ def encode_pictures(pictures: Sequence[str]) -> dict[str, object]:
     return {"lines": list(table), "first": frames[0] if frames else [], "edits": edits}
 
 
-def _json(data: object) -> str:
+def data_json(data: object) -> str:
     # Safe inside <script>: no "</script>" or "<!--" can close or open anything.
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
@@ -261,7 +261,7 @@ def _page(
 ) -> Watched:
     match, steps = build(registry, log, viewer)
     header = match.header
-    legend = legend_of(_renderer(registry, match), match)
+    legend = legend_of(renderer_of(registry, match), match)
     viewers = [viewer, *(p for p in also if p != viewer)]
     if viewer is None and match.over:
         viewers += [p for p in header.players if p not in viewers]
@@ -318,7 +318,7 @@ def _page(
         "perspective_hidden": "" if len(views) > 1 else " hidden",
         "style": (folder / "viewer.css").read_text(encoding="utf-8"),
         "script": (folder / "viewer.js").read_text(encoding="utf-8"),
-        "data": _json(data),
+        "data": data_json(data),
         "connect": " connect-src 'self';" if live or connect else "",
         "download": _download(Path(log), viewer, live, match.over),
         "legend": key_html(legend, header.players),
@@ -326,7 +326,7 @@ def _page(
     }
 
     def fill(stamp: str | None) -> str:
-        replacements["data"] = _json({**data, "live": stamp})
+        replacements["data"] = data_json({**data, "live": stamp})
         # One pass, so that nothing put in (a player's name, say) is read as a placeholder.
         return re.sub(r"\{\{(\w+)\}\}", lambda m: replacements[m.group(1)], template)
 

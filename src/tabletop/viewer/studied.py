@@ -23,7 +23,7 @@ from ..errors import TabletopError
 from ..events import CHANCE, DECISION
 from ..standing import status
 from ..study import MARK_WORDS, MARKS, THRESHOLDS, Study, sees
-from .page import _json, _renderer, encode_pictures, legend_of
+from .page import data_json, encode_pictures, legend_of, renderer_of
 
 #: Seat colours for the graph when the game's pictures give none (Okabe and Ito).
 COLOURS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
@@ -80,7 +80,7 @@ def _variation(study: Study, ident: str) -> dict[str, Any]:
     eyes = variation.seen_as
     match = study.match(variation.at.line, variation.at.seq, eyes, variation.seed)
     game = match.game
-    renderer = _renderer(study.registry, match)
+    renderer = renderer_of(study.registry, match)
     history = study.events_of(variation.at.line, variation.at.seq)
     texts, statuses, origins, actors, pictures = [], [], [], [], []
     for event in variation.events:
@@ -132,7 +132,7 @@ def graph(study: Study, viewers: Sequence[str | None]) -> str:
 
     match = Match(study.registry, study.header, study.game)
     try:
-        legend = legend_of(_renderer(study.registry, match), match)
+        legend = legend_of(renderer_of(study.registry, match), match)
     except TabletopError:
         legend = None
     colours = list(legend.seats) if legend is not None and legend.seats else list(COLOURS)
@@ -249,6 +249,6 @@ def section(study: Study, viewers: Sequence[str | None], editable: dict[str, Any
         '<p id="study-judged"></p><ul id="study-notes" aria-label="Notes here"></ul>'
         '<div id="study-variations" aria-label="Variations from here"></div></div>'
         f'<div class="study-forms">{forms}<p id="study-problem" role="alert"></p></div>{analysis}</section>\n'
-        f'<script type="application/json" id="study-data">{_json(made)}</script>\n'
+        f'<script type="application/json" id="study-data">{data_json(made)}</script>\n'
         f"<script>\n{script}\n</script>\n"
     )
