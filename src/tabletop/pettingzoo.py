@@ -44,6 +44,7 @@ except ImportError as exc:  # pragma: no cover - the extra is not installed
 
 from . import chance, seen
 from .api import Table, registry, start
+from .caches import Bound
 from .errors import PluginError
 from .events import Event
 from .limits import LIMIT, length_of
@@ -55,8 +56,8 @@ from .views import features, hashed
 #: The length of the hashed observation vector (a game that declares no planes).
 OBSERVATION_SIZE = 2048
 #: Spellings kept between decision points (a Glüx placement is met again and
-#: again); forgotten all at once past this many.
-SPELLINGS_KEPT = 1 << 16
+#: again): each a decision and its few words; a game meets some hundreds.
+SPELLINGS_KEPT = Bound(1 << 16)
 
 
 class TabletopEnv(AECEnv):
@@ -238,13 +239,11 @@ class _Menu:
     __slots__ = ("single", "menu")
 
     def __init__(self, actions: Actions, legal: Sequence[Event], spelt: dict[Event, tuple[int, ...]]) -> None:
-        if len(spelt) > SPELLINGS_KEPT:
-            spelt.clear()
         entries = []
         for decision in legal:
             words = spelt.get(decision)
             if words is None:
-                words = spelt[decision] = actions.of(decision)
+                words = SPELLINGS_KEPT.keep(spelt, decision, actions.of(decision))
             entries.append((words, decision))
         self.single: dict[int, Event] | None = None
         self.menu: Menu | None = None
