@@ -342,6 +342,7 @@ class Match:
             # folded without asking the node, which may have to look for a
             # legal decision to tell a decision from a forced event.
             deciders = steps.deciders
+            effects, phase, leading, settle = steps.effects, steps.phase, steps.leading, steps.settle
         else:
             next_node, check = fast.next, fast.check
         # Events of these kinds, and any event while a node is pending or a
@@ -365,17 +366,16 @@ class Match:
                 if steps is not None:
                     at = live.at
                     who = deciders.get(at) if origin == DECISION else None
-                    if who is not None:
-                        if who(arg, live) == event.player and checks[at](arg, live, event) is None:
-                            fold(live, event)
-                            done = seq
-                            folded = True
-                            continue
-                    node = nodes[at](arg, live)
+                    if who is not None and who(arg, live) == event.player and checks[at](arg, live, event) is None:
+                        node, ok = None, True  # that player's legal decision: no node asked
+                    else:
+                        node = nodes[at](arg, live)
+                        ok = False
                 else:
-                    node = next_node(live)
-                kind = type(node)
-                if kind is Decide:
+                    node, ok = next_node(live), False
+                if ok:
+                    pass
+                elif (kind := type(node)) is Decide:
                     ok = (
                         origin == DECISION
                         and not node.sealed
@@ -385,11 +385,9 @@ class Match:
                 elif kind is Chance or (kind is not Forced and isinstance(node, Chance)):
                     # A game's own kind of chance node (one that looks its
                     # outcomes up faster) is a chance node all the same.
-                    ok = origin == CHANCE and node.allows(event)
+                    ok = origin == CHANCE and node.allows(event)  # type: ignore[union-attr]
                 elif kind is Forced:
-                    ok = origin != DECISION and origin != CHANCE and event == node.event
-                else:
-                    ok = False
+                    ok = origin != DECISION and origin != CHANCE and event == node.event  # type: ignore[union-attr]
                 if not ok:
                     self.seq = done
                     self._node = node
@@ -399,7 +397,17 @@ class Match:
                     live, done = self._live, self.seq
                     pending = self._node is not None or bool(self.seals) or self.agreed is not None
                     continue
-                fold(live, event)
+                if steps is not None:
+                    # ``TurnFast.apply`` without its call: the step's effect,
+                    # then settling when the step it leads to may lead on.
+                    effects[at](arg, live, event)
+                    at = phase(live)
+                    if at in leading:
+                        settle(arg, live)
+                        at = phase(live)
+                    live.at = at
+                else:
+                    fold(live, event)
                 done = seq
                 folded = True
         finally:
