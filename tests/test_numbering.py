@@ -91,6 +91,12 @@ def test_numbers_are_the_same_in_every_process_and_state():
     assert a.of(decision) == b.of(decision) == tuple(a.number[w] for w in a.numbering.spell(one.game, decision))
 
 
-def test_a_game_without_numbering_is_one_clear_error(registry):
-    with pytest.raises(tabletop.UsageError, match="pile has no action numbering"):
-        numbering_of(registry, "pile")
+def test_a_game_without_numbering_is_numbered_from_its_events_or_one_clear_error(registry):
+    """Pile registers no numbering: the default one asks the values of its
+    fields, which it does not give (the error names the first)."""
+    table = tabletop.start("pile", ["ann", "ben"], seed="n", registry=registry)
+    assert numbering_of(registry, "pile").spell(table.game, table.game.legal(table.state, "ann")[0]) == ("pick 1",)
+    with pytest.raises(
+        tabletop.UsageError, match="pile has no action numbering: the field 'number' of its 'pick' events"
+    ):
+        actions_for(registry, table.header, table.game)

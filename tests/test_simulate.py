@@ -12,7 +12,7 @@ import pytest
 from tabletop import simulation
 from tabletop.simulation import Plan
 
-from .conftest import ROOT
+from .conftest import PILE, ROOT
 
 PLAN = Plan(game="glux", players=2, bots=("greedy", "random"), seed="same", logs=True)
 
@@ -200,3 +200,41 @@ def test_house_rules_reach_dask_workers_that_do_not_hold_them(cli, tmp_path):
     assert (tmp_path / "dask.jsonl").read_bytes() == (tmp_path / "pool.jsonl").read_bytes()
     rows = [json.loads(line) for line in (tmp_path / "dask.jsonl").read_text().splitlines()[1:]]
     assert rows[0]["variants"] == ["glux-room-points:first=7"] and max(max(r["scores"]) for r in rows) >= 7
+
+
+# -- turns: where a game says its turn ends ---------------------------------------------------
+LIARS_DICE = ROOT / "examples" / "liars_dice"
+
+
+def kinds(played) -> list[str]:
+    return [json.loads(line)["kind"] for line in played.lines[1:]]
+
+
+def test_a_glyph_chess_turn_is_counted_by_its_action_in_simulate_and_stats(cli, tmp_path):
+    plan = Plan(game="glyph-chess", players=2, bots=("random", "random"), seed="turns", logs=True)
+    played = simulation.run(plan, 3, workers=1)
+    for game in played:
+        done = kinds(game)
+        # From the awakening to the reset roll, one action a turn: a move, a spell or a pass.
+        assert game.row.turns == sum(kind in ("move", "cast", "pass") for kind in done)
+    # Today's games have casts beside their moves: the commonest decision alone counted fewer.
+    assert sum(game.row.turns for game in played) > sum(kinds(game).count("move") for game in played)
+    for game in played:
+        (tmp_path / f"{game.number}.jsonl").write_text("\n".join(game.lines) + "\n")
+    result = cli("stats", str(tmp_path), "--csv")
+    assert result.exit_code == 0, result.stderr
+    assert sorted(int(row.split(",")[-1]) for row in result.stdout.splitlines()[1:]) == sorted(
+        game.row.turns for game in played
+    )
+
+
+def test_a_liars_dice_turn_is_a_bid_or_the_call():
+    plan = Plan(game="liars-dice", players=3, bots=("random",) * 3, seed="turns", logs=True, plugins=(str(LIARS_DICE),))
+    for game in simulation.run(plan, 4, workers=1):
+        assert game.row.turns == kinds(game).count("bid") + 1
+
+
+def test_a_game_that_does_not_say_counts_its_commonest_decision_as_before():
+    plan = Plan(game="pile", players=3, bots=("random",) * 3, seed="turns", logs=True, plugins=(str(PILE),))
+    for game in simulation.run(plan, 2, workers=1):
+        assert game.row.turns == kinds(game).count("take") > kinds(game).count("pick")

@@ -15,7 +15,6 @@ HERE = str(Path(__file__).resolve().parent)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-from tabletop_liars_dice.numbering import register_numberings  # noqa: E402
 from tabletop_liars_dice.plugin import register_bots, register_games  # noqa: E402
 
-__all__ = ["register_bots", "register_games", "register_numberings"]
+__all__ = ["register_bots", "register_games"]

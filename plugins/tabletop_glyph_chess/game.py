@@ -27,6 +27,7 @@ from . import (
     resignation,
     sight,
     steps,
+    turn_end,
 )
 from .context import ByOccupant, Stops
 from .events import EVENTS, Draw, Glimpse, Roll, Shuffle
@@ -90,6 +91,7 @@ class GlyphChess(Game):
     min_players, max_players = about.PLAYERS
     options = dict(about.OPTIONS)
     events = EVENTS
+    turn_ends = turn_end.turn_ends  # a turn is counted by its action
     rule_specs = hookspecs
     official_rules = official
 

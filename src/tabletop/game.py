@@ -112,21 +112,37 @@ class Game:
         self.option_values = dict(options)
         self.rules = rules
 
+    def __init_subclass__(cls, about: Any = None, **kwargs: Any) -> None:
+        """``class Mine(Game, about=about)``: the title, description, players
+        and options are those of the game's ``about`` module (``TITLE``,
+        ``DESCRIPTION``, ``PLAYERS``, ``OPTIONS``: what ``tabletop games``
+        reads without importing the game, see :mod:`tabletop.installed`),
+        written there once."""
+        super().__init_subclass__(**kwargs)
+        if about is not None:
+            cls.title = getattr(about, "TITLE", cls.title)
+            cls.description = about.DESCRIPTION
+            cls.min_players, cls.max_players = about.PLAYERS
+            cls.options = dict(getattr(about, "OPTIONS", {}))
+
     # -- the header ------------------------------------------------------
     @classmethod
     def normalize_options(cls, options: Mapping[str, str], players: Sequence[str]) -> dict[str, Any]:
         """Turn ``--option`` strings into the options written in the header.
 
         Raise :class:`~tabletop.errors.UsageError` naming a bad option. The
-        default accepts the declared options as strings.
+        default accepts the declared options as strings, and reads an option
+        declared a :class:`tabletop.options.Number` as a number within its
+        bounds.
         """
+        from . import options as declared
         from .errors import UsageError
 
         for key in options:
             if key not in cls.options:
                 known = ", ".join(sorted(cls.options)) or "none"
                 raise UsageError(f"unknown option '{key}' for {cls.name} (options: {known})")
-        return dict(options)
+        return declared.read(cls.options, options)
 
     @classmethod
     def check_options(cls, options: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
@@ -137,15 +153,27 @@ class Game:
         nothing ``new`` would refuse: raise
         :class:`~tabletop.errors.UsageError` naming the option, and keep
         every value within bounds that make the game quick to set up. The
-        default refuses undeclared options.
+        default refuses undeclared options, and an option declared a
+        :class:`tabletop.options.Number` that is not a number within its
+        bounds.
         """
+        from . import options as declared
         from .errors import UsageError, quote
 
         for key in options:
             if key not in cls.options:
                 known = ", ".join(sorted(cls.options)) or "none"
                 raise UsageError(f"unknown option {quote(key)} for {cls.name} (options: {known})")
-        return dict(options)
+        return declared.check(cls.options, options)
+
+    def option(self, name: str) -> Any:
+        """The value of the option ``name`` in this header, else its declared
+        default (:class:`tabletop.options.Number`), else None."""
+        if name in self.option_values:
+            return self.option_values[name]
+        from . import options as declared
+
+        return declared.default(self.options, name)
 
     # -- the rules -------------------------------------------------------
     def initial(self) -> Any:
@@ -243,38 +271,94 @@ class Game:
         return None
 
     # -- text ------------------------------------------------------------
+    # Each has a default worked out from the event classes (tabletop.notation)
+    # and the state's fields (tabletop.facets): a game overrides what it wants.
     def format(self, event: Event, viewer: str | None = None) -> str:
-        """``event`` in the game's notation, redacted for ``viewer``."""
-        raise NotImplementedError
+        """``event`` in the game's notation, redacted for ``viewer``. By
+        default its class's ``sentence`` (``ann bids 3x5``), or its
+        ``unseen`` one where :meth:`sees` (or the event itself) says
+        ``viewer`` may not see it whole."""
+        from . import notation
+
+        return notation.sentence(event, notation.visible(self, event, viewer))
 
     def notate(self, decision: Event) -> str:
         """A decision as its player writes it (no player name): what
-        :meth:`parse` reads back. ``moves`` lists decisions this way."""
-        raise NotImplementedError
+        :meth:`parse` reads back. ``moves`` lists decisions this way. By
+        default its class's ``written`` template (``{count}x{face}``), else
+        its kind and fields (:mod:`tabletop.notation`)."""
+        from . import notation
+
+        return notation.notate(decision)
 
     def notate_outcome(self, outcome: Event) -> str | None:
         """A chance outcome as the players at a real table write it (e.g.
         ``draw 2/5``), or None to use :meth:`format`. ``play`` reads either
-        in a log whose outcomes are entered by hand (``"randomness": {}``)."""
-        return None
+        in a log whose outcomes are entered by hand (``"randomness": {}``).
+        By default its class's ``written`` template where it declares one."""
+        if getattr(type(outcome), "written", None) is None:
+            return None
+        from . import notation
+
+        return notation.notate(outcome)
 
     def parse(self, text: str, player: str, state: Any) -> Event:
         """A decision of ``player`` written in the game's notation.
 
         Raise :class:`~tabletop.errors.NotationError` when it cannot be read.
+        By default the first of the game's decision classes (then those its
+        turn's steps take) whose template reads ``text``.
         """
-        raise NotImplementedError
+        from . import notation
+
+        return notation.parse(notation.decisions(self), text, player)
 
     def render(self, state: Any, viewer: str | None = None, color: bool = False) -> str:
         """The board as text. ``state`` is ``viewer``'s view (see :meth:`view`):
-        the core makes it, so the text shows all it is given."""
-        raise NotImplementedError
+        the core makes it, so the text shows all it is given. By default
+        the title, then each facet of :meth:`describe` on a line."""
+        from . import facets
+
+        return facets.board(self, state, viewer)
 
     def describe(self, state: Any, viewer: str | None = None) -> dict[str, str]:
         """Named facets of ``state``, ``viewer``'s view (see :meth:`view`),
         compared by ``tabletop diff`` (e.g. ``{"board f7": "alice 6 over
-        bob 2", "hand alice": "2/5"}``)."""
-        raise NotImplementedError
+        bob 2", "hand alice": "2/5"}``). By default one per field of the
+        state, named after it (:mod:`tabletop.facets`)."""
+        from . import facets
+
+        return facets.facets(self, state, viewer)
+
+    def turn_ends(self, event: Event) -> bool | None:
+        """Whether ``event`` ends a turn, for a game's length in turns
+        (``simulate``, ``stats``, the ``turns`` column): true for the one
+        event each turn is counted by (a Glüx placement, the draw after it
+        belonging to its turn; a Glyph Chess action, its answers and the
+        reset roll after it belonging to its turn), false for any other,
+        None where the game does not say. By default what the event's class
+        says (``ends_turn: ClassVar[bool] = True``, so that a variant's own
+        event may say it too), else None. A game that says nothing of any
+        event has its turns counted as the decisions of its commonest kind."""
+        return getattr(type(event), "ends_turn", None)
+
+    # -- action numbers (tabletop.numbering), for OpenSpiel and PettingZoo ---
+    def values(self, event: type[Event], field: str) -> Sequence[Any] | None:
+        """Every value ``field`` of an ``event`` may hold under this header,
+        in a stable order (Liar's Dice's ``face``: 1 to 6), or None (the
+        default) where its type alone says (a bool's two) or nobody asks:
+        the default action numbering numbers every decision these make."""
+        return None
+
+    def every(self, event: type[Event]) -> Sequence[Event]:
+        """Every event of the class ``event`` the game may have under this
+        header, as its first player's, in a stable order: the default action
+        numbering's words (decisions, each written as :meth:`notate` writes
+        it) and its bound on a chance node's outcomes. By default each field
+        at each of its :meth:`values`."""
+        from . import numbering
+
+        return numbering.every(self, event)
 
     def asks(self, state: Any, player: str) -> str:
         """What is asked of ``player`` now, in a few words (e.g. "place the 2/5

@@ -190,7 +190,12 @@ class Registry:
             rules = variant.rules
             if isinstance(rules, type):
                 declared = self.parameters[name]
-                rules = rules(**rulebook.read_values(name, declared, raw))
+                try:
+                    rules = rules(**rulebook.read_values(name, declared, raw))
+                except UsageError as exc:  # a parameter's validator refused its value (tabletop.options.between)
+                    raise UsageError(
+                        exc.message if exc.message.startswith("variant") else f"variant '{name}': {exc.message}"
+                    ) from None
             elif raw:
                 raise UsageError(f"variant '{name}' takes no parameters")
             try:

@@ -47,7 +47,7 @@ from .live import selfplay
 from .parts import Sink
 from .plugins import ENV_VAR, plugin_files
 from .results import encode_rows, record
-from .stats import GameRow, bot_seat_name, decisions_of, row_of
+from .stats import GameRow, bot_seat_name, decisions_of, row_of, turns_of
 from .totals import Totals
 
 
@@ -124,6 +124,7 @@ def play_batch(plan: Plan, numbers: Sequence[int], digests: bool = False) -> lis
             events=len(events),
             file=log_name(plan, number),
             decisions=decisions_of(events),
+            turns=turns_of(match.game, events),
             number=number,
             seed=seed,
             digest=digest,

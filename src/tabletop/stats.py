@@ -48,7 +48,9 @@ class GameRow:
     seed: str = ""
     #: The players in turn order, the start player first (see :func:`play_order`).
     order: tuple[str, ...] = ()
-    #: The game's length in turns (decisions of its main kind, see :func:`play_order`).
+    #: The game's length in turns: where the game says where a turn ends
+    #: (``Game.turn_ends``), the turns ended; else the decisions of its main
+    #: kind (see :func:`play_order`).
     turns: int = 0
     #: Figures the game reports about itself (``Game.figures``), by name.
     figures: tuple[tuple[str, float], ...] = ()
@@ -122,15 +124,19 @@ def row_of(
     events: int | None = None,
     file: str = "",
     decisions: Sequence[tuple[str, str]] = (),
+    turns: int | None = None,
     **more: Any,
 ) -> GameRow:
     """The row of a game as ``match`` leaves it; ``decisions`` are the
-    ``(kind, player)`` of its decisions in order (for the turn order)."""
+    ``(kind, player)`` of its decisions in order (for the turn order), and
+    ``turns`` its length in turns where its game says (:func:`turns_of`),
+    else the decisions of its main kind are counted."""
     header = match.header
     state = match.state
     outcome = match.game.outcome(state)
     over = match.over
-    order, turns = play_order(decisions, header.players)
+    order, main = play_order(decisions, header.players)
+    turns = main if turns is None else turns
     return GameRow(
         game=header.game,
         variants=tuple(header.variants),
@@ -177,6 +183,20 @@ def decisions_of(events: Iterable[Event]) -> list[tuple[str, str]]:
     return [(e.kind, e.player) for e in events if e.origin == DECISION and hasattr(e, "player")]  # type: ignore[attr-defined]
 
 
+def turns_of(game: Any, events: Iterable[Event]) -> int | None:
+    """How many turns ``events`` end, as ``game`` says (``Game.turn_ends``);
+    None when it says nothing of any of them (its turns are then counted by
+    :func:`play_order`)."""
+    ends = game.turn_ends
+    said, turns = False, 0
+    for event in events:
+        answer = ends(event)
+        if answer is not None:
+            said = True
+            turns += bool(answer)
+    return turns if said else None
+
+
 def figures_of(game: Any, state: Any) -> tuple[tuple[str, float], ...]:
     """What ``game.figures(state)`` reports (an optional method of a game:
     numbers about a finished game, by name), sorted by name."""
@@ -187,13 +207,13 @@ def figures_of(game: Any, state: Any) -> tuple[tuple[str, float], ...]:
     return tuple(sorted((str(k), float(v)) for k, v in figures.items()))
 
 
-def _logged_decisions(registry: Registry, game: str, path: Path) -> list[tuple[str, str]]:
+def _logged_events(registry: Registry, game: str, path: Path) -> list[Event]:
     # The log has just been replayed and checked: its events are decoded
-    # again, one line at a time, for the turn order.
+    # again, one line at a time, for the turn order and the turns.
     decode = registry.codec.decode_line
     with open(path, "rb") as handle:
         next(handle, None)
-        return decisions_of(decode(game, line)[1] for line in handle if line.strip())
+        return [decode(game, line)[1] for line in handle if line.strip()]
 
 
 def log_paths(paths: Iterable[Path]) -> Iterator[Path | TabletopError]:
@@ -214,18 +234,20 @@ def rows_from_logs(
             if isinstance(path, TabletopError):
                 raise path
             match = Replay(registry, path).run()
-            decided = _decisions_again(registry, match, path)
+            events = _events_again(registry, match, path)
         except TabletopError as exc:
             if failed is None:
                 raise
             failed.append(exc)
             continue
-        yield row_of(registry, match, file=str(path), decisions=decided)
+        yield row_of(
+            registry, match, file=str(path), decisions=decisions_of(events), turns=turns_of(match.game, events)
+        )
 
 
-def _decisions_again(registry: Registry, match: Match, path: Path) -> list[tuple[str, str]]:
+def _events_again(registry: Registry, match: Match, path: Path) -> list[Event]:
     try:
-        return _logged_decisions(registry, match.header.game, path)
+        return _logged_events(registry, match.header.game, path)
     except OSError as exc:
         raise UsageError(f"cannot read it again: {exc.strerror or exc}", where=str(path)) from None
 

@@ -1,13 +1,17 @@
 """What ``tabletop games`` says of Liar's Dice, read without importing the
 game (the ``tabletop.games`` entry point of an installed package). The game
-class reads the same constants, so they are written once."""
+class is made from it (``class LiarsDice(Game, about=about)``), so it is
+written once."""
+
+from tabletop.options import Number
 
 TITLE = "Liar's Dice"
 DESCRIPTION = "roll dice under a cup, bid on every die at the table, call liar"
 PLAYERS = (2, 4)
+#: Bounds small enough that a game is quick to set up: a value outside them is refused in one line.
 OPTIONS = {
-    "dice": "dice each player rolls (default 1, as OpenSpiel; 1 to 5)",
-    "sides": "faces of a die (default 6; 2 to 9)",
+    "dice": Number("dice each player rolls, as OpenSpiel", 1, 5, default=1),
+    "sides": Number("faces of a die", 2, 9, default=6),
 }
 #: The ``tabletop`` entry points that serve Liar's Dice alone.
-PLUGINS = ("liars-dice", "liars-dice-numbering")
+PLUGINS = ("liars-dice",)

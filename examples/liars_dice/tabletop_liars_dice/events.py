@@ -1,6 +1,7 @@
 """The events of a Liar's Dice log: one line per die rolled (chance), per
 bid and for the call of "liar" (decisions). Who wins is worked out on
-replay, never written."""
+replay, never written. How each is written (its notation, its line in a
+log) is said here, by templates of its fields (``tabletop.notation``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ class Roll(Event):
 
     kind: ClassVar[str] = "roll"
     origin: ClassVar[str] = CHANCE
+    #: How it is written: at a real table (``roll 5``), in a log (``ann rolls
+    #: 5``), and to the others, who may not see the die.
+    written: ClassVar[str] = "roll {face}"
+    sentence: ClassVar[str] = "{player} rolls {face}"
+    unseen: ClassVar[str] = "{player} rolls a die"
     player: str
     face: int
 
@@ -27,6 +33,9 @@ class Bid(Event):
     ``face`` (wild dice count as any face)."""
 
     kind: ClassVar[str] = "bid"
+    written: ClassVar[str] = "{count}x{face}"  # 3x5: at least three fives
+    sentence: ClassVar[str] = "{player} bids {written}"
+    ends_turn: ClassVar[bool] = True  # each bid is a turn, and so is the call
     player: str
     count: int
     face: int
@@ -36,7 +45,9 @@ class Bid(Event):
 class Liar(Event):
     """``player`` calls the last bid a lie: the cups are lifted, and the game ends."""
 
-    kind: ClassVar[str] = "liar"
+    kind: ClassVar[str] = "liar"  # written as its kind: liar
+    sentence: ClassVar[str] = "{player} calls liar"
+    ends_turn: ClassVar[bool] = True
     player: str
 
 

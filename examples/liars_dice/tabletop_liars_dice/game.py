@@ -1,58 +1,34 @@
 """Liar's Dice for the engine: a short adapter from tabletop's game contract
 (``tabletop.Game``) to the rules, which live in modules named after them:
 ``roll.py``, ``bidding.py``, ``call.py``, run as a table of steps
-(``steps.py``)."""
+(``steps.py``). What it does not write (notation, log lines, facets,
+options' checks, action numbers) the core works out from ``about.py``,
+``events.py`` and the state."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tabletop import Decide, Event, Game, Hidden, Outcome, Turn, UsageError
+from tabletop import Decide, Event, Game, Hidden, Outcome, Turn
 
-from . import about, call, hookspecs, notation, official, render, roll
+from . import about, call, hookspecs, official, render, roll
 from .events import EVENTS, Bid, Liar, Roll
 from .state import OVER, State, Work
 
-#: Each option's bounds (``--option dice=2``): small enough that a game is quick to set up.
-BOUNDS = {"dice": (1, roll.MOST_DICE), "sides": (2, 9)}
 HIDDEN_DIE = Hidden("die")
 
 
-class LiarsDice(Game):
+class LiarsDice(Game, about=about):
     name = "liars-dice"
-    title = about.TITLE
-    description = about.DESCRIPTION
-    min_players, max_players = about.PLAYERS
-    options = dict(about.OPTIONS)
     events = EVENTS
     rule_specs = hookspecs
     official_rules = official
 
-    # -- the header ----------------------------------------------------------------
-    @classmethod
-    def normalize_options(cls, options: Mapping[str, str], players: Sequence[str]) -> dict[str, Any]:
-        normalized = super().normalize_options(options, players)
-        for key, value in normalized.items():
-            text = str(value)
-            if not (text.isascii() and text.isdigit() and len(text) <= 2):
-                raise UsageError(f"option '{key}': {text!r} is not a number")
-            normalized[key] = int(text)
-        return cls.check_options(normalized, players)
-
-    @classmethod
-    def check_options(cls, options: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
-        options = super().check_options(options, players)
-        for key, value in options.items():
-            low, high = BOUNDS[key]
-            if type(value) is not int or not low <= value <= high:
-                raise UsageError(f"option '{key}': {value!r} is not a number from {low} to {high}")
-        return options
-
     def __init__(self, players: Sequence[str], options: Mapping[str, Any], rules: Any) -> None:
         super().__init__(players, options, rules)
         self.seats = {player: seat for seat, player in enumerate(self.players)}
-        self.sides: int = options.get("sides", 6)
+        self.sides: int = self.option("sides")
         # What the header fixes is asked of the rules once, here, and checked:
         # a house rule's answer the game cannot play is one clear error.
         self.dice = tuple(rules.liars_dice_dice(game=self, seat=seat) for seat in range(len(self.players)))
@@ -82,8 +58,6 @@ class LiarsDice(Game):
         #: on the state's mutable twin. It answers the engine's questions
         #: (next, check, apply, legal, asks) and makes the fast path.
         self.turn = Turn(rules.liars_dice_turn_steps(players=len(self.players)), work=Work)
-        #: The core decision shapes a variant's step may take (they write and read themselves).
-        self.shapes = self.turn.shapes
 
     # -- the rules: the core's turn answers next, check, apply, legal and asks -------
     def initial(self) -> State:
@@ -113,21 +87,12 @@ class LiarsDice(Game):
         )
         return State(dice, view.phase, view.turn, view.bid, view.caller)
 
-    # -- text --------------------------------------------------------------------
-    def format(self, event: Event, viewer: str | None = None) -> str:
-        return notation.sentence(self, event, self.sees(event, viewer))
-
-    def notate(self, decision: Event) -> str:
-        return notation.notate(self, decision)
-
-    def parse(self, text: str, player: str, state: State) -> Event:
-        return notation.parse(self, text, player, state)
-
-    def notate_outcome(self, outcome: Event) -> str | None:
-        return notation.outcome(self, outcome)
-
+    # -- text: notation, log lines and facets are the core's, from events.py ---------
     def render(self, state: State, viewer: str | None = None, color: bool = False) -> str:
         return render.board_text(self, state, color)
 
-    def describe(self, state: State, viewer: str | None = None) -> dict[str, str]:
-        return render.facets(self, state)
+    def every(self, event: type[Event]) -> Sequence[Event]:
+        """The action numbers' words (OpenSpiel, PettingZoo): the bids in the
+        order of the rules in force, then liar, so that action ``k + 1`` is
+        OpenSpiel's ``liars_dice`` action ``k``; a chance node, a die's faces."""
+        return {Bid: self.offers[0], Roll: self.rolls[0].outcomes}.get(event) or super().every(event)

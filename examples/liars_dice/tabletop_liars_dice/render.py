@@ -1,6 +1,7 @@
 """The game as text: each player's dice (``?`` under another's cup, ``.``
 not rolled yet), the last bid, and the call. What is drawn is the viewer's
-view, made by the core: a die the viewer may not see is a ``Hidden`` here."""
+view, made by the core: a die the viewer may not see is a ``Hidden`` here.
+The facets ``diff`` compares are the core's, one per field of the state."""
 
 from __future__ import annotations
 
@@ -36,11 +37,3 @@ def board_text(game: LiarsDice, state: Any, color: bool) -> str:
     if state.caller is not None:
         lines.append(f"{state.caller} calls liar: {call.outcome(game, state).note}")
     return "\n".join(lines)
-
-
-def facets(game: LiarsDice, state: Any) -> dict[str, str]:
-    found = {f"dice {player}": _dice(game, state, seat) for seat, player in enumerate(game.players)}
-    found["bid"] = f"{state.bid.player} {game.notate(state.bid)}" if state.bid is not None else "none"
-    if state.caller is not None:
-        found["liar"] = state.caller
-    return found

@@ -3,10 +3,13 @@ die (one chance event) at a time. Only its owner sees a die."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Chance, rulehook
+from tabletop.dice import die
 
+from .about import OPTIONS
 from .events import Roll
 from .state import BID, Work
 
@@ -14,12 +17,12 @@ if TYPE_CHECKING:
     from .game import LiarsDice
 
 #: The most dice a player may roll, by the ``dice`` option or a house rule.
-MOST_DICE = 5
+MOST_DICE = OPTIONS["dice"].high
 
 
 @rulehook
 def liars_dice_dice(game: LiarsDice, seat: int) -> int:
-    return game.option_values.get("dice", 1)
+    return game.option("dice")
 
 
 def roller(game: LiarsDice, state: Any) -> int | None:
@@ -32,8 +35,7 @@ def roller(game: LiarsDice, state: Any) -> int | None:
 
 def rolls(game: LiarsDice) -> tuple[Chance, ...]:
     """For each seat, the chance node of one of its dice: every face alike."""
-    faces = range(1, game.sides + 1)
-    return tuple(Chance(tuple(Roll(player, face) for face in faces)) for player in game.players)
+    return tuple(die(partial(Roll, player), game.sides) for player in game.players)
 
 
 def node(game: LiarsDice, state: Any) -> Chance:
