@@ -14,6 +14,9 @@ from typing import Any
 
 from tabletop import Event, rulehook
 
+from .memo import remembered
+from .state import evolve
+
 
 @rulehook
 def glux_check(game: Any, state: Any, decision: Event) -> str | None:
@@ -38,3 +41,16 @@ def glux_notate(game: Any, decision: Event) -> str | None:
 @rulehook
 def glux_parse(game: Any, text: str, player: str, state: Any) -> Event | None:
     return None
+
+
+def applied(game: Any, state: Any, event: Event) -> Any:
+    """The state after ``event``, a variant's own that no step of the turn
+    takes (``glux_apply``, on the plain path only): what the variants
+    remember asked first (``glux_memo``), as before a step's effect."""
+    memo = remembered(game, state, event)
+    if memo is not state.memo:
+        state = evolve(state, memo=memo)
+    after = game.rules.glux_apply(game=game, state=state, event=event)
+    if after is None:
+        raise TypeError(f"not a Glüx event: {event!r}")
+    return after

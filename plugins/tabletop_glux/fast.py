@@ -23,9 +23,11 @@ and every step the table's (``steps.py``), asked with the live state, which
 has the same fields as ``State``: whatever a variant changes, wraps or adds
 to the table of steps, the fast path asks the rules in force. The reach is
 kept while rules 1-3 are read in their declared line form (``forms.py``).
-Only a variant implementing the plain path's decision or memory hooks
-(``PLAIN_ONLY``) leaves the game without a fast path (``Glux.fast()`` is
-None); the engine then folds on the plain path.
+What variants remember (``glux_memo``) is asked before each step's effect,
+on the state both paths change (``memo.remembering``). Only a variant
+implementing the plain path's decision hooks (``PLAIN_ONLY``) leaves the
+game without a fast path (``Glux.fast()`` is None); the engine then folds
+on the plain path.
 """
 
 from __future__ import annotations
@@ -42,9 +44,9 @@ from .state import State, Work
 if TYPE_CHECKING:
     from .game import Glux
 
-#: Rule hooks for decisions and memory a variant adds: when a variant
-#: implements one, Glüx has no fast path (see the module's docstring).
-PLAIN_ONLY = ("glux_memo", "glux_check", "glux_apply", "glux_decisions")
+#: Rule hooks for decisions a variant adds outside the table of steps: when
+#: a variant implements one, Glüx has no fast path (see the module's docstring).
+PLAIN_ONLY = ("glux_check", "glux_apply", "glux_decisions")
 
 #: For the possible draws of a game (its players and kinds of chip), each
 #: seat's draw nodes by the bag's contents (``draw_nodes``).

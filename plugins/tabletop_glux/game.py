@@ -16,8 +16,10 @@ from tabletop.shapes import seen
 
 from . import (
     about,
+    decisions,
     fast,
     hookspecs,
+    memo,
     notation,
     official,
     placement,
@@ -84,13 +86,13 @@ class Glux(Game):
         rules = self.rules
         #: The end as asked, or None when read in its declared form (``forms.py``).
         self.over_asked = None if rules.form("glux_game_over") == "nobody's turn" else rules.glux_game_over
-        # Hooks for decisions and memory a variant adds (the official rules add none).
+        # Hooks for decisions a variant adds outside the table of steps (the official rules add none).
         self._variant_events = not all(map(rules.official, fast.PLAIN_ONLY))
         #: Whether a variant adds decisions to the placements (``glux_decisions``).
         self.variant_decisions = not rules.official("glux_decisions")
         #: The turn the core runs (``tabletop.Turn``): the table of steps in
         #: force (``steps.py``) and what its steps answer and lead to.
-        self.turn = steps.turn_of(rules.glux_turn_steps(players=n))
+        self.turn = steps.turn_of(memo.remembering(rules.glux_turn_steps(players=n), rules))
         #: The table of steps in force, by name.
         self.steps = self.turn.table
         # Nodes asked for again and again, made once.
@@ -105,15 +107,9 @@ class Glux(Game):
 
     def apply(self, state: State, event: Event) -> State:
         if self.turn.takes(state, event):
-            after = self.turn.fold(self, state, event)  # the one effect, on a thawed copy
-        else:
-            after = self.rules.glux_apply(game=self, state=state, event=event)
-            if after is None:
-                raise TypeError(f"not a Glüx event: {event!r}")
-        memo = self.rules.glux_memo(game=self, state=state, event=event, memo=after.memo)
-        if memo != after.memo:
-            after = evolve(after, memo=memo)
-        return after
+            # The one effect, on a thawed copy (with what variants remember: ``memo.py``).
+            return self.turn.fold(self, state, event)
+        return decisions.applied(self, state, event)
 
     def settle(self, work: Any) -> None:
         """Lead on from ``work``'s step through the steps that need no event now."""
@@ -124,7 +120,7 @@ class Glux(Game):
 
     def fast(self) -> fast.Fast | None:
         """The mutable fast path (``fast.py``); None when a variant adds
-        decisions or memory (those are folded on the plain path)."""
+        decisions by the plain path's hooks (``fast.PLAIN_ONLY``)."""
         if self._variant_events:
             return None
         return fast.Fast(self)

@@ -413,10 +413,14 @@ def glux_tiebreak(
 
 @move_rule
 def glux_memo(game: Any, state: Any, event: Event, memo: Memo) -> Memo | None:
-    """A variant's memory. The variants' memory after ``event``: ``state`` is the state before it,
-    ``memo`` the memory as the event left it (a :class:`tabletop.Memo`).
-    Implement it as a wrapper (``memo = yield``) and change only your own
-    entry (``remember(memo, name, value)``, or ``remember(memo, name,
+    """A variant's memory. What the variants remember as ``event`` takes
+    effect: asked before the effect, with ``state`` the state before it and
+    ``memo`` its memory (``state.memo``, a :class:`tabletop.Memo`); the answer
+    is the memory the event's effect starts from. It is asked on the state
+    both paths change (the fast path's mutable one in self-play and whole
+    replays, the same fields), so a variant keeping memory keeps the fast
+    path. Implement it as a wrapper (``memo = yield``) and change only your
+    own entry (``remember(memo, name, value)``, or ``remember(memo, name,
     value, player=...)`` for what only that player may know), so that
     several variants combine.
 

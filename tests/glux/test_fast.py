@@ -8,8 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop import Decide, Match, Registry, get_plugin_manager
+from tabletop import Decide, Match, Registry, Variant, get_plugin_manager, hookimpl, rulehook
 from tabletop.live import selfplay
+from tabletop_glux import recall, remember
 from tabletop_glux.chips import FACES
 from tabletop_glux.placement import Placements
 from tabletop_glux.steps import step_of
@@ -38,6 +39,8 @@ FAST_VARIANTS = [
     ("glux-put-back",),
     ("glux-put-back", "glux-two-chips", "glux-soft-ones"),
     ("glux-joker", "glux-two-chips", "glux-cover-fewer"),
+    ("glux-lucky-chip",),
+    ("glux-lucky-chip", "glux-put-back", "glux-joker"),
 ]
 
 
@@ -73,6 +76,48 @@ def test_no_fast_path_when_a_variant_adds_a_decision(registry):
 
     assert registry.game(Header("glux", ("ann", "ben"), ("glux-redraw",))).fast() is None
     assert registry.game(Header("glux", ("ann", "ben"), ("glux-no-cover",))).fast() is not None
+
+
+class CountCovers:
+    """Memory asked before each event takes effect: how many placements went
+    onto a chip (the state before the placement tells)."""
+
+    @rulehook(wrapper=True)
+    def glux_memo(self, game, state, event, memo):
+        memo = yield
+        if event.kind == "place" and state.stacks[game.board.indices[event.square]]:
+            memo = remember(memo, "covers", recall(state, "covers", 0) + 1)
+        return memo
+
+
+class CountCoversPlugin:
+    @hookimpl
+    def register_variants(self):
+        return [Variant("count-covers", "glux", "count the covers", CountCovers())]
+
+
+@pytest.fixture(scope="module")
+def counting() -> Registry:
+    pm = get_plugin_manager(sorted(HOUSE_RULES.glob("glux_*.py")), environment=False)
+    pm.register(CountCoversPlugin())
+    return Registry(pm)
+
+
+@pytest.mark.parametrize("variants", [("count-covers",), ("count-covers", "glux-lucky-chip", "glux-two-chips")])
+def test_glux_memo_keeps_the_fast_path_and_remembers_as_the_plain_rules(counting, variants):
+    names = ["ann", "ben", "cat"]
+    bot = counting.bot("random", "glux")
+    for seed in ("covers-1", "covers-2"):
+        assert compare(counting, "glux", names, seed, variants) > 50
+        header, played, events = selfplay(counting, "glux", names, [bot] * 3, seed, variants)
+        assert played._fast is not None  # self-play ran on the fast path
+        plain = Match(counting, header)
+        covers = 0
+        for event in events:
+            if event.kind == "place":
+                covers += bool(plain.state.stacks[plain.game.board.indices[event.square]])
+            plain.accept(event)
+        assert plain.state == played.state and recall(played.state, "covers") == covers > 0
 
 
 @pytest.mark.parametrize("variants", FAST_VARIANTS)
