@@ -97,6 +97,16 @@ def test_a_template_that_names_no_field_or_leaves_one_out_is_refused():
     with pytest.raises(PluginError, match="colour"):
         notate(Odd("ann", 1))
 
+    @attrs.frozen
+    class Told(Event):
+        kind: ClassVar[str] = "told"
+        unseen: ClassVar[str] = "{player} is told {secret}"
+        player: str
+        secret: int
+
+    with pytest.raises(PluginError, match="Told.unseen: .* it may name player"):
+        sentence(Told("ann", 3), False)
+
 
 def test_log_lines_come_from_the_sentence_and_hide_what_the_viewer_may_not_see():
     assert sentence(Bid("ann", 3, 5), True) == "ann bids 3x5"

@@ -6,11 +6,16 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import ClassVar
 
+import attrs
 import pytest
 
-from tabletop import simulation
+import tabletop
+from tabletop import Event, simulation
 from tabletop.simulation import Plan
+from tabletop.stats import turns_of
+from tabletop_glux.events import Draw, Place
 
 from .conftest import PILE, ROOT
 
@@ -238,3 +243,20 @@ def test_a_game_that_does_not_say_counts_its_commonest_decision_as_before():
     plan = Plan(game="pile", players=3, bots=("random",) * 3, seed="turns", logs=True, plugins=(str(PILE),))
     for game in simulation.run(plan, 2, workers=1):
         assert game.row.turns == kinds(game).count("take") > kinds(game).count("pick")
+
+
+def test_a_glux_turn_is_counted_by_its_placement_or_a_variants_event_that_says_it_ends_one():
+    plan = Plan(game="glux", players=2, bots=("random", "random"), seed="turns", logs=True)
+    [played] = simulation.run(plan, 1, workers=1)
+    assert played.row.turns == kinds(played).count("place")
+    game = tabletop.start("glux", ["ann", "ben"], seed="turns").game
+    placed, drawn = Place("ann", "a1", 6), Draw("ann", "1/6")
+    assert game.turn_ends(placed) is True and game.turn_ends(drawn) is False  # the draw belongs to the turn
+
+    @attrs.frozen
+    class Redraw(Event):
+        kind: ClassVar[str] = "redraw"
+        ends_turn: ClassVar[bool] = True  # a variant's own event ending a turn without a placement
+        player: str
+
+    assert turns_of(game, [placed, drawn, Redraw("ben")]) == 2

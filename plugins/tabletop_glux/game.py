@@ -29,6 +29,7 @@ from . import (
     setup,
     steps,
     turn,
+    turn_end,
 )
 from . import board as boards
 from .events import EVENTS, Draw
@@ -44,6 +45,7 @@ class Glux(Game):
     min_players, max_players = about.PLAYERS
     options = dict(about.OPTIONS)
     events = EVENTS
+    turn_ends = turn_end.turn_ends  # a turn is counted by its placement
     rule_specs = hookspecs
     official_rules = official
 

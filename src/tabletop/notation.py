@@ -138,7 +138,9 @@ def _literal(text: str) -> str:
     return before + inner + after if words else r"\s+"
 
 
-@functools.lru_cache(maxsize=None)
+#: The event classes of the games and variants a process has loaded: a few
+#: dozen (a test run that loads plugins afresh makes more, each a few hundred bytes).
+@functools.lru_cache(maxsize=512)
 def template(cls: type) -> Template:
     """How events of ``cls`` are written (its ``written``, else its kind and fields)."""
     if not attrs.has(cls):
@@ -218,7 +220,7 @@ def sentence(event: Event, visible: bool) -> str:
     if not visible:
         unseen = getattr(type(event), "unseen", None)
         if unseen is not None:
-            return unseen.format(player=player)
+            return _filled(event, "unseen", unseen, {"player": player})
         hidden = redacted(event)
         return f"{player} {hidden}" if player is not None else hidden
     written = notate(event)
@@ -226,7 +228,16 @@ def sentence(event: Event, visible: bool) -> str:
     if said is None:
         return f"{player} {written}" if player is not None else written
     fields = {f.name: value_text(getattr(event, f.name)) for f in attrs.fields(type(event))}
-    return said.format(**fields, written=written)
+    return _filled(event, "sentence", said, {**fields, "written": written})
+
+
+def _filled(event: Event, name: str, text: str, values: dict[str, Any]) -> str:
+    try:
+        return text.format(**values)
+    except (KeyError, IndexError, ValueError) as exc:
+        raise PluginError(
+            f"{type(event).__name__}.{name}: {text!r} names what it may not ({exc}; it may name {', '.join(values)})"
+        ) from None
 
 
 def visible(game: Any, event: Event, viewer: str | None) -> bool:
