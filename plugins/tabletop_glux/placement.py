@@ -28,6 +28,7 @@ Rule 7 and "Important" are in ``start_option.py`` and ``exclusion.py``.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -116,6 +117,12 @@ class Placement:
         #: For each square and count 0-6, each count on the board: (squares between, destination).
         self.paths = board.paths(self.directions)
         self.back_rays = board.rays(tuple((-dc, -dr) for dc, dr in self.directions))
+        # Looking back from a square under rules 1-3 read as lines, a chip
+        # farther than the highest face in force cannot count to it, so the
+        # look stops there: each square's rays back that far, each square on
+        # them with its distance.
+        farthest = max((face for faces in game.chips.faces.values() for face in faces), default=0)
+        self.back_counts = back_counts(board, self.directions, farthest)
         # Rule 5.
         self.height = int(rules.glux_stack_height(players=players))
         # Rule 6: for each seat and square, whether the seat may land there.
@@ -238,8 +245,8 @@ class Placement:
         a starting chip beyond which nothing counts."""
         stacks = state.stacks
         if self.lines:
-            for ray in self.back_rays[square]:
-                for distance, sq in enumerate(ray, start=1):
+            for ray in self.back_counts[square]:
+                for distance, sq in ray:
                     stack = stacks[sq]
                     if stack:
                         owner, face = stack[-1]
@@ -405,6 +412,15 @@ def landable_table(may_land: Any, game: Any, board: Any, start_owner: tuple[int,
             ),
         )
     return table
+
+
+@functools.lru_cache(maxsize=32)
+def back_counts(board: Any, directions: tuple[tuple[int, int], ...], farthest: int) -> tuple:
+    """For each square, in each of ``directions`` reversed, the squares up to
+    ``farthest`` away, nearest first, each with its distance: (distance,
+    square). Made once per board, directions and highest face."""
+    rays = board.rays(tuple((-dc, -dr) for dc, dr in directions))
+    return tuple(tuple(tuple(enumerate(ray[:farthest], start=1)) for ray in lines) for lines in rays)
 
 
 def put_chip(work: Work, square: int, seat: int, face: int) -> None:
