@@ -199,6 +199,17 @@ def test_the_default_numbering_writes_every_decision_the_values_make(reg):
     ]
 
 
+def test_the_default_numbering_refuses_more_events_than_it_may_list():
+    class Wide(tabletop.Game):
+        name = "wide"
+
+        def values(self, event, field):
+            return range(2_000)
+
+    with pytest.raises(PluginError, match="wide: its 'bid' events' values make more than 1,000,000"):
+        Wide(("ann", "ben"), {}, None).every(Bid)
+
+
 def test_openspiel_plays_a_game_numbered_by_default():
     pyspiel = pytest.importorskip("pyspiel")
     import tabletop.openspiel

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import product
+from math import prod
 from typing import Any
 
 import attrs
@@ -40,6 +41,8 @@ from .registry import Registry
 
 #: Word 0: the decision spelt so far ends here.
 END = "."
+#: The most events of one class the default numbering lists (each is a word, or a chance outcome).
+MOST_EVENTS = 1_000_000
 
 
 def every(game: Game, cls: type[Event]) -> list[Event]:
@@ -61,6 +64,10 @@ def every(game: Game, cls: type[Event]) -> list[Event]:
                 "has no values (the game gives them with Game.values, or registers a numbering with register_numberings)"
             )
         values.append(tuple(found))
+    if prod(map(len, values)) > MOST_EVENTS:
+        raise PluginError(
+            f"{game.name}: its {cls.kind!r} events' values make more than {MOST_EVENTS:,} of them to number"
+        )
     mine = {"player": game.players[0]} if any(f.name == "player" for f in attrs.fields(cls)) else {}
     return [cls(**mine, **dict(zip(names, chosen))) for chosen in product(*values)]
 
