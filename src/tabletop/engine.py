@@ -343,8 +343,12 @@ class Match:
             # legal decision to tell a decision from a forced event.
             deciders = steps.deciders
             effects, phase, leading, settle = steps.effects, steps.phase, steps.leading, steps.settle
+            # The turn's own apply is written out below, unless the fast path
+            # does more at each event than the turn (``TurnFast.stepping``).
+            inline = fast.apply is getattr(fast, "stepping", None)
         else:
             next_node, check = fast.next, fast.check
+            inline = False
         # Events of these kinds, and any event while a node is pending or a
         # decision sealed, go through :meth:`accept`; only it changes those.
         unusual = {*foreign, Resign, Agreement, Handover}
@@ -397,7 +401,7 @@ class Match:
                     live, done = self._live, self.seq
                     pending = self._node is not None or bool(self.seals) or self.agreed is not None
                     continue
-                if steps is not None:
+                if inline:
                     # ``TurnFast.apply`` without its call: the step's effect,
                     # then settling when the step it leads to may lead on.
                     effects[at](arg, live, event)

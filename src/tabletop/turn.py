@@ -236,6 +236,10 @@ class TurnFast:
                 return legals[live.at](game, live, player)
 
         self.next, self.check, self.apply, self.legal = next, check, apply, legal
+        #: The turn's own ``apply``: the engine's fast loops write it out in
+        #: place of a call while ``self.apply`` is still this one (a fast path
+        #: that does more at each event replaces ``apply`` and is called).
+        self.stepping = apply
 
 
 def _checking(step: TurnStep, screens: bool, screen: Check | None) -> Check:
