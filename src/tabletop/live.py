@@ -153,9 +153,17 @@ def seal(match: Match, decision: Event, secrets: Secrets, salt: str | None = Non
 
 
 def bot_rng(seed: str, player: str) -> random.Random:
-    """The random numbers a bot uses in a game: from the seed, so runs repeat."""
+    """The random numbers a bot uses in a game: from the seed, so runs repeat.
+
+    ``random.Random(n)``, made with one seeding instead of two: its
+    constructor seeds the generator, and ``Random.__init__`` seeds it again
+    with the same number (most of a short game's cost, twice per seat). A
+    test holds the two to the same state."""
     digest = hashlib.sha256(f"bot {player} {seed}".encode()).digest()
-    return random.Random(int.from_bytes(digest, "big"))
+    rng = random.Random.__new__(random.Random)
+    rng.gauss_next = None  # what Random.__init__ sets besides the seed
+    super(random.Random, rng).seed(int.from_bytes(digest, "big"))
+    return rng
 
 
 def selfplay(
