@@ -269,21 +269,3 @@ def test_self_play_draws_no_number_for_a_sure_outcome(registry, monkeypatch, gam
         _, _, plain = selfplay(registry, game, names, [looking] * players, f"sure-{i}")
         assert plain == raced
     assert spared > 0
-
-
-@settings(max_examples=300, deadline=None)
-@given(seed=st.text(max_size=40), player=st.text(min_size=1, max_size=20))
-def test_a_bots_generator_is_the_one_random_random_makes_from_its_digest(seed, player):
-    """``bot_rng`` seeds its generator once where ``random.Random(n)`` seeds
-    it twice: the same state, so every self-played game repeats."""
-    import hashlib
-    import random
-
-    from tabletop.live import bot_rng
-
-    digest = hashlib.sha256(f"bot {player} {seed}".encode()).digest()
-    ours, theirs = bot_rng(seed, player), random.Random(int.from_bytes(digest, "big"))
-    assert ours.getstate() == theirs.getstate()
-    assert [ours.random() for _ in range(3)] + [ours.gauss(0, 1)] == [theirs.random() for _ in range(3)] + [
-        theirs.gauss(0, 1)
-    ]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import chain, chance, logfile, seen
+from .caches import Bound
 from .engine import Match
 from .errors import IllegalEventError, TabletopError, UsageError, shown
 from .events import Event, Reveal, Seal, Unseal
@@ -49,6 +50,14 @@ def create_log(path: Path, lines: list[str], seed: str | None = None) -> None:
         raise
 
 
+#: Headers made for new games, less their seed, with the game made from
+#: them, by what they were made from (the registry, game, players, variants,
+#: options): a run makes thousands of games from a few, and checking a
+#: header's parts costs more than a short game's turns. Entries are small.
+HEADERS_KEPT = Bound(256)
+_HEADERS: dict[Any, tuple[Header, Game]] = {}
+
+
 def make_header(
     registry: Registry,
     game: str,
@@ -62,7 +71,38 @@ def make_header(
     from the header to check it: a new match may start from that game
     (``Match(registry, header, game)``) instead of making it again (self-play
     makes thousands)."""
-    from .header import check_players, check_seed
+    from .header import check_seed
+
+    try:
+        key = (registry, game, tuple(players), tuple(variants), tuple(sorted((options or {}).items())), sealed)
+        known = _HEADERS.get(key)
+    except TypeError:  # an option's value that cannot be hashed: checked afresh
+        key = known = None
+    if known is None:
+        known = _checked_header(registry, game, players, variants, options, sealed)
+        if key is not None:
+            HEADERS_KEPT.keep(_HEADERS, key, known)
+    if seed is not None:
+        check_seed(seed)
+    seed = seed if seed is not None else chance.new_seed()
+    randomness = Randomness(commitment=chance.commitment(seed)) if sealed else Randomness(seed=seed)
+    template, made = known
+    header = Header(
+        template.game, template.players, template.variants, dict(template.options), randomness, template.version
+    )
+    return header, seed, made
+
+
+def _checked_header(
+    registry: Registry,
+    game: str,
+    players: Sequence[str],
+    variants: Sequence[str],
+    options: Mapping[str, str] | None,
+    sealed: bool,
+) -> tuple[Header, Game]:
+    """A header checked in every part but its seed, and the game made from it."""
+    from .header import check_players
 
     cls = registry.game_class(game)
     check_players(list(players), "--players")
@@ -70,17 +110,13 @@ def make_header(
         raise UsageError(
             f"--players: {cls.name} is for {cls.min_players} to {cls.max_players} players, not {len(players)}"
         )
-    if seed is not None:
-        check_seed(seed)
     normalized = cls.normalize_options(dict(options or {}), players)
-    seed = seed if seed is not None else chance.new_seed()
-    randomness = Randomness(commitment=chance.commitment(seed)) if sealed else Randomness(seed=seed)
     entries = tuple(registry.variant_entry(v, cls.name) for v in variants)
     # A sealed game's chain salts each line (format 2): the heads mailed to
     # its players do not let them try each possible hidden draw.
-    header = Header(game, tuple(players), entries, normalized, randomness, chain.SALTED if sealed else 1)
+    header = Header(game, tuple(players), entries, normalized, Randomness(), chain.SALTED if sealed else 1)
     made = registry.game(header)  # fails now, with a clear error, on a bad player count or variant
-    return header, seed, made
+    return header, made
 
 
 #: Sealed decisions kept until they are revealed: player -> {"salt", "choice"}.
@@ -153,17 +189,9 @@ def seal(match: Match, decision: Event, secrets: Secrets, salt: str | None = Non
 
 
 def bot_rng(seed: str, player: str) -> random.Random:
-    """The random numbers a bot uses in a game: from the seed, so runs repeat.
-
-    ``random.Random(n)``, made with one seeding instead of two: its
-    constructor seeds the generator, and ``Random.__init__`` seeds it again
-    with the same number (most of a short game's cost, twice per seat). A
-    test holds the two to the same state."""
+    """The random numbers a bot uses in a game: from the seed, so runs repeat."""
     digest = hashlib.sha256(f"bot {player} {seed}".encode()).digest()
-    rng = random.Random.__new__(random.Random)
-    rng.gauss_next = None  # what Random.__init__ sets besides the seed
-    super(random.Random, rng).seed(int.from_bytes(digest, "big"))
-    return rng
+    return random.Random(int.from_bytes(digest, "big"))
 
 
 def selfplay(
@@ -222,15 +250,21 @@ def selfplay(
     return header, match, events
 
 
-def random_choice(game: Any, state: Any, player: str, legal: list[Event], rng: random.Random) -> Event:
+def random_choice(game: Any, state: Any, player: str, legal: Sequence[Event], rng: random.Random) -> Event:
     """The core's bot: any legal decision, uniformly.
 
-    The index is drawn as ``random.Random.randrange(n)`` draws it in CPython
-    (numbers of ``n.bit_length()`` bits from the generator until one is
-    below ``n``), written out: the bot then repeats its games whatever a
-    Python release does to ``randrange`` (only the generator's bits are
-    promised to repeat), and a self-played turn is spared its checks (a
-    test holds the two equal)."""
+    A listing that offers ``sample(rng)`` draws its own uniform choice
+    (Glyph Chess's without listing every move: see its ``Actions``; a test
+    holds each such listing to every decision alike). Any other is asked its
+    length and one item: the index is drawn as ``random.Random.randrange(n)``
+    draws it in CPython (numbers of ``n.bit_length()`` bits from the
+    generator until one is below ``n``), written out: the bot then repeats
+    its games whatever a Python release does to ``randrange`` (only the
+    generator's bits are promised to repeat), and a self-played turn is
+    spared its checks (a test holds the two equal)."""
+    sample = getattr(legal, "sample", None)
+    if sample is not None:
+        return sample(rng)  # type: ignore[no-any-return]
     n = len(legal)
     if not n:
         raise ValueError("no legal decision to choose from")
