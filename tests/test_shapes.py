@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop import Decide, Forced, Over, PluginError, Variant
+from tabletop import Decide, Forced, Header, Over, PluginError, Variant, hookimpl, rulehook
 from tabletop.errors import NotationError
-from tabletop.events import RULES, Event
+from tabletop.events import CHANCE, RULES, Event
 from tabletop.memo import EMPTY, Memo, forget, recall, remember
 from tabletop.registry import Codec
-from tabletop.shapes import One, Order, Subset, YesNo
+from tabletop.shapes import Deal, One, Order, Subset, YesNo
 from tabletop.steps import NOT_NOW, TurnStep
 from tabletop.turn import Turn
 
@@ -283,3 +283,76 @@ def test_a_shape_is_public_unless_declared_secret_then_its_player_alone_sees_it(
     assert redacted(Take("ann", "2/5")) == "take (hidden)" and "2/5" not in redacted(Take("ann", "2/5"))
     assert seen(Show("ann", "cy"), "cy") and not seen(Show("ann", "cy"), "ben")
     assert seen(Tick(), "ben")  # an event that says nothing of itself: the game's own rules decide
+
+
+# -- a secret dealt at setup --------------------------------------------------------------------
+@attrs.frozen
+class Hint(Deal):
+    kind: ClassVar[str] = "hint"
+
+
+POOL = {"a": 2, "b": 1}  # two a's and a b, two items each
+
+
+def test_a_deal_lists_every_hand_once_as_likely_as_the_ways_to_deal_it():
+    node = Hint.chance("ann", POOL, 2)
+    assert node.outcomes == (Hint("ann", ("a", "a")), Hint("ann", ("a", "b")))
+    assert node.weights == (1, 2)  # of the 3 pairs of the three items, 2 hold the b
+    assert Hint.chance("ann", ("x", "y", "z"), 1).weights is None  # each once: alike
+    assert Hint("ann", ("a", "b")).notation() == "hint a,b" and Hint("ann", ()).notation() == "hint -"
+    with pytest.raises(ValueError, match="cannot be dealt"):
+        Hint.chance("ann", POOL, 4)
+
+
+def test_a_deal_is_its_players_alone_and_kept_in_their_part_of_the_memo():
+    from tabletop.shapes import redacted, seen
+
+    deal = Hint("ann", ("a", "b"))
+    assert deal.origin == CHANCE
+    assert seen(deal, "ann") and seen(deal, None) and not seen(deal, "ben")
+    assert redacted(deal) == "hint (hidden)"
+    step = TurnStep("setup", lambda game, state: Over(), (Tick,), lambda game, work, event: None)
+    table = Hint.first({"setup": step}, POOL, 2)
+    game, work = attrs.make_class("Game", ["players"])(("ann", "ben")), attrs.make_class("W", ["memo"])(EMPTY)
+    assert table["setup"].node(game, work) == Hint.chance("ann", POOL, 2)
+    table["setup"].apply(game, work, deal)
+    assert table["setup"].node(game, work) == Hint.chance("ben", POOL, 2)
+    table["setup"].apply(game, work, Hint("ben", ("a", "a")))
+    assert table["setup"].node(game, work) == Over()  # every player dealt: the game's own setup
+    assert Hint.dealt(work, "ann") == ("a", "b") and Hint.dealt(work.memo.seen_by("ben"), "ann") == ()
+    assert recall(work.memo, "hint") == ("ann", "ben")  # who has been dealt is public
+
+
+class GluxHints:
+    @rulehook(wrapper=True)
+    def glux_turn_steps(self, players):
+        return Hint.first((yield), POOL, 2)
+
+
+class GlyphHints:
+    @rulehook(wrapper=True)
+    def glyph_turn_steps(self, players):
+        return Hint.first((yield), POOL, 2)
+
+
+class Hints:
+    @hookimpl
+    def register_variants(self):
+        return [
+            Variant("glux-hints", "glux", "a secret pair dealt to each", GluxHints(), (Hint,)),
+            Variant("glyph-hints", "glyph-chess", "a secret pair dealt to each", GlyphHints(), (Hint,)),
+        ]
+
+
+@pytest.mark.parametrize("game, variant, every", [("glux", "glux-hints", 8), ("glyph-chess", "glyph-hints", 30)])
+def test_a_deal_at_setup_conforms_in_both_games(game, variant, every):
+    from tabletop import get_plugin_manager, testing
+    from tabletop.registry import Registry
+
+    manager = get_plugin_manager(environment=False)
+    manager.register(Hints())
+    registry = Registry(manager)
+    header = registry.game(Header(game, ("ann", "ben", "cy"), (variant,)))
+    assert header.next(header.initial()) == Hint.chance("ann", POOL, 2)
+    # Views, hidden outcomes (every deal), the fast path, notation and log lines, at every ``every``-th decision.
+    assert testing.conform(registry, game, ("ann", "ben", "cy"), (variant,), games=1, seed="hints", every=every) > 50

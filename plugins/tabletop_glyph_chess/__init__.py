@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .game import GlyphChess
     from .hexes import DIRECTIONS, HexBoard
     from .kills import minions_leave, relocate, strike
+    from .offers import Paid, action, offer
     from .payment import COST_KINDS, PAYMENT_TYPES, Payers
     from .pieces import (
         ELEMENTALIST,
@@ -53,6 +54,9 @@ _FROM = {
     "minions_leave": "kills",
     "relocate": "kills",
     "strike": "kills",
+    "Paid": "offers",
+    "action": "offers",
+    "offer": "offers",
     "COST_KINDS": "payment",
     "PAYMENT_TYPES": "payment",
     "Payers": "payment",
@@ -103,6 +107,7 @@ __all__ = [
     "GlyphChess",
     "HexBoard",
     "Move",
+    "Paid",
     "Pass",
     "Payers",
     "Reroll",
@@ -113,9 +118,11 @@ __all__ = [
     "Step",
     "TurnStep",
     "Work",
+    "action",
     "adjacent_empty",
     "empty_next",
     "minions_leave",
+    "offer",
     "pieces_of",
     "recall",
     "relocate",

@@ -1,8 +1,8 @@
 """The events of a Glyph Chess log.
 
-Spots are names like ``c4``. ``dice`` lists the indices (0-4) of the shared
-dice spent, ``coins`` the glyph types of the coins spent (a wild coin keeps its
-type). Kills, incinerations, minions leaving and eliminations are not events:
+Spots are names like ``c4``. ``dice`` lists the numbers (1 to 5, or as many
+as ``glyph_dice`` says) of the shared dice spent, ``coins`` the glyph types
+of the coins spent (a wild coin keeps its type). Kills, incinerations, minions leaving and eliminations are not events:
 replay works them out.
 """
 
@@ -29,7 +29,7 @@ class Shuffle(Event):
 
 @attrs.frozen
 class Roll(Event):
-    """Die number ``die`` (0-4) is rolled and shows ``face``."""
+    """Die number ``die`` (1 to 5, or as many as ``glyph_dice`` says) is rolled and shows ``face``."""
 
     kind: ClassVar[str] = "roll"
     origin: ClassVar[str] = CHANCE
@@ -103,8 +103,9 @@ class Cast(Event):
 
 @attrs.frozen
 class Escape(Event):
-    """The necromancer's owner answers an attack: pay ``coin`` to escape, or
-    ``coin`` = "" to let it be taken."""
+    """The necromancer's owner answers an attack: pay ``coin`` to escape (a
+    coin's letter, or a die's name, ``D2``, where the escape's cost allows a
+    die), or ``coin`` = "" to let it be taken."""
 
     kind: ClassVar[str] = "escape"
     player: str

@@ -25,6 +25,7 @@ from . import (
     position,
     render,
     resignation,
+    setup,
     sight,
     steps,
     turn_end,
@@ -33,7 +34,7 @@ from .context import ByOccupant, Stops
 from .events import EVENTS, Draw, Glimpse, Roll, Shuffle
 from .fast import Fast, IndexedChance
 from .hexes import board
-from .pieces import DICE, GLYPHS, NAMES
+from .pieces import GLYPHS, NAMES
 from .state import ACT, DISCARD, State, Work, evolve, freeze, thaw
 
 
@@ -161,7 +162,7 @@ class GlyphChess(Game):
         self.escape_coins = r.glyph_escape_coins
         self.centre_wins = r.glyph_centre_wins
         wild = r.glyph_wild_coins
-        self.wild = lambda state, seat: wild(state=state, seat=seat)
+        self.wild = lambda state, seat: wild(game=self, state=state, seat=seat)
         self.edges = tuple(tuple(e) for e in r.glyph_start_edges(game=self, players=n))
         self.first = r.glyph_first_player(players=n)
         self.spells = dict(r.glyph_spells(players=n))
@@ -191,6 +192,7 @@ class GlyphChess(Game):
         }
         self.secret_setup = bool(r.glyph_secret_setup(players=n))
         self.hand_limit = r.glyph_hand_limit(players=n)
+        self.dice = setup.dice(self)
         #: The turn the core runs (``tabletop.Turn``): the table of steps in
         #: force (``steps.py``) on the state's twin (``state.Work``). Every
         #: step's check names what is wrong with any decision, and an
@@ -202,7 +204,7 @@ class GlyphChess(Game):
         self.steps = self.turn.table
         # Nodes asked for again and again, made once.
         self.shuffles = tuple(_shuffles(p) for p in self.players)
-        self.rolls = tuple(Chance(tuple(Roll(d + 1, f) for f in GLYPHS)) for d in range(DICE))
+        self.rolls = tuple(Chance(tuple(Roll(d + 1, f) for f in GLYPHS)) for d in range(self.dice))
         self.decides = tuple(Decide((p,)) for p in self.players)
         self.draws = tuple(tuple(Draw(p, g) for g in GLYPHS) for p in self.players)
         payment.check_move_costs(self)

@@ -119,6 +119,22 @@ def glyph_coins(players: int) -> Sequence[int] | None:
     """
 
 
+@header_rule
+def glyph_dice(players: int) -> int | None:
+    """How many glyph dice the players share, 1 to 9. Official: 5. The
+    state holds that many (``state.dice``), the starting player rolls them
+    all, ``roll`` events number them 1 to N and payments name them ``D1``
+    to ``DN``; any other count is refused when the game is made.
+
+    Example::
+
+        class SixDice:
+            @rulehook
+            def glyph_dice(self, players):
+                return 6
+    """
+
+
 # -- the turn ------------------------------------------------------------------
 @header_rule
 def glyph_turn_steps(players: int) -> Mapping[str, TurnStep] | None:
@@ -142,9 +158,9 @@ def glyph_turn_steps(players: int) -> Mapping[str, TurnStep] | None:
 
 @move_rule
 def glyph_rerollable(game: Game, state: State, seat: int) -> Sequence[int] | None:
-    """The dice (indices 0-4) ``seat`` may re-roll in its awakening step;
-    none: the step passes. Official: the dice showing a type of one of its
-    dead pieces.
+    """The dice (indices from 0, one less than their numbers) ``seat`` may
+    re-roll in its awakening step; none: the step passes. Official: the dice
+    showing a type of one of its dead pieces.
 
     Example::
 
@@ -458,10 +474,11 @@ def glyph_may_use_coins(game: Game, state: State, spot: int) -> bool | None:
 
 
 @move_rule
-def glyph_wild_coins(state: State, seat: int) -> frozenset[str] | None:
+def glyph_wild_coins(game: Game, state: State, seat: int) -> frozenset[str] | None:
     """The glyph types whose coins are wild for ``seat`` (they pay for any
     type; the official ``glyph_payers`` asks it). Official: the types of its
-    dead pieces.
+    dead pieces. (An implementation may leave ``game`` out, as any hook's
+    argument.)
 
     Example::
 
@@ -528,27 +545,33 @@ def glyph_strike(game: Game, state: State, spot: int, burn: bool) -> bool | None
 
 
 @move_rule
-def glyph_escape_cost(game: Game, state: State, spot: int) -> str | None:
-    """The payment type of the attacked necromancer's escape (it is on
-    ``spot``): the escape costs one coin that may pay one item of that type
-    (``glyph_payers``, as every payment); ``""``: it cannot escape.
-    Official: ``"N"`` (a necromancer coin or a wild one, none in an enemy
-    seeress's sight).
+def glyph_escape_cost(game: Game, state: State, spot: int) -> str | tuple[str, str] | None:
+    """What the attacked necromancer's escape costs (it is on ``spot``):
+    one item, a payment type (a glyph letter: one coin that may pay one item
+    of that type, ``glyph_payers``, as every payment), or ``(cost kind,
+    payment type)``: ``"coin"`` (a coin, as a type alone says), ``"item"``
+    (a coin or a die that may pay), ``"die"`` (a die showing the type,
+    never a coin) or ``"any-die"`` (any die). ``""``: it cannot escape.
+    Whenever the cost in force can be paid, the owner is asked; a die is
+    written ``escape D2`` and spent as a move spends one (the reset step
+    re-rolls it). Official: ``"N"`` (a necromancer coin or a wild one,
+    none in an enemy seeress's sight).
 
     Example::
 
-        class SeeressEscape:
+        class DieEscape:
             @rulehook
             def glyph_escape_cost(self, game, state, spot):
-                return "S"  # a seeress coin (or a wild one) buys the escape
+                return "item", "N"  # a necromancer or wild coin, or a die showing N
     """
 
 
 @move_rule
 def glyph_escape_coins(game: Game, state: State, spot: int) -> Sequence[str] | None:
-    """The coins the owner of the attacked necromancer on ``spot`` may pay to
-    escape; none: it is taken. Official: the coins in hand that
-    ``glyph_payers`` lets pay the type of ``glyph_escape_cost``.
+    """What the owner of the attacked necromancer on ``spot`` may pay to
+    escape: coin letters, and dice (``"D2"``) where the cost allows one;
+    none: it is taken. Official: every way to pay ``glyph_escape_cost``
+    with what ``glyph_payers`` lets pay (of alike dice, the lowest-numbered).
 
     Example::
 
@@ -597,14 +620,28 @@ def glyph_eliminate(game: Game, state: State, seat: int) -> bool | None:
 
 @move_rule
 def glyph_outcome(game: Game, state: State) -> Outcome | None:
-    """The result of a game (or the standings of one not over): scores,
-    winners and a note saying what decided it. Official (``victory.py``).
+    """The result of a game (or the standings of one not over), computed
+    from the whole state: scores, winners (several: a shared victory) and a
+    note saying what decided it. It is the one place a result comes from:
+    replay, ``stats``, ``simulate``, the referee, the bots' search and the
+    learning adapters all ask it. It is told the game and the whole state,
+    memo included, so a rule that scores what a variant remembered (a
+    secret dealt at setup, the order players fell in) is a wrapper here.
+    Official (``victory.py``): 1 for the winner, 0 for the others.
 
-    Example::
+    Example (players score by the order they fell in, the winner most)::
 
-        class LoudNote:
+        class Placings:
+            @rulehook(wrapper=True)
+            def glyph_eliminate(self, game, state, seat):
+                done = yield
+                remember(state, "fallen", (*recall(state, "fallen", ()), seat))
+                return done
+
             @rulehook(wrapper=True)
             def glyph_outcome(self, game, state):
                 outcome = yield
-                return Outcome(outcome.scores, outcome.winners, outcome.note.upper())
+                fallen = recall(state, "fallen", ())
+                scores = {p: (fallen.index(s) if s in fallen else len(fallen)) for s, p in enumerate(game.players)}
+                return Outcome(scores, outcome.winners, outcome.note)
     """

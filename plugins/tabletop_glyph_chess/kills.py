@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from tabletop import rulehook
 
+from . import escape
 from .pieces import GLYPHS, ILLUSIONIST, MINION, SCEPTER, SUMMONER
 from .state import BURNT, KILLED, Step, Work
 
@@ -76,10 +77,7 @@ def land(game: GlyphChess, work: Work, step: Step, escape_with: str = "") -> Non
     target = board[step.target]
     if target is not None and target[0] != mover[0]:
         if escape_with:
-            seat = target[0]
-            i = GLYPHS.index(escape_with)
-            work.hands[seat][i] -= 1
-            work.used[seat][i] += 1
+            escape.pay(work, target[0], escape_with)
             # The attacker lands; the necromancer takes the spot it came from.
             relocate(work, step.source, step.target)
             board[step.source] = target

@@ -1,6 +1,7 @@
 """Glyph Chess notation. Spots are named like ``c4`` (see docs/glyph-chess.md);
-what is paid comes after a ``/``: dice as ``D1``..``D5``, coins by their letter
-(S I E F N U; a wild coin keeps its letter).
+what is paid comes after a ``/``: dice as ``D1``..``D5`` (as many as the game
+has, ``glyph_dice``), coins by their letter (S I E F N U; a wild coin keeps
+its letter).
 
 ==============================  ========================================
 ``c3-c6 / D2 D3 E``             move the piece on c3 to c6
@@ -14,6 +15,7 @@ what is paid comes after a ``/``: dice as ``D1``..``D5``, coins by their letter
 ``summon c3 d3 d4 / D2``        minions onto d3 and d4
 ``reroll`` / ``skip``           awakening: re-roll dice of dead types, or not
 ``escape N`` / ``stay``         the necromancer escapes paying an N coin, or not
+``escape D2``                   ... paying a die, where the escape's cost allows one
 ``discard S E`` / ``discard``   after foresee: the coins to discard (0 to 2)
 ``arrange S I K E F N U``       advanced setup: your edge, left to right
 ==============================  ========================================
@@ -37,7 +39,8 @@ _SPOT = re.compile(r"^[a-z][1-9][0-9]?$")
 _MOVE = re.compile(r"^([a-z][1-9][0-9]?)\s*-\s*([a-z][1-9][0-9]?)$")
 
 
-def _payment(event: Event) -> str:
+def payment_text(event: Event) -> str:
+    """What an event pays, as written after its decision: `` / D1 E``, or nothing."""
     items = [f"D{n}" for n in event.dice] + list(event.coins)
     return f" / {' '.join(items)}" if items else ""
 
@@ -55,14 +58,14 @@ def glyph_parse(game: GlyphChess, text: str, player: str, state: State) -> Event
 def notate(game: GlyphChess, decision: Event) -> str:
     """A decision as a player writes it (what :func:`parse` reads back)."""
     if isinstance(decision, Move):
-        return f"{decision.source}-{decision.target}{_payment(decision)}"
+        return f"{decision.source}-{decision.target}{payment_text(decision)}"
     if isinstance(decision, Cast):
         words = [decision.spell, decision.source]
         spell = game.spells.get(decision.spell)
         if spell is not None and spell.argument:
             words.append(decision.target)
         words += list(decision.spots)
-        return " ".join(words) + _payment(decision)
+        return " ".join(words) + payment_text(decision)
     if isinstance(decision, Reroll):
         return "reroll" if decision.accept else "skip"
     if isinstance(decision, Escape):
@@ -78,11 +81,12 @@ def notate(game: GlyphChess, decision: Event) -> str:
 
 
 def _shape_notation(decision: Event) -> str | None:
-    """A variant's decision of one of the core's shapes writes itself
-    (``tabletop.shapes``: ``take 2``, ``keep yes``); None for anything else."""
-    from tabletop.shapes import Shape  # only a variant's decision comes this far
+    """A variant's decision of one of the core's shapes, or its deal, writes
+    itself (``tabletop.shapes``: ``take 2``, ``keep yes``, ``patron E``);
+    None for anything else."""
+    from tabletop.shapes import Deal, Shape  # only a variant's event comes this far
 
-    return decision.notation() if isinstance(decision, Shape) else None
+    return decision.notation() if isinstance(decision, (Shape, Deal)) else None
 
 
 def shapes(game: GlyphChess) -> tuple[type[Event], ...]:
@@ -107,7 +111,7 @@ def outcome(game: GlyphChess, event: Event) -> str | None:
         return f"roll {event.face}"
     if isinstance(event, Shuffle):
         return " ".join(["shuffle", *event.order])
-    return None
+    return _shape_notation(event)  # a variant's deal (``tabletop.shapes.Deal``)
 
 
 def sentence(game: GlyphChess, event: Event, visible: bool) -> str:
@@ -141,15 +145,18 @@ def parse(game: GlyphChess, text: str, player: str, state: State) -> Event:
         decision = shape.parse(text, player)  # type: ignore[attr-defined]
         if decision is not None:
             return decision
-    dice, coins = _read_payment(paid)
+    dice, coins = read_payment(paid)
     if len(words) == 1 and head in ("reroll", "skip"):
         return Reroll(player, head == "reroll")
     if head == "stay" and len(words) == 1:
         return Escape(player, "")
     if head == "escape":
-        if len(words) != 2 or words[1].upper() not in GLYPHS:
-            raise NotationError("write 'escape N' (the coin you pay: N or a wild coin's letter), or 'stay'")
-        return Escape(player, words[1].upper())
+        paying = words[1].upper() if len(words) == 2 else ""
+        if paying not in GLYPHS and not _DIE.match(paying):
+            raise NotationError(
+                "write 'escape N' (the coin you pay: N or a wild coin's letter, or a die: D2), or 'stay'"
+            )
+        return Escape(player, paying)
     if head == "discard":
         picked = tuple(w.upper() for w in words[1:])
         if any(c not in GLYPHS for c in picked):
@@ -172,15 +179,19 @@ def parse(game: GlyphChess, text: str, player: str, state: State) -> Event:
 _OWN = frozenset({"reroll", "skip", "stay", "escape", "discard", "arrange"})
 
 
-def _read_payment(paid: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+_DIE = re.compile(r"^[dD][1-9]$")
+
+
+def read_payment(paid: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """What is written after the ``/``: (die numbers, coin letters)."""
     dice, coins = [], []
     for token in paid.split():
-        if re.fullmatch(r"[dD][1-9]", token):
+        if _DIE.match(token):
             dice.append(int(token[1]))
         elif token.upper() in GLYPHS:
             coins.append(token.upper())
         else:
-            raise NotationError(f"cannot read {token!r} as payment: dice are D1 to D5, coins S I E F N U")
+            raise NotationError(f"cannot read {token!r} as payment: dice are D1, D2 ..., coins S I E F N U")
     return tuple(dice), tuple(coins)
 
 

@@ -19,7 +19,14 @@ from .movement import (
 from .notation import glyph_notate, glyph_parse
 from .payment import glyph_payers, glyph_wild_coins
 from .scepter import glyph_centre_wins, glyph_eliminate
-from .setup import glyph_coins, glyph_first_player, glyph_secret_setup, glyph_start_edges, glyph_starting_coins
+from .setup import (
+    glyph_coins,
+    glyph_dice,
+    glyph_first_player,
+    glyph_secret_setup,
+    glyph_start_edges,
+    glyph_starting_coins,
+)
 from .sight import glyph_may_use_coins
 from .spells import COSTS, glyph_costs, glyph_more_spells, glyph_spells
 from .steps import glyph_turn_steps
@@ -34,6 +41,7 @@ OFFICIAL = {
         glyph_first_player,
         glyph_starting_coins,
         glyph_coins,
+        glyph_dice,
         glyph_turn_steps,
         glyph_rerollable,
         glyph_hand_limit,

@@ -351,6 +351,6 @@ def _multisets(pool: list[tuple[str, int]], size: int) -> Iterator[tuple[str, ..
 
 
 @rulehook
-def glyph_wild_coins(state: State | Work, seat: int) -> frozenset[str]:
+def glyph_wild_coins(game, state: State | Work, seat: int) -> frozenset[str]:
     # A coin of a type whose piece is dead (killed or incinerated) is wild.
     return official_wild(state, seat)

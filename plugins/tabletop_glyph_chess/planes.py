@@ -18,7 +18,7 @@ import numpy as np
 from tabletop import Hidden, PluginError
 from tabletop.planes import Plane, Planes, seat_order
 
-from .pieces import DICE, GLYPHS, MINION, SCEPTER
+from .pieces import GLYPHS, MINION, SCEPTER
 from .state import ACT, AWAKEN, DISCARD, DRAW, ESCAPE, GLIMPSE, KILLED, OVER, ROLLING, SETUP
 
 if TYPE_CHECKING:
@@ -50,9 +50,9 @@ def planes(game: GlyphChess) -> Planes:
         Plane("used", (n, g), coins, "seat k's used area by glyph type"),
         Plane("fates", (n, g, 2), 1, "seat k's glyph piece of type j is killed (0) or incinerated (1)"),
         Plane("eliminated", (n,), 1, "seat k is out of the game"),
-        Plane("dice", (DICE, g), 1, "die i shows glyph type j"),
-        Plane("rolling", (DICE,), 1, "die i is being rolled"),
-        Plane("spent", (DICE,), 1, "die i was spent this turn"),
+        Plane("dice", (game.dice, g), 1, "die i shows glyph type j"),
+        Plane("rolling", (game.dice,), 1, "die i is being rolled"),
+        Plane("spent", (game.dice,), 1, "die i was spent this turn"),
         Plane("phase", (len(PHASES),), 1, "the step of the turn: " + ", ".join(PHASES)),
         Plane("turn", (n,), 1, "the seat whose turn it is"),
         Plane("target", (n,), 1, "the seat the seeress looks at, while her spell is resolved"),
@@ -122,7 +122,8 @@ def planes(game: GlyphChess) -> Planes:
             out["placed"][order[seat]] = flag
         for seat, owed in enumerate(view.owed):
             out["owed"][order[seat]] = owed
-        if view.winner is not None:
-            out["winner"][order[view.winner]] = 1
+        if view.phase == OVER:  # the result as the rules in force give it (``glyph_outcome``)
+            for winner in game.outcome(view).winners:
+                out["winner"][order[game.seats[winner]]] = 1
 
     return Planes(declared, fill)

@@ -1,7 +1,8 @@
 """Setting up: each player's edge, the order of their pieces along it
 (shuffled glyph cards, or the advanced setup's secret arrangement), who
-starts, the coins each player owns and draws before the first turn; then the
-starting player rolls all five dice."""
+starts, the coins each player owns and draws before the first turn, how many
+dice are shared; then the starting player rolls all the dice (five in the
+rule book)."""
 
 from __future__ import annotations
 
@@ -47,6 +48,23 @@ def glyph_coins(players: int) -> tuple[int, ...]:
     return (COINS_PER_TYPE,) * len(GLYPHS)
 
 
+@rulehook
+def glyph_dice(players: int) -> int:
+    return DICE
+
+
+#: The most dice a game may share: a die is written D1 to D9.
+MOST_DICE = 9
+
+
+def dice(game: GlyphChess) -> int:
+    """How many dice the game shares (``glyph_dice``), refused outside 1 to 9."""
+    count = game.rules.glyph_dice(players=len(game.players))
+    if not 1 <= count <= MOST_DICE:
+        raise game.rules.refuse("glyph_dice", f"gave {count} dice (a game shares 1 to {MOST_DICE})")
+    return count
+
+
 def initial(game: GlyphChess) -> State:
     """The state before the first event: empty edges, full bags."""
     n = len(game.players)
@@ -60,7 +78,7 @@ def initial(game: GlyphChess) -> State:
         hands=(zero,) * n,
         bags=(bag,) * n,
         used=(zero,) * n,
-        dice=(None,) * DICE,
+        dice=(None,) * game.dice,
         eliminated=(False,) * n,
         turn=first,
         placed=(False,) * n,
@@ -78,4 +96,4 @@ def place(game: GlyphChess, work: Work, seat: int, order: Sequence[str], shuffle
     work.placed[seat] = True
     if all(work.placed):
         # The starting player rolls all the dice, then the others draw their first coins.
-        work.phase, work.rolling, work.then = ROLLING, list(range(DICE)), DRAW
+        work.phase, work.rolling, work.then = ROLLING, list(range(game.dice)), DRAW

@@ -132,6 +132,14 @@ class Work:
     wild = State.wild
     players_left = State.players_left
 
+    def move_coin(self, seat: int, glyph: str, source: str, target: str) -> None:
+        """Move one of ``seat``'s ``glyph`` coins from one of its places to
+        another: ``"bags"``, ``"hands"`` or ``"used"`` (a variant's action
+        that moves coins; the game's own rules write their counts directly)."""
+        i = GLYPHS.index(glyph)
+        getattr(self, source)[seat][i] -= 1
+        getattr(self, target)[seat][i] += 1
+
     #: The step the Work is in (its phase), kept by the core's fast path
     #: (``tabletop.TurnFast``) for the engine's fast loops.
     at: str

@@ -31,7 +31,7 @@ from tabletop.steps import decided_by
 
 from . import actions, awakening, escape, position, setup
 from .events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle
-from .pieces import GLYPHS, a_coin
+from .pieces import GLYPHS
 from .spells import blaze
 from .state import (
     ACT,
@@ -242,10 +242,7 @@ ACT_STEP = TurnStep(
 def _escape_check(game, state, decision):
     if type(decision) is not Escape:
         return "your necromancer is attacked: escape or stay"
-    options = escape.options(game, state)
-    if decision.coin and decision.coin not in options:
-        return f"you cannot escape with {a_coin(decision.coin)} (you may use: {', '.join(options) or 'none'})"
-    return None
+    return escape.error(game, state, decision.coin)
 
 
 ESCAPE_STEP = TurnStep(

@@ -63,6 +63,7 @@ _WHERE = {
     "gathering_rule": "rules",
     "header_rule": "rules",
     "move_rule": "rules",
+    "Deal": "shapes",
     "One": "shapes",
     "Order": "shapes",
     "Subset": "shapes",
@@ -94,7 +95,7 @@ if TYPE_CHECKING:
     from .plugins import get_plugin_manager, hookimpl
     from .registry import Registry
     from .rules import Parameter, Rules, gathering_rule, header_rule, move_rule, rulehook, rulespec
-    from .shapes import One, Order, Subset, YesNo
+    from .shapes import Deal, One, Order, Subset, YesNo
     from .steps import TurnStep
     from .turn import Turn, TurnFast
 
@@ -125,6 +126,7 @@ __all__ = [
     "Memo",
     "Moment",
     "NotationError",
+    "Deal",
     "One",
     "Order",
     "Outcome",

@@ -39,18 +39,35 @@ the games ask them through :func:`seen` and :func:`redacted`.
   ``least`` and ``most``);
 - :class:`YesNo`: a yes or a no;
 - :class:`Order`: put items in an order.
+
+One chance shape deals a secret at setup (a hand of cards, a hidden role)::
+
+    @attrs.frozen
+    class Patron(Deal):
+        kind: ClassVar[str] = "patron"
+
+    table = Patron.first(table, GLYPHS, 1)    # in a glyph_turn_steps wrapper: one type each
+    Patron.dealt(state, "ann")                # ("E",): ann's own, in her view alone
+
+- :class:`Deal`: ``count`` items of a pool dealt to each player in turn,
+  before the game's own setup; each player sees only their own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations, permutations
-from typing import ClassVar, TypeVar
+from math import comb, prod
+from typing import Any, ClassVar, TypeVar
 
 import attrs
 
+from . import memo
 from .errors import NotationError
-from .events import DECISION, Event
+from .events import CHANCE, DECISION, Event
+from .nodes import Chance
+from .steps import TurnStep
 
 S = TypeVar("S", bound="Shape")
 
@@ -58,6 +75,9 @@ S = TypeVar("S", bound="Shape")
 #: 7! orders are already more than a player reads.
 MAX_ITEMS = 12
 MAX_ORDER = 7
+#: A deal of more hands than this is refused: each hand is an outcome of
+#: its chance node, listed and weighed.
+MAX_HANDS = 5_000
 
 
 @attrs.frozen
@@ -221,6 +241,115 @@ class Order(Shape):
         if rest is None:
             return None
         return cls(player, _items(rest))
+
+
+@attrs.frozen
+class Deal(Event):
+    """A chance shape: ``items`` dealt to ``player`` from a pool, a secret
+    (a hand of cards, a hidden role, a secret objective). Subclass it with
+    your own ``kind``; :meth:`first` deals to every player before a game's
+    own setup, and :meth:`dealt` reads what a player was dealt.
+
+    Its player alone (and an omniscient viewer) sees the items: every other
+    player reads ``ann KIND (hidden)``, and what was dealt is kept in the
+    player's own part of the state's memo, in their view alone."""
+
+    origin: ClassVar[str] = CHANCE
+    secret: ClassVar[bool] = True
+    player: str
+    items: tuple[str, ...]
+
+    @classmethod
+    def chance(cls, player: str, pool: Mapping[str, int] | Sequence[str], count: int) -> Chance:
+        """The chance node dealing ``count`` items of ``pool`` to ``player``:
+        each hand once (its items in the pool's order), as likely as the
+        ways to deal it. ``pool``: the items, each once, or item -> how many."""
+        counts = tuple(pool.items()) if isinstance(pool, Mapping) else tuple((item, 1) for item in pool)
+        return _deals(cls, player, counts, count)
+
+    def notation(self) -> str:
+        """The outcome as a table writes it: ``KIND a,b`` (``KIND -`` for none)."""
+        return f"{self.kind} {','.join(self.items) or '-'}"
+
+    def seen_by(self, viewer: str | None) -> bool:
+        """Whether ``viewer`` may see the items: the player dealt them alone
+        (None, an omniscient viewer, sees everything)."""
+        return not self.secret or viewer is None or viewer == self.player
+
+    def redacted(self) -> str:
+        """The outcome as another player reads it: its kind alone."""
+        return f"{self.kind} (hidden)"
+
+    @classmethod
+    def dealt(cls, state: Any, player: str) -> tuple[str, ...]:
+        """What ``player`` was dealt: kept in ``state``'s memo under the
+        shape's kind, in the player's own part (empty before the deal, and
+        in any view but the player's)."""
+        return memo.recall(state, cls.kind, (), player=player)  # type: ignore[return-value]
+
+    @classmethod
+    def first(
+        cls,
+        table: Mapping[str, TurnStep],
+        pool: Mapping[str, int] | Sequence[str] | Callable[[Any, Any, str], Mapping[str, int] | Sequence[str]],
+        count: int,
+        step: str = "setup",
+    ) -> dict[str, TurnStep]:
+        """``table`` (a game's steps) with the step named ``step``, the one
+        a game starts in, first dealing ``count`` items of ``pool`` (or
+        ``pool(game, state, player)``) to each player in seat order. Who
+        has been dealt is public (the memo's public entry under the shape's
+        kind), what each was dealt their own. The game's own setup follows
+        as before."""
+        table = dict(table)
+        own = table[step]
+        own_node, own_apply, name = own.node, own.apply, cls.kind
+        items = pool if callable(pool) else lambda game, state, player: pool
+
+        def node(game: Any, state: Any) -> Any:
+            done = memo.recall(state, name, ())
+            if len(done) < len(game.players):  # type: ignore[arg-type]
+                player = game.players[len(done)]  # type: ignore[arg-type]
+                return cls.chance(player, items(game, state, player), count)
+            return own_node(game, state)
+
+        def apply(game: Any, work: Any, event: Event) -> None:
+            if isinstance(event, cls):
+                done = memo.recall(work.memo, name, ())
+                kept = memo.remember(work.memo, name, (*done, event.player))  # type: ignore[misc]
+                work.memo = memo.remember(kept, name, event.items, player=event.player)
+            elif own_apply is not None:
+                own_apply(game, work, event)
+
+        table[step] = attrs.evolve(own, node=node, accepts=(*own.accepts, cls), apply=apply)
+        return table
+
+
+@functools.lru_cache(maxsize=256)
+def _deals(cls: type[Deal], player: str, pool: tuple[tuple[str, int], ...], count: int) -> Chance:
+    # A setup asks for the same node again and again (made once each).
+    hands = list(_hands(pool, count))
+    if len(hands) > MAX_HANDS:
+        raise ValueError(f"{cls.kind}: too many hands to deal ({len(hands)} > {MAX_HANDS})")
+    if not hands:
+        raise ValueError(f"{cls.kind}: {count} items cannot be dealt from {sum(n for _, n in pool)}")
+    weights = tuple(prod(comb(n, k) for (_, n), k in zip(pool, taken)) for _, taken in hands)
+    outcomes = tuple(cls(player, items) for items, _ in hands)  # type: ignore[call-arg]
+    return Chance(outcomes, None if set(weights) == {1} else weights)
+
+
+def _hands(pool: tuple[tuple[str, int], ...], count: int, at: int = 0):
+    """Every hand of ``count`` items from ``pool`` (from its ``at``-th item on):
+    (the items in the pool's order, how many of each item)."""
+    if count == 0:
+        yield (), (0,) * (len(pool) - at)
+        return
+    if at == len(pool):
+        return
+    item, n = pool[at]
+    for take in range(min(n, count), -1, -1):
+        for items, taken in _hands(pool, count - take, at + 1):
+            yield (item,) * take + items, (take, *taken)
 
 
 def seen(event: Event, viewer: str | None) -> bool:

@@ -101,7 +101,9 @@ def spot(game: GlyphChess, state: State, name: str) -> tuple[str, str] | None:
     return None if piece is None else (game.players[piece[0]], piece[1])
 
 
-def record(registry: Registry, path: Path, data: dict[str, Any], script: Sequence[str]) -> Match:
+def record(
+    registry: Registry, path: Path, data: dict[str, Any], script: Sequence[str], variants: Sequence[str] = ()
+) -> Match:
     """Write a recorded scenario (outcomes observed at a table: no seed) and
     replay it from the file, every event validated.
 
@@ -110,7 +112,7 @@ def record(registry: Registry, path: Path, data: dict[str, Any], script: Sequenc
     given is the first possible one; events the rules force are added.
     """
     players = tuple(data["pieces"])
-    header = Header("glyph-chess", players, (), {"position": data}, Randomness())
+    header = Header("glyph-chess", players, tuple(variants), {"position": data}, Randomness())
     match = Match(registry, header)
     events = []
     queue = list(script)
@@ -146,4 +148,28 @@ def record(registry: Registry, path: Path, data: dict[str, Any], script: Sequenc
     assert not queue, f"script left over: {queue}"
     lines = registry.codec.log(header, events)
     create(path, lines)
+    return Replay(registry, path).run()
+
+
+def house_rules(*files: str) -> Registry:
+    """A registry with the house rules of ``variants/house_rules/`` named (file names)."""
+    from tabletop import get_plugin_manager
+
+    folder = Path(__file__).resolve().parent.parent.parent / "variants" / "house_rules"
+    return Registry(get_plugin_manager([str(folder / name) for name in files], environment=False))
+
+
+def self_played(registry: Registry, variant: str, count: int, players: Sequence[str] = ("ann", "ben"), bot="random"):
+    """``count`` games self-played by bots under ``variant``: each (header, events)."""
+    from tabletop.live import selfplay
+
+    for i in range(count):
+        bots = [registry.bot(bot, "glyph-chess")] * len(players)
+        header, _, events = selfplay(registry, "glyph-chess", players, bots, f"{variant}-{i}", [variant])
+        yield header, events
+
+
+def replayed(registry: Registry, path: Path, header: Header, events: Sequence[Any]) -> Match:
+    """The game written to ``path`` and replayed from the file, every event validated."""
+    create(path, registry.codec.log(header, events))
     return Replay(registry, path).run()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import ClassVar
 
 import attrs
@@ -10,7 +11,7 @@ import pytest
 from tabletop import Decide, Event, NotationError, Outcome, Registry, Variant, get_plugin_manager, hookimpl, rulehook
 from tabletop.engine import Match
 from tabletop.header import Header, Randomness
-from tabletop.live import settle
+from tabletop.live import selfplay, settle
 from tabletop_glyph_chess import Cast, recall, remember
 from tabletop_glyph_chess.actions import finish
 
@@ -139,6 +140,23 @@ class LoudOutcome:
         return Outcome(outcome.scores, outcome.winners, outcome.note.upper())
 
 
+class EveryoneWins:
+    @rulehook
+    def glyph_outcome(self, game, state):
+        if state.phase == "over":
+            return Outcome(dict.fromkeys(game.players, 1), tuple(game.players), "shared")
+
+
+def documented(hook: str) -> type:
+    """The rules class of ``hook``'s example in its hookspec's docstring, run as written."""
+    from tabletop_glyph_chess import hookspecs
+
+    example = getattr(hookspecs, hook).__doc__.split("Example", 1)[1].split("::", 1)[1]
+    namespace = {"rulehook": rulehook, "Outcome": Outcome, "recall": recall, "remember": remember}
+    exec(textwrap.dedent(example), namespace)
+    return next(value for value in namespace.values() if isinstance(value, type) and value is not Outcome)
+
+
 @attrs.frozen
 class Rest(Event):
     """A variant's own decision: the player rests instead of acting."""
@@ -196,6 +214,8 @@ VARIANTS = {
     "near-centre": CentreOrNextToIt,
     "sudden-death": SuddenDeath,
     "loud": LoudOutcome,
+    "placings": documented("glyph_outcome"),
+    "everyone-wins": EveryoneWins,
 }
 
 
@@ -353,6 +373,30 @@ def test_glyph_outcome_a_variant_rewrites_the_result(house):
     assert outcome.winners == ("ann",) and outcome.note == outcome.note.upper() != ""
 
 
+def test_glyph_outcome_a_whole_score_from_the_whole_state(house):
+    bots = [house.bot("random", "glyph-chess")] * 3
+    header, match, events = selfplay(house, "glyph-chess", ("ann", "ben", "cat"), bots, "placings-4", ["placings"])
+    fallen = recall(match.state, "fallen", ())
+    assert len(fallen) == 2  # the last one standing won: two fell first, in an order
+    outcome = match.game.outcome(match.state)
+    assert outcome.winners == (match.game.players[match.state.winner],)
+    assert sorted(outcome.scores.values()) == [0, 1, 2] and outcome.scores[match.game.players[fallen[0]]] == 0
+    official = house.game(Header("glyph-chess", header.players)).outcome(match.state)
+    assert official.winners == outcome.winners and sorted(official.scores.values()) == [0, 0, 1]
+
+
+def test_glyph_outcome_the_observation_shows_the_winners_the_rules_in_force_name(house):
+    import numpy as np
+
+    bots = [house.bot("random", "glyph-chess")] * 2
+    for variants, winners in (((), 1), (("everyone-wins",), 2)):
+        _, match, _ = selfplay(house, "glyph-chess", ("ann", "ben"), bots, "shared", list(variants))
+        planes = match.game.planes()
+        out = {name: np.zeros(shape, np.float32) for name, shape, _ in planes.describe()}
+        planes.fill(match.game.view(match.state, "ann"), "ann", out)
+        assert out["winner"].sum() == winners == len(match.game.outcome(match.state).winners)
+
+
 @pytest.mark.parametrize(
     "variants", [("trophies",), ("jumpers", "blind-seeress"), ("east-only", "no-wild"), ("no-escape", "near-centre")]
 )
@@ -387,6 +431,7 @@ PLEDGE = '''
 """glyph-pledge: once per game, at the start of the action, a player may
 secretly pledge one of the coins in hand (``pledge E``)."""
 
+import textwrap
 from typing import ClassVar
 
 import attrs
