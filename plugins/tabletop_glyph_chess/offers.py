@@ -19,7 +19,7 @@ A variant's table hook returns what they give::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -129,10 +129,15 @@ def action(
         seat, found = game.seats[player], []
         if state.turn != seat:
             return found
+        ways: dict[tuple, list] = {}  # options of one price are paid the same ways
         for option in options(game, state, seat):
-            kind, amount, type_ = priced(game, state, seat, option)
-            for dice, coins in payment.options(state, seat, kind, amount, payers(game, state, seat, type_)):
-                found.append(decision(player, option, dice, coins))
+            kind, amount, type_ = price_of = priced(game, state, seat, option)
+            paying = ways.get(price_of)
+            if paying is None:
+                paying = ways[price_of] = list(
+                    payment.options(state, seat, kind, amount, payers(game, state, seat, type_))
+                )
+            found += [decision(player, option, dice, coins) for dice, coins in paying]
         return found
 
     def error(game: GlyphChess, state: Any, event: Any) -> str | None:
@@ -164,10 +169,16 @@ def _added(
     open while one is: its node a decision of the player at turn (not a
     forced pass), its ``follows`` waiting (unless the game is over)."""
     table = dict(table)
+    own_legal = table[name].legal
     step = table[name].adding(
         decision, options, error, lambda game, work, event: effect(game, work, game.seats[event.player], event)
     )
     own_node, own_follows = step.node, step.follows
+
+    def legal(game: GlyphChess, state: Any, player: str) -> Sequence[Event]:
+        more = options(game, state, player)
+        found = own_legal(game, state, player)
+        return Joined(found, more) if more else found
 
     def open_now(game: GlyphChess, state: Any) -> bool:
         return bool(options(game, state, game.players[state.turn]))
@@ -181,5 +192,39 @@ def _added(
         return None if after is not None and after != OVER and open_now(game, work) else after
 
     # A step that always waits for an event (the action step) needs no asking.
-    table[name] = attrs.evolve(step, node=node, follows=follows if own_follows is not wait else wait)
+    table[name] = attrs.evolve(step, node=node, legal=legal, follows=follows if own_follows is not wait else wait)
     return table
+
+
+class Joined(Sequence):
+    """A step's own listing, then a variant's decisions, as one sequence in
+    that order: the step's own decisions are made only where they are
+    looked at, so a lazy listing (the action step's) stays lazy, and a bot
+    choosing one at random builds one."""
+
+    __slots__ = ("own", "more")
+
+    def __init__(self, own: Sequence[Event], more: Sequence[Event]) -> None:
+        self.own, self.more = own, more
+
+    def __len__(self) -> int:
+        return len(self.own) + len(self.more)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return list(self)[index]
+        size, own = len(self), len(self.own)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("decision index out of range")
+        return self.own[index] if index < own else self.more[index - own]
+
+    def __iter__(self) -> Iterator[Event]:
+        yield from self.own
+        yield from self.more
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]

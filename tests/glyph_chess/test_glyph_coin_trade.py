@@ -70,3 +70,17 @@ def test_glyph_coin_trade_whole_games_replay_and_the_fast_path_agrees(house, tmp
         assert replayed(house, tmp_path / f"{number}.jsonl", header, events).over
     assert traded > 0
     assert compare(house, "glyph-chess", ("ann", "ben"), "trade", TRADE, max_events=400) > 100
+
+
+def test_glyph_coin_trade_the_listing_joins_the_steps_own_and_stays_a_sequence(house):
+    from tabletop_glyph_chess.offers import Joined
+
+    joined = Joined(("a", "b"), ["c"])
+    assert list(joined) == ["a", "b", "c"] and joined == ["a", "b", "c"] and len(joined) == 3
+    assert (joined[0], joined[2], joined[-1], joined[-3], joined[1:]) == ("a", "c", "c", "a", ["b", "c"])
+    for index in (3, -4):
+        with pytest.raises(IndexError):
+            joined[index]
+    game, state = game_at(house, position({"ann": {"g3": "F"}}, hands={"ann": "S S"}), TRADE)
+    legal = game.legal(to_action(game, state), "ann")
+    assert [legal[i] for i in range(len(legal))] == list(legal)  # a bot's pick by index is the listing's
