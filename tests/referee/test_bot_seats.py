@@ -89,7 +89,7 @@ def test_a_bot_seated_at_init_plays_as_soon_as_it_is_due(cli, tmp_path, smtp, do
 def test_the_bot_is_handed_its_seats_view_alone(tmp_path, smtp, monkeypatch):
     """The bot decides from ben's view (ann's hidden chip a Hidden), never the state."""
     from tabletop import api
-    from tabletop.referee import bots, clock
+    from tabletop.referee import bots
 
     seen_by_bot = []
     real = api.bot_named
@@ -106,13 +106,13 @@ def test_the_bot_is_handed_its_seats_view_alone(tmp_path, smtp, monkeypatch):
 
         return attrs.evolve(bot, choose=look)
 
-    monkeypatch.setattr(clock, "bot_named", spying)
+    monkeypatch.setattr(bots, "bot_named", spying)
     game = game_copy(tmp_path, plain_registry_cached(), smtp, players=("ann", "ben"))
     settings = game.settings()
     settings["players"]["ben"]["address"] = f"bot:{BOT}"
     (game.path / "referee.json").write_text(json.dumps(settings))
     before = _match(game.path)
-    done = bots.play(game.referee(), 0.0)
+    done = game.referee().bots.play(0.0)
     assert done and [player for player, _ in seen_by_bot] == ["ben"]
     known = seen_by_bot[0][1]
     assert isinstance(known.hands[0], Hidden) and not isinstance(before.state.hands[0], Hidden)  # ann's chip

@@ -65,8 +65,8 @@ def test_a_command_module_added_to_the_package_is_found(tmp_path, smtp, monkeypa
     assert len(echoed) == 1 and "hello there" in body(echoed[0])
     assert commands.master_command("chime") is not None
     assert commands.run_master(game.referee(), "chime", 0.0, "s") == "chimed"
-    assert "echo: TEXT" in mailout.player_help({"game_id": "g"})
-    assert "chime" in mailout.master_help({"game_id": "g"})
+    assert "echo: TEXT" in mailout.player_help("g")
+    assert "chime" in mailout.master_help("g")
     monkeypatch.delitem(sys.modules, "tabletop.referee.commands.echo", raising=False)
 
 
@@ -80,14 +80,14 @@ def test_the_help_lists_every_command_found_and_the_command_line_has_the_masters
     players, masters = commands.found()
     modules = {m.name for m in pkgutil.iter_modules(commands.__path__)}
     assert modules == {type(c).__module__.rpartition(".")[2] for c in (*players, *masters)}
-    helped = mailout.player_help({"game_id": "g"})
+    helped = mailout.player_help("g")
     for command in players:
         if command.usage:
             assert f"    {command.usage}  " in helped, command.name
         else:
             assert command.runs == commands.FALLBACK  # only the view is asked by no line
     assert sum(c.runs == commands.FALLBACK for c in players) == 1
-    told = mailout.master_help({"game_id": "g"})
+    told = mailout.master_help("g")
     for command in masters:
         assert command.usage and f"    {command.usage}  " in told, command.name
     pbem = main.get_command(None, "pbem")

@@ -123,7 +123,7 @@ def test_history_shows_the_game_as_the_player_may_see_it(glux):
     assert "1. " in text and "ann" in text
     # ann's own draw is hidden from ben: the history shows it redacted.
     assert "draws a chip" in text or "draws" in text
-    own = glux.referee()._history("ann")
+    own = glux.referee().history("ann")
     assert own != text
 
 

@@ -5,7 +5,7 @@ The seat's address is ``bot:SPEC``: the bot is who plays it, as an address
 says who plays a person's seat. The referee plays it as soon as one of its
 decisions is due, right after the change that made it due (a mail played,
 the late bot, a claim, the game resumed) and at every ``tick``: as the late
-bot does (:meth:`.clock.Clock._bot_decides`), the bot is handed the seat's
+bot does (:meth:`Bots.decide`), the bot is handed the seat's
 view alone (:func:`tabletop.seen.choice`), and its decision is one
 recoverable change. The others read it in their news ("ben (the bot
 'mcts:seconds=2') played.") and the decisions are the seat's in the log.
@@ -21,18 +21,26 @@ name is a stranger's. A substitute's claim or the game master's
 
 from __future__ import annotations
 
+import hashlib
+import random
 from typing import TYPE_CHECKING, Any
 
+from .. import seen
 from ..api import bot_named
 from ..engine import Match
 from ..errors import UsageError
 from ..events import DECISION, Handover, Seal
+from ..live import decide
 from ..nodes import Decide
 from ..registry import Registry
+from . import conditionals
 from .gamedir import one_line
+from .seats import in_disorder
 
 if TYPE_CHECKING:
-    from .referee import Referee
+    from .change import Changes
+    from .ledger import Ledger
+    from .settings import Settings
 
 #: How a seat's address names the bot that plays it.
 PREFIX = "bot:"
@@ -60,57 +68,103 @@ def check(registry: Registry, game: str, name: str, address: str) -> None:
         raise UsageError(f"--player {name}={one_line(address)}: {error.message}") from None
 
 
-def of(ref: Referee, player: str) -> str | None:
+def of(settings: Settings, player: str) -> str | None:
     """The bot that plays ``player``'s seat, or None (a person does)."""
-    data: dict[str, Any] = ref.players.get(player) or {}
+    data: dict[str, Any] = settings.players.get(player) or {}
     return spec(data.get("address"))
 
 
-def due(ref: Referee, match: Match) -> bool:
+def due(settings: Settings, match: Match) -> bool:
     """Whether a seat a bot plays decides next, and may (the game neither
     paused nor ended): it will, before this run ends."""
-    if ref.settings.get("paused") or ref.settings.get("ended") or not isinstance(match.node, Decide):
+    if settings.paused or settings.ended or not isinstance(match.node, Decide):
         return False
-    return any(of(ref, p) for p in match.node.players)
+    return any(of(settings, p) for p in match.node.players)
 
 
-def play(ref: Referee, now: float) -> list[str]:
-    """Every decision due from a seat a bot plays, each played at once (a
-    bot's decision may make another bot's due); what was done, a line each.
-    Nothing while the game is paused or was ended."""
-    done: list[str] = []
-    if not any(of(ref, p) for p in ref.players):
+class Bots:
+    """The bots that decide for a seat: the one that plays it, and the late
+    bot for a player late or in civil disorder (:mod:`.deadlines`)."""
+
+    def __init__(self, ledger: Ledger, changes: Changes) -> None:
+        self.ledger = ledger
+        self.changes = changes
+
+    def play(self, now: float) -> list[str]:
+        """Every decision due from a seat a bot plays, each played at once (a
+        bot's decision may make another bot's due); what was done, a line each.
+        Nothing while the game is paused or was ended."""
+        done: list[str] = []
+        if not any(of(self.ledger.settings, p) for p in self.ledger.players):
+            return done
+        for _ in range(DECISIONS_A_RUN):
+            settings = self.ledger.settings
+            if settings.paused or settings.ended:
+                break
+            match = self.ledger.replay()
+            node = match.node
+            if not isinstance(node, Decide):
+                break
+            seat = next((p for p in node.players if of(settings, p)), None)
+            if seat is None:
+                break
+            if not self.decide(match, seat, of(settings, seat) or "", now, done, seated=True):
+                break
         return done
-    for _ in range(DECISIONS_A_RUN):
-        if ref.settings.get("paused") or ref.settings.get("ended"):
-            break
-        match = ref.replay()
-        node = match.node
-        if not isinstance(node, Decide):
-            break
-        seat = next((p for p in node.players if of(ref, p)), None)
-        if seat is None:
-            break
-        if not ref._bot_decides(match, seat, of(ref, seat) or "", now, done, seated=True):
-            break
-    return done
 
+    def decide(
+        self, match: Match, player: str, bot_name: str, now: float, done: list[str], seated: bool = False
+    ) -> bool:
+        """The bot decides for ``player``: late, in civil disorder, or
+        (``seated``) the bot that plays the seat; whether it did."""
+        bot = bot_named(self.ledger.registry, bot_name, match.header.game)
+        with self.changes.change() as change:
+            match = change.match
+            legal = list(match.game.legal(match.state, player))
+            if not legal:
+                return False
+            sealed = isinstance(match.node, Decide) and match.node.sealed
+            digest = hashlib.sha256(f"late {player} {match.seq} {change.seed}".encode()).digest()
+            choice = seen.choice(bot, match.game, match.state, player, legal, random.Random(digest))
+            events = decide(match, choice, change.seed, change.secrets)
+            text = "a secret choice" if sealed else match.game.notate(choice)
+            more, answers, chains, answered = conditionals.answer(
+                self.ledger, match, events, change.secrets, change.seed, f"late-bot-{change.start}"
+            )
+            disorder = in_disorder(self.ledger.settings, player)
+            why = "is played by a bot" if seated else "is in civil disorder" if disorder else "was late"
+            said = (
+                f"{player} (the bot '{bot_name}') played."
+                if seated
+                else f"{player} {why}: the bot '{bot_name}' decided for {player}."
+            )
+            # The note goes to every player alike: the decision itself reaches
+            # each in their news, as they may see it (a secret one is hidden);
+            # the player it was made for reads it as theirs.
+            yours = f"You {'are in civil disorder' if disorder else 'were late'}: the bot '{bot_name}' decided for you: {text}."
+            answered_notes = [f"{a}." for a in answered]
+            note = {"": " ".join([said, *answered_notes]), player: " ".join([yours, *answered_notes])}
+            records = {"conditionals": chains} if chains is not None else None
+            change.commit(events + more, now, note=note, mails=answers, records=records)
+        done.append(f"{player} {why}: the bot '{bot_name}' played {text}")
+        done += answered
+        return True
 
-def seated(ref: Referee, match: Match) -> dict[str, dict[str, Any]]:
-    """Each seat a bot plays, its bot and how many decisions it took (the
-    seat's decisions in the log since it last changed hands), for ``pbem
-    status``."""
-    seats = {p: of(ref, p) for p in match.header.players if of(ref, p)}
-    if not seats:
-        return {}
-    events, _ = ref.read_log(match.header.game)
-    counts = dict.fromkeys(seats, 0)
-    for _, event in events:
-        who = getattr(event, "player", None)
-        if who not in counts:
-            continue
-        if isinstance(event, Handover):
-            counts[who] = 0
-        elif event.origin == DECISION and not isinstance(event, Seal):
-            counts[who] += 1
-    return {seat: {"bot": spec, "decisions": counts[seat]} for seat, spec in seats.items()}
+    def seated(self, match: Match) -> dict[str, dict[str, Any]]:
+        """Each seat a bot plays, its bot and how many decisions it took (the
+        seat's decisions in the log since it last changed hands), for ``pbem
+        status``."""
+        seats = {p: of(self.ledger.settings, p) for p in match.header.players if of(self.ledger.settings, p)}
+        if not seats:
+            return {}
+        events, _ = self.ledger.read_log(match.header.game)
+        counts = dict.fromkeys(seats, 0)
+        for _, event in events:
+            who = getattr(event, "player", None)
+            if who not in counts:
+                continue
+            if isinstance(event, Handover):
+                counts[who] = 0
+            elif event.origin == DECISION and not isinstance(event, Seal):
+                counts[who] += 1
+        return {seat: {"bot": spec, "decisions": counts[seat]} for seat, spec in seats.items()}

@@ -7,7 +7,7 @@ sealed decisions before and after, the mails to send); the secrets are
 written, then the log is appended, then the mails are queued under names of
 their own and the settings saved, then the journal goes. A crash anywhere is
 finished (log appended) or undone (log not appended) by the next run, under
-the lock, before it does anything else (:meth:`Changes._begin`); a mail
+the lock, before it does anything else (:meth:`Changes.begin`); a mail
 queued under its name is never queued twice. Leaving the ``with`` without a
 commit changes nothing.
 """
@@ -18,7 +18,7 @@ import contextlib
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .. import files, logfile
 from ..engine import Match
@@ -26,9 +26,14 @@ from ..events import DECISION, Event
 from ..files import sync_folder
 from ..secretfile import SecretKeeper
 from . import faults, mailout
-from .commands.reissue import mail_pending
 from .gamedir import MAX_RECORD, write_private
 from .settings import ACCEPTED_KEPT, SEEN_KEPT
+
+if TYPE_CHECKING:
+    from .clock import Clock
+    from .ledger import Ledger
+    from .letters import Letters
+    from .passwords import Secrets
 
 #: The settings a run may have changed before its change to the log: they
 #: are journaled with it (see :meth:`Changes.commit`).
@@ -40,15 +45,16 @@ class Change:
     log locked), the sealed choices (``secrets``, changed in place by the
     rules), the seed."""
 
-    def __init__(self, referee: Any, handle: IO[bytes]) -> None:
-        self.referee = referee
+    def __init__(self, changes: Changes, handle: IO[bytes]) -> None:
+        self.changes = changes
         self.handle = handle
-        self.match: Match = referee.replay(handle)
+        ledger = changes.ledger
+        self.match: Match = ledger.replay(handle)
         self.start = self.match.seq
-        keeper = SecretKeeper(referee.dir.log)
+        keeper = SecretKeeper(ledger.dir.log)
         self.secrets: dict = keeper.secrets
         self.before = json.loads(json.dumps(keeper.secrets))
-        self.seed: str = referee.seed()
+        self.seed: str = ledger.seed()
 
     def commit(
         self,
@@ -63,7 +69,7 @@ class Change:
         """Append ``events`` and send what follows, as one recoverable step;
         ``records``: settings that change with the events (their values
         after), saved with them or not at all."""
-        self.referee.commit(
+        self.changes.commit(
             self.handle,
             self.start,
             events,
@@ -80,40 +86,39 @@ class Change:
 class Changes:
     """The referee's side of changes: begin a run, make a change, recover one."""
 
+    def __init__(self, ledger: Ledger, letters: Letters, clock: Clock, secrets: Secrets) -> None:
+        self.ledger = ledger
+        self.letters = letters
+        self.clock = clock
+        self.secrets = secrets
+
     @contextlib.contextmanager
     def change(self) -> Iterator[Change]:
-        with logfile.locked(self.dir.log) as handle:
+        with logfile.locked(self.ledger.dir.log) as handle:
             yield Change(self, handle)
 
-    def _begin(self, now: float) -> None:
-        """Under the lock: read the settings, finish or undo a change a crash left."""
-        self.settings = self.dir.load()
-        self.dir.tidy()
-        for key, empty in (
-            ("played", {}),
-            ("answered", {}),
-            ("alerted", {}),
-            ("seen", []),
-            ("accepted", []),
-            ("guesses", {}),
-        ):
-            self.settings.setdefault(key, empty)
-        if self.dir.journal.exists():
+    def begin(self, now: float) -> None:
+        """Under the lock: read the settings, finish or undo a change a crash
+        left, mail the new secrets a crash left unmailed."""
+        self.ledger.reload()
+        self.ledger.dir.tidy()
+        if self.ledger.dir.journal.exists():
             self.recover(now)
-        if self.settings.get("pending_secrets"):
-            mail_pending(self)
+        if self.ledger.settings.pending_secrets:
+            self.secrets.mail_pending()
 
     def recover(self, now: float) -> str:
         """Finish the change the journal names if its events are in the log, else undo it."""
-        journal = json.loads(files.read_text(self.dir.journal, MAX_RECORD, "the referee's journal"))
-        with logfile.locked(self.dir.log) as handle:
-            seq = self.replay(handle).seq
+        directory = self.ledger.dir
+        journal = json.loads(files.read_text(directory.journal, MAX_RECORD, "the referee's journal"))
+        with logfile.locked(directory.log) as handle:
+            seq = self.ledger.replay(handle).seq
         if seq >= journal["last"]:
             self._finish(journal, now)
             return "finished a change a crash interrupted"
-        _write_secrets(self.dir.log, journal["secrets_before"])
-        self.dir.journal.unlink()
-        sync_folder(self.dir.path)
+        _write_secrets(directory.log, journal["secrets_before"])
+        directory.journal.unlink()
+        sync_folder(directory.path)
         return "undid a change a crash interrupted before its log append"
 
     def commit(
@@ -131,6 +136,7 @@ class Changes:
         records: dict[str, Any] | None = None,
     ) -> None:
         """Append ``events`` and send what follows, as one recoverable step."""
+        carried = {k: v for k, v in self.ledger.settings.to_json().items() if k in CARRIED}
         journal = {
             "first": match_before + 1,
             "last": match_before + len(events),
@@ -144,63 +150,65 @@ class Changes:
             # changed before (a vote cast, conditional moves left, a deadline
             # missed): applied when the change is finished, so never without
             # its events, nor lost with a run cut short after them.
-            "records": {**{k: self.settings[k] for k in CARRIED if k in self.settings}, **(records or {})},
+            "records": {**carried, **(records or {})},
             # Whose clock starts again: a player who decided in this change
             # and must decide again (a conditional move answered theirs).
             "decided": sorted({e.player for e in events if e.origin == DECISION and hasattr(e, "player")}),
         }
-        write_private(self.dir.journal, json.dumps(journal))
+        write_private(self.ledger.dir.journal, json.dumps(journal))
         faults.point("journal")
         # The secret first, durably: a seal in the log with its choice lost
         # would deadlock the game; a choice kept without its seal is undone.
-        _write_secrets(self.dir.log, secrets_after)
+        _write_secrets(self.ledger.dir.log, secrets_after)
         faults.point("secrets")
-        lines = [self.registry.codec.encode(journal["first"] + i, e) for i, e in enumerate(events)]
+        lines = [self.ledger.registry.codec.encode(journal["first"] + i, e) for i, e in enumerate(events)]
         logfile.append(handle, lines)
         faults.point("log")
         self._finish(journal, now)
 
     def _finish(self, journal: dict, now: float) -> None:
-        match = self.replay()
+        ledger = self.ledger
+        match = ledger.replay()
         last = journal["last"]
-        self.settings.update(journal.get("records") or {})
-        self.restart_clocks(journal.get("decided") or [])
+        settings = ledger.settings
+        settings.update(journal.get("records") or {}, ledger.dir.journal)
+        self.clock.restart_clocks(journal.get("decided") or [])
         if journal["message_id"]:
-            self._seen(journal["message_id"])
-            self._accepted(journal["message_id"])
-            self.settings["played"][journal["message_id"]] = last
-            played = self.settings["played"]
+            self.seen(journal["message_id"])
+            self.accepted(journal["message_id"])
+            settings.played[journal["message_id"]] = last
+            played = settings.played
             for old in list(played)[:-2000]:
                 del played[old]
         for mail in journal["mails"]:
-            self.dir.queue(
+            ledger.dir.queue(
                 mailout.message(
-                    self.settings, mail["to"], mail["subject"], mail["body"], reply_to=mail.get("reply_to") or None
+                    settings, mail["to"], mail["subject"], mail["body"], reply_to=mail.get("reply_to") or None
                 ),
                 key=mail["key"],
             )
             faults.point("mail:" + mail["key"])
-        self.after_change(match, now, note=journal["note"], key=f"e{last}")
-        self.dir.save(self.settings)
+        self.letters.after_change(match, now, note=journal["note"], key=f"e{last}")
+        ledger.save()
         faults.point("settings")
-        self.dir.journal.unlink()
-        sync_folder(self.dir.path)
+        ledger.dir.journal.unlink()
+        sync_folder(ledger.dir.path)
         faults.point("journal-removed")
 
-    def _seen(self, message_id: str) -> None:
+    def seen(self, message_id: str) -> None:
         """Remember a mail's id, to answer it once. Anyone can fill this list
         (it keeps the last :data:`SEEN_KEPT`), so a mail whose sender proved
-        who they are is remembered apart (:meth:`_accepted`)."""
-        seen = self.settings["seen"]
+        who they are is remembered apart (:meth:`accepted`)."""
+        seen = self.ledger.settings.seen
         if message_id not in seen:
             seen.append(message_id)
             del seen[:-SEEN_KEPT]
 
-    def _accepted(self, message_id: str) -> None:
+    def accepted(self, message_id: str) -> None:
         """Remember the id of a mail with a good secret: only players and the
         master add to this list, so strangers' mails never push an accepted
         mail out of it (which would make it playable again)."""
-        accepted = self.settings["accepted"]
+        accepted = self.ledger.settings.accepted
         if message_id not in accepted:
             accepted.append(message_id)
             del accepted[:-ACCEPTED_KEPT]

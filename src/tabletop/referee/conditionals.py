@@ -34,7 +34,8 @@ from ..live import decide
 from ..nodes import Decide
 
 if TYPE_CHECKING:
-    from .referee import Referee
+    from .ledger import Ledger
+    from .settings import Chain, Settings
 
 #: At most this many chains a player, each at most this many steps.
 CHAINS = 20
@@ -45,11 +46,11 @@ PLAYED = 200
 _WORDS = re.compile(r"(?i)(?:^|\s)(if|then)\s*:\s*")
 
 
-def kept(settings: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    chains = settings.get("conditionals")
-    if not isinstance(chains, dict):
-        chains = settings["conditionals"] = {}
-    return chains
+def kept(settings: Settings) -> dict[str, list[Chain]]:
+    """Every player's conditional moves (the settings' own record)."""
+    if settings.conditionals is None:
+        settings.conditionals = {}
+    return settings.conditionals
 
 
 def steps_of(text: str) -> list[tuple[str, str]] | None:
@@ -129,13 +130,13 @@ def shown(chain: dict[str, Any]) -> str:
 
 
 def answer(
-    ref: Referee, match: Match, events: list[Event], secrets: dict, seed: str | None, key: str
+    ledger: Ledger, match: Match, events: list[Event], secrets: dict, seed: str | None, key: str
 ) -> tuple[list[Event], list[dict[str, str]], dict[str, Any] | None, list[str]]:
     """After ``events`` were played on ``match`` in this change: the
     conditional moves they meet, played on ``match`` in turn. The events
     they add, the answers to their owners (mails of the change), the
     conditional moves left (None: unchanged) and what was played."""
-    chains = copy.deepcopy(kept(ref.settings))
+    chains = copy.deepcopy(kept(ledger.settings))
     if not any(chains.values()):
         return [], [], None, []
     made: list[Event] = []
@@ -158,7 +159,7 @@ def answer(
             if not met:
                 del chains[owner]
                 mails.append(
-                    _note(ref, owner, key, "Your conditional moves were discarded", _missed(match, last, owner))
+                    _note(ledger, owner, key, "Your conditional moves were discarded", _missed(match, last, owner))
                 )
                 continue
             move = met[0]["steps"][0]["then"]
@@ -171,7 +172,7 @@ def answer(
                 del chains[owner]
                 mails.append(
                     _note(
-                        ref,
+                        ledger,
                         owner,
                         key,
                         "Your conditional move was not played",
@@ -220,5 +221,5 @@ def _missed(match: Match, decision: Event, owner: str) -> str:
     return f"{player} decided {what}; none of your conditional moves answers it, so they are discarded."
 
 
-def _note(ref: Referee, owner: str, key: str, subject: str, text: str) -> dict[str, str]:
-    return {"key": f"{key}-if-{owner}", "to": ref.address(owner), "subject": subject, "body": text + "\n"}
+def _note(ledger: Ledger, owner: str, key: str, subject: str, text: str) -> dict[str, str]:
+    return {"key": f"{key}-if-{owner}", "to": ledger.address(owner), "subject": subject, "body": text + "\n"}

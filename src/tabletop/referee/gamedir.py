@@ -35,12 +35,15 @@ import time
 from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .. import files
 from ..errors import CheckFailed, UsageError
 from ..files import sync_folder
 from . import blackout
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 #: The referee's own records (settings, journal, delivery state) are small; a
 #: larger file, or one that is not a regular file, is refused rather than read.
@@ -80,15 +83,19 @@ class GameDir:
                     path.unlink()
 
     # -- settings and mail state ---------------------------------------------
-    def load(self) -> dict[str, Any]:
+    def load(self) -> Settings:
+        """The settings record; a file that is not one is one line naming it and the key at fault."""
+        from .settings import read
+
         self.check()
         try:
-            return json.loads(files.read_text(self.settings_file, MAX_RECORD, "the referee's settings"))
+            data = json.loads(files.read_text(self.settings_file, MAX_RECORD, "the referee's settings"))
         except (OSError, ValueError) as exc:
             raise UsageError(f"{self.settings_file}: cannot read ({exc})") from None
+        return read(data, self.settings_file)
 
-    def save(self, settings: dict[str, Any]) -> None:
-        write_private(self.settings_file, json.dumps(settings, indent=2, sort_keys=True) + "\n")
+    def save(self, settings: Settings) -> None:
+        write_private(self.settings_file, json.dumps(settings.to_json(), indent=2, sort_keys=True) + "\n")
 
     @contextlib.contextmanager
     def locked(self, name: str = "lock", until: float | None = None) -> Iterator[None]:

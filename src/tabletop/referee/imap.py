@@ -452,11 +452,11 @@ def poll(
         # A new mailbox, or one whose UIDs were renumbered: read it again
         # from the game's start (the referee knows each mail it handled by its id).
         state = {"mailbox": str(box), "uidvalidity": connection.validity, "last": 0, "retry": []}
-        created = referee.settings.get("created")
+        created = referee.settings.created
         since = created - BEFORE_START if isinstance(created, (int, float)) else None
     handled = failed = 0
     retry = [u for u in state.get("retry", []) if isinstance(u, int)]
-    created = referee.settings.get("created")
+    created = referee.settings.created
     begun = created - CLOCKS_DIFFER if isinstance(created, (int, float)) else None
 
     def record(uid: int | None = None) -> None:

@@ -12,12 +12,10 @@ player's own wording under their name ("Your move 5@a1 was played.")."""
 
 from __future__ import annotations
 
-import hashlib
 import re
-import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -29,8 +27,11 @@ from ..nodes import Decide, Over
 from ..secretfile import SecretKeeper
 from . import bots, faults, mailin, mailout, notices, observers
 from . import html as layout
-from .gamedir import one_line
 from .settings import LISTED
+
+if TYPE_CHECKING:
+    from .clock import Clock
+    from .ledger import Ledger
 
 #: A note about a change: the same text for all, or ``{"": for all, PLAYER: theirs}``.
 Note = str | Mapping[str, str]
@@ -120,15 +121,26 @@ def played_note(game: Any, player: str, events: Sequence[Event], answered: Seque
 
 
 class Letters:
+    """The referee's mails, composed and queued in the game's outbox."""
+
+    def __init__(self, ledger: Ledger, clock: Clock) -> None:
+        self.ledger = ledger
+        self.clock = clock
+        #: While set, a change's mails wait (its note kept) for the bot's decision that follows (:func:`.bots.due`).
+        self.holding = False
+        #: An observer's board, drawn once for all the observers' mails of one change; the final viewer page.
+        self._public_drawn: tuple | None = None
+        self._final_page: tuple | None = None
+
     def mail_to(
         self, player: str, subject: str, body: str, key: str | None, letter: mailin.Letter | None = None
     ) -> None:
-        if bots.of(self, player):
+        if bots.of(self.ledger.settings, player):
             return  # a seat a bot plays reads no mail
-        self.dir.queue(
+        self.ledger.dir.queue(
             mailout.message(
-                self.settings,
-                self.address(player),
+                self.ledger.settings,
+                self.ledger.address(player),
                 subject,
                 body,
                 reply_to=letter.message_id if letter is not None and letter.message_id else None,
@@ -139,64 +151,43 @@ class Letters:
     def mail_others(self, player: str, subject: str, body, key: str) -> None:
         """A note to every player but ``player``, queued under ``key`` and their
         name; ``body`` is the text, or makes each reader's own."""
-        for other in self.players:
+        for other in self.ledger.players:
             if other != player:
                 self.mail_to(other, subject, body(other) if callable(body) else body, key + other)
 
     def mail_master(self, subject: str, body: str, key: str | None = None, first: bool = False) -> None:
-        master = self.settings.get("master")
+        master = self.ledger.settings.master
         if master:
-            self.dir.queue(mailout.message(self.settings, master, subject, body, first=first), key=key)
+            self.ledger.dir.queue(mailout.message(self.ledger.settings, master, subject, body, first=first), key=key)
 
     def mail_all(self, subject: str, body: str, stamp: str) -> None:
         """A note to every player, each queued under ``stamp`` and their
         name, and to every observer: told alike to every seat, it is no
         seat's secret (a pause, the game ended, a player in civil disorder)."""
-        for player in self.players:
+        for player in self.ledger.players:
             self.mail_to(player, subject, body + "\n", f"{stamp}-{player}")
-        for watcher in observers.listed(self):
-            self.dir.queue(
-                mailout.message(self.settings, watcher["address"], subject, body + "\n"),
+        for watcher in observers.listed(self.ledger.settings):
+            self.ledger.dir.queue(
+                mailout.message(self.ledger.settings, watcher["address"], subject, body + "\n"),
                 key=observers.key(stamp, watcher),
             )
-
-    def report_refused(self, refused: list[tuple[str, str, str]]) -> None:
-        """Mails the SMTP server refused for good: the game master hears of each."""
-        if not refused or not self.settings.get("master"):
-            return
-        with self.dir.locked():
-            self._begin(time.time())
-            master = self.settings["master"].lower()
-            lines = [
-                f"  {name}: to {rcpts}: {one_line(reason)}"
-                for name, rcpts, reason in refused
-                if master not in rcpts.lower()
-            ]
-            if lines:
-                self.mail_master(
-                    "Mail could not be delivered",
-                    "The SMTP server refused these mails for good (kept in undeliverable/):\n"
-                    + "\n".join(lines)
-                    + "\n",
-                    key="refused-" + hashlib.sha256("".join(lines).encode()).hexdigest()[:16],
-                )
-            self.dir.save(self.settings)
 
     def after_change(self, match: Match, now: float, note: Note = "", key: str | None = None) -> None:
         """Mail everyone their view after a change; none when a bot decides at
         once (:func:`.bots.due`): its change mails this one's news and note too."""
-        self.refresh_due(match, now)
-        notes = [*self.settings.get("held_notes", []), note]
-        if getattr(self, "holding", False) or bots.due(self, match):
-            self.settings["held_notes"] = notes
+        self.clock.refresh_due(match, now)
+        settings = self.ledger.settings
+        notes = [*(settings.held_notes or []), note]
+        if self.holding or bots.due(settings, match):
+            settings.held_notes = notes
             return
-        self.settings.pop("held_notes", None)
-        log = self.read_log(match.header.game)
+        settings.held_notes = None
+        log = self.ledger.read_log(match.header.game)
         for player in match.header.players:
             said = joined(notes, player)
             self.queue_view(match, player, note=said, log=log, key=f"{key}-{player}" if key else None)
             faults.point(f"view:{player}")
-        for watcher in observers.listed(self):
+        for watcher in observers.listed(self.ledger.settings):
             said = joined(notes, seen.PUBLIC)
             self.queue_watch(match, watcher, note=said, log=log, key=observers.key(key, watcher))
 
@@ -214,10 +205,10 @@ class Letters:
     ) -> None:
         """Mail ``player`` their own view: the events since their last mail, the
         board, what is asked of them, the chain head."""
-        if bots.of(self, player):
+        if bots.of(self.ledger.settings, player):
             return  # a seat a bot plays reads no mail: the bot is handed the seat's view
-        events, head = log or self.read_log(match.header.game)
-        data = self.players[player]
+        events, head = log or self.ledger.read_log(match.header.game)
+        data = self.ledger.players[player]
         since = 0 if resend else data["mailed"]
         text: list[str] = []
         html: list[str] = []
@@ -228,7 +219,7 @@ class Letters:
         self._news_and_notices(match, player, events, since, note_for(note, player), text, html)
         subject = self._subject(match, player, welcome is not None)
         mail = self._view_mail(match, player, events, head, text, html, data["address"], subject, first)
-        self.dir.queue(mail, key=key)
+        self.ledger.dir.queue(mail, key=key)
         data["mailed"] = max(data["mailed"], match.seq)
 
     def queue_watch(
@@ -244,7 +235,7 @@ class Letters:
         """Mail an observer the game as a watcher with no seat may know it
         (:data:`tabletop.seen.PUBLIC`): what every seat may see, never more;
         and at the end the whole log, as every player gets it."""
-        events, head = log or self.read_log(match.header.game)
+        events, head = log or self.ledger.read_log(match.header.game)
         since = 0 if welcome else int(watcher.get("mailed") or 0)
         text: list[str] = []
         html: list[str] = []
@@ -255,7 +246,7 @@ class Letters:
         self._news_and_notices(match, seen.PUBLIC, events, since, note, text, html)
         subject = ("Welcome. " if welcome else "") + self._watch_subject(match)
         mail = self._view_mail(match, seen.PUBLIC, events, head, text, html, watcher["address"], subject, welcome)
-        self.dir.queue(mail, key=key)
+        self.ledger.dir.queue(mail, key=key)
         watcher["mailed"] = max(since, match.seq)
 
     def _view_mail(
@@ -273,12 +264,12 @@ class Letters:
         """The view mail of ``viewer`` (a player, or :data:`tabletop.seen.PUBLIC`):
         ``text`` and ``html`` so far, then what is asked, the board and the rest."""
         asked = self._asked(match, viewer, events)
-        when = self.when(asked.deadline, viewer) if asked.deadline and viewer is not None else ""
+        when = self.clock.when(asked.deadline, viewer) if asked.deadline and viewer is not None else ""
         attachments, inline, width = self._board_pictures(match, viewer)
         self._board_and_more(match, viewer, (asked.text(when), asked.html(when)), head, width, text, html)
         self._at_the_end(match, text, html, attachments)
         return mailout.message(
-            self.settings,
+            self.ledger.settings,
             address,
             subject,
             "\n\n".join(text) + "\n",
@@ -308,7 +299,7 @@ class Letters:
             title = "So far:" if since == 0 else "Since your last mail:"
             text.append(title + "\n" + "\n".join(f"  {seq}. {said}" for seq, said in news))
             html.append(layout.news(title.rstrip(":"), news))
-        for paragraph in notices.for_view(self, match, None if reader == seen.PUBLIC else reader):
+        for paragraph in notices.for_view(self.ledger.settings, match, None if reader == seen.PUBLIC else reader):
             text.append(paragraph)
             html += layout.from_text(paragraph)
 
@@ -343,7 +334,7 @@ class Letters:
         final = self._final(match)
         text.append(final)
         html += layout.from_text(final)
-        attachments.append(("game.jsonl", "application/x-ndjson", self.dir.log.read_text(encoding="utf-8")))
+        attachments.append(("game.jsonl", "application/x-ndjson", self.ledger.dir.log.read_text(encoding="utf-8")))
         attachments.append(("game.html", "text/html", self._viewer_page(match)))
 
     def _board_pictures(self, match: Match, reader: str) -> tuple[list, tuple, int | None]:
@@ -362,7 +353,7 @@ class Letters:
         """One event as ``player`` may see it; their own sealed choice is shown back to them."""
         text = match.describe(event, seen.told(match.game, event, player))
         if getattr(event, "kind", "") == "seal" and event.player == player:  # type: ignore[attr-defined]
-            mine = SecretKeeper(self.dir.log).secrets.get(player)
+            mine = SecretKeeper(self.ledger.dir.log).secrets.get(player)
             if mine:
                 try:
                     unseal = Unseal(player, mine["salt"], mine["choice"])
@@ -377,12 +368,12 @@ class Letters:
         commitment = match.header.randomness.commitment
         variants = f" with {', '.join(match.header.variants)}" if match.header.variants else ""
         return (
-            f"Welcome to {game.title or game.name}{variants}, game '{self.settings['game_id']}'. "
+            f"Welcome to {game.title or game.name}{variants}, game '{self.ledger.settings.game_id}'. "
             f"You play {player}, against {others}.\n\n"
             f"Your secret: {secret}\n"
             "Put it in every mail you send; keep it to yourself. It is stored only as a hash,\n"
             "and this mail's copy on the referee's side has it blacked out.\n\n"
-            + mailout.syntax(self.settings, self._example(match, player))
+            + mailout.syntax(self.ledger.settings.game_id, self._example(match, player))
             + "\n\nEvery draw, shuffle and roll comes from a secret seed, sealed until the end.\n"
             f"Its hash: {commitment}\n"
             "When the game is over the seed is revealed and anyone can check every\n"
@@ -397,12 +388,10 @@ class Letters:
                 return match.game.notate(legal[0])
         return "..."
 
-    def _waiting_for(self, match: Match) -> str:
-        return waiting_for(match)
-
-    def _ask(self, match: Match, player: str, events: list[tuple[int, Event]] | None = None) -> str:
+    def ask(self, match: Match, player: str, events: list[tuple[int, Event]] | None = None) -> str:
+        """What is asked of ``player`` now, as a mail's text says it."""
         asked = self._asked(match, player, events)
-        return asked.text(self.when(asked.deadline, player) if asked.deadline else "")
+        return asked.text(self.clock.when(asked.deadline, player) if asked.deadline else "")
 
     def _asked(self, match: Match, player: str, events: list[tuple[int, Event]] | None = None) -> Asked:
         """What is asked of ``player`` now, in parts (:class:`Asked`); an
@@ -433,10 +422,10 @@ class Letters:
                 secret=secret,
                 legal=tuple(match.game.notate(d) for d in legal[:LISTED]),
                 more=more,
-                deadline=self.deadline_of(player),
+                deadline=self.clock.deadline_of(player),
                 turn=True,
             )
-        return Asked(f"Waiting for {self._waiting_for(match)}.")
+        return Asked(f"Waiting for {waiting_for(match)}.")
 
     def _subject(self, match: Match, player: str, welcome: bool) -> str:
         node = match.node
@@ -445,19 +434,19 @@ class Letters:
         prefix = "Welcome. " if welcome else ""
         if isinstance(node, Decide) and player in node.players:
             return prefix + f"Your turn: {seen.asks(match.game, match.state, player)}"
-        return prefix + f"Waiting for {self._waiting_for(match)}"
+        return prefix + f"Waiting for {waiting_for(match)}"
 
     def _watch_subject(self, match: Match) -> str:
         if isinstance(match.node, Over):
             return "Game over: " + match.outcome().verdict()
-        return f"Now: {self._waiting_for(match)}"
+        return f"Now: {waiting_for(match)}"
 
     def _welcome_watcher(self, match: Match) -> str:
         game = match.game
         commitment = match.header.randomness.commitment
         variants = f" with {', '.join(match.header.variants)}" if match.header.variants else ""
         return (
-            f"You are watching {game.title or game.name}{variants}, game '{self.settings['game_id']}', "
+            f"You are watching {game.title or game.name}{variants}, game '{self.ledger.settings.game_id}', "
             f"between {', '.join(match.header.players)}.\n\n"
             "After every turn you get the game as anyone at the table may see it: no player's hidden\n"
             "chips, draws, hands or secret choices, only what every player may see. When the game is\n"
@@ -468,10 +457,10 @@ class Letters:
         )
 
     def _has_picture(self, match: Match) -> bool:
-        return (match.header.game, "svg") in self.registry.renderers
+        return (match.header.game, "svg") in self.ledger.registry.renderers
 
     def _picture(self, match: Match, player: str) -> tuple[str, str]:
-        renderer = self.registry.renderer(match.header.game, "svg")
+        renderer = self.ledger.registry.renderer(match.header.game, "svg")
         return renderer.media_type, seen.picture(renderer, match.game, match.state, player)
 
     def _pictures(self, match: Match, player: str) -> list[tuple[str, str, str | bytes]]:
@@ -480,7 +469,7 @@ class Letters:
         observer's are drawn once for every observer's mail of one change."""
         if player != seen.PUBLIC:
             return self._draw(match, player)
-        cached = getattr(self, "_public_drawn", None)
+        cached = self._public_drawn
         if cached is None or cached[0] != (id(match), match.seq):
             cached = self._public_drawn = ((id(match), match.seq), self._draw(match, seen.PUBLIC))
         return list(cached[1])
@@ -488,7 +477,7 @@ class Letters:
     def _draw(self, match: Match, player: str) -> list[tuple[str, str, str | bytes]]:
         media_type, svg = self._picture(match, player)
         found: list[tuple[str, str, str | bytes]] = []
-        if self.settings.get("pictures", "png") == "png":
+        if self.ledger.settings.pictures == "png":
             from ..pictures import png
 
             try:
@@ -502,17 +491,17 @@ class Letters:
         """The whole game in the step-through viewer: once the game is over the
         log (attached beside it) holds everything, so the page shows everything.
         Made once for all the players' final mails."""
-        cached = getattr(self, "_final_page", None)
+        cached = self._final_page
         if cached is None or cached[0] != match.seq:
             from ..viewer.page import page
 
-            cached = self._final_page = (match.seq, page(self.registry, self.dir.log))
+            cached = self._final_page = (match.seq, page(self.ledger.registry, self.ledger.dir.log))
         return cached[1]
 
     def _final(self, match: Match) -> str:
         outcome = match.outcome()
         scores = ", ".join(f"{p} {s}" for p, s in outcome.ranked())
-        seed = match.seed or self.seed()
+        seed = match.seed or self.ledger.seed()
         return (
             f"Final scores: {scores}; {outcome.verdict()}.\n\n"
             f"The seed was: {seed}\n"

@@ -8,11 +8,14 @@ import hashlib
 import time
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 
 def message(
-    settings: dict[str, Any],
+    settings: Settings,
     to: str,
     subject: str,
     body: str,
@@ -36,11 +39,11 @@ def message(
     with it in a multipart/related, so a mail program shows them in place
     (``<img src="cid:ID">``) and not as attachments."""
     mail = EmailMessage()
-    referee = settings["referee"]
+    referee = settings.referee
     domain = referee.partition("@")[2] or None
     mail["From"] = f"tabletop referee <{referee}>"
     mail["To"] = to
-    mail["Subject"] = f"[{settings['game_id']}] {settings.get('thread') or 'game ' + settings['game_id']}"
+    mail["Subject"] = f"[{settings.game_id}] {settings.thread or 'game ' + settings.game_id}"
     mail["Date"] = formatdate(time.time(), localtime=False)
     root = thread_id(settings, to)
     mail["Message-ID"] = root if first else make_msgid("tabletop", domain=domain)
@@ -71,11 +74,11 @@ def message(
     return mail
 
 
-def thread_id(settings: dict[str, Any], to: str) -> str:
+def thread_id(settings: Settings, to: str) -> str:
     """The Message-ID of the first mail of the game to ``to``: the thread's."""
-    domain = settings["referee"].partition("@")[2] or "localhost"
+    domain = settings.referee.partition("@")[2] or "localhost"
     who = hashlib.sha256(to.strip().lower().encode("utf-8")).hexdigest()[:16]
-    return f"<tabletop.{settings['game_id']}.{who}@{domain}>"
+    return f"<tabletop.{settings.game_id}.{who}@{domain}>"
 
 
 def topic(text: str) -> str:
@@ -83,10 +86,11 @@ def topic(text: str) -> str:
     return text.replace("\r\n", "\n").split("\n", 1)[0]
 
 
-def syntax(settings: dict[str, Any], example_move: str) -> str:
+def syntax(game_id: str, example_move: str) -> str:
+    """How a move is mailed to the game ``game_id``."""
     return (
         "To play, reply with a plain-text mail whose body says:\n\n"
-        f"    game: {settings['game_id']}\n"
+        f"    game: {game_id}\n"
         "    secret: (your secret)\n"
         f"    move: {example_move}\n\n"
         "Several move: lines are played in order, each for good, until one cannot\n"
@@ -95,31 +99,32 @@ def syntax(settings: dict[str, Any], example_move: str) -> str:
     )
 
 
-def _game_and_secret(settings: dict[str, Any], whose: str) -> str:
+def _game_and_secret(game_id: str, whose: str) -> str:
     """The two lines every mail to the referee starts with."""
-    return f"    game: {settings['game_id']}\n    secret: ({whose})\n\n"
+    return f"    game: {game_id}\n    secret: ({whose})\n\n"
 
 
-def player_help(settings: dict[str, Any]) -> str:
-    """What a player can write to the referee: every player's command found (:mod:`.commands`)."""
+def player_help(game_id: str) -> str:
+    """What a player can write to the referee about the game ``game_id``:
+    every player's command found (:mod:`.commands`)."""
     from . import commands
 
     return (
-        f"Game '{settings['game_id']}': every mail needs the lines\n\n"
-        + _game_and_secret(settings, "your secret")
+        f"Game '{game_id}': every mail needs the lines\n\n"
+        + _game_and_secret(game_id, "your secret")
         + "and then any of:\n\n"
         + commands.listing(commands.player_commands())
         + "\n\nOther lines (greetings, comments, the quoted mail) are passed over."
     )
 
 
-def master_help(settings: dict[str, Any]) -> str:
+def master_help(game_id: str) -> str:
     """What the game master can write to the referee: every game master's command found."""
     from . import commands
 
     return (
-        f"Game master's commands for game '{settings['game_id']}': a mail from your address with\n\n"
-        + _game_and_secret(settings, "the master's secret")
+        f"Game master's commands for game '{game_id}': a mail from your address with\n\n"
+        + _game_and_secret(game_id, "the master's secret")
         + "and any of:\n\n"
         + commands.listing(commands.master_commands())
         + f"\n\nThe same on the command line: tabletop pbem {'|'.join(commands.on_the_command_line())} DIR ...;\n"

@@ -27,15 +27,19 @@ from . import mailin
 from .gamedir import one_line
 
 if TYPE_CHECKING:
-    from .referee import Referee
+    from .ledger import Ledger
+    from .letters import Letters
+    from .settings import Settings, Watcher
 
 #: At most this many observers: each change mails every one of them.
 MAX_OBSERVERS = 100
 
 
-def listed(ref: Referee) -> list[dict[str, Any]]:
+def listed(settings: Settings) -> list[Watcher]:
     """The game's observers (the settings' own records: a mail updates ``mailed``)."""
-    return ref.settings.setdefault("observers", [])
+    if settings.observers is None:
+        settings.observers = []
+    return settings.observers
 
 
 def key(change: str | None, watcher: dict[str, Any]) -> str | None:
@@ -61,22 +65,29 @@ def check(address: str, players: dict[str, dict[str, Any]], known: Sequence[str]
     return address
 
 
-def welcome(ref: Referee, address: str, stamp: str, note: str = "") -> dict[str, Any]:
-    """Add ``address`` as an observer and mail them the game so far (the
-    first mail of their thread)."""
-    watcher = {"address": address, "mailed": 0}
-    listed(ref).append(watcher)
-    # Kept before the mail: a run cut short leaves an observer whose first
-    # view comes with the next change, never one mailed twice.
-    ref.dir.save(ref.settings)
-    ref.queue_watch(ref.replay(), watcher, welcome=True, note=note, key=stamp)
-    return watcher
+class Observers:
+    """Observers added to a game under way: each welcomed with the game so far."""
 
+    def __init__(self, ledger: Ledger, letters: Letters) -> None:
+        self.ledger = ledger
+        self.letters = letters
 
-def add(ref: Referee, address: str, stamp: str) -> str:
-    """The game master's ``observe: ADDRESS``: one line saying what was done."""
-    if ref.settings.get("ended"):
-        raise UsageError("the game was ended: there is nothing more to watch")
-    address = check(address, ref.players, [w["address"] for w in listed(ref)], "observe")
-    welcome(ref, address, stamp)
-    return f"{address} observes the game from now on (the game so far was mailed there)"
+    def welcome(self, address: str, stamp: str, note: str = "") -> Watcher:
+        """Add ``address`` as an observer and mail them the game so far (the
+        first mail of their thread)."""
+        watcher: Watcher = {"address": address, "mailed": 0}
+        listed(self.ledger.settings).append(watcher)
+        # Kept before the mail: a run cut short leaves an observer whose first
+        # view comes with the next change, never one mailed twice.
+        self.ledger.save()
+        self.letters.queue_watch(self.ledger.replay(), watcher, welcome=True, note=note, key=stamp)
+        return watcher
+
+    def add(self, address: str, stamp: str) -> str:
+        """The game master's ``observe: ADDRESS``: one line saying what was done."""
+        settings = self.ledger.settings
+        if settings.ended:
+            raise UsageError("the game was ended: there is nothing more to watch")
+        address = check(address, settings.players, [w["address"] for w in listed(settings)], "observe")
+        self.welcome(address, stamp)
+        return f"{address} observes the game from now on (the game so far was mailed there)"

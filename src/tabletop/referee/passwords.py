@@ -14,6 +14,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from typing import TYPE_CHECKING
+
+from . import faults
+from .settings import DAY, GUESSES_A_DAY, GUESSES_AN_HOUR, HOUR
+
+if TYPE_CHECKING:
+    from .ledger import Ledger
+    from .letters import Letters
 
 # scrypt parameters: about 50 ms and 16 MiB a check, cheap for a referee
 # that checks one mail at a time, costly for anyone guessing from a stolen file.
@@ -66,3 +74,97 @@ def matches(secret: str, stored: dict[str, str]) -> bool:
 def tagged(stored: dict[str, str]) -> bool:
     """Whether a wrong guess against ``stored`` is turned away without the slow hash."""
     return "tag" in stored
+
+
+class Secrets:
+    """The seats' secrets at the referee: wrong ones counted (by sender, an
+    hour; for a player, a day), a new one handed out (``reissue``,
+    ``replace``) and mailed. A new secret's hash and the secret still to
+    mail are saved together before any mail: a crash then leaves a mail for
+    the next run to queue (:meth:`mail_pending`, under its own key, so
+    once), never a secret that works for nobody, nor one mailed that does
+    not work."""
+
+    def __init__(self, ledger: Ledger, letters: Letters) -> None:
+        self.ledger = ledger
+        self.letters = letters
+
+    def guessed_enough(self, sender: str, stored: dict, now: float) -> bool:
+        """Whether ``sender`` used up this hour's wrong secrets, for a secret
+        stored without its short tag (a game begun before tags: each check
+        of it costs the slow hash). A tagged secret is always checked: a
+        wrong guess costs next to nothing, and the right one is never
+        refused, whoever guessed before."""
+        if tagged(stored):
+            return False
+        by_sender = self.ledger.settings.guesses.get("from:" + sender)
+        return bool(by_sender and by_sender[0] == int(now // HOUR) and by_sender[1] >= GUESSES_AN_HOUR)
+
+    def wrong_guess(self, sender: str, player: str, now: float) -> None:
+        """Count a wrong secret, by its sender (the hour's) and for the player
+        (the day's). The game master hears once a day when a player's wrong
+        secrets reach :data:`GUESSES_A_DAY`: someone may be guessing. Nobody
+        is refused for it."""
+        guesses = self.ledger.settings.guesses
+        for key, window in (("from:" + sender, int(now // HOUR)), ("for:" + player, int(now // DAY))):
+            entry = guesses.get(key)
+            guesses[key] = [window, entry[1] + 1 if entry and entry[0] == window else 1]
+        if len(guesses) > 5000:  # forget the windows gone by
+            guesses.clear()
+        if guesses.get("for:" + player, [0, 0])[1] == GUESSES_A_DAY:
+            self.letters.mail_master(
+                f"Wrong secrets for {player}",
+                f"{GUESSES_A_DAY} mails today gave a wrong secret for {player} (the last from {sender}). "
+                "Someone may be guessing; it does not lock anyone out: the right secret is still taken, "
+                f"and guessing one takes about 10^23 tries. If {player}'s secret may have leaked, "
+                "'reissue: PLAYER' mails them a new one.\n",
+                key=f"guesses-{player}-{int(now // DAY)}",
+            )
+
+    def forget_guesses(self, player: str) -> None:
+        """A new secret for ``player``: the wrong secrets counted for them,
+        and from their address, and the answers their address had today,
+        start again."""
+        settings = self.ledger.settings
+        address = self.ledger.address(player).lower()
+        for key in ("for:" + player, "from:" + address):
+            settings.guesses.pop(key, None)
+        settings.answered.pop(address, None)
+
+    def reissue(self, player: str, stamp: str, replaced: str) -> None:
+        """A new secret for ``player``, mailed under ``stamp`` (``replaced``:
+        the new address the seat was handed to, told to the others)."""
+        settings = self.ledger.settings
+        secret = new_secret()
+        settings.players[player]["secret"] = store(secret)
+        self.forget_guesses(player)
+        if settings.pending_secrets is None:
+            settings.pending_secrets = []
+        settings.pending_secrets.append({"player": player, "secret": secret, "key": stamp, "replaced": replaced})
+        self.ledger.save()
+        faults.point("master-secret-saved")
+        self.mail_pending()
+
+    def mail_pending(self) -> None:
+        """Queue the mails of new secrets the settings say are still to go (each
+        queued under its own key, so a mail queued before a crash is not queued
+        again), then forget the secrets."""
+        settings = self.ledger.settings
+        pending = settings.pending_secrets or []
+        if not pending:
+            return
+        match = self.ledger.replay()
+        for item in pending:
+            player = item["player"]
+            self.letters.queue_view(match, player, welcome=item["secret"], resend=True, key=item["key"])
+            faults.point("master-secret-mailed")
+            if item["replaced"]:
+                self.letters.mail_others(
+                    player,
+                    f"{player} is now played from another address",
+                    f"The game master handed {player} to a new player ({item['replaced']}).\n",
+                    item["key"] + "-",
+                )
+        settings.pending_secrets = []
+        self.ledger.save()
+        faults.point("master-secrets-forgotten")

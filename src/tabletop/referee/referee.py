@@ -1,42 +1,58 @@
 """The referee: starts a game by mail, plays the moves mailed in, mails every
 player their own view, keeps the deadlines, answers the game master.
 
-This module makes a game (:func:`init`) and puts the referee together;
-each job is a module of its own:
+This module makes a game (:func:`init`) and puts the referee together
+from collaborators, each an object owning one concern in a module of its
+own, handed what it needs when the referee is made:
 
-- :mod:`.settings`: the bounds, and the check of a game's settings;
-- :mod:`.change`: a change to the game as one recoverable step;
-- :mod:`.inbox`: mail in: routing, the secret, the limits, the answers;
-- :mod:`.commands`: one module per player's or game master's command;
-- :mod:`.letters`: the mails, composed;
-- :mod:`.clock`: deadlines, reminders, the late bot, time zones.
+- :class:`.ledger.Ledger`: the game's folder, its settings record (:mod:`.settings`), its log;
+- :class:`.clock.Clock`: whose decision is due since when, each moment in its reader's zone;
+- :class:`.letters.Letters`: mail out, composed (views, notes, the welcome, the end);
+- :class:`.observers.Observers`: observers added to a game under way;
+- :class:`.passwords.Secrets`: wrong secrets counted, new ones handed out and mailed;
+- :class:`.change.Changes`: a change to the game as one recoverable step;
+- :class:`.seats.Seats`: missed deadlines, civil disorder, seats offered and claimed;
+- :class:`.bots.Bots`: the bot that plays a seat, and the late bot;
+- :class:`.deadlines.Deadlines`: reminders, late notices, the late bot's turn;
+- :class:`.inbox.Inbox`: mail in: routing, the secret, the limits, the answers.
+
+Votes (:mod:`.votes`), conditional moves (:mod:`.conditionals`) and what
+stands beside the game (:mod:`.notices`) are functions of the settings;
+the commands of a mail (:mod:`.commands`) are run on the referee. The
+referee's own methods are the runs a command line asks for (a mail, a
+tick, a game master's command, a change of settings, the status).
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .. import chain, files, logfile
-from ..engine import Match, Replay
+from .. import logfile
+from ..engine import Match
 from ..errors import UsageError
 from ..events import Event
 from ..header import check_players
 from ..live import make_header, seed_file, settle
-from ..nodes import Decide, Over
 from ..registry import Registry
-from . import bots, commands, mailin, mailout, notices, passwords
-from . import observers as add_observer
+from . import bots, commands, mailin, mailout, passwords
+from . import observers as watchers
+from .bots import Bots
 from .change import Changes
-from .clock import Clock, check_zone, when
+from .clock import Clock, check_zone
 from .commands.move import plan
 from .commands.resign import resign
+from .deadlines import Deadlines
 from .gamedir import GameDir, check_owned, one_line, write_private
 from .inbox import Inbox
+from .ledger import Ledger
 from .letters import Letters, joined, waiting_for
+from .observers import Observers
+from .passwords import Secrets
+from .seats import Seats
 from .settings import (
     ACCEPTED_KEPT,
     ANSWERS_A_DAY,
@@ -47,11 +63,13 @@ from .settings import (
     HOUR,
     LISTED,
     LISTED_ALL,
-    MAX_SEED,
     PICTURES,
     SEEN_KEPT,
+    Settings,
     check_settings,
+    read,
 )
+from .status import Status
 
 __all__ = [
     "ACCEPTED_KEPT",
@@ -65,6 +83,7 @@ __all__ = [
     "PICTURES",
     "SEEN_KEPT",
     "Referee",
+    "Settings",
     "check_settings",
     "init",
     "plan",
@@ -124,7 +143,7 @@ def init(
         raise UsageError("--player: every seat is a bot's; a game by mail needs one person at least")
     watching: list[str] = []
     for address in observers:
-        watching.append(add_observer.check(address, {n: {"address": a} for n, a in players}, watching, "--observer"))
+        watching.append(watchers.check(address, {n: {"address": a} for n, a in players}, watching, "--observer"))
     zones = dict(zones or {})
     for name, zone in zones.items():
         if name not in names:
@@ -190,47 +209,56 @@ def init(
     if master:
         secrets["(master)"] = passwords.new_secret()
         settings["master_secret"] = passwords.store(secrets["(master)"])
-    ref = Referee(registry, directory, settings)
-    ref.refresh_due(match, time.time())
+    ref = Referee(registry, directory, read(settings, directory.settings_file))
+    ref.clock.refresh_due(match, time.time())
     if any(bots.spec(address) is not None for _, address in players):
         # A bot to decide first decides before anyone is mailed: the welcomes show it.
-        directory.save(settings)
-        ref.holding = True
-        bots.play(ref, time.time())
-        ref.holding = False
-        match = ref.replay()
-    log = ref.read_log(game)
-    held = settings.pop("held_notes", [])
+        ref.ledger.save()
+        ref.letters.holding = True
+        ref.bots.play(time.time())
+        ref.letters.holding = False
+        match = ref.ledger.replay()
+    log = ref.ledger.read_log(game)
+    held = ref.settings.held_notes or []
+    ref.settings.held_notes = None
     for name in names:
         if name in secrets:
-            ref.queue_view(
+            ref.letters.queue_view(
                 match, name, welcome=secrets[name], note=joined(held, name), log=log, key=f"welcome-{name}", first=True
             )
     if master:
-        ref.mail_master(
+        ref.letters.mail_master(
             "You are the game master",
             f"You are the game master of game '{game_id}' ({match.game.title or match.game.name}) "
             f"for {', '.join(names)}.\n\nYour secret: {secrets['(master)']}\n"
             "Put it in every mail you send to the referee; it is stored only as a hash.\n\n"
-            + mailout.master_help(ref.settings),
+            + mailout.master_help(game_id),
             key="welcome-master",
             first=True,
         )
     for number, address in enumerate(watching):
-        add_observer.welcome(ref, address, f"welcome-observer-{number}", note=joined(held, None))
-    directory.save(settings)
+        ref.observers.welcome(address, f"welcome-observer-{number}", note=joined(held, None))
+    ref.ledger.save()
     return secrets
 
 
-class Referee(Changes, Inbox, Letters, Clock):
-    """One game by mail: its folder, its settings, and every job of the
-    referee (each in a module of its own: :mod:`.change`, :mod:`.inbox`,
-    :mod:`.commands`, :mod:`.letters`, :mod:`.clock`)."""
+class Referee:
+    """One game by mail: its collaborators, and the runs a command line asks
+    for, each under the game's lock (a mail received, a tick, a game
+    master's command, settings changed) or reading it (the status)."""
 
-    def __init__(self, registry: Registry, directory: GameDir, settings: dict[str, Any]) -> None:
-        self.registry = registry
-        self.dir = directory
-        self.settings = settings
+    def __init__(self, registry: Registry, directory: GameDir, settings: Settings) -> None:
+        ledger = self.ledger = Ledger(registry, directory, settings)
+        self.clock = Clock(ledger)
+        self.letters = Letters(ledger, self.clock)
+        self.observers = Observers(ledger, self.letters)
+        self.secrets = Secrets(ledger, self.letters)
+        self.changes = Changes(ledger, self.letters, self.clock, self.secrets)
+        self.seats = Seats(ledger, self.letters, self.changes)
+        self.bots = Bots(ledger, self.changes)
+        self.deadlines = Deadlines(ledger, self.clock, self.letters, self.seats, self.bots)
+        self.inbox = Inbox(ledger, self.changes, self.letters, self.secrets, self.seats, self.bots, self)
+        self.status_report = Status(ledger, self.clock, self.bots)
 
     @classmethod
     def open(cls, registry: Registry, path: Path) -> Referee:
@@ -238,144 +266,121 @@ class Referee(Changes, Inbox, Letters, Clock):
         return cls(registry, directory, directory.load())
 
     @property
-    def players(self) -> dict[str, dict[str, Any]]:
-        return self.settings["players"]
+    def settings(self) -> Settings:
+        return self.ledger.settings
 
-    def address(self, player: str) -> str:
-        return self.players[player]["address"]
+    @property
+    def dir(self) -> GameDir:
+        return self.ledger.dir
 
-    def seed(self) -> str:
-        return files.read_text(seed_file(self.dir.log), MAX_SEED, "seed file").strip()
-
-    def head(self) -> str:
-        return chain.head_of((line for _, line in logfile.read_lines(self.dir.log)), self.seed)
+    def replay(self) -> Match:
+        """The game as the log has it now."""
+        return self.ledger.replay()
 
     def read_log(self, game: str) -> tuple[list[tuple[int, Event]], str]:
-        """The log's events (already checked when appended) and its chain head,
-        read once for all the mails of one change."""
-        lines = [line for _, line in logfile.read_lines(self.dir.log)]
-        events = [self.registry.codec.decode_line(game, line) for line in lines[1:]]
-        return events, chain.head_of(lines, self.seed)
+        """The log's events and its chain head (see :meth:`.ledger.Ledger.read_log`)."""
+        return self.ledger.read_log(game)
 
-    def replay(self, handle=None) -> Match:
-        return Replay(self.registry, self.dir.log, handle).run()
+    def mail_to(
+        self, player: str, subject: str, body: str, key: str | None, letter: mailin.Letter | None = None
+    ) -> None:
+        """A note to ``player`` (a command's answer to its sender's mail: ``letter``)."""
+        self.letters.mail_to(player, subject, body, key, letter)
 
-    def master(
-        self,
-        command: str,
-        *,
-        player: str | None = None,
-        seconds: int | None = None,
-        address: str | None = None,
-        addresses: Sequence[str] | None = None,
-        now: float | None = None,
+    # -- the runs ----------------------------------------------------------------------
+    def receive(
+        self, raw: bytes, now: float | None = None, size: int | None = None, arrived: float | None = None
     ) -> str:
-        """A game master's command (from the command line or by mail); a one-line report."""
+        """Handle one raw message (see :meth:`.inbox.Inbox.receive`): a one-line report."""
+        return self.inbox.receive(raw, now, size, arrived)
+
+    @property
+    def passed_over(self) -> bool:
+        """Whether the last mail received was another game's, left to its referee."""
+        return self.inbox.passed_over
+
+    def tick(self, now: float | None = None) -> list[str]:
+        """Reminders, late notices and (if set) a bot's decision for the late."""
         now = time.time() if now is None else now
-        given = (("player", player), ("seconds", seconds), ("address", address), ("addresses", addresses))
-        kwargs = {k: v for k, v in given if v is not None}
-        return commands.run_master(self, command, now, f"{command}-{time.time_ns()}", **kwargs)
+        done: list[str] = []
+        with self.dir.locked():
+            self.changes.begin(now)
+            done += self.bots.play(now)  # a seat a bot plays, due since a run cut short
+            if not self.settings.paused and not self.settings.ended:
+                for _ in range(100):  # a bot's decision may make another one due
+                    if not self.deadlines.keep(now, done):
+                        break
+                done += self.bots.play(now)  # due after the late bot's decision
+            self.ledger.save()
+        return done
 
     def locked_master(self, command: str, **kwargs: Any) -> str:
+        """A game master's command from the command line (``player``,
+        ``seconds``, ``address``, ``addresses`` as it takes them); a one-line report."""
         now = time.time()
+        given = {k: v for k, v in kwargs.items() if v is not None}
         with self.dir.locked():
-            self._begin(now)
-            report = self.master(command, now=now, **kwargs)
-            self.dir.save(self.settings)
-            played = bots.play(self, now)  # a bot due once the game resumed, or its seat handed back
-            self.dir.save(self.settings)
+            self.changes.begin(now)
+            report = commands.run_master(self, command, now, f"{command}-{time.time_ns()}", **given)
+            self.ledger.save()
+            played = self.bots.play(now)  # a bot due once the game resumed, or its seat handed back
+            self.ledger.save()
         return "; ".join([report, *played])
 
     def set(self, changes: dict[str, Any]) -> list[str]:
         """Change settings after init (SMTP server, deadlines, ...), checked first."""
         with self.dir.locked():
-            self._begin(time.time())
+            self.changes.begin(time.time())
             changes = dict(changes)
             zone = changes.pop("tz", None)
-            new = {**self.settings, **changes}
-            check_settings(new, self.registry)
+            new = {**self.settings.to_json(), **changes}
+            check_settings(new, self.ledger.registry)
+            players = self.settings.players
             if zone is not None:
                 name, value = zone
-                if name not in self.players:
-                    raise UsageError(f"tz={one_line(name)}=...: not a player of this game ({', '.join(self.players)})")
-                self.players[name]["tz"] = check_zone(name, value) if value else None
-                new["players"] = self.players
+                if name not in players:
+                    raise UsageError(f"tz={one_line(name)}=...: not a player of this game ({', '.join(players)})")
+                players[name]["tz"] = check_zone(name, value) if value else None
                 changes["tz"] = f"{name}={value or 'UTC'}"
             if new.get("pictures", "png") not in PICTURES:
                 raise UsageError(f"pictures '{one_line(str(new['pictures']))}': one of {', '.join(PICTURES)}")
-            self.settings = new
-            self.dir.save(self.settings)
+            self.ledger.settings = read(new, self.dir.settings_file)
+            self.ledger.save()
         return [f"{k} = {v}" for k, v in changes.items()]
 
+    def report_refused(self, refused: list[tuple[str, str, str]]) -> None:
+        """Mails the SMTP server refused for good: the game master hears of each."""
+        if not refused or not self.settings.master:
+            return
+        with self.dir.locked():
+            self.changes.begin(time.time())
+            master = (self.settings.master or "").lower()
+            lines = [
+                f"  {name}: to {rcpts}: {one_line(reason)}"
+                for name, rcpts, reason in refused
+                if master not in rcpts.lower()
+            ]
+            if lines:
+                self.letters.mail_master(
+                    "Mail could not be delivered",
+                    "The SMTP server refused these mails for good (kept in undeliverable/):\n"
+                    + "\n".join(lines)
+                    + "\n",
+                    key="refused-" + hashlib.sha256("".join(lines).encode()).hexdigest()[:16],
+                )
+            self.ledger.save()
+
     # -- what the referee can say of the game, from the command line
-    def _history(self, player: str) -> str:
+    def history(self, player: str) -> str:
+        """The game as ``player`` may see it (what ``history`` mails them)."""
         from .commands import history
 
         return history.text(self, player)
 
     def status_data(self) -> dict[str, Any]:
         """The status as data: ``pbem status --json``."""
-        match = self.replay()
-        node = match.node
-        data: dict[str, Any] = {
-            "game_id": self.settings["game_id"],
-            "game": match.header.game,
-            "players": list(match.header.players),
-            "events": match.seq,
-            "paused": bool(self.settings.get("paused")),
-            "ended": bool(self.settings.get("ended")),
-            "over": isinstance(node, Over),
-            "waiting": [],
-            "outbox": len(self.dir.waiting()),
-            "undeliverable": len(list(self.dir.undeliverable.glob("*.eml"))) if self.dir.undeliverable.is_dir() else 0,
-            "quarantined": len(list(self.dir.quarantine_dir.glob("*.eml"))) if self.dir.quarantine_dir.is_dir() else 0,
-            "chain_head": self.head(),
-            **notices.as_data(self, match),
-            "bots": bots.seated(self, match),
-            "observers": len(add_observer.listed(self)),
-        }
-        if isinstance(node, Over):
-            outcome = match.outcome()
-            data["result"] = {
-                "scores": {p: s for p, s in outcome.ranked()},
-                "winners": list(outcome.winners),
-                "verdict": outcome.verdict(),
-            }
-        elif isinstance(node, Decide):
-            for player in node.players:
-                deadline = self.deadline_of(player)
-                due = datetime.fromtimestamp(deadline, timezone.utc).isoformat() if deadline else None
-                data["waiting"].append({"player": player, "due": due})
-        return data
+        return self.status_report.data()
 
     def status(self) -> list[str]:
-        match = self.replay()
-        lines = [f"game '{self.settings['game_id']}' ({match.header.game}): {match.seq} events"]
-        if self.settings.get("ended"):
-            lines.append("ended by the game master")
-        if self.settings.get("paused"):
-            by = "the players' vote" if self.settings.get("paused_by") == "vote" else "the game master"
-            lines.append(f"paused by {by}")
-        node = match.node
-        if isinstance(node, Over):
-            outcome = match.outcome()
-            lines.append("over: " + ", ".join(f"{p} {sc}" for p, sc in outcome.ranked()) + "; " + outcome.verdict())
-        elif isinstance(node, Decide):
-            for player in node.players:
-                deadline = self.deadline_of(player)
-                due = f", due {when(deadline)}" if deadline else ""
-                lines.append(f"waiting for {player}{due}")
-        lines += notices.for_status(self, match)
-        lines += [
-            f"{seat} is played by the bot '{bot['bot']}' ({bot['decisions']} decision{'s' * (bot['decisions'] != 1)})"
-            for seat, bot in bots.seated(self, match).items()
-        ]
-        if add_observer.listed(self):
-            lines.append(f"observers: {len(add_observer.listed(self))}")
-        lines.append(f"outbox: {len(self.dir.waiting())} mail(s) waiting")
-        if self.dir.undeliverable.is_dir():
-            lines.append(f"undeliverable: {len(list(self.dir.undeliverable.glob('*.eml')))} mail(s)")
-        if self.dir.quarantine_dir.is_dir():
-            lines.append(f"quarantined: {len(list(self.dir.quarantine_dir.glob('*.eml')))} message(s)")
-        lines.append(f"chain head: {self.head()}")
-        return lines
+        """The status, a line each: ``pbem status``."""
+        return self.status_report.lines()

@@ -22,12 +22,17 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from ..errors import UsageError
 from . import mailin, mailout, passwords
 from .gamedir import one_line
 
 if TYPE_CHECKING:
-    from .referee import Referee
+    from .change import Changes
+    from .ledger import Ledger
+    from .letters import Letters
+    from .settings import Player, Settings
 
 
 def check_disorder(value: Any) -> int | None:
@@ -54,59 +59,31 @@ def check_substitutes(addresses: Any) -> list[str]:
     return found
 
 
-def missed(ref: Referee, player: str) -> int:
-    return int(ref.players[player].get("missed") or 0)
+def missed(settings: Settings, player: str) -> int:
+    return int(settings.players[player].get("missed") or 0)
 
 
-def in_disorder(ref: Referee, player: str) -> bool:
-    return bool(ref.players.get(player, {}).get("disorder"))
+def in_disorder(settings: Settings, player: str) -> bool:
+    return bool(settings.players.get(player, {}).get("disorder"))
 
 
-def count_missed(ref: Referee, player: str, seq: int) -> None:
-    """``player`` missed a deadline: counted for all to see; at the game's
-    limit, civil disorder (everyone and the game master are told)."""
-    data = ref.players[player]
-    data["missed"] = missed(ref, player) + 1
-    limit = ref.settings.get("civil_disorder")
-    if not limit or data.get("disorder") or data["missed"] < limit:
-        return
-    data["disorder"] = True
-    bot = ref.settings.get("late_bot")
-    then = (
-        f"the bot '{bot}' decides for them as soon as a decision of theirs is due"
-        if bot
-        else "the game waits for them as before"
-    )
-    body = (
-        f"{player} missed {data['missed']} deadlines and is in civil disorder: {then}, "
-        f"until they mail a decision again or a substitute takes the seat.\n"
-    )
-    ref.mail_all(f"{player} is in civil disorder", body, f"disorder-{seq}-{player}")
-    ref.mail_master(
-        f"{player} is in civil disorder",
-        body + f"\nOffer the seat to substitutes: tabletop pbem seek DIR {player} --to ADDRESS (or by mail: "
-        f"'seek: {player} ADDRESS ...').\n",
-        key=f"disorder-{seq}-{player}-to-master",
-    )
-
-
-def back(ref: Referee, player: str) -> dict[str, Any] | None:
+def back(settings: Settings, player: str) -> dict[str, Player] | None:
     """``player`` mailed a decision of their own: out of civil disorder.
     The players' record after, or None when nothing changes."""
-    if not in_disorder(ref, player):
+    if not in_disorder(settings, player):
         return None
-    players = copy.deepcopy(ref.players)
+    players = copy.deepcopy(settings.players)
     players[player]["disorder"] = False
     return players
 
 
-def summary(ref: Referee) -> str:
+def summary(settings: Settings) -> str:
     """Every player's missed deadlines, for all to read ("" while nobody missed one)."""
-    players = ref.players
+    players = settings.players
     if not any(int(d.get("missed") or 0) for d in players.values()):
         return ""
     parts = []
-    offered = {o["seat"] for o in ref.settings.get("offers") or []}
+    offered = {o["seat"] for o in settings.offers or []}
     for name, data in players.items():
         text = f"{name} {int(data.get('missed') or 0)}"
         if data.get("disorder"):
@@ -117,143 +94,191 @@ def summary(ref: Referee) -> str:
     return "Deadlines missed: " + ", ".join(parts) + "."
 
 
-def offer(ref: Referee, seat: str, addresses: list[str], stamp: str, now: float) -> list[str]:
-    """Mail each address a claim token for ``seat``; the addresses mailed."""
-    addresses = check_substitutes(addresses)
-    if not addresses:
-        raise UsageError(
-            f"seek {seat}: name the addresses to offer the seat to (--to ADDRESS), or set the game's "
-            "substitutes (pbem set DIR substitutes=ADDRESS,...)"
+@attrs.frozen
+class Refused:
+    """A claim not taken: why, and whether its token was good (the answer
+    may then quote the mail, as to anyone who proved who they are)."""
+
+    why: str
+    proven: bool
+
+
+class Seats:
+    """Who plays each seat: deadlines missed and civil disorder, a seat
+    offered to substitutes and the claim that takes it."""
+
+    def __init__(self, ledger: Ledger, letters: Letters, changes: Changes) -> None:
+        self.ledger = ledger
+        self.letters = letters
+        self.changes = changes
+
+    def count_missed(self, player: str, seq: int) -> None:
+        """``player`` missed a deadline: counted for all to see; at the game's
+        limit, civil disorder (everyone and the game master are told)."""
+        settings = self.ledger.settings
+        data = settings.players[player]
+        data["missed"] = missed(settings, player) + 1
+        limit = settings.civil_disorder
+        if not limit or data.get("disorder") or data["missed"] < limit:
+            return
+        data["disorder"] = True
+        bot = settings.late_bot
+        then = (
+            f"the bot '{bot}' decides for them as soon as a decision of theirs is due"
+            if bot
+            else "the game waits for them as before"
         )
-    taken = {d["address"].lower(): p for p, d in ref.players.items()}
-    for address in addresses:
-        if address.lower() in taken:
-            raise UsageError(f"seek {seat}: {address} plays {taken[address.lower()]} already")
-    tokens = []
-    offers = ref.settings.setdefault("offers", [])
-    for index, address in enumerate(addresses):
-        token = passwords.new_secret()
-        key = f"{stamp}-{index}"
-        offers.append({"seat": seat, "address": address, "token": passwords.store(token), "key": key, "time": now})
-        tokens.append((address, token, key))
-    # The hashes first: a crash now leaves tokens nobody got (seek again),
-    # never a token mailed that does not work.
-    ref.dir.save(ref.settings)
-    game = ref.settings.get("thread") or ref.settings["game_id"]
-    count = missed(ref, seat)
-    why = f", whose player missed {count} deadline{'s' if count != 1 else ''}" if count else ""
-    for address, token, key in tokens:
         body = (
-            f"A seat is free in game '{ref.settings['game_id']}' ({game}): {seat}'s seat{why}.\n\n"
-            "To take it over, reply with these two lines:\n\n"
-            f"    game: {ref.settings['game_id']}\n"
-            f"    claim: {token}\n\n"
-            "The first claim takes the seat: you then get a secret of your own and the game as the seat\n"
-            "sees it. The offer lapses once the seat is taken."
+            f"{player} missed {data['missed']} deadlines and is in civil disorder: {then}, "
+            f"until they mail a decision again or a substitute takes the seat.\n"
         )
-        ref.dir.queue(mailout.message(ref.settings, address, f"A seat is offered: {seat}", body), key=key)
-    return addresses
+        self.letters.mail_all(f"{player} is in civil disorder", body, f"disorder-{seq}-{player}")
+        self.letters.mail_master(
+            f"{player} is in civil disorder",
+            body + f"\nOffer the seat to substitutes: tabletop pbem seek DIR {player} --to ADDRESS (or by mail: "
+            f"'seek: {player} ADDRESS ...').\n",
+            key=f"disorder-{seq}-{player}-to-master",
+        )
 
+    def offer(self, seat: str, addresses: list[str], stamp: str, now: float) -> list[str]:
+        """Mail each address a claim token for ``seat``; the addresses mailed."""
+        settings = self.ledger.settings
+        addresses = check_substitutes(addresses)
+        if not addresses:
+            raise UsageError(
+                f"seek {seat}: name the addresses to offer the seat to (--to ADDRESS), or set the game's "
+                "substitutes (pbem set DIR substitutes=ADDRESS,...)"
+            )
+        taken = {d["address"].lower(): p for p, d in settings.players.items()}
+        for address in addresses:
+            if address.lower() in taken:
+                raise UsageError(f"seek {seat}: {address} plays {taken[address.lower()]} already")
+        tokens = []
+        if settings.offers is None:
+            settings.offers = []
+        for index, address in enumerate(addresses):
+            token = passwords.new_secret()
+            key = f"{stamp}-{index}"
+            settings.offers.append(
+                {"seat": seat, "address": address, "token": passwords.store(token), "key": key, "time": now}
+            )
+            tokens.append((address, token, key))
+        # The hashes first: a crash now leaves tokens nobody got (seek again),
+        # never a token mailed that does not work.
+        self.ledger.save()
+        game = settings.thread or settings.game_id
+        count = missed(settings, seat)
+        why = f", whose player missed {count} deadline{'s' if count != 1 else ''}" if count else ""
+        for address, token, key in tokens:
+            body = (
+                f"A seat is free in game '{settings.game_id}' ({game}): {seat}'s seat{why}.\n\n"
+                "To take it over, reply with these two lines:\n\n"
+                f"    game: {settings.game_id}\n"
+                f"    claim: {token}\n\n"
+                "The first claim takes the seat: you then get a secret of your own and the game as the seat\n"
+                "sees it. The offer lapses once the seat is taken."
+            )
+            self.ledger.dir.queue(mailout.message(settings, address, f"A seat is offered: {seat}", body), key=key)
+        return addresses
 
-def claim(ref: Referee, letter: mailin.Letter, mid: str, key: str, now: float) -> str:
-    """A mail with ``claim: TOKEN``: the first valid one takes the seat."""
-    from ..events import Handover
-    from .votes import in_game
+    def claim(self, letter: mailin.Letter, mid: str, key: str, now: float) -> str | Refused:
+        """A mail with ``claim: TOKEN``: the first valid one takes the seat;
+        what was done, or why not (the mail in answers it)."""
+        from ..events import Handover
+        from .votes import in_game
 
-    number, token = letter.values("claim")[0]
-    offers = ref.settings.get("offers") or []
-    found = next((o for o in offers if passwords.matches(token.strip(), o["token"])), None)
-    if found is None:
-        return ref.reply(
-            letter, f"line {number}: no seat of this game is offered with that claim (taken already?)", key=key, now=now
-        )
-    ref._accepted(mid)
-    seat, address = found["seat"], found["address"]
-    taken = {d["address"].lower(): p for p, d in ref.players.items()}
-    if address.lower() in taken:
-        return ref.reply(letter, f"{address} plays {taken[address.lower()]} already", key=key, echo=True)
-    if ref.settings.get("ended"):
-        return ref.reply(letter, "the game was ended by the game master", key=key, echo=True)
-    secret = passwords.new_secret()
-    with ref.change() as change:
-        match = change.match
-        if seat not in in_game(match):
-            return ref.reply(letter, f"{seat} is no longer in the game: the seat is not free", key=key, echo=True)
-        handover = Handover(seat)
-        match.accept(handover)
-        old = ref.address(seat)
-        players = copy.deepcopy(ref.players)
-        players[seat].update(
-            address=address, secret=passwords.store(secret), mailed=0, missed=0, disorder=False, tz=None
-        )
-        settings = ref.settings
-        votes = {k: {p: s for p, s in v.items() if p != seat} for k, v in (settings.get("votes") or {}).items()}
-        chains = {p: c for p, c in (settings.get("conditionals") or {}).items() if p != seat}
-        guesses = {k: v for k, v in (settings.get("guesses") or {}).items() if k != "for:" + seat}
-        thread = settings.get("thread") or settings["game_id"]
-        mails = [
-            {
-                "key": f"{key}-seat",
-                "to": address,
-                "subject": f"Welcome: you now play {seat}",
-                "body": (
-                    f"You take over {seat}'s seat in game '{settings['game_id']}' ({thread}).\n\n"
-                    f"Your secret: {secret}\n"
-                    "Put it in every mail you send; keep it to yourself. It is stored only as a hash.\n\n"
-                    + mailout.syntax(settings, "...")
-                    + "\n\nThe game as your seat sees it comes in the next mail."
-                ),
-            },
-            {
-                "key": f"{key}-seat-was",
-                "to": old,
-                "subject": f"A substitute plays {seat} now",
-                "body": (
-                    f"A substitute took {seat}'s seat in game '{settings['game_id']}' ({thread}); "
-                    "your secret no longer works. Thank you for playing.\n"
-                ),
-            },
-        ]
-        for index, other in enumerate(o for o in offers if o["seat"] == seat and o is not found):
-            mails.append(
-                {
-                    "key": f"{key}-lapsed-{index}",
-                    "to": other["address"],
-                    "subject": f"The seat of {seat} is taken",
-                    "body": f"{seat}'s seat in game '{settings['game_id']}' was taken by another substitute.\n",
-                }
+        settings = self.ledger.settings
+        number, token = letter.values("claim")[0]
+        offers = settings.offers or []
+        found = next((o for o in offers if passwords.matches(token.strip(), o["token"])), None)
+        if found is None:
+            return Refused(f"line {number}: no seat of this game is offered with that claim (taken already?)", False)
+        self.changes.accepted(mid)
+        seat, address = found["seat"], found["address"]
+        taken = {d["address"].lower(): p for p, d in settings.players.items()}
+        if address.lower() in taken:
+            return Refused(f"{address} plays {taken[address.lower()]} already", True)
+        if settings.ended:
+            return Refused("the game was ended by the game master", True)
+        secret = passwords.new_secret()
+        with self.changes.change() as change:
+            match = change.match
+            if seat not in in_game(match):
+                return Refused(f"{seat} is no longer in the game: the seat is not free", True)
+            handover = Handover(seat)
+            match.accept(handover)
+            old = self.ledger.address(seat)
+            players = copy.deepcopy(settings.players)
+            players[seat].update(
+                address=address, secret=passwords.store(secret), mailed=0, missed=0, disorder=False, tz=None
             )
-        if letter.sender != address.lower():
-            mails.append(
+            votes = {k: {p: s for p, s in v.items() if p != seat} for k, v in (settings.votes or {}).items()}
+            chains = {p: c for p, c in (settings.conditionals or {}).items() if p != seat}
+            guesses = {k: v for k, v in (settings.guesses or {}).items() if k != "for:" + seat}
+            thread = settings.thread or settings.game_id
+            mails = [
                 {
-                    "key": f"{key}-claimed",
-                    "to": letter.sender,
-                    "subject": f"{seat}'s seat is claimed",
-                    "body": f"Your claim took {seat}'s seat; its secret went to the address the seat was offered to.\n",
-                    "reply_to": letter.message_id,
-                }
-            )
-        if settings.get("master"):
-            mails.append(
+                    "key": f"{key}-seat",
+                    "to": address,
+                    "subject": f"Welcome: you now play {seat}",
+                    "body": (
+                        f"You take over {seat}'s seat in game '{settings.game_id}' ({thread}).\n\n"
+                        f"Your secret: {secret}\n"
+                        "Put it in every mail you send; keep it to yourself. It is stored only as a hash.\n\n"
+                        + mailout.syntax(settings.game_id, "...")
+                        + "\n\nThe game as your seat sees it comes in the next mail."
+                    ),
+                },
                 {
-                    "key": f"{key}-seat-to-master",
-                    "to": settings["master"],
-                    "subject": f"{seat}'s seat is taken",
-                    "body": f"{address} took {seat}'s seat (was {old}); a new secret was mailed there.\n",
-                }
+                    "key": f"{key}-seat-was",
+                    "to": old,
+                    "subject": f"A substitute plays {seat} now",
+                    "body": (
+                        f"A substitute took {seat}'s seat in game '{settings.game_id}' ({thread}); "
+                        "your secret no longer works. Thank you for playing.\n"
+                    ),
+                },
+            ]
+            for index, other in enumerate(o for o in offers if o["seat"] == seat and o is not found):
+                mails.append(
+                    {
+                        "key": f"{key}-lapsed-{index}",
+                        "to": other["address"],
+                        "subject": f"The seat of {seat} is taken",
+                        "body": f"{seat}'s seat in game '{settings.game_id}' was taken by another substitute.\n",
+                    }
+                )
+            if letter.sender != address.lower():
+                mails.append(
+                    {
+                        "key": f"{key}-claimed",
+                        "to": letter.sender,
+                        "subject": f"{seat}'s seat is claimed",
+                        "body": f"Your claim took {seat}'s seat; its secret went to the address the seat was offered to.\n",
+                        "reply_to": letter.message_id,
+                    }
+                )
+            if settings.master:
+                mails.append(
+                    {
+                        "key": f"{key}-seat-to-master",
+                        "to": settings.master,
+                        "subject": f"{seat}'s seat is taken",
+                        "body": f"{address} took {seat}'s seat (was {old}); a new secret was mailed there.\n",
+                    }
+                )
+            change.commit(
+                [handover],
+                now,
+                message_id=mid,
+                note=f"A substitute takes {seat}'s seat from here on.",
+                mails=mails,
+                records={
+                    "players": players,
+                    "offers": [o for o in offers if o["seat"] != seat],
+                    "votes": votes,
+                    "conditionals": chains,
+                    "guesses": guesses,
+                },
             )
-        change.commit(
-            [handover],
-            now,
-            message_id=mid,
-            note=f"A substitute takes {seat}'s seat from here on.",
-            mails=mails,
-            records={
-                "players": players,
-                "offers": [o for o in offers if o["seat"] != seat],
-                "votes": votes,
-                "conditionals": chains,
-                "guesses": guesses,
-            },
-        )
-    return f"{address} took {seat}'s seat (was {old})"
+        return f"{address} took {seat}'s seat (was {old})"

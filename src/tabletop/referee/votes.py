@@ -36,7 +36,7 @@ from ..errors import TabletopError
 from . import bots
 
 if TYPE_CHECKING:
-    from .referee import Referee
+    from .settings import Settings
 
 #: What a vote may be for, in the order they are shown.
 KINDS = ("pause", "resume", "draw", "abandon")
@@ -67,16 +67,16 @@ def in_game(match: Match) -> list[str]:
     return able or players
 
 
-def voters(ref: Referee, match: Match) -> list[str]:
+def voters(settings: Settings, match: Match) -> list[str]:
     """Who votes: the players still in the game whose seat a person plays,
     in seat order (a bot never votes, so counting it would block every vote
     that needs all)."""
-    return [p for p in in_game(match) if not bots.of(ref, p)]
+    return [p for p in in_game(match) if not bots.of(settings, p)]
 
 
-def needed(settings: dict[str, Any], players: list[str]) -> int:
+def needed(settings: Settings, players: list[str]) -> int:
     """How many of ``players`` (those still in the game) carry a vote."""
-    majority = settings.get("vote_majority") or "all"
+    majority = settings.vote_majority or "all"
     if majority == "all":
         return len(players)
     return max(1, min(int(majority), len(players)))
@@ -94,49 +94,42 @@ def check_majority(value: Any) -> str:
     raise UsageError(f"--vote-majority '{text[:40]}': write all, or how many players carry a vote (like 2)")
 
 
-def standing(settings: dict[str, Any]) -> dict[str, dict[str, int]]:
+def standing(settings: Settings) -> dict[str, dict[str, int]]:
     """The votes cast, by kind (each: player -> events in the log when cast)."""
-    votes = settings.get("votes")
-    if not isinstance(votes, dict):
-        votes = settings["votes"] = {}
-    return votes
+    if settings.votes is None:
+        settings.votes = {}
+    return settings.votes
 
 
-def counted(settings: dict[str, Any], kind: str, players: list[str]) -> list[str]:
+def counted(settings: Settings, kind: str, players: list[str]) -> list[str]:
     """Who of ``players`` votes for ``kind``, in seat order."""
     cast = standing(settings).get(kind) or {}
     return [p for p in players if p in cast]
 
 
-def carried(settings: dict[str, Any], kind: str, players: list[str]) -> bool:
+def carried(settings: Settings, kind: str, players: list[str]) -> bool:
     return bool(players) and len(counted(settings, kind, players)) >= needed(settings, players)
 
 
-def drop(settings: dict[str, Any], player: str) -> None:
-    """``player`` leaves the table (their seat changed hands): their votes go."""
-    for cast in standing(settings).values():
-        cast.pop(player, None)
-
-
-def open_summary(ref: Referee, viewer: str | None, match: Match) -> str:
+def open_summary(settings: Settings, viewer: str | None, match: Match) -> str:
     """What is open to vote on, as ``viewer`` may know it ("" when nothing
     is): each vote's count and how many carry it, the names of those who
     voted before the current turn (the others' stay secret until the turn
     ends), and whether ``viewer`` voted. For the view mails, ``pbem status``
     (``viewer`` None: the names as any player may know them) and the
     letters of the referee."""
-    if not any(standing(ref.settings).values()):
+    if not any(standing(settings).values()):
         return ""  # nothing cast: no need to ask the rules who is still in the game
-    players = voters(ref, match)
+    players = voters(settings, match)
     if not players:
         return ""
-    need = needed(ref.settings, players)
+    need = needed(settings, players)
     lines = []
     for kind in KINDS:
-        for_it = counted(ref.settings, kind, players)
+        for_it = counted(settings, kind, players)
         if not for_it:
             continue
-        cast = standing(ref.settings)[kind]
+        cast = standing(settings)[kind]
         known = [p for p in for_it if cast[p] < match.seq]
         secret = len(for_it) - len(known)
         who = ", ".join(known)

@@ -87,12 +87,12 @@ def imap_connection(ref, imap_url: str, password_file: Path | None, ca_file: Pat
 
     box = imap.mailbox(imap_url)
     secret = imap.password(password_file)
-    ca = str(ca_file) if ca_file else ref.settings.get("ca_file")
+    ca = str(ca_file) if ca_file else ref.settings.ca_file
     return imap.Connection(box, secret, ca, deadline)
 
 
-def _security(settings: dict) -> dict:
-    return {"security": settings.get("smtp_security") or "auto", "ca_file": settings.get("ca_file")}
+def _security(settings) -> dict:
+    return {"security": settings.smtp_security or "auto", "ca_file": settings.ca_file}
 
 
 def deliver(directory: GameDir, env) -> None:
@@ -101,14 +101,14 @@ def deliver(directory: GameDir, env) -> None:
     from ...referee import delivery
 
     settings = directory.load()
-    outcome = delivery.send(directory, settings["smtp"], **_security(settings))
+    outcome = delivery.send(directory, settings.smtp, **_security(settings))
     for name, rcpts, reason in outcome.refused:
         click.echo(f"{name}: refused for good ({rcpts}: {reason}); moved to undeliverable/")
     for name, reason in outcome.deferred:
         click.echo(f"{name}: refused for now ({reason}); tried again later")
-    if outcome.refused and settings.get("master"):
+    if outcome.refused and settings.master:
         referee.Referee.open(registry(env, directory.path), directory.path).report_refused(outcome.refused)
-        more = delivery.send(directory, settings["smtp"], **_security(settings))
+        more = delivery.send(directory, settings.smtp, **_security(settings))
         outcome.sent += more.sent
         outcome.waiting = more.waiting
     click.echo(f"{outcome.sent} mail(s) sent, {outcome.waiting} waiting.")

@@ -73,7 +73,7 @@ def poll(env, directory, maildir, imap_url, imap_password_file, ca_file, max_tim
     ref = referee.Referee.open(registry(env, directory), directory)
     box = mailbox.Maildir(maildir, factory=None, create=False)
     count, failed = 0, 0
-    created = ref.settings.get("created")
+    created = ref.settings.created
     begun = created - CLOCKS_DIFFER if isinstance(created, (int, float)) else None
     with ref.dir.locked("poll.lock", until=deadline):
         for key in sorted(_new_keys(box)):

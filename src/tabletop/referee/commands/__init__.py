@@ -9,7 +9,7 @@ back. The game master's mail, or the command line, may ``pause``,
 ``resume``, ``end``, ``extend`` a deadline, ``replace`` a player's address,
 ``reissue`` a secret, ``seek`` a substitute for a seat, let someone
 ``observe`` the game, or ask for ``help``. A substitute's ``claim`` is read before any of these (it comes
-with no secret: :func:`..seats.claim`).
+with no secret: :meth:`..seats.Seats.claim`).
 
 No list names them: every module of this package is read once (its
 command classes, those defining a ``name``), so a command is added by
@@ -185,6 +185,7 @@ def run_master(ref: Referee, name: str, now: float, stamp: str, **kwargs: Any) -
     if command is None:
         raise UsageError(f"unknown game master command '{name}'")
     player = kwargs.get("player")
-    if command.about_a_player and player not in ref.players:
-        raise UsageError(f"'{player}' is not a player of this game ({', '.join(ref.players)})")
+    players = ref.settings.players
+    if command.about_a_player and player not in players:
+        raise UsageError(f"'{player}' is not a player of this game ({', '.join(players)})")
     return command.run(ref, now, stamp, **kwargs)

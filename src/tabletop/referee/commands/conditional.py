@@ -19,9 +19,9 @@ class Conditional(PlayerCommand):
 
     def run(self, ref, mail: Mail) -> str:
         player, letter = mail.player, mail.letter
-        match = ref.replay()
+        match = ref.ledger.replay()
         if match.over:
-            return ref.reply(letter, "the game is over", key=mail.key + "-if", echo=True)
+            return ref.inbox.reply(letter, "the game is over", key=mail.key + "-if", echo=True)
         chains, problems = conditionals.read(match, player, letter.values("if"))
         if problems:
             # Read against the sender's view alone: nothing here depends on what they cannot see.

@@ -14,6 +14,8 @@ class End(MasterCommand):
     order = 80
 
     def run(self, ref, now: float, stamp: str, **kwargs: Any) -> str:
-        ref.settings["ended"] = now
-        ref.mail_all("The game was ended", "The game master ended the game. No more decisions are played.", stamp)
+        ref.settings.ended = now
+        ref.letters.mail_all(
+            "The game was ended", "The game master ended the game. No more decisions are played.", stamp
+        )
         return "ended"

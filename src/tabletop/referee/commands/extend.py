@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import UsageError
 from ..clock import duration
 from . import MasterCommand
 
@@ -22,12 +21,7 @@ class Extend(MasterCommand):
         return {"player": who.strip(), "seconds": duration(length.strip(), f"extend: {who.strip()}")}
 
     def run(self, ref, now: float, stamp: str, *, player: str, seconds: int, **kwargs: Any) -> str:
-        due = ref.settings.get("due")
-        if not due or player not in due["since"]:
-            raise UsageError(f"{player} has no decision due now")
-        due["since"][player] += seconds
-        due["reminded"] = [p for p in due["reminded"] if p != player]
-        due["late"] = [p for p in due["late"] if p != player]
-        when = ref.when(ref.deadline_of(player) or now, player)
+        ref.clock.extend(player, seconds)
+        when = ref.clock.when(ref.clock.deadline_of(player) or now, player)
         ref.mail_to(player, "Your deadline was extended", f"The game master extended your deadline to {when}.\n", stamp)
         return f"{player}'s deadline extended to {when}"

@@ -16,7 +16,11 @@ class Help(PlayerCommand):
 
     def run(self, ref, mail: Mail) -> str:
         ref.mail_to(
-            mail.player, "How to play by mail", mailout.player_help(ref.settings), mail.key + "-help", mail.letter
+            mail.player,
+            "How to play by mail",
+            mailout.player_help(ref.settings.game_id),
+            mail.key + "-help",
+            mail.letter,
         )
         return f"{mail.player} asked for help"
 
@@ -29,5 +33,5 @@ class MasterHelp(MasterCommand):
     by_mail_only = True
 
     def run(self, ref, now: float, stamp: str, **kwargs: Any) -> str:
-        ref.mail_master("Game master commands", mailout.master_help(ref.settings), key=stamp + "-help")
+        ref.letters.mail_master("Game master commands", mailout.master_help(ref.settings.game_id), key=stamp + "-help")
         return "help"

@@ -19,13 +19,11 @@ class History(PlayerCommand):
 
 def text(ref, player: str) -> str:
     """The game as ``player`` may see it, event by event, and the log's head."""
-    match = ref.replay()
-    events, head = ref.read_log(match.header.game)
+    match = ref.ledger.replay()
+    events, head = ref.ledger.read_log(match.header.game)
     lines = [
         f"  {seq}. {match.describe(event, player)}"
         for seq, event in events
         if not isinstance(event, Reveal) or match.over
     ]
-    return (
-        f"Game '{ref.settings['game_id']}' as {player} may see it:\n\n" + "\n".join(lines) + f"\n\nLog head: {head}\n"
-    )
+    return f"Game '{ref.settings.game_id}' as {player} may see it:\n\n" + "\n".join(lines) + f"\n\nLog head: {head}\n"

@@ -21,7 +21,7 @@ class Legal(PlayerCommand):
 
 
 def text(ref, player: str) -> str:
-    match = ref.replay()
+    match = ref.ledger.replay()
     node = match.node
     if not (isinstance(node, Decide) and player in node.players):
         return f"It is not your turn: waiting for {waiting_for(match)}."

@@ -29,10 +29,10 @@ class Move(PlayerCommand):
         coming out after one (the decisions after it are not tried: whatever
         they would answer could tell what the sender has not yet seen)."""
         letter, player, key = mail.letter, mail.player, mail.key
-        if ref.settings.get("paused"):
-            by = "the players' vote" if ref.settings.get("paused_by") == "vote" else "the game master"
-            return ref.reply(letter, f"the game is paused by {by}; nothing was played", key=key, echo=True)
-        with ref.change() as change:
+        if ref.settings.paused:
+            by = "the players' vote" if ref.settings.paused_by == "vote" else "the game master"
+            return ref.inbox.reply(letter, f"the game is paused by {by}; nothing was played", key=key, echo=True)
+        with ref.changes.change() as change:
             events, played, problem = plan(change.match, player, letter.values("move"), change.secrets, change.seed)
             mails = []
             if problem:
@@ -44,20 +44,22 @@ class Move(PlayerCommand):
                         "key": key,
                         "to": letter.sender,
                         "subject": "Not played" if not played else "Partly played",
-                        "body": body + "\n" + mailout.syntax(ref.settings, "..."),
+                        "body": body + "\n" + mailout.syntax(ref.settings.game_id, "..."),
                         "reply_to": letter.message_id,
                     }
                 )
             if not events:
                 # Nothing to commit: the answer, with the legal decisions when it is the sender's turn.
-                ref.reply(letter, problem or "nothing to play", match=change.match, player=player, key=key, echo=True)
+                ref.inbox.reply(
+                    letter, problem or "nothing to play", match=change.match, player=player, key=key, echo=True
+                )
                 return f"answered {letter.sender}: {problem}"
             records: dict = {}
-            players = seats.back(ref, player)  # a decision of their own: out of civil disorder
+            players = seats.back(ref.settings, player)  # a decision of their own: out of civil disorder
             if players is not None:
                 records["players"] = players
             more, answers, chains, answered = conditionals.answer(
-                ref, change.match, events, change.secrets, change.seed, key
+                ref.ledger, change.match, events, change.secrets, change.seed, key
             )
             if chains is not None:
                 records["conditionals"] = chains

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import observers
 from . import MasterCommand
 
 
@@ -19,4 +18,4 @@ class Observe(MasterCommand):
         return {"address": value.strip()}
 
     def run(self, ref, now: float, stamp: str, *, address: str | None = None, **kwargs: Any) -> str:
-        return observers.add(ref, address or "", stamp)
+        return ref.observers.add(address or "", stamp)

@@ -21,8 +21,8 @@ class Press(PlayerCommand):
         texts = [text for _, text in mail.letter.values("press")]
         text = "\n".join(printable(t) for t in texts)[:4000]
         record = json.dumps({"time": int(mail.now), "from": player, "text": text}, ensure_ascii=False) + "\n"
-        append_private(ref.dir.press, record.encode("utf-8"))
-        ref.mail_others(
+        append_private(ref.ledger.dir.press, record.encode("utf-8"))
+        ref.letters.mail_others(
             player, f"Press from {player}", f"{player} writes to the other players:\n\n{text}\n", mail.key + "-press-"
         )
         return f"{player}'s press relayed"

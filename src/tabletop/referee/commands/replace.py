@@ -9,7 +9,6 @@ from ...errors import UsageError
 from .. import mailin
 from ..gamedir import one_line
 from . import MasterCommand
-from .reissue import new_secret
 
 
 class Replace(MasterCommand):
@@ -26,9 +25,10 @@ class Replace(MasterCommand):
     def run(self, ref, now: float, stamp: str, *, player: str, address: str | None = None, **kwargs: Any) -> str:
         if not address or not mailin.valid_address(address):
             raise UsageError(f"replace {player}: '{one_line(address or '')}' is not a single mail address")
-        if any(d["address"].lower() == address.lower() for p, d in ref.players.items() if p != player):
+        players = ref.settings.players
+        if any(d["address"].lower() == address.lower() for p, d in players.items() if p != player):
             raise UsageError(f"replace {player}: {address} is another player's address")
-        old = ref.address(player)
-        ref.players[player]["address"] = address
-        new_secret(ref, player, stamp, replaced=address)
+        old = players[player]["address"]
+        players[player]["address"] = address
+        ref.secrets.reissue(player, stamp, replaced=address)
         return f"{player} is now played from {address} (was {old}); a new secret was mailed"

@@ -18,11 +18,11 @@ class Resign(PlayerCommand):
     runs = DECISION
 
     def run(self, ref, mail: Mail) -> str:
-        with ref.change() as change:
+        with ref.changes.change() as change:
             try:
                 events = resign(change.match, mail.player, change.seed, change.secrets)
             except TabletopError as exc:
-                ref.reply(mail.letter, f"resign: {exc.message}", key=mail.key, echo=True)
+                ref.inbox.reply(mail.letter, f"resign: {exc.message}", key=mail.key, echo=True)
                 return f"answered {mail.letter.sender}: {exc.message}"
             change.commit(
                 events,

@@ -14,19 +14,18 @@ class Resume(MasterCommand):
     order = 20
 
     def run(self, ref, now: float, stamp: str, **kwargs: Any) -> str:
-        if not ref.settings.get("paused"):
+        if not ref.settings.paused:
             return "not paused"
         lift(ref, now)
-        ref.mail_all("The game resumes", "The game master resumed the game; deadlines run again.", stamp)
+        ref.letters.mail_all("The game resumes", "The game master resumed the game; deadlines run again.", stamp)
         return "resumed"
 
 
 def lift(ref, now: float) -> None:
     """End the pause, whoever made it: the clocks stood still while the game
     was paused, so each deadline moves on by the pause."""
-    since = ref.settings.get("paused")
-    ref.settings["paused"] = None
-    ref.settings.pop("paused_by", None)
-    due = ref.settings.get("due")
-    if due and since:
-        due["since"] = {p: t + (now - since) for p, t in due["since"].items()}
+    since = ref.settings.paused
+    ref.settings.paused = None
+    ref.settings.paused_by = None
+    if since:
+        ref.clock.stood_still(since, now)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import UsageError
-from .. import seats
 from ..votes import in_game
 from . import MasterCommand
 
@@ -24,9 +23,9 @@ class Seek(MasterCommand):
         return {"player": words[0] if words else "", "addresses": words[1:]}
 
     def run(self, ref, now: float, stamp: str, *, player: str, addresses=None, **kwargs: Any) -> str:
-        if ref.settings.get("ended"):
+        if ref.settings.ended:
             raise UsageError("the game was ended: no seat is free")
-        if player not in in_game(ref.replay()):
+        if player not in in_game(ref.ledger.replay()):
             raise UsageError(f"{player} is no longer in the game: there is no seat to offer")
-        mailed = seats.offer(ref, player, list(addresses or ref.settings.get("substitutes") or []), stamp, now)
+        mailed = ref.seats.offer(player, list(addresses or ref.settings.substitutes or []), stamp, now)
         return f"{player}'s seat was offered to {', '.join(mailed)}; the first claim takes it"

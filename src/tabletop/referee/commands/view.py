@@ -14,7 +14,9 @@ class View(PlayerCommand):
         return False  # what a mail gets when it asks for nothing else
 
     def run(self, ref, mail: Mail) -> str:
-        with logfile.locked(ref.dir.log) as handle:
-            match = ref.replay(handle)
-        ref.queue_view(match, mail.player, note="Here is the game as it stands.", resend=True, key=mail.key + "-view")
+        with logfile.locked(ref.ledger.dir.log) as handle:
+            match = ref.ledger.replay(handle)
+        ref.letters.queue_view(
+            match, mail.player, note="Here is the game as it stands.", resend=True, key=mail.key + "-view"
+        )
         return f"{mail.player} asked for the game as it stands"

@@ -19,12 +19,14 @@ class Vote(PlayerCommand):
 
     def run(self, ref, mail: Mail) -> str:
         player, letter = mail.player, mail.letter
-        match = ref.replay()
-        players = votes.voters(ref, match)
+        match = ref.ledger.replay()
+        players = votes.voters(ref.settings, match)
         if match.over:
-            return ref.reply(letter, "the game is over: there is nothing to vote on", key=mail.key + "-vote", echo=True)
+            return ref.inbox.reply(
+                letter, "the game is over: there is nothing to vote on", key=mail.key + "-vote", echo=True
+            )
         if player not in players:
-            return ref.reply(
+            return ref.inbox.reply(
                 letter, f"{player} is out of the game: only players still in it vote", key=mail.key + "-vote", echo=True
             )
         said, opened = [], []
@@ -36,7 +38,7 @@ class Vote(PlayerCommand):
             if kind == "resume":
                 said.append(_resume(ref, player, mail))
                 continue
-            if kind == "pause" and ref.settings.get("paused"):
+            if kind == "pause" and ref.settings.paused:
                 said.append(f"line {number}: the game is paused already")
                 continue
             cast = votes.standing(ref.settings).setdefault(kind, {})
@@ -56,7 +58,7 @@ class Vote(PlayerCommand):
             for other in players:
                 if other != player:
                     # Who voted stays secret until the turn ends: the others hear of the count.
-                    text = "A player voted.\n\n" + votes.open_summary(ref, other, match)
+                    text = "A player voted.\n\n" + votes.open_summary(ref.settings, other, match)
                     ref.mail_to(other, "A vote is open", text + "\n", f"{mail.key}-vote-{other}")
         ref.mail_to(player, "Your vote", "\n".join(said) + "\n", mail.key + "-vote", letter)
         return f"{player} voted: " + "; ".join(said)
@@ -64,12 +66,14 @@ class Vote(PlayerCommand):
 
 def _resume(ref, player: str, mail: Mail) -> str:
     """A pause the players voted is lifted by any one of them; the game master's only by the master."""
-    if not ref.settings.get("paused"):
+    if not ref.settings.paused:
         return "the game is not paused"
-    if ref.settings.get("paused_by", "master") != "vote":
+    if ref.settings.paused_by != "vote":
         return "the game master paused the game: only the game master resumes it"
     lift(ref, mail.now)
-    ref.mail_all("The game resumes", f"{player} voted to resume the game; deadlines run again.", f"{mail.key}-resumed")
+    ref.letters.mail_all(
+        "The game resumes", f"{player} voted to resume the game; deadlines run again.", f"{mail.key}-resumed"
+    )
     return "the game resumes"
 
 
@@ -79,16 +83,16 @@ def _carry(ref, kind: str, players: list[str], mail: Mail) -> str:
     votes.standing(ref.settings)[kind] = {}
     names = ", ".join(voters)
     if kind == "pause":
-        ref.settings["paused"] = mail.now
-        ref.settings["paused_by"] = "vote"
-        ref.mail_all(
+        ref.settings.paused = mail.now
+        ref.settings.paused_by = "vote"
+        ref.letters.mail_all(
             "The game is paused",
             f"The players voted to pause the game ({names}): no decision is played and no deadline runs "
             "until a player writes 'vote: resume' (or the game master resumes it).",
             f"{mail.key}-paused",
         )
         return f"the vote to pause is carried ({names})"
-    with ref.change() as change:
+    with ref.changes.change() as change:
         match = change.match
         agreement = Agreement(kind, tuple(votes.in_game(match)))
         match.accept(agreement)
