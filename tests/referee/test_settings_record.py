@@ -160,6 +160,12 @@ def _places(value, path=()):
             yield from _places(inner, (*path, index))
 
 
+def _at(data, path):
+    for step in path:
+        data = data[step]
+    return data
+
+
 def _put(data, path, value):
     data = copy.deepcopy(data)
     *above, last = path
@@ -173,8 +179,8 @@ def _put(data, path, value):
 def test_the_records_own_check_accepts_exactly_what_the_converter_accepts():
     """The record's validators (made from its types, no cattrs) and the
     project's converter agree on every value of every kind in every place
-    of a file with conditional moves, votes and observers in it, and on
-    the file without each key."""
+    of a file with conditional moves, votes and observers in it, on the
+    file without each key, and with a key more in each object."""
     import cattrs
 
     base = json.loads((FILES / "table-05.json").read_text())  # a vote and a conditional move kept
@@ -184,6 +190,7 @@ def test_the_records_own_check_accepts_exactly_what_the_converter_accepts():
     tried = 0
     variants = [{k: v for k, v in base.items() if k != key} for key in base]
     variants += [_put(base, path, kind) for path in _places(base) if path for kind in KINDS]
+    variants += [_put(base, (*path, "extra"), "text") for path in _places(base) if isinstance(_at(base, path), dict)]
     for data in variants:
         try:
             settings.Settings(**data)

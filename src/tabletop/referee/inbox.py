@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 from ..engine import Match
 from ..errors import TabletopError, UsageError
 from . import blackout, commands, faults, mailin, mailout, passwords
-from .bots import Bots, of
+from .bots import of
 from .gamedir import one_line
 from .seats import Refused
 from .settings import ANSWERS_A_DAY, CLOCKS_DIFFER, DAY
 
 if TYPE_CHECKING:
+    from .bots import Bots
     from .change import Changes
     from .ledger import Ledger
     from .letters import Letters
