@@ -12,13 +12,13 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, chain
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tabletop import Event
 from tabletop.caches import Bound
 
 from . import escape, movement, payment
-from .context import WAYS, Context
+from .context import WAYS, Context, Priced
 from .events import Cast, Move
 from .kills import land
 from .pieces import NAMES, SCEPTER
@@ -130,22 +130,55 @@ def piece(ctx: Context, out: list) -> None:
     """The actions of the piece the listing ``ctx`` is turned to, appended
     to ``out``: its moves, then its spells' options, each priced."""
     movement.listing(ctx, out)
-    casts = ctx.game.casting.get(ctx.kind)
-    if casts:
-        player, named, append = ctx.player, ctx.game.spot_names, out.append
-        here = ctx.names[ctx.source]
-        for options, name, cost, kind, needed in casts:
-            priced = ctx.priced(cost, kind)
+    found, _ = spells(ctx)
+    if found:
+        casts(ctx.player, ctx.names[ctx.source], found, ctx.game.spot_names, out)
+
+
+def spells(ctx: Context) -> tuple[list[tuple[str, Priced, list]], int]:
+    """The spells of the piece the listing ``ctx`` is turned to with options
+    some of which might be paid for: (name, the ways to pay for each X, the
+    spell's options), in the order of ``game.casting``; and how many casts
+    they offer (each option as many as it has ways to pay)."""
+    found: list = []
+    count = 0
+    casting = ctx.game.casting.get(ctx.kind)
+    if casting:
+        priced_for = ctx.priced
+        for options, name, cost, kind, needed in casting:
+            priced = priced_for(cost, kind)
             if needed is not None and not priced[needed]:
                 continue  # no target can be paid for: none is looked for
-            for spots, target, amount in options(ctx):
-                ways = priced[amount]
-                if ways:
-                    try:
-                        spots = named[spots]
-                    except TypeError:  # spots given as a list
-                        spots = named[tuple(spots)]
-                    append((Cast, (player, name, here, spots, target), ways))
+            listed = options(ctx)
+            if type(listed) is not list:
+                listed = list(listed)
+            if listed:
+                count += sum(map(len, map(priced.__getitem__, map(_AMOUNT, listed))))
+                found.append((name, priced, listed))
+    return found, count
+
+
+_AMOUNT = itemgetter(2)
+
+
+def casts(player: str, here: str, found: list, named: SpotNames, out: list) -> None:
+    """The casts of :func:`spells` that can be paid for, appended to ``out``
+    (``here``: the caster's spot's name)."""
+    out += cast_families(player, here, found, named)
+
+
+def cast_families(player: str, here: str, found: list, named: SpotNames) -> Iterator[tuple[type, tuple, tuple]]:
+    """The families of the casts of :func:`spells` that can be paid for, in
+    order (``here``: the caster's spot's name)."""
+    for name, priced, options in found:
+        for spots, target, amount in options:
+            ways = priced[amount]
+            if ways:
+                try:
+                    spots = named[spots]
+                except TypeError:  # spots given as a list
+                    spots = named[tuple(spots)]
+                yield Cast, (player, name, here, spots, target), ways
 
 
 @functools.lru_cache(maxsize=8)
@@ -184,18 +217,39 @@ def families(
 
 def legal(game: GlyphChess, state: State | Work, seat: int) -> Actions:
     """Every action of ``seat`` now (elementalist paths listed up to
-    ``blaze.LISTED`` steps), each event made when it is looked at; the ways
-    to pay are remembered by situation (``context.WAYS``) on every path.
-    The listing of :func:`by_piece`, into one list; on a Work, the context
-    :func:`can_act` made for it (``Work.listed``) is reused."""
+    ``blaze.LISTED`` steps), as :func:`by_piece` lists them, made when looked
+    at (:class:`Actions`): each piece's spells' options are found now, its
+    moves when first asked for (a bot's uniform choice asks for one line).
+    The ways to pay are remembered by situation (``context.WAYS``) on every
+    path; on a Work, the context :func:`can_act` made for it
+    (``Work.listed``) is reused."""
     ctx = _context(game, state, seat)
-    out: list = []
+    names, lines = ctx.names, movement.lines
+    pieces = []
     for source in ctx.mine:
-        piece(ctx.at(source), out)
-    return Actions(out)
+        ctx.at(source)
+        found = lines(ctx)
+        casting, casts = spells(ctx)
+        if found is not None:
+            counted, ahead = found
+            slots = sum(map(counted[2].__getitem__, map(len, ahead)))
+            pieces.append((casts + slots, casts, casting, names[source], counted, ahead, ctx.kind))
+        elif casts:
+            pieces.append((casts, casts, casting, names[source], None, (), ctx.kind))
+    return Actions(ctx, pieces)
+
+
+# A piece in :class:`Actions`: (its slots, its casts, its spells (as
+# :func:`spells` finds them), its spot's name, its moves' ways to pay and
+# their counts by distance (:meth:`Context.move_counts`) or None, its lines
+# (:func:`movement.lines`), its kind).
+BOUND, CASTS, SPELLS, HERE, COUNTED, LINES, KIND = range(7)
 
 
 _WAYS_OF = itemgetter(2)
+#: Draws a uniform choice may reject in a row (its move slots not legal
+#: moves) before it counts every action and draws among them: still uniform.
+TRIES = 64
 
 
 def _context(game: GlyphChess, state: State | Work, seat: int) -> Context:
@@ -211,41 +265,174 @@ def _context(game: GlyphChess, state: State | Work, seat: int) -> Context:
 
 
 class Actions(Sequence):
-    """Every action of a player, in the order of the plain list, built one at
-    a time: each family is (event class, its fields but the payment, the ways
-    to pay)."""
+    """Every action of a player, in the order of the plain list, each event
+    made when it is looked at. A piece's spells' options are found when the
+    listing is made, its moves when first counted: the length, the items
+    and ``bool()`` count them (each piece's lines walked once); a uniform
+    choice (:meth:`sample`) walks one line, most times.
 
-    __slots__ = ("_families", "_ends")
+    On a Work the moves are looked for on the board as it was listed, and
+    a variant asking landing or passing spot by spot is asked of the Work
+    as it is: a listing on the fast path is read before the Work changes
+    (as the engine and the bots read it)."""
 
-    def __init__(self, families: list[tuple[type, tuple, list]]) -> None:
-        self._families = families
-        self._ends = list(accumulate(map(len, map(_WAYS_OF, families))))
+    __slots__ = ("_ctx", "_board", "_pieces", "_bounds", "_moves", "_made", "_ends")
+
+    def __init__(self, ctx: Context, pieces: list[tuple]) -> None:
+        self._ctx, self._pieces = ctx, pieces
+        game = ctx.game
+        # What stands on each spot, for the moves looked for later: the
+        # board as it is now (a Work's changes), while landing and passing
+        # are read from what stands there.
+        tables = game.landing_by_occupant and game.passing_by_occupant
+        self._board = tuple(ctx.board) if tables and type(ctx.board) is not tuple else None
+        self._bounds = list(accumulate(map(_BOUND, pieces)))
+        #: Piece -> its moves walked (distances, fields), once counted.
+        self._moves: dict[int, tuple[list[int], list[tuple]]] = {}
+        #: Piece -> its families and their running totals, once made.
+        self._made: dict[int, tuple[list, list[int]]] = {}
+        self._ends: list[int] | None = None
+
+    def _walk(self, k: int, lines: Sequence) -> tuple[list[int], list[tuple]]:
+        """``lines`` of piece ``k`` walked (:func:`movement.walk`)."""
+        keys, stops = self._ctx.stops(self._pieces[k][KIND])
+        return movement.walk(lines, keys if self._board is None else self._board, stops)
+
+    def _walked(self, k: int) -> tuple[list[int], list[tuple]]:
+        walked = self._moves.get(k)
+        if walked is None:
+            walked = self._moves[k] = self._walk(k, self._pieces[k][LINES])
+        return walked
+
+    def _count(self, k: int) -> int:
+        piece = self._pieces[k]
+        counted = piece[COUNTED]
+        if counted is None:
+            return piece[CASTS]
+        return piece[CASTS] + sum(map(counted[1].__getitem__, self._walked(k)[0]))
+
+    def _counted(self) -> list[int]:
+        ends = self._ends
+        if ends is None:
+            ends = self._ends = list(accumulate(map(self._count, range(len(self._pieces)))))
+        return ends
+
+    def _families(self, k: int) -> tuple[list, list[int]]:
+        made = self._made.get(k)
+        if made is None:
+            piece = self._pieces[k]
+            out: list = []
+            if piece[COUNTED] is not None:
+                movement.priced(piece[COUNTED][0], *self._walked(k), out)
+            casts(self._ctx.player, piece[HERE], piece[SPELLS], self._ctx.game.spot_names, out)
+            made = self._made[k] = out, list(accumulate(map(len, map(_WAYS_OF, out))))
+        return made
 
     def __len__(self) -> int:
-        return self._ends[-1] if self._ends else 0
+        ends = self._counted()
+        return ends[-1] if ends else 0
+
+    def __bool__(self) -> bool:
+        # Whether there is an action: a cast, or else the first piece found
+        # with a move.
+        pieces = self._pieces
+        return any(map(_CASTS, pieces)) or any(map(self._count, range(len(pieces))))
 
     def __getitem__(self, index):  # type: ignore[override]
         if isinstance(index, slice):
             return list(self)[index]
-        size = len(self)
+        ends = self._counted()
+        size = ends[-1] if ends else 0
         if index < 0:
             index += size
         if not 0 <= index < size:
             raise IndexError("action index out of range")
-        k = bisect_right(self._ends, index)
-        cls, fields, ways = self._families[k]
-        dice, coins = ways[index - (self._ends[k - 1] if k else 0)]
+        k = bisect_right(ends, index)
+        families, totals = self._families(k)
+        if k:
+            index -= ends[k - 1]
+        f = bisect_right(totals, index)
+        cls, fields, ways = families[f]
+        dice, coins = ways[index - totals[f - 1] if f else index]
         return cls(*fields, dice, coins)
 
     def __iter__(self) -> Iterator[Event]:
-        for cls, fields, ways in self._families:
-            for dice, coins in ways:
-                yield cls(*fields, dice, coins)
+        for k in range(len(self._pieces)):
+            for cls, fields, ways in self._families(k)[0]:
+                for dice, coins in ways:
+                    yield cls(*fields, dice, coins)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)
 
     __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def slots(self) -> int:
+        """How many slots there are (see :meth:`slot`): at least as many as actions."""
+        return self._bounds[-1] if self._bounds else 0
+
+    def slot(self, index: int) -> Event | None:
+        """The action in slot ``index`` (below the sum of every piece's
+        slots), or None. Each piece has a slot for each spot of each of its
+        lines and each way to pay for a move that far (line by line,
+        nearest first), then one for each of its casts: a move's slot holds
+        that move when it is legal (the line walked that far), a cast's its
+        cast. So each legal action is in exactly one slot."""
+        bounds = self._bounds
+        k = bisect_right(bounds, index)
+        if k:
+            index -= bounds[k - 1]
+        piece = self._pieces[k]
+        slots = piece[BOUND] - piece[CASTS]
+        if index >= slots:
+            index -= slots
+            for cls, fields, ways in cast_families(
+                self._ctx.player, piece[HERE], piece[SPELLS], self._ctx.game.spot_names
+            ):
+                if index < len(ways):
+                    dice, coins = ways[index]
+                    return cls(*fields, dice, coins)
+                index -= len(ways)
+            raise IndexError("slot out of range")
+        by_distance, _, totals = piece[COUNTED]
+        for line in piece[LINES]:
+            here = totals[len(line)]
+            if index < here:
+                distance = bisect_right(totals, index)
+                distances, moves = self._walk(k, (line[:distance],))
+                if not distances or distances[-1] != distance:
+                    return None  # it may not land there, or not get there
+                dice, coins = by_distance[distance][index - totals[distance - 1]]
+                return Move(*moves[-1], dice, coins)
+            index -= here
+        raise IndexError("slot out of range")
+
+    def sample(self, rng: Any) -> Event:
+        """One of the actions, each as likely as any other, drawn from
+        ``rng`` (a ``random.Random``): a slot drawn uniformly among every
+        piece's (:meth:`slot`) until one holds an action. Most draws hit
+        one, and a move's slot needs only its line walked that far: no
+        piece's moves are counted. After :data:`TRIES` empty slots in a
+        row, every action is counted and one drawn among them (as uniform:
+        which action is drawn does not depend on which slots were empty)."""
+        total = self.slots
+        bits, slot = rng.getrandbits, self.slot
+        size = total.bit_length()
+        for _ in range(TRIES if total else 0):
+            index = bits(size)
+            while index >= total:
+                index = bits(size)
+            found = slot(index)
+            if found is not None:
+                return found
+        n = len(self)
+        if not n:
+            raise ValueError("no legal decision to choose from")
+        return self[rng.randrange(n)]
+
+
+_BOUND, _CASTS = itemgetter(BOUND), itemgetter(CASTS)
 
 
 def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None = None) -> bool:

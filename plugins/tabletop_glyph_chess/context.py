@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from itertools import compress
+from itertools import accumulate, compress
 from operator import mul
 from typing import TYPE_CHECKING, Any
 
@@ -585,6 +585,25 @@ class Context:
             paying[key] = found = tuple(found)
         return found
 
+    def move_counts(self, reach: int) -> tuple[Sequence, list[int], list[int]]:
+        """:meth:`move_ways`, and for each distance up to the longest line
+        how many ways pay for a move that far and how many pay for one at
+        most that far (0 past the farthest): a listing counts a piece's
+        moves by their distances. Remembered with the ways while they are."""
+        game = self.game
+        key = (game.move_costs_number, self.kind, reach, COUNTED)
+        if game.move_costs_fixed:
+            found = self._situation.get(key)
+            if found is not None:
+                return found
+        by_distance = self.move_ways(reach)
+        paid = [0, *map(len, by_distance[1:])]
+        paid += [0] * (game.longest_line + 1 - len(paid))
+        counted = by_distance, paid, list(accumulate(paid))
+        if type(by_distance) is tuple:  # remembered in the situation (see move_ways)
+            self._situation[key] = counted
+        return counted
+
     # -- what spells often ask ---------------------------------------------------------
     @property
     def minions(self) -> list[int]:
@@ -665,5 +684,7 @@ class Context:
         return answers[keys[spot]]
 
 
+#: The key of :meth:`Context.move_counts` beside :meth:`Context.move_ways`'s.
+COUNTED = "counted"
 #: The cost kinds for which a longer move costs more.
 DEARER = frozenset({"x", "any-die", "coin"})

@@ -174,9 +174,33 @@ def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source:
 def listing(ctx: Context, out: list, first: bool = False) -> None:
     """Every move of the piece the listing ``ctx`` is turned to, appended to
     ``out``: (Move, (player, from, to), ways to pay); only the first one
-    found when ``first``. Range and directions are the header-time tables
-    (:func:`reach`, the board's rays) while no variant changes
-    ``glyph_move_range`` or ``glyph_move_directions``, else those hooks'."""
+    found when ``first``."""
+    found = lines(ctx)
+    if found is not None:
+        keys, stops = ctx.stops(ctx.kind)
+        priced(found[0][0], *walk(found[1], keys, stops), out, first)
+
+
+def priced(by_distance: Sequence, distances: list[int], moves: list[tuple], out: list, first: bool = False) -> None:
+    """The moves :func:`walk` found that can be paid for (``by_distance``),
+    appended to ``out``; only the first when ``first``."""
+    append = out.append
+    for distance, fields in zip(distances, moves):
+        ways = by_distance[distance]
+        if ways:
+            append((Move, fields, ways))
+            if first:
+                return
+
+
+def lines(ctx: Context) -> tuple[tuple[Sequence, list[int], list[int]], Sequence] | None:
+    """What the moves of the piece the listing ``ctx`` is turned to are
+    looked for along: (the ways to pay for each distance and how many they
+    are, as :meth:`~tabletop_glyph_chess.context.Context.move_counts`; its
+    lines, cut where a move could not be paid), or None when it cannot move.
+    Range and directions are the header-time tables (:func:`reach`, the
+    board's rays) while no variant changes ``glyph_move_range`` or
+    ``glyph_move_directions``, else those hooks'."""
     game, kind = ctx.game, ctx.kind
     if game.reach_by_piece:
         most = game.reaches.get(kind)
@@ -185,31 +209,38 @@ def listing(ctx: Context, out: list, first: bool = False) -> None:
     else:
         most = game.rules.glyph_move_range(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=ctx.source)
     if not most:
-        return
-    by_distance = ctx.move_ways(most)
-    most = len(by_distance) - 1  # no farther than it can pay
+        return None
+    counted = ctx.move_counts(most)
+    most = len(counted[0]) - 1  # no farther than it can pay
     if not most:
-        return
+        return None
     source = ctx.source
     if game.directions_by_spot:
         cut = ctx.lines[source] or named_lines(game.geo, ctx.player, source)
-        lines = cut[most] if most < len(cut) else cut[-1]
-    else:
-        rays = game.rules.glyph_move_directions(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
-        lines = [line[:most] for line in _named(ctx.names, ctx.player, source, rays.values())]
-    append = out.append
-    keys, stops = ctx.stops(kind)  # whether it lands on a spot, goes on past it
+        return counted, cut[most] if most < len(cut) else cut[-1]
+    rays = game.rules.glyph_move_directions(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
+    return counted, [line[:most] for line in _named(ctx.names, ctx.player, source, rays.values())]
+
+
+def walk(lines: Sequence, keys: Sequence, stops: Mapping) -> tuple[list[int], list[tuple]]:
+    """A piece's lines (as :func:`lines` gives them) walked out from its
+    spot, ``keys`` and ``stops`` as
+    :meth:`~tabletop_glyph_chess.context.Context.stops` give them: the
+    distances of the spots it may land on, and the fields of each move
+    there, line by line. A line's walk ends past the first spot it may not
+    pass."""
+    distances: list[int] = []
+    moves: list[tuple] = []
+    far, move = distances.append, moves.append
     for line in lines:
         for distance, target, fields in line:
             way = stops[keys[target]]
             if way & LANDS:
-                ways = by_distance[distance]
-                if ways:
-                    append((Move, fields, ways))
-                    if first:
-                        return
+                far(distance)
+                move(fields)
             if not way & PASSES:
                 break
+    return distances, moves
 
 
 #: (board radius, player) -> for each spot, its lines with each move's

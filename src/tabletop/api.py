@@ -227,7 +227,9 @@ class Table:
         the seed, so a seeded game repeats."""
         who = self._who(player)
         chooser = self._bot(bot)
-        legal = self.legal(who)
+        # The game's own listing, as self-play hands it to bots: a listing
+        # may offer its own uniform draw (``random_choice``).
+        legal = self.game.legal(self.match.state, who)
         if not legal:
             raise IllegalEventError(f"{who} must decide but has no legal decision")
         if who not in self._bot_rngs:

@@ -32,7 +32,7 @@ def house() -> Registry:
 def test_the_player_the_action_step_declares_decides_whenever_an_action_is_legal(house, variants, players):
     names = ["ann", "ben", "cat"][:players]
     bot = house.bot("random", "glyph-chess")
-    header, played, events = selfplay(house, "glyph-chess", names, [bot] * players, "decided", list(variants))
+    header, played, events = selfplay(house, "glyph-chess", names, [bot] * players, "decides", list(variants))
     game = house.game(header)
     match = Match(house, header)
     asked = 0

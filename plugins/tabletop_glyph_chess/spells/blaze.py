@@ -137,8 +137,8 @@ def sample(game, state, seat, source, rng: random.Random, tries: int = 12) -> li
 
 def options(ctx):
     landing = ctx.landing(ELEMENTALIST)
-    for path in paths(ctx.game, ctx.state, ctx.seat, ctx.source, min(ctx.budget - 1, LISTED), landing):
-        yield path, "", len(path)
+    found = paths(ctx.game, ctx.state, ctx.seat, ctx.source, min(ctx.budget - 1, LISTED), landing)
+    return [(path, "", len(path)) for path in found]
 
 
 def victims(game, state, seat, source, spots, target):

@@ -25,9 +25,7 @@ def effect(game, work, seat, source, spots, target):
 
 def options(ctx):
     seat, eliminated = ctx.seat, ctx.state.eliminated
-    for other, name in enumerate(ctx.game.players):
-        if other != seat and not eliminated[other]:
-            yield (), name, 0
+    return [((), name, 0) for other, name in enumerate(ctx.game.players) if other != seat and not eliminated[other]]
 
 
 FORESEE = Spell("foresee", SEERESS, "die", check, effect, options, "foresee c3 ben / D1", argument="player")

@@ -94,8 +94,8 @@ def orders(game, board, seat, minions, most, landing) -> list[tuple[str, tuple[i
 
 
 def options(ctx):
-    for direction, order in orders(ctx.game, ctx.board, ctx.seat, ctx.minions, ctx.budget, ctx.landing(MINION)):
-        yield order, direction, len(order)
+    found = orders(ctx.game, ctx.board, ctx.seat, ctx.minions, ctx.budget, ctx.landing(MINION))
+    return [(order, direction, len(order)) for direction, order in found]
 
 
 def victims(game, state, seat, source, spots, target):

@@ -23,9 +23,9 @@ def effect(game, work, seat, source, spots, target):
 
 def options(ctx):
     board, illusionist = ctx.board, (ctx.seat, ILLUSIONIST)
-    if [board[spot] for spot in ctx.mine].count(illusionist) == 1:
-        for spot in ctx.empty_next(ctx.source):
-            yield (spot,), "", 0
+    if [board[spot] for spot in ctx.mine].count(illusionist) != 1:
+        return []
+    return [((spot,), "", 0) for spot in ctx.empty_next(ctx.source)]
 
 
 REPLICA = Spell("replica", ILLUSIONIST, "die", check, effect, options, "replica c3 d4 / D2")

@@ -28,9 +28,7 @@ def effect(game, work, seat, source, spots, target):
 
 def options(ctx):
     source = ctx.source
-    for spot in ctx.mine:
-        if spot != source:
-            yield (spot,), "", 1
+    return [((spot,), "", 1) for spot in ctx.mine if spot != source]
 
 
 SWAP = Spell("swap", ILLUSIONIST, "item", check, effect, options, "swap c3 e5 / I")
