@@ -41,7 +41,7 @@ class HexBoard:
     ``rays[spot][direction]`` (or ``line(spot, direction)``): the spots in a
     straight line; ``ray_lists[spot]`` the six rays without names;
     ``step(spot, direction)``, ``beyond(source, spot)``,
-    ``direction(source, target)``, ``between(source, target)``,
+    ``direction(source, target)`` (or ``lines_to[source][target]``), ``between(source, target)``,
     ``distance(a, b)``; ``edge(sixths)`` a player's starting edge."""
 
     radius: int
@@ -134,6 +134,16 @@ class HexBoard:
     def ray_lists(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """For each spot, its six rays in ``DIRECTIONS`` order (no names)."""
         return tuple(tuple(lines.values()) for lines in self.rays)
+
+    @functools.cached_property
+    def lines_to(self) -> tuple[dict[int, tuple[str, int, tuple[int, ...]]], ...]:
+        """For each spot, every spot in a straight line from it -> (the
+        direction, the distance, the line in that direction): what
+        :meth:`direction` finds, looked up."""
+        return tuple(
+            {spot: (name, i, ray) for name, ray in rays.items() for i, spot in enumerate(ray, start=1)}
+            for rays in self.rays
+        )
 
     @functools.cached_property
     def neighbours(self) -> tuple[tuple[int, ...], ...]:

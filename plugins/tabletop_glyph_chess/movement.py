@@ -145,29 +145,57 @@ def line(game: GlyphChess, state: State | Work, seat: int, piece: str, source: i
 
 
 def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source: int, kind: str):
+    """Why ``event``, a move of ``seat``'s ``kind`` from ``source``, is not
+    legal, or None. Range, directions, passing, landing and the cost are the
+    game's header-time tables while the official rules alone are in force
+    (as the listing reads them), else the hooks'."""
     r = game.rules
-    reach = r.glyph_move_range(game=game, state=state, seat=seat, piece=kind, source=source)
-    if not reach:
+    if game.reach_by_piece:
+        most = game.reaches.get(kind)
+        if most is None:
+            most = game.reaches[kind] = reach(game.geo, kind)
+    else:
+        most = r.glyph_move_range(game=game, state=state, seat=seat, piece=kind, source=source)
+    if not most:
         if kind == MINION:
             return "minions move only by the summoner's spell (march)"
         return f"the {NAMES.get(kind, kind)} does not move"
     target = game.geo.spot(event.target)
     if target is None:
         return f"{event.target} is not a spot of this board"
-    found = line(game, state, seat, kind, source, target)
+    if game.directions_by_spot:
+        found = game.geo.lines_to[source].get(target)
+    else:
+        found = line(game, state, seat, kind, source, target)
     if found is None:
         return f"{event.target} is not in a straight line from {event.source}"
     _, distance, ray = found
-    if distance > reach:
-        if reach == 1:
+    if distance > most:
+        if most == 1:
             return f"the {NAMES.get(kind, kind)} moves exactly 1 spot"
-        return f"the {NAMES.get(kind, kind)} moves at most {reach} spots"
-    for spot in ray[: distance - 1]:
-        if not r.glyph_may_pass(game=game, state=state, seat=seat, piece=kind, spot=spot):
-            return f"{game.geo.names[spot]} is in the way"
-    if not r.glyph_may_land(game=game, state=state, seat=seat, piece=kind, spot=target):
+        return f"the {NAMES.get(kind, kind)} moves at most {most} spots"
+    board = state.board
+    if game.passing_by_occupant:
+        passes = game.passing_table(seat, kind)
+        blocked = next((spot for spot in ray[: distance - 1] if not passes[board[spot]]), None)
+    else:
+        may_pass = r.glyph_may_pass
+        blocked = next(
+            (s for s in ray[: distance - 1] if not may_pass(game=game, state=state, seat=seat, piece=kind, spot=s)),
+            None,
+        )
+    if blocked is not None:
+        return f"{game.geo.names[blocked]} is in the way"
+    if game.landing_by_occupant:
+        lands = game.landing_table(seat, kind)[board[target]]
+    else:
+        lands = r.glyph_may_land(game=game, state=state, seat=seat, piece=kind, spot=target)
+    if not lands:
         return f"{event.target} holds a piece of yours"
-    cost = r.glyph_move_cost(game=game, state=state, seat=seat, piece=kind, distance=distance)
+    if game.move_costs_fixed:
+        cost = game.move_costs(kind, distance)
+    else:
+        cost = r.glyph_move_cost(game=game, state=state, seat=seat, piece=kind, distance=distance)
     return payment.check(game, state, seat, source, *cost, dice=event.dice, coins=event.coins, piece=kind)
 
 
