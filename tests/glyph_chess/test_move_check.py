@@ -13,27 +13,12 @@ from tabletop import Header, Registry, Variant, get_plugin_manager, hookimpl, ru
 from tabletop_glyph_chess import actions
 from tabletop_glyph_chess.events import Move
 
-from .test_fast import HOUSE_RULES, _scrambled
+from .test_fast import _scrambled
+from .test_tables import HOUSE_RULES, Asking
 
 
-class AskingMoves:
-    """Pass-through wrappers on every rule of a move: each is then asked."""
-
-    @rulehook(wrapper=True)
-    def glyph_move_range(self, game, state, seat, piece, source):
-        return (yield)
-
-    @rulehook(wrapper=True)
-    def glyph_move_directions(self, game, state, seat, piece, source):
-        return (yield)
-
-    @rulehook(wrapper=True)
-    def glyph_may_land(self, game, state, seat, piece, spot):
-        return (yield)
-
-    @rulehook(wrapper=True)
-    def glyph_may_pass(self, game, state, seat, piece, spot):
-        return (yield)
+class AskingMoves(Asking):
+    """Every hook a listing reads as a table asked, and the cost of a move."""
 
     @rulehook(wrapper=True)
     def glyph_move_cost(self, game, state, seat, piece, distance):

@@ -10,36 +10,24 @@ from collections import Counter
 
 import pytest
 
-from tabletop import Header, Registry, Variant, get_plugin_manager, hookimpl, rulehook
+from tabletop import Header, Registry, get_plugin_manager
 from tabletop.live import random_choice
 from tabletop_glyph_chess import actions
 
-from .test_fast import HOUSE_RULES, _scrambled
-
-
-class _LandingAsked:
-    """A pass-through wrapper on ``glyph_may_land``: landing is then asked
-    spot by spot, of the state (the listing's general path)."""
-
-    @rulehook(wrapper=True)
-    def glyph_may_land(self, game, state, seat, piece, spot):
-        return (yield)
-
-
-class _Plugin:
-    @hookimpl
-    def register_variants(self):
-        return [Variant("landing-asked", "glyph-chess", "glyph_may_land asked spot by spot", _LandingAsked())]
+from .test_fast import _scrambled
+from .test_tables import HOUSE_RULES, Plugin
 
 
 @pytest.fixture(scope="module")
 def house() -> Registry:
     pm = get_plugin_manager(HOUSE_RULES, environment=False)
-    pm.register(_Plugin())
+    pm.register(Plugin())  # "asking": every hook a listing reads as a table is asked
     return Registry(pm)
 
 
-RULES = [(), ("glyph-long-scepter",), ("glyph-push",), ("glyph-minion-steps", "glyph-wild-sight"), ("landing-asked",)]
+#: With "asking", the moves are looked for asking landing and passing of
+#: each spot of the state.
+RULES = [(), ("glyph-long-scepter",), ("glyph-push",), ("glyph-minion-steps", "glyph-wild-sight"), ("asking",)]
 
 
 def _listings(house, variants, players, count):
