@@ -187,6 +187,13 @@ class Placement:
         game = self.game
         if not self.by_face:  # the same answer for every face: asked with the lowest
             return faces if cover(game=game, state=state, seat=seat, square=square, face=faces[0], chip=chip) else ()
+        if len(faces) == 2:
+            # A chip of two faces (every official one), asked without a
+            # generator: this runs for every covered square of every listing.
+            low, high = faces
+            low_ok = cover(game=game, state=state, seat=seat, square=square, face=low, chip=chip)
+            high_ok = cover(game=game, state=state, seat=seat, square=square, face=high, chip=chip)
+            return (faces if high_ok else (low,)) if low_ok else ((high,) if high_ok else ())
         return tuple(
             face for face in faces if cover(game=game, state=state, seat=seat, square=square, face=face, chip=chip)
         )
