@@ -42,20 +42,25 @@ def rate(registry: Registry, variants: tuple[str, ...], games: int, players: int
     return games / (time.process_time() - start)
 
 
-def main() -> None:
+def compare(sides: dict[str, tuple[str, ...]], plugin: Path, rounds: int, games: int) -> None:
+    """Self-play under each of ``sides`` (the variants of ``plugin`` in
+    force; one side named "official" with none), round by round,
+    interleaved, printed as rates and ratios to the official rules.
+    Command-line options: ``--rounds``, ``--games`` (defaults as given) and
+    ``--players``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--games", type=int, default=150)
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--games", type=int, default=games)
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
-    registry = Registry(get_plugin_manager([WRAPPED], environment=False))
-    for variants in SIDES.values():
+    registry = Registry(get_plugin_manager([plugin], environment=False))
+    for variants in sides.values():
         rate(registry, variants, 10, args.players, "warm")
-    ratios: dict[str, list[float]] = {side: [] for side in SIDES if side != "official"}
-    rates: dict[str, list[float]] = {side: [] for side in SIDES}
+    ratios: dict[str, list[float]] = {side: [] for side in sides if side != "official"}
+    rates: dict[str, list[float]] = {side: [] for side in sides}
     for r in range(args.rounds):
         found = {
-            side: rate(registry, variants, args.games, args.players, f"round-{r}") for side, variants in SIDES.items()
+            side: rate(registry, variants, args.games, args.players, f"round-{r}") for side, variants in sides.items()
         }
         for side, value in found.items():
             rates[side].append(value)
@@ -71,6 +76,10 @@ def main() -> None:
         print(f"  {side}: {min(values):.0f} / {statistics.median(values):.0f} / {max(values):.0f} games/s")
     for side, values in ratios.items():
         print(f"  {side} / official: {min(values):.2f} / {statistics.median(values):.2f} / {max(values):.2f}x")
+
+
+def main() -> None:
+    compare(SIDES, WRAPPED, rounds=7, games=150)
 
 
 if __name__ == "__main__":
