@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop import Event
 from tabletop.caches import Bound
+from tabletop.sampling import drawn
 
 from . import escape, movement, payment
 from .context import WAYS, Context, Priced
@@ -416,20 +417,7 @@ class Actions(Sequence):
         piece's moves are counted. After :data:`TRIES` empty slots in a
         row, every action is counted and one drawn among them (as uniform:
         which action is drawn does not depend on which slots were empty)."""
-        total = self.slots
-        bits, slot = rng.getrandbits, self.slot
-        size = total.bit_length()
-        for _ in range(TRIES if total else 0):
-            index = bits(size)
-            while index >= total:
-                index = bits(size)
-            found = slot(index)
-            if found is not None:
-                return found
-        n = len(self)
-        if not n:
-            raise ValueError("no legal decision to choose from")
-        return self[rng.randrange(n)]
+        return drawn(rng, self.slots, self.slot, self, TRIES)
 
 
 _BOUND, _CASTS = itemgetter(BOUND), itemgetter(CASTS)

@@ -20,6 +20,7 @@ from .game import Game
 from .header import Header, Randomness
 from .nodes import Chance, Decide, Forced, Over
 from .registry import Registry
+from .sampling import below
 from .table import at_the_table
 
 
@@ -268,9 +269,4 @@ def random_choice(game: Any, state: Any, player: str, legal: Sequence[Event], rn
     n = len(legal)
     if not n:
         raise ValueError("no legal decision to choose from")
-    bits = rng.getrandbits
-    k = n.bit_length()
-    index = bits(k)
-    while index >= n:
-        index = bits(k)
-    return legal[index]
+    return legal[below(rng, n)]

@@ -1,0 +1,60 @@
+"""Uniform draws for the random bot, the same in every Python release.
+
+:func:`below` is ``random.Random.randrange(n)`` as CPython draws it
+(numbers of ``n.bit_length()`` bits from the generator until one is below
+``n``), written out: only the generator's bits are promised to repeat, so
+a seed repeats its self-played games whatever a release does to
+``randrange``, and a turn is spared its checks.
+
+:func:`drawn` is a uniform draw from a listing that need not be built: the
+listing offers *slots*, some holding a legal decision and the others none
+(a placement a house rule refuses, a move past a wall), each legal decision
+in exactly one slot. A slot is drawn uniformly until one holds a decision,
+so each decision is as likely as any other; after ``tries`` empty slots
+the listing is built and one of its decisions drawn (as uniform: which
+decision is drawn does not depend on which slots were empty). A listing
+offering ``sample(rng)`` made so is drawn from by the core's random bot
+(``tabletop.live.random_choice``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: Empty slots drawn in a row before a listing is built instead.
+TRIES = 64
+
+
+def below(rng: Any, n: int) -> int:
+    """A number from 0 to ``n - 1``, each as likely, as ``rng.randrange(n)``
+    draws it (``rng`` a ``random.Random``; ``n`` at least 1)."""
+    bits = rng.getrandbits
+    k = n.bit_length()
+    index = bits(k)
+    while index >= n:
+        index = bits(k)
+    return index
+
+
+def drawn(rng: Any, total: int, slot: Callable[[int], T | None], listing: Sequence[T], tries: int = TRIES) -> T:
+    """One of ``listing``'s items, each as likely as any other: ``slot(i)``
+    for ``i`` drawn below ``total`` until one is not None (each item is in
+    exactly one slot), at most ``tries`` times; then an item of
+    ``listing`` (built only then). ValueError when there is none."""
+    if total:
+        bits = rng.getrandbits
+        size = total.bit_length()
+        for _ in range(tries):
+            index = bits(size)
+            while index >= total:
+                index = bits(size)
+            found = slot(index)
+            if found is not None:
+                return found
+    n = len(listing)
+    if not n:
+        raise ValueError("no legal decision to choose from")
+    return listing[below(rng, n)]
