@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop import rulehook
 from tabletop.caches import Bound
+from tabletop.sampling import drawn
 
 from .board import ORTHOGONAL
 from .events import Exclude, Place
@@ -343,19 +344,13 @@ class Placement:
         cover = self.cover
         if cover is None:
             return placements
-        # Rule 4, asked for each covered square as ``allowed`` asks it (once
-        # per square, or once per face when a rule in force takes the face);
-        # only the squares where it refuses a face are kept.
-        stacks, width = state.stacks, len(faces)
-        refused: dict[int, tuple[int, ...]] = {}
-        for square in squares:
-            if stacks[square]:
-                allowed = self.allowed(state, seat, square)
-                if len(allowed) != width:
-                    refused[square] = allowed
-        if not refused:
+        # Rule 4 is asked of a covered square only where it can matter:
+        # when the listing is counted, or a placement there drawn.
+        stacks = state.stacks
+        covered = {square for square in squares if stacks[square]}
+        if not covered:
             return placements
-        return kept(placements, squares, refused, faces)
+        return Covered(placements, covered, lambda square: self.allowed(state, seat, square))
 
     def error(self, state: Any, seat: int, square: int, face: int, start: bool) -> str | None:
         """Why ``seat`` may not place ``face`` on ``square`` (by counting, or
@@ -475,6 +470,88 @@ def kept(
     of ``faces`` on a square it does not name)."""
     width = len(faces)
     return [p for i, p in enumerate(placements) if p.face in allowed.get(squares[i // width], faces)]
+
+
+class Covered(Sequence[Place]):
+    """The legal placements of one turn under a house rule's rule 4: those
+    of ``placements`` whose face ``allowed(square)`` keeps on a covered
+    square (rule 4 asked once per covered square, as ``Placement.allowed``
+    asks it), every face on the others.
+
+    Rule 4 is asked when the listing is counted or read, or, for a uniform
+    choice (:meth:`sample`), only of the squares drawn: the random bot then
+    asks the house rule about once a turn instead of for every covered
+    square. On the fast path the listing is read before the state changes
+    (as the engine and the bots read it)."""
+
+    __slots__ = ("placements", "covered", "ask", "asked", "_kept")
+
+    _kept: Sequence[Place] | None
+
+    def __init__(self, placements: Placements, covered: set[int], ask: Any) -> None:
+        self.placements = placements
+        self.covered = covered
+        self.ask = ask
+        #: Rule 4's answer for each covered square asked so far.
+        self.asked: dict[int, tuple[int, ...]] = {}
+        self._kept = None
+
+    def allowed(self, square: int) -> tuple[int, ...]:
+        found = self.asked.get(square)
+        if found is None:
+            found = self.asked[square] = self.ask(square)
+        return found
+
+    def listed(self) -> Sequence[Place]:
+        """The placements, in the order of ``placements``, rule 4 asked of
+        every covered square (``placements`` itself when it refuses none)."""
+        if self._kept is None:
+            placements = self.placements
+            squares, faces, allowed = placements.squares, placements.faces, self.allowed
+            width = len(faces)
+            refused = {}
+            for square in squares:
+                if square in self.covered:
+                    found = allowed(square)
+                    if len(found) != width:
+                        refused[square] = found
+            self._kept = kept(placements, squares, refused, faces) if refused else placements
+        return self._kept
+
+    def __bool__(self) -> bool:
+        # A square nobody covers takes every face: no need to ask rule 4.
+        covered = self.covered
+        if any(square not in covered for square in self.placements.squares):
+            return True
+        return bool(self.listed())
+
+    def slot(self, index: int) -> Place | None:
+        """The placement ``placements[index]`` when rule 4 allows it, else None."""
+        placements = self.placements
+        width = placements.width
+        square = placements.squares[index // width]
+        if square in self.covered and placements.faces[index % width] not in self.allowed(square):
+            return None
+        return placements[index]
+
+    def sample(self, rng: Any) -> Place:
+        """One of the placements, each as likely as any other
+        (``tabletop.sampling.drawn``: a placement drawn until rule 4 allows it)."""
+        return drawn(rng, len(self.placements), self.slot, self)
+
+    def __len__(self) -> int:
+        return len(self.listed())
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self.listed()[index]
+
+    def __iter__(self) -> Iterator[Place]:
+        return iter(self.listed())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and self.listed() == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 class Placements(Sequence[Place]):

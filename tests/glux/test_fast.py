@@ -149,7 +149,7 @@ def test_rule_4_is_asked_once_per_square_unless_a_rule_in_force_takes_the_face(r
     _, _, events = selfplay(registry, "glux", ["ann", "ben"], [bot] * 2, "asked", variants)
     for event in events:
         if state.began and state.turn is not None and not state.drawing:
-            game.legal(state, game.players[state.turn])
+            list(game.legal(state, game.players[state.turn]))  # counted: rule 4 asked of every covered square
         state = game.apply(state, event)
     faces = set(asked)
     # Once per square asks with the low face only; by face, both faces are asked.
