@@ -35,6 +35,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from million import family  # bench/ is this script's folder: on the path
+
 TICK = os.sysconf("SC_CLK_TCK")
 CLUSTER = """
 import sys, time
@@ -47,17 +49,9 @@ if __name__ == "__main__":
 """
 
 
-def family(pid: int) -> set[int]:
-    found: set[int] = set()
-    todo = [pid]
-    while todo:
-        parent = todo.pop()
-        for task in Path(f"/proc/{parent}/task").glob("*"):
-            with contextlib.suppress(OSError):
-                kids = {int(k) for k in (task / "children").read_text().split()} - found
-                found |= kids
-                todo += kids
-    return found
+def workers_of(pid: int) -> set[int]:
+    """The processes ``pid`` started, and theirs (``million.family`` less ``pid``)."""
+    return family(pid) - {pid}
 
 
 def cpu(pid: int) -> float:
@@ -83,7 +77,7 @@ def measure(args: list[str], folder: Path, games: int, batch: int | None, cluste
     workers_cpu: dict[int, float] = {}
     while proc.poll() is None:
         now = time.perf_counter()
-        pool = family(proc.pid) if cluster is None else family(cluster)
+        pool = workers_of(proc.pid) if cluster is None else workers_of(cluster)
         for pid in pool:
             workers_cpu[pid] = max(workers_cpu.get(pid, 0.0), cpu(pid))
         samples.append(

@@ -108,10 +108,10 @@ class Glux(Game):
         return setup.initial(self)
 
     def apply(self, state: State, event: Event) -> State:
-        if self.turn.takes(state, event):
-            # The one effect, on a thawed copy (with what variants remember: ``memo.py``).
-            return self.turn.fold(self, state, event)
-        return decisions.applied(self, state, event)
+        # The one effect, on a thawed copy (with what variants remember:
+        # ``memo.py``), or a variant's own event (``decisions.py``).
+        after = self.turn.fold(self, state, event)
+        return after if after is not None else decisions.applied(self, state, event)
 
     def settle(self, work: Any) -> None:
         """Lead on from ``work``'s step through the steps that need no event now."""

@@ -18,10 +18,9 @@ What the fast path adds:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletop import Chance, Decide, Event, TurnFast
+from tabletop import Chance, Event, TurnFast
 
 from .context import WAYS
 from .state import State, Work, freeze
@@ -66,7 +65,7 @@ class Fast(TurnFast):
         self.ways = WAYS
         #: The node of the Work now: (the Work, the node), forgotten at every event.
         self._node: tuple[Work, Any] | None = None
-        fold, nodes, legals = self.apply, self.turn.nodes, self.turn.legals
+        fold, nodes = self.apply, self.turn.nodes
 
         def next(live: Work) -> Any:
             known = self._node
@@ -81,13 +80,8 @@ class Fast(TurnFast):
             fold(live, event)
             live.listed = None  # a listing context made before or on the way read another state
 
-        def legal(live: Work, player: str) -> Sequence[Event]:
-            node = next(live)
-            if type(node) is not Decide or player not in node.players:
-                return []
-            return legals[live.at](game, live, player)
-
-        self.next, self.apply, self.legal = next, apply, legal
+        # The turn's listing (guarded) asks this ``next``, and so the node kept.
+        self.next, self.apply = next, apply
 
     def thaw(self, state: State) -> Work:
         self._node = None

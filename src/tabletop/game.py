@@ -192,7 +192,10 @@ class Game:
 
     def apply(self, state: Any, event: Event) -> Any:
         """The state after ``event`` (already validated). Must not change ``state``."""
-        return self._turn().fold(self, state, event)
+        after = self._turn().fold(self, state, event)
+        if after is None:  # the engine checks every event before it is applied
+            raise TypeError(f"no step takes {event!r} now")
+        return after
 
     def legal(self, state: Any, player: str) -> Sequence[Event]:
         """Every legal decision of ``player`` now, in a stable order."""

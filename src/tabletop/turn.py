@@ -139,11 +139,13 @@ class Turn:
 
     def fold(self, game: Any, state: Any, event: Event) -> Any:
         """The state after ``event``: the plain fold (thaw, apply, settle,
-        freeze). An event the step does not take is a ``TypeError``: the
-        engine checks every event before it is applied."""
+        freeze); None when the step ``state`` is in does not take events of
+        its kind (a game may apply those otherwise)."""
+        if not self.takes(state, event):
+            return None
         work = self.work.thaw(state)
-        if not self.apply(game, work, event):
-            raise TypeError(f"not an event of the step {self.phase(state)!r}: {event!r}")
+        self.effects[self.phase(work)](game, work, event)
+        self.settle(game, work)
         return self.work.freeze(work)
 
     def settle(self, game: Any, work: Any) -> None:
@@ -224,11 +226,12 @@ class TurnFast:
         if turn.guarded:
 
             def legal(live: Any, player: str) -> Sequence[Event]:
-                at = live.at
-                node = nodes[at](game, live)
+                # ``self.next``: a fast path that keeps its node (Glyph
+                # Chess's) is asked for the one it keeps.
+                node = self.next(live)
                 if type(node) is not Decide or player not in node.players:
                     return []
-                return legals[at](game, live, player)
+                return legals[live.at](game, live, player)
 
         else:
 

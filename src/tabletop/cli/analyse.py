@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..errors import shown
-from .common import pass_env, report
+from .common import pass_env, report, workers_option
 
 
 @click.command()
@@ -23,7 +23,7 @@ from .common import pass_env, report
 )
 @click.option("--as", "viewer", help="Only this player's decisions, and only what this player may see.")
 @click.option("--json", "as_json", is_flag=True, help="Print every decision's figures and the summary as JSON.")
-@click.option("--workers", type=click.IntRange(min=1), help="Processes on this machine (default: one per core).")
+@workers_option
 @click.option("--seed", default="analyse", show_default=True, help="What the searches draw their random numbers from.")
 @click.option(
     "--study",

@@ -29,6 +29,13 @@ variant_option = click.option(
 )
 #: ``--option``, a game option.
 game_option = click.option("--option", "options", multiple=True, help="A game option KEY=VALUE (repeatable).")
+#: ``--workers`` and ``--scheduler``: where the games of a long run are played.
+workers_option = click.option(
+    "--workers", type=click.IntRange(min=1), help="Processes on this machine (default: one per core)."
+)
+scheduler_option = click.option(
+    "--scheduler", help="Run on a Dask cluster instead: the scheduler's address, tcp://HOST:8786."
+)
 #: ``--plot``, a picture of a summary.
 plot_option = click.option(
     "--plot",

@@ -15,7 +15,17 @@ from ..progress import Progress
 from ..runs import Run, play
 from ..simulation import Guard, Plan
 from ..stats import parse_by
-from .common import game_option, parse_options, pass_env, plot_option, seat_count, seats_option, variant_option
+from .common import (
+    game_option,
+    parse_options,
+    pass_env,
+    plot_option,
+    scheduler_option,
+    seat_count,
+    seats_option,
+    variant_option,
+    workers_option,
+)
 
 
 @click.command()
@@ -31,8 +41,8 @@ from .common import game_option, parse_options, pass_env, plot_option, seat_coun
 )
 @click.option("--games", type=click.IntRange(min=1), required=True, help="How many games.")
 @click.option("--seed", default="simulate", show_default=True, help="Game i is played with the seed SEED-i.")
-@click.option("--workers", type=click.IntRange(min=1), help="Processes on this machine (default: one per core).")
-@click.option("--scheduler", help="Run on a Dask cluster instead: the scheduler's address, tcp://HOST:8786.")
+@workers_option
+@scheduler_option
 @click.option(
     "--batch", "per_batch", type=click.IntRange(min=1), help="Games per task (default: about 8 tasks per worker)."
 )

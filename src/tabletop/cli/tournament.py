@@ -12,7 +12,7 @@ from ..errors import UsageError
 from ..progress import Progress
 from ..simulation import Guard
 from ..tournament import Entry, continued_from, pairs, ratings, run
-from .common import game_option, parse_options, pass_env, variant_option
+from .common import game_option, parse_options, pass_env, scheduler_option, variant_option, workers_option
 
 
 @click.command()
@@ -28,8 +28,8 @@ from .common import game_option, parse_options, pass_env, variant_option
 @variant_option
 @game_option
 @click.option("--seed", default="tournament", show_default=True, help="Game i is played with the seed SEED-i.")
-@click.option("--workers", type=click.IntRange(min=1), help="Processes on this machine (default: one per core).")
-@click.option("--scheduler", help="Run on a Dask cluster instead: the scheduler's address, tcp://HOST:8786.")
+@workers_option
+@scheduler_option
 @click.option(
     "--results",
     type=click.Path(dir_okay=False, path_type=Path),

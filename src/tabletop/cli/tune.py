@@ -11,7 +11,7 @@ import click
 from ..errors import UsageError
 from ..progress import Progress
 from ..simulation import Guard, Plan
-from .common import game_option, parse_options, pass_env
+from .common import game_option, parse_options, pass_env, scheduler_option, workers_option
 
 
 @click.command()
@@ -53,8 +53,8 @@ from .common import game_option, parse_options, pass_env
     help="Keep every game in this folder (a results file per round, and tune.json); the same command resumes it.",
 )
 @click.option("--seed", default="tune", show_default=True, help="Round K's game i is played with the seed SEED-rK-i.")
-@click.option("--workers", type=click.IntRange(min=1), help="Processes on this machine (default: one per core).")
-@click.option("--scheduler", help="Run on a Dask cluster instead: the scheduler's address, tcp://HOST:8786.")
+@workers_option
+@scheduler_option
 @click.option(
     "--batch", "per_batch", type=click.IntRange(min=1), help="Seeds per task (default: about 8 tasks per worker)."
 )
