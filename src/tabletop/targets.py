@@ -215,8 +215,8 @@ class SharedTally(Tally):
 
 @attrs.frozen
 class Length(Target):
-    """A given mean game length in turns (decisions of the game's main kind,
-    as the results files count them)."""
+    """A given mean game length in turns, as the results files count them
+    (the events that end a turn, ``Game.turn_ends``)."""
 
     turns: float
 
