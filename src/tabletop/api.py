@@ -31,6 +31,7 @@ from .live import Secrets, bot_rng, decide, make_header, seal, settle
 from .nodes import Decide, Outcome, Over
 from .plugins import get_plugin_manager
 from .registry import Registry
+from .rollouts import Rollouts
 
 PathLike = str | os.PathLike[str]
 
@@ -318,6 +319,26 @@ def _salt(seed: str | None, player: str, seq: int) -> str:
 def _check_player(game: Game, player: str | None) -> None:
     if player is not None and player not in game.players:
         raise UsageError(f"'{player}' is not a player of this game ({', '.join(game.players)})")
+
+
+def rollouts(
+    game: str,
+    players: Sequence[str],
+    bots: str | Bot | Sequence[str | Bot] = "random",
+    *,
+    variants: Sequence[str] = (),
+    options: Mapping[str, str] | None = None,
+    plugins: Sequence[PathLike] = (),
+    registry: Registry | None = None,
+) -> Rollouts:
+    """Games of ``game`` between ``bots`` (one for every seat, or one per
+    seat) played to the end from one header, for outcomes without logs:
+    ``rollouts(...).play(rng)`` plays a game drawing every decision and
+    chance outcome from ``rng`` (see :mod:`tabletop.rollouts`)."""
+    reg = _registry_of(registry, plugins)
+    given = [bots] * len(players) if isinstance(bots, (str, Bot)) else list(bots)
+    made = [bot if isinstance(bot, Bot) else bot_named(reg, bot, game) for bot in given]
+    return Rollouts(reg, game, players, made, variants, options)
 
 
 def bot_named(registry: Registry, spec: str, game: str) -> Bot:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -124,9 +124,12 @@ def _checked_header(
 Secrets = dict[str, dict[str, Any]]
 
 
-def settle(match: Match, seed: str | None, secrets: Secrets | None = None) -> list[Event]:
+def settle(
+    match: Match, seed: str | None, secrets: Secrets | None = None, number: Callable[[int], int] | None = None
+) -> list[Event]:
     """Resolve chance and forced nodes until a decision is due or the game ends;
-    reveal sealed decisions once all are in (from ``secrets``).
+    reveal sealed decisions once all are in (from ``secrets``). Chance outcomes
+    are picked by ``number(seq)`` when given, else by the seed's numbers.
 
     Returns the events appended to ``match``. In a sealed game that has ended,
     the last of them reveals the seed.
@@ -141,7 +144,13 @@ def settle(match: Match, seed: str | None, secrets: Secrets | None = None) -> li
                 match.accept(unseal)
                 events.append(unseal)
             continue
-        if isinstance(node, Chance):
+        if isinstance(node, Chance) and number is not None:
+            # As Match.race: no number is drawn for an outcome no number can
+            # change, so a generator's draws fall alike on either path.
+            event = node.sure
+            if event is None:
+                event = node.pick(number(match.seq + 1))
+        elif isinstance(node, Chance):
             if seed is None:
                 if at_the_table(match.header):
                     return events  # a game at a real table: the outcome is entered by hand
@@ -208,27 +217,42 @@ def selfplay(
     """A complete game between bots (one per seat); the same seed gives the same log."""
     header, seed, made = make_header(registry, game, players, variants, options, seed)
     match = Match(registry, header, made)
+    rngs = {p: bot_rng(seed, p) for p in players}
+    events = play_out(match, dict(zip(players, bots)), rngs, chance.numbers(seed), seed, max_events)
+    return header, match, events
+
+
+def play_out(
+    match: Match,
+    bots: Mapping[str, Bot],
+    rngs: Mapping[str, random.Random],
+    number: Callable[[int], int],
+    seed: str | None,
+    max_events: int,
+) -> list[Event]:
+    """Play ``match`` to its end: each seat's decisions by its bot (shown its
+    seat's view) with that seat's generator, chance outcomes picked by
+    ``number(seq)``. Sealed decisions are salted from ``seed`` (so that a seed
+    repeats its game), or from the first seat's generator without one."""
+    game = match.header.game
     # Bots that choose from the legal list alone let the game run on its fast
     # path: no immutable state is built for them.
-    looks = any(bot.reads_state for bot in bots)
+    looks = any(bot.reads_state for bot in bots.values())
     racing = not looks and match.hurry()
     secrets: Secrets = {}
-    by_player = dict(zip(players, bots))
-    rngs = {p: bot_rng(seed, p) for p in players}
     events: list[Event] = []
     the_game = match.game
     if racing:
-        choose = {player: bot.choose for player, bot in by_player.items()}
-        numbers = chance.numbers(seed)
-        match.race(choose, rngs, numbers, events, max_events)
-    events += settle(match, seed, secrets)
+        choose = {player: bot.choose for player, bot in bots.items()}
+        match.race(choose, rngs, number, events, max_events)
+    events += settle(match, seed, secrets, number)
     while not match.over:
         if racing:
             # Back on the fast path after a sealed decision (a secret setup):
             # race stops at each one, and the rest of the game need not be
             # played the long way.
-            match.race(choose, rngs, numbers, events, max_events)
-            events += settle(match, seed, secrets)
+            match.race(choose, rngs, number, events, max_events)
+            events += settle(match, seed, secrets, number)
             if match.over:
                 break
         node = match.node
@@ -238,17 +262,20 @@ def selfplay(
         legal = match.legal(player)
         if not legal:
             raise IllegalEventError(f"{game}: {player} must decide but has no legal decision")
-        choice = seen.choice(by_player[player], the_game, match.state, player, legal, rngs[player])
+        choice = seen.choice(bots[player], the_game, match.state, player, legal, rngs[player])
         if node.sealed:
-            # Self-play salts come from the seed, so that a seed repeats its game.
-            salt = hashlib.sha256(f"salt {player} {match.seq} {seed}".encode()).hexdigest()[:32]
+            if seed is not None:
+                # Self-play salts come from the seed, so that a seed repeats its game.
+                salt = hashlib.sha256(f"salt {player} {match.seq} {seed}".encode()).hexdigest()[:32]
+            else:
+                salt = f"{rngs[player].getrandbits(128):032x}"
             choice = seal(match, choice, secrets, salt)
         match.apply(choice)
         events.append(choice)
-        events += settle(match, seed, secrets)
+        events += settle(match, seed, secrets, number)
         if len(events) > max_events:
             raise IllegalEventError(f"{game}: self-play did not end within {max_events} events")
-    return header, match, events
+    return events
 
 
 def random_choice(game: Any, state: Any, player: str, legal: Sequence[Event], rng: random.Random) -> Event:
