@@ -17,6 +17,10 @@ wild, bids by count then face.
   each decision uniformly among ``legal_actions()`` with Python's
   ``random``, until ``is_terminal()``.
 
+- tabletop rollouts: ``tabletop.rollouts.Rollouts.play(rng)``, the header
+  checked once and one generator drawing every decision and chance outcome,
+  as OpenSpiel's rollout does (no log, no seed per game).
+
 Each round pairs them in turns of about 20 ms of CPU each, ``--seconds`` of
 CPU in all per measure, timed in CPU time, so that a shared machine's
 changes of speed fall on both alike. Two tabletop measures: the template as
@@ -46,6 +50,7 @@ from tabletop import Game, chance
 from tabletop.api import registry
 from tabletop.engine import Match
 from tabletop.live import bot_rng, make_header, selfplay
+from tabletop.rollouts import Rollouts
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "liars_dice"
 NAMES = ("p1", "p2")
@@ -77,6 +82,18 @@ def tabletop_selfplay(reg, dice: int, start: str) -> Callable[[], None]:
 
     def play() -> None:
         selfplay(reg, "liars-dice", NAMES, bots, f"{start}-{next(count)}", options=options)
+
+    return play
+
+
+def tabletop_rollouts(reg, dice: int, seed: int) -> Callable[[], None]:
+    rollouts = Rollouts(
+        reg, "liars-dice", NAMES, [reg.bot("random", "liars-dice")] * len(NAMES), options={"dice": str(dice)}
+    )
+    rng = random.Random(seed)
+
+    def play() -> None:
+        rollouts.play(rng)
 
     return play
 
@@ -171,6 +188,10 @@ def main() -> None:
         found["tabletop self-play, fast path (games/s)"] = mine
         found["OpenSpiel liars_dice, paired with it (games/s)"] = theirs
         found["ratio, fast path"] = mine / theirs
+        mine, theirs = paired(tabletop_rollouts(reg, args.dice, r), peer, args.seconds)
+        found["tabletop rollouts, fast path (games/s)"] = mine
+        found["OpenSpiel liars_dice, paired with the rollouts (games/s)"] = theirs
+        found["ratio, rollouts"] = mine / theirs
         with plain_path(cls):
             mine, theirs = paired(tabletop_selfplay(reg, args.dice, f"plain-{r}"), peer, args.seconds)
         found["tabletop self-play, plain path (games/s)"] = mine
