@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -307,3 +308,23 @@ def test_every_spot_a_decision_names_is_marked_in_the_picture(registry, log):
             assert set(_spots(seen.picture(renderer, game, run.match.state, None, history))) == spots
     named = {word for text in written for word in re.split(r"[^A-Za-z0-9]+", text) if re.fullmatch(r"[a-z]+\d+", word)}
     assert named and named <= spots, sorted(named - spots)
+
+
+def test_a_lazy_renderer_imports_its_module_when_it_first_draws(tmp_path, monkeypatch):
+    (tmp_path / "lazy_picture.py").write_text(
+        "def svg(game, view, viewer, history=None):\n    return f'{viewer} {history}'\n\n"
+        "def legend(game):\n    return f'legend of {game}'\n"
+    )
+    (tmp_path / "plain_picture.py").write_text("def svg(game, view, viewer):\n    return f'plain {viewer}'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from tabletop import Renderer
+
+    lazy = Renderer.lazy("g", "svg", "image/svg+xml", "lazy_picture")
+    assert "lazy_picture" not in sys.modules
+    assert lazy.draw(None, None, "ann", history=[1, 2]) == "ann [1, 2]"
+    assert "lazy_picture" in sys.modules
+    assert lazy.legend("g") == "legend of g"
+    # A module whose picture takes no history is drawn without it.
+    assert (
+        Renderer.lazy("g", "svg", "image/svg+xml", "plain_picture").draw(None, None, "ben", history=[1]) == "plain ben"
+    )

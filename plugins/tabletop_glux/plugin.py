@@ -20,20 +20,7 @@ def register_bots():
     return BOTS
 
 
-def svg(game, state, viewer, history=None):
-    """The board as an SVG picture (:mod:`.picture`, imported when a picture is drawn)."""
-    from .picture import svg
-
-    return svg(game, state, viewer, history)
-
-
-def legend(game):
-    """The key to the pictures (:mod:`.picture`, imported when the viewer asks)."""
-    from .picture import legend
-
-    return legend(game)
-
-
 @hookimpl
 def register_renderers():
-    return [Renderer("glux", "svg", "image/svg+xml", svg, legend)]
+    # The picture module is imported when a picture is first drawn.
+    return [Renderer.lazy("glux", "svg", "image/svg+xml", "tabletop_glux.picture")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import random
 from collections.abc import Callable, Iterable, Sequence
@@ -128,6 +129,23 @@ class Renderer:
         if history is not None and _takes_history(self.render):
             return self.render(game, view, viewer, history=history)
         return self.render(game, view, viewer)
+
+    @classmethod
+    def lazy(cls, game: str, format: str, media_type: str, module: str) -> Renderer:  # noqa: A002
+        """A renderer whose functions are in ``module`` (a dotted name), one
+        named for the format (``svg``) and ``legend``, imported when a picture
+        is first drawn: drawing code stays out of commands that draw nothing."""
+
+        def render(game: Any, view: Any, viewer: str | None, history: Sequence[Any] | None = None) -> str:
+            drawn = getattr(importlib.import_module(module), format)
+            if history is not None and _takes_history(drawn):
+                return drawn(game, view, viewer, history=history)
+            return drawn(game, view, viewer)
+
+        def legend(game: Any) -> Legend:
+            return importlib.import_module(module).legend(game)
+
+        return cls(game, format, media_type, render, legend)
 
 
 @functools.lru_cache(maxsize=64)
