@@ -45,6 +45,7 @@ from tabletop import Registry, get_plugin_manager
 from tabletop.cli import main
 from tabletop.live import selfplay
 from tabletop.logfile import create
+from tabletop.testing import value_replaced
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
@@ -104,19 +105,7 @@ def mangle(rng: random.Random, text: bytes) -> bytes:
         i = 0 if how == "header" else rng.randrange(1, len(lines))
         line = lines[i].decode()
         at = rng.choice([k for k, c in enumerate(line) if c == ":"])
-        end, depth = at + 1, 0
-        while end < len(line):
-            c = line[end]
-            if c in "[{":
-                depth += 1
-            elif c in "]}":
-                if depth == 0:
-                    break
-                depth -= 1
-            elif c == "," and depth == 0:
-                break
-            end += 1
-        lines[i] = (line[: at + 1] + rng.choice(HOSTILE) + line[end:]).encode("utf-8", "surrogatepass")
+        lines[i] = value_replaced(line, at + 1, rng.choice(HOSTILE)).encode("utf-8", "surrogatepass")
         return b"".join(line + b"\n" for line in lines)
     if how == "bom":
         return b"\xef\xbb\xbf" + text

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from tabletop import TabletopError
 from tabletop.engine import Replay
+from tabletop.testing import value_replaced
 
 from .conftest import REPLAYS, Cli
 
@@ -125,20 +126,7 @@ def _mangle(data: st.DataObject, text: bytes) -> bytes:
         # Replace one JSON value (after a colon) with a hostile one.
         colons = [k for k, c in enumerate(line) if c == ":"]
         at = data.draw(st.sampled_from(colons))
-        end = at + 1
-        depth = 0
-        while end < len(line):
-            c = line[end]
-            if c in "[{":
-                depth += 1
-            elif c in "]}":
-                if depth == 0:
-                    break
-                depth -= 1
-            elif c == "," and depth == 0:
-                break
-            end += 1
-        lines[i] = (line[: at + 1] + data.draw(HOSTILE) + line[end:]).encode("utf-8", "surrogatepass")
+        lines[i] = value_replaced(line, at + 1, data.draw(HOSTILE)).encode("utf-8", "surrogatepass")
         return b"".join(line + b"\n" for line in lines)
     if how == "bom":
         return b"\xef\xbb\xbf" + text
@@ -236,3 +224,10 @@ def test_the_fast_decoding_path_agrees_with_the_plain_one(registry, data):
             _outcome(lambda data: codec._decode(game, data), jsonline.loads(text)) if _json(text) else "LogFormatError"
         )
         assert fast == plain, text
+
+
+def test_a_hostile_value_replaces_a_whole_json_value():
+    line = '{"a":[1,{"b":2}],"c":{"d":"x,y"},"e":3}'
+    assert value_replaced(line, 5, "null") == '{"a":null,"c":{"d":"x,y"},"e":3}'
+    assert value_replaced(line, line.index('"e"') + 4, "[]") == '{"a":[1,{"b":2}],"c":{"d":"x,y"},"e":[]}'
+    assert value_replaced(line, line.index('"b"') + 4, "1e999") == '{"a":[1,{"b":1e999}],"c":{"d":"x,y"},"e":3}'

@@ -267,11 +267,16 @@ def _mangled(line: str, rng: random.Random) -> Iterator[str | bytes]:
 
 def _each_value(line: str, value: str, rng: random.Random) -> str:
     # One field's value replaced by ``value`` (a value is what follows a colon).
-    starts = [i + 1 for i, c in enumerate(line) if c == ":"]
-    start = rng.choice(starts)
+    return value_replaced(line, rng.choice([i + 1 for i, c in enumerate(line) if c == ":"]), value)
+
+
+def value_replaced(line: str, start: int, value: str) -> str:
+    """``line``, a JSON object's text, with the value that begins at
+    ``start`` (just after a colon) replaced by ``value``: hostile input made
+    from a good line."""
     end = start
     depth = 0
-    while end < len(line) and (depth or line[end] not in ",}"):
+    while end < len(line) and (depth or line[end] not in ",}]"):
         depth += line[end] in "[{"
         depth -= line[end] in "]}"
         end += 1
