@@ -45,29 +45,11 @@ from tabletop import Registry, get_plugin_manager
 from tabletop.cli import main
 from tabletop.live import selfplay
 from tabletop.logfile import create
-from tabletop.testing import value_replaced
+from tabletop.testing import HOSTILE_VALUES, value_replaced
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
-HOSTILE = [
-    "9" * 5000,
-    "[" * 1000 + "]" * 1000,
-    '"\\ud800"',
-    '"a\\u0000b"',
-    '"\\u200b"',
-    "1e400",
-    "-1",
-    "true",
-    "1.0",
-    "null",
-    '["draw"]',
-    '{"kind":"draw"}',
-    "18446744073709551616",
-    '"' + "x" * 70_000 + '"',
-    "13",
-    "1000",
-    '{"turn":["ann"],"dice":"SSSSS"}',
-]
+HOSTILE = HOSTILE_VALUES
 READING = [
     ["replay", "{f}"],
     ["replay", "{f}", "--json"],

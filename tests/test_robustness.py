@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tabletop import TabletopError
 from tabletop.engine import Replay
-from tabletop.testing import value_replaced
+from tabletop.testing import HOSTILE_VALUES, value_replaced
 
 from .conftest import REPLAYS, Cli
 
@@ -76,30 +76,7 @@ FUZZ_LOGS = [
     REPLAYS / "glyph_chess" / "two-players-random.jsonl",
     REPLAYS / "glyph_chess" / "advanced-setup.jsonl",
 ]
-#: Values that broke tabletop once: wrong types, huge numbers, deep nesting,
-#: lone surrogates, control characters, bounds just over the line.
-HOSTILE = st.sampled_from(
-    [
-        "9" * 5000,
-        "[" * 1000 + "]" * 1000,
-        '"\\ud800"',
-        '"a\\u0000b"',
-        '"\\u200b"',
-        "1e400",
-        "-1",
-        "true",
-        "1.0",
-        "null",
-        '["draw"]',
-        '{"kind":"draw"}',
-        "18446744073709551616",
-        '"' + "x" * 70_000 + '"',
-        "13",
-        "3000",
-        '{"file":"b.txt","text":"middle: A\\nstart 2: a1 b1\\n' + "9" * 5000 + '  A A\\n"}',
-        '{"turn":["ann"],"dice":"SSSSS"}',
-    ]
-)
+HOSTILE = st.sampled_from(HOSTILE_VALUES)
 
 
 def _mangle(data: st.DataObject, text: bytes) -> bytes:

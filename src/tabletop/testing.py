@@ -265,6 +265,32 @@ def _mangled(line: str, rng: random.Random) -> Iterator[str | bytes]:
         yield _each_value(line, value, rng)
 
 
+#: JSON values that broke tabletop once, for a field of a good line: wrong
+#: types, huge numbers, deep nesting, lone surrogates, control characters,
+#: bounds just over the line.
+HOSTILE_VALUES = (
+    "9" * 5000,
+    "[" * 1000 + "]" * 1000,
+    '"\\ud800"',
+    '"a\\u0000b"',
+    '"\\u200b"',
+    "1e400",
+    "-1",
+    "true",
+    "1.0",
+    "null",
+    '["draw"]',
+    '{"kind":"draw"}',
+    "18446744073709551616",
+    '"' + "x" * 70_000 + '"',
+    "13",
+    "3000",
+    '{"file":"b.txt","text":"middle: A\\nstart 2: a1 b1\\n' + "9" * 5000 + '  A A\\n"}',
+    '{"turn":["ann"],"dice":"SSSSS"}',
+    "1000",
+)
+
+
 def _each_value(line: str, value: str, rng: random.Random) -> str:
     # One field's value replaced by ``value`` (a value is what follows a colon).
     return value_replaced(line, rng.choice([i + 1 for i, c in enumerate(line) if c == ":"]), value)
