@@ -320,3 +320,22 @@ def test_mcts_values_leaves_by_the_games_judgement(good):
     for seed in range(3):
         choice = MCTS(iterations=60)(game, (), "ann", game.legal((), "ann"), random.Random(seed))
         assert choice.word == good
+
+
+@pytest.mark.parametrize(("game", "players"), [("glux", 2), ("glux", 3), ("glyph-chess", 2)])
+def test_mcts_playouts_on_the_fast_path_weigh_as_on_the_plain_rules(monkeypatch, game, players):
+    # Playouts run on the game's fast path: the same worlds, the same draws,
+    # so the same visits and values as the plain rules give.
+    search = MCTS(iterations=25, playout=8)
+    # (game, view, player, legal) at some points of two games: a table moves on.
+    taken = [(t.game, t.view(who), who, t.legal(who)) for t, who in positions(game, players, range(2), every=23)][:4]
+    assert taken
+
+    def weighed():
+        return [search.weigh(made, view, who, legal, random.Random(3)) for made, view, who, legal in taken]
+
+    assert taken[0][0].fast() is not None
+    fast = weighed()
+    monkeypatch.setattr(type(taken[0][0]), "fast", lambda game: None)
+    assert weighed() == fast
+    assert any(w.visits for found in fast for w in found)

@@ -139,6 +139,9 @@ class MCTS:
         playout = self.playout if self.playout is not None else (0 if judges else 8)
         iterations = self.iterations if self.iterations is not None else (400 if judges else 200)
         deadline = None if self.seconds is None else time.thread_time() + self.seconds
+        # Playouts run on the game's fast path, one thaw and one freeze each,
+        # unless a policy reads the worlds they pass through.
+        path = (game.fast() if playout and self.policy is None else None) or _Plain(game)
         done = 0
         while True:
             if deadline is None:
@@ -148,7 +151,7 @@ class MCTS:
                 break
             done += 1
             world = game.determinize(view, player, rng)
-            self._iterate(game, world, root, player, allowed, rng, playout, judges)
+            self._iterate(game, world, root, player, allowed, rng, playout, judges, path)
         weighed = []
         for decision in choices:
             child = root.children.get(decision)
@@ -168,6 +171,7 @@ class MCTS:
         rng: random.Random,
         playout: int,
         judges: bool,
+        steps: Any,
     ) -> None:
         path: list[tuple[_Node, str]] = []
         node: _Node | None = root
@@ -201,7 +205,7 @@ class MCTS:
                 break
             if expanded or node is None:
                 # Below the tree: a random playout, then the game's judgement or the standings.
-                values = self._leaf(game, world, rng, playout, judges)
+                values = self._leaf(game, world, rng, playout, judges, steps)
                 break
             if judges and node is not root:
                 decision = self._widen(game, world, node, mover, options, rng)
@@ -264,10 +268,12 @@ class MCTS:
                 best, best_score = decision, score
         return best
 
-    def _leaf(self, game: Any, world: Any, rng: random.Random, playout: int, judges: bool) -> dict[str, float]:
+    def _leaf(
+        self, game: Any, world: Any, rng: random.Random, playout: int, judges: bool, path: Any
+    ) -> dict[str, float]:
         """The value of a new leaf for each player."""
         if playout:
-            world = self._playout(game, world, rng, playout)
+            world = self._playout(game, world, rng, playout, path)
         step = game.next(world)
         if judges:
             # Judged where someone decides next: the dice rolled and the rule
@@ -281,9 +287,12 @@ class MCTS:
                     return {p: float(judged.get(p, 0.0)) for p in game.players}
         return _values(game, world, finished=isinstance(step, Over))
 
-    def _playout(self, game: Any, world: Any, rng: random.Random, events: int) -> Any:
+    def _playout(self, game: Any, world: Any, rng: random.Random, events: int, path: Any) -> Any:
+        """The world after up to ``events`` events drawn at random (or by the
+        policy) on ``path``: the game's fast path, or :class:`_Plain`."""
+        live = path.thaw(world)
         for _ in range(events):
-            step = game.next(world)
+            step = path.next(live)
             if isinstance(step, Over):
                 break
             if isinstance(step, Chance):
@@ -292,15 +301,39 @@ class MCTS:
                 event = step.event
             else:
                 mover = step.players[0]
-                options = game.legal(world, mover)
+                options = path.legal(live, mover)
                 if not options:  # pragma: no cover
                     break
                 if self.policy is None:
                     event = options[rng.randrange(len(options))]
                 else:
-                    event = self.policy(game, world, mover, options, rng)
-            world = game.apply(world, event)
-        return world
+                    event = self.policy(game, path.freeze(live), mover, options, rng)
+            path.apply(live, event)
+        return path.freeze(live)
+
+
+class _Plain:
+    """The plain rules in the shape of a fast path (``thaw``, ``next``,
+    ``legal``, ``apply``, ``freeze``) on a one-item list holding the world,
+    so that one playout loop serves a game with a fast path and one without."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def thaw(self, world: Any) -> list[Any]:
+        return [world]
+
+    def freeze(self, cell: list[Any]) -> Any:
+        return cell[0]
+
+    def next(self, cell: list[Any]) -> Any:
+        return self.game.next(cell[0])
+
+    def legal(self, cell: list[Any], player: str) -> Sequence[Event]:
+        return self.game.legal(cell[0], player)
+
+    def apply(self, cell: list[Any], event: Event) -> None:
+        cell[0] = self.game.apply(cell[0], event)
 
 
 def _judges(game: Any) -> bool:
