@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop import rulehook
 from tabletop.caches import Bound
-from tabletop.sampling import drawn
+from tabletop.sampling import below, drawn
 
 from .board import ORTHOGONAL
 from .events import Exclude, Place
@@ -162,6 +162,9 @@ class Placement:
             and self.cover is None
             and all(self.landable[s][sq] for s, sq in enumerate(self.start_squares))
         )
+        #: Whether the start-square option is open exactly when rule 7 in its
+        #: form says so (rules 4-6 having nothing to refuse there).
+        self.option_read = self.option_plain and self.option_asked is None
 
     # -- rules 4, 5 and 6: the destination ------------------------------------
     def refused_by(self, state: Any, seat: int, square: int, face: int, chip: str | None) -> int | None:
@@ -326,23 +329,22 @@ class Placement:
         then the start square when the option is open, with each face rule 4
         allows there."""
         held = state.held
-        faces = (
-            self.kind_faces[state.hands[seat]]
-            if not held or not held[seat]
-            else tuple(face for _, faces in self.chips.hand_faces(hand_of(state, seat)) for face in faces)
-        )
-        if self.option_plain and self.option_asked is None:
+        if not held or not held[seat]:
+            faces = self.kind_faces[state.hands[seat]]
+        else:
+            faces = tuple(face for _, faces in self.chips.hand_faces(hand_of(state, seat)) for face in faces)
+        start = self.start_squares[seat]
+        if self.option_read:
             # ``option_open`` when rules 4-6 have nothing to refuse there, without
             # a call: this runs on every turn of self-play.
-            option = not state.option_used[seat] and len(state.stacks[self.start_squares[seat]]) == 1
+            option = not state.option_used[seat] and len(state.stacks[start]) == 1
         else:
             # Rules 7, 5 and 6 here; rule 4 is asked below with the other squares.
             option = self.option_open(state, seat, cover=False)
         if option:
-            squares.append(self.start_squares[seat])
+            squares.append(start)
         placements = Placements(player, squares, self.names, option, faces, made)
-        cover = self.cover
-        if cover is None:
+        if self.cover is None:
             return placements
         # Rule 4 is asked of a covered square only where it can matter:
         # when the listing is counted, or a placement there drawn.
@@ -595,17 +597,32 @@ class Placements(Sequence[Place]):
             if isinstance(index, slice):
                 return self._slice(index)
             index = operator.index(index)
-        squares, faces, width = self.squares, self.faces, self.width
         if index < 0:
-            index += width * len(squares)
+            index += self.width * len(self.squares)
             if index < 0:
                 raise IndexError("placement index out of range")
+        return self.at(index)
+
+    def sample(self, rng: Any) -> Place:
+        """One of the placements, each as likely as any other: the one the
+        core's random bot draws from any listing (``tabletop.sampling.below``
+        of its length, from ``rng``), without the bot asking its length and
+        an item (a self-played turn is spared the calls)."""
+        n = self.width * len(self.squares)
+        if not n:
+            raise ValueError("no legal decision to choose from")
+        return self.at(below(rng, n))
+
+    def at(self, index: int) -> Place:
+        """The placement at ``index`` (from 0; IndexError past the end)."""
+        width = self.width
         if width == 2:  # one chip in hand: two faces
             j = index >> 1
-            face = faces[index & 1]
+            face = self.faces[index & 1]
         else:
             j, k = divmod(index, width)
-            face = faces[k]
+            face = self.faces[k]
+        squares = self.squares
         square = squares[j]  # IndexError past the end, as a list would
         start = self.option and j == len(squares) - 1
         made = self.made

@@ -449,6 +449,11 @@ class Match:
             # is asked that player's decisions first: when there are any,
             # the node is that player's decision, and need not be asked.
             deciders = steps.deciders
+            effects, phase, leading, settle = steps.effects, steps.phase, steps.leading, steps.settle
+            # The turn's own apply written out, as in :meth:`follow`.
+            inline = fast.apply is getattr(fast, "stepping", None)
+        else:
+            inline = False
         seq = self.seq
         # The event number past which self-play has gone on too long.
         last = seq + max_events - len(events)
@@ -486,7 +491,15 @@ class Match:
                         event = choose[player](game, None, player, legal, rngs[player])
                     else:
                         return
-                fold(live, event)
+                if inline:
+                    effects[at](arg, live, event)
+                    at = phase(live)
+                    if at in leading:
+                        settle(arg, live)
+                        at = phase(live)
+                    live.at = at
+                else:
+                    fold(live, event)
                 append(event)
                 seq += 1
                 if seq > last:

@@ -4,12 +4,14 @@ state, event by event, over many seeds, 2-4 players, with and without variants."
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop import Decide, Match, Registry, Variant, get_plugin_manager, hookimpl, rulehook
-from tabletop.live import selfplay
+from tabletop.live import random_choice, selfplay
 from tabletop_glux import recall, remember
 from tabletop_glux.chips import FACES
 from tabletop_glux.placement import Placements
@@ -232,6 +234,32 @@ def test_placements_with_made_events_are_the_placements_made_afresh(picks):
             else:
                 with pytest.raises(IndexError):
                     fresh[index]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    squares=st.lists(st.integers(0, 168), unique=True, max_size=40),
+    option=st.booleans(),
+    kind=st.sampled_from(sorted(FACES)),
+    seed=st.integers(0, 2**32),
+)
+def test_placements_sample_is_the_random_bots_draw_from_the_list(squares, option, kind, seed):
+    # A listing's own draw (``sample``) is the placement the core's random bot
+    # would draw from the same placements as a plain list: the same number
+    # from the generator, the same index, so self-played games stay as they are.
+    names = tuple(f"s{i}" for i in range(169))
+    placements = Placements("ann", sorted(squares), names, option, FACES[kind], {})
+    plain = list(placements)
+    if not plain:
+        with pytest.raises(ValueError):
+            placements.sample(random.Random(seed))
+        with pytest.raises(ValueError):
+            random_choice(None, None, "ann", plain, random.Random(seed))
+        return
+    drawn, listed = random.Random(seed), random.Random(seed)
+    for _ in range(5):
+        assert placements.sample(drawn) == random_choice(None, None, "ann", plain, listed)
+    assert drawn.getrandbits(32) == listed.getrandbits(32)
 
 
 @pytest.mark.parametrize("variants", FAST_VARIANTS)
