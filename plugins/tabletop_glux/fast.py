@@ -89,9 +89,14 @@ class Fast(TurnFast):
         self.incremental = placement.lines
         self.height = placement.height
         self.paths = placement.paths
-        # ``crossings`` and ``counts`` are made when the first chip is placed
-        # (below): a command on a log that has none (``moves``, a first
-        # ``play``) is spared making them.
+        # ``crossings`` and ``counts`` are made when the reach is first
+        # counted (``count_reach``): a command on a log that has no chip
+        # placed (``moves``, a first ``play``) is spared making them. (Plain
+        # attributes, not cached properties: those reach into the instance's
+        # ``__dict__``, after which every attribute of the instance is read
+        # the slow way, twice the time of one read in ``placed``.)
+        self.crossings: tuple = ()
+        self.counts: tuple = ()
         #: For each seat, whether it may land on each square under rule 6.
         self.landable = placement.landable
         # A placement is the same event in every game of these players on this
@@ -104,16 +109,6 @@ class Fast(TurnFast):
             self.made = PLACES_KEPT.keep(_PLACES, (players, game.board), tuple({} for _ in players))
         super().__init__(game, game.turn)
 
-    @functools.cached_property
-    def crossings(self) -> tuple:
-        """:func:`crossings` of this game's board, made on first use."""
-        return crossings(self.game.board, self.placement.directions)
-
-    @functools.cached_property
-    def counts(self) -> tuple:
-        """``paths`` with the squares between as a mask of bits (see ``Live.filled``), made on first use."""
-        return masked_paths(self.game.board, self.placement.directions)
-
     # -- between the two paths ---------------------------------------------
     def thaw(self, state: State) -> Live:
         """A mutable copy of ``state``; each seat's reach is counted when first needed."""
@@ -125,6 +120,11 @@ class Fast(TurnFast):
         """Each seat's reach, counted afresh; kept up to date from then on.
         Only squares the seat may land on count (rules 5 and 6), so the reach's
         squares are the seat's placements by counting."""
+        if not self.counts:
+            #: :func:`crossings` of this game's board, and ``paths`` with the
+            #: squares between as a mask of bits (see ``Live.filled``).
+            self.crossings = crossings(self.game.board, self.placement.directions)
+            self.counts = masked_paths(self.game.board, self.placement.directions)
         stacks = live.stacks
         height = self.height
         live.reach = []

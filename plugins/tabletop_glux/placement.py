@@ -436,8 +436,9 @@ def put_chip(work: Work, square: int, seat: int, face: int) -> None:
     if old:
         work.tops[old[-1][0]].remove(square)
     work.tops[seat].append(square)
-    if work.index is not None:
-        work.index.placed(work, square, seat, face, old)  # type: ignore[attr-defined]
+    index = work.index
+    if index is not None:
+        index.placed(work, square, seat, face, old)  # type: ignore[attr-defined]
 
 
 def place(game: Glux, work: Work, event: Place) -> None:
@@ -615,23 +616,23 @@ class Placements(Sequence[Place]):
 
     def at(self, index: int) -> Place:
         """The placement at ``index`` (from 0; IndexError past the end)."""
-        width = self.width
-        if width == 2:  # one chip in hand: two faces
+        if self.width == 2:  # one chip in hand: two faces
             j = index >> 1
             face = self.faces[index & 1]
         else:
-            j, k = divmod(index, width)
+            j, k = divmod(index, self.width)
             face = self.faces[k]
         squares = self.squares
         square = squares[j]  # IndexError past the end, as a list would
         start = self.option and j == len(squares) - 1
         made = self.made
-        if made is None:
-            return Place(self.player, self.names[square], face, start)
-        key = (square << 4) | (face << 1) | start
-        event = made.get(key)
-        if event is None:
-            event = made[key] = Place(self.player, self.names[square], face, start)
+        if made is not None:
+            event = made.get((square << 4) | (face << 1) | start)
+            if event is not None:
+                return event
+        event = Place(self.player, self.names[square], face, start)
+        if made is not None:
+            made[(square << 4) | (face << 1) | start] = event
         return event
 
     def _slice(self, index: slice) -> list[Place]:

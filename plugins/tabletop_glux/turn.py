@@ -72,12 +72,14 @@ def draw(game: Glux, work: Work, event: Draw) -> None:
     2nd phase, the draw that fills the hand (``glux_hand_size``, officially
     one chip) ends the turn."""
     seat = game.seats[event.player]
+    chip = event.chip
     bag = work.bags[seat]
-    bag[game.chips.index[event.chip]] -= 1
-    if work.hands[seat] is None:
-        work.hands[seat] = event.chip
+    bag[game.chips.index[chip]] -= 1
+    hands = work.hands
+    if hands[seat] is None:
+        hands[seat] = chip
     else:
-        work.give(seat, event.chip)
+        work.give(seat, chip)
     if work.drawing and (game.hand_size == 1 or hand_size(work, seat) >= game.hand_size or not any(bag)):
         # The hand is full again (or the bag empty): the turn passes.
         work.drawing = False
