@@ -22,6 +22,7 @@ from . import escape, movement, payment
 from .context import WAYS, Context, Priced
 from .events import Cast, Move
 from .kills import land
+from .payment import FLAT
 from .pieces import NAMES, SCEPTER
 from .state import ACT, ESCAPE, OVER, ROLLING, State, Work
 
@@ -154,7 +155,10 @@ def spells(ctx: Context) -> tuple[list[tuple[str, Priced, list]], int]:
             if type(listed) is not list:
                 listed = list(listed)
             if listed:
-                count += sum(map(len, map(priced.__getitem__, map(_AMOUNT, listed))))
+                if cost in FLAT:  # as many ways to pay for every option as for X = needed
+                    count += len(listed) * len(priced[needed])
+                else:
+                    count += sum(map(len, map(priced.__getitem__, map(_AMOUNT, listed))))
                 found.append((name, priced, listed))
     return found, count
 

@@ -35,6 +35,10 @@ COST_KINDS = frozenset({"x", "item", "die", "die+x", "coin", "any-die"})
 #: for any X; the die of "die+x", X = 0): when that X cannot be paid, no
 #: target of a spell of that cost can.
 NEEDED = {"die": 1, "item": 1, "die+x": 0}
+#: The cost kinds paid alike for every X (one die; one item): the ways to
+#: pay for any X are those for X = ``NEEDED[kind]`` (a listing counts a
+#: spell's casts from them without looking at each option's X).
+FLAT = frozenset({"die", "item"})
 #: The payment types: what an item may be of.
 PAYMENT_TYPES = frozenset(GLYPHS)
 

@@ -114,3 +114,18 @@ def test_costs_of_unknown_kinds_or_types_are_refused():
         payment.cost_of("the cost of swap", "two")
     with pytest.raises(PluginError, match="'M' is not a payment type"):
         payment.cost_of("the cost of swap", ("x", "M"))
+
+
+def test_one_die_and_one_item_are_paid_alike_for_every_x():
+    # ``payment.FLAT``: a listing counts the casts of a spell of these costs
+    # from the ways for X = NEEDED alone, so they must be the ways for every X.
+    positions = [Position("EESSU", hand=(0, 1, 2, 0, 0, 0)), Position("EUEUS", spent=[0]), Position("SSSSU")]
+    for state in positions:
+        for faces, coins in (("E", "E"), ("EU", "EI"), ("S", "")):
+            for cost in sorted(payment.FLAT):
+                needed = ways(state, cost, payment.NEEDED[cost], faces, coins)
+                assert all(ways(state, cost, x, faces, coins) == needed for x in range(6)), (cost, faces)
+    # The costs that depend on X are not among them.
+    state = Position("EESSU", hand=(0, 0, 2, 0, 0, 0))
+    for cost in payment.COST_KINDS - payment.FLAT - {"any-die"}:
+        assert ways(state, cost, 1, "E", "E") != ways(state, cost, 2, "E", "E"), cost
