@@ -63,6 +63,13 @@ def rule_number(rule: Any) -> int:
     return number
 
 
+#: (player, coins of each type in the bag) -> the chance node of a draw.
+DRAW_NODES: dict = {}
+#: A bag holds 0 to 2 coins of each of 6 types (729 bags) per player
+#: name: a run meets a few names (a tournament's, a few dozen).
+DRAW_NODES_KEPT = Bound(16_384)
+
+
 #: (landing rule, passing rule) -> their tables by seat and piece
 #: (:meth:`GlyphChess.landing_table` ...).
 OCCUPANT_TABLES: dict = {}
@@ -236,6 +243,15 @@ class GlyphChess(Game):
         if table is None:
             table = row[piece] = Stops(self.landing_table(seat, piece), self.passing_table(seat, piece))
         return table
+
+    def draw_node(self, seat: int, counts: tuple[int, ...]) -> Chance:
+        """The draw of a coin by ``seat`` from a bag of ``counts`` coins of
+        each type: made once per player name and counts in a process."""
+        key = (self.players[seat], counts)
+        node = DRAW_NODES.get(key)
+        if node is None:
+            node = DRAW_NODES_KEPT.keep(DRAW_NODES, key, Chance(self.draws[seat], counts))
+        return node
 
     def rerollable(self, state: Any, seat: int) -> tuple[int, ...]:
         """The dice ``seat`` may re-roll in its awakening step."""

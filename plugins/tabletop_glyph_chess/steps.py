@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from tabletop import Chance, Decide, Event, Forced, Hidden, Over, TurnStep, rulehook
+from tabletop import Decide, Event, Forced, Hidden, Over, TurnStep, rulehook
 from tabletop.steps import decided_by
 
 from . import actions, awakening, escape, position, setup
@@ -158,7 +158,7 @@ AWAKEN_STEP = TurnStep(
 def _draw_node(game, state):
     seat = awakening.drawer(state)
     counts = state.bags[seat] if any(state.bags[seat]) else state.used[seat]
-    return Chance(game.draws[seat], tuple(counts))
+    return game.draw_node(seat, tuple(counts))
 
 
 def _draw(game, work, event):

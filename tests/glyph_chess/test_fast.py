@@ -101,6 +101,21 @@ def test_shuffles_are_looked_up_by_dict(house):
     assert node == __import__("tabletop").Chance(node.outcomes)
 
 
+def test_a_draw_is_made_once_per_player_and_bag(house):
+    from tabletop import Chance, Header
+    from tabletop_glyph_chess.events import Draw
+    from tabletop_glyph_chess.pieces import GLYPHS
+
+    games = [house.game(Header("glyph-chess", ("ann", "ben"))) for _ in range(2)]
+    bag = (2, 0, 1, 0, 0, 2)
+    node = games[0].draw_node(1, bag)
+    # The same node for the same player and bag, in every game of the process ...
+    assert games[1].draw_node(1, bag) is node
+    # ... and it is the draw from that bag.
+    assert node == Chance(tuple(Draw("ben", g) for g in GLYPHS), bag)
+    assert games[0].draw_node(0, bag) != node and games[0].draw_node(1, (2, 0, 1, 0, 1, 2)) != node
+
+
 # -- the fast path's own structures, against the plain computation ----------------
 def _scrambled(game, rng, players):
     """A random position of ``game``: pieces of every seat (the minions near
