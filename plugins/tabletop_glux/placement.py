@@ -317,17 +317,12 @@ class Placement:
             return False
         return not cover or self.cover is None or bool(self.allowed(state, seat, start))
 
-    def listing(
-        self,
-        state: Any,
-        seat: int,
-        player: str,
-        squares: list[int],
-        made: dict[int, Place] | None = None,
-    ) -> Sequence[Place]:
-        """The placements of ``seat``: each of ``squares`` (sorted, counted to),
-        then the start square when the option is open, with each face rule 4
-        allows there."""
+    def offer(self, state: Any, seat: int, squares: list[int]) -> tuple[tuple[int, ...], bool]:
+        """What the placements of ``seat`` are made of, besides ``squares``
+        (sorted, counted to): the faces they may show (the chip's in hand, or
+        each kind's in a hand of several) and whether the start-square option
+        is open (rules 7, 5 and 6; rule 4 is asked with the other squares),
+        whose square then ends ``squares``."""
         held = state.held
         if not held or not held[seat]:
             faces = self.kind_faces[state.hands[seat]]
@@ -339,10 +334,23 @@ class Placement:
             # a call: this runs on every turn of self-play.
             option = not state.option_used[seat] and len(state.stacks[start]) == 1
         else:
-            # Rules 7, 5 and 6 here; rule 4 is asked below with the other squares.
             option = self.option_open(state, seat, cover=False)
         if option:
             squares.append(start)
+        return faces, option
+
+    def listing(
+        self,
+        state: Any,
+        seat: int,
+        player: str,
+        squares: list[int],
+        made: dict[int, Place] | None = None,
+    ) -> Sequence[Place]:
+        """The placements of ``seat``: each of ``squares`` (sorted, counted to),
+        then the start square when the option is open, with each face rule 4
+        allows there."""
+        faces, option = self.offer(state, seat, squares)
         placements = Placements(player, squares, self.names, option, faces, made)
         if self.cover is None:
             return placements
@@ -353,6 +361,21 @@ class Placement:
         if not covered:
             return placements
         return Covered(placements, covered, lambda square: self.allowed(state, seat, square))
+
+    def drawn(
+        self, state: Any, seat: int, player: str, squares: list[int], made: dict[int, Place], rng: Any
+    ) -> Place | None:
+        """The placement the core's random bot draws with ``rng`` from
+        ``listing(state, seat, player, squares, made)``, or None when it is
+        empty: the same number drawn (``tabletop.sampling.below`` of its
+        length), the same placement, without the listing. Only while every
+        chip may be covered (``cover`` is None): under a house rule on rule
+        4 the listing draws otherwise (``Covered.sample``)."""
+        faces, option = self.offer(state, seat, squares)
+        n = len(faces) * len(squares)
+        if not n:
+            return None
+        return placed_at(player, squares, self.names, option, faces, made, below(rng, n))
 
     def error(self, state: Any, seat: int, square: int, face: int, start: bool) -> str | None:
         """Why ``seat`` may not place ``face`` on ``square`` (by counting, or
@@ -616,24 +639,7 @@ class Placements(Sequence[Place]):
 
     def at(self, index: int) -> Place:
         """The placement at ``index`` (from 0; IndexError past the end)."""
-        if self.width == 2:  # one chip in hand: two faces
-            j = index >> 1
-            face = self.faces[index & 1]
-        else:
-            j, k = divmod(index, self.width)
-            face = self.faces[k]
-        squares = self.squares
-        square = squares[j]  # IndexError past the end, as a list would
-        start = self.option and j == len(squares) - 1
-        made = self.made
-        if made is not None:
-            event = made.get((square << 4) | (face << 1) | start)
-            if event is not None:
-                return event
-        event = Place(self.player, self.names[square], face, start)
-        if made is not None:
-            made[(square << 4) | (face << 1) | start] = event
-        return event
+        return placed_at(self.player, self.squares, self.names, self.option, self.faces, self.made, index)
 
     def _slice(self, index: slice) -> list[Place]:
         # Apart from ``__getitem__``, whose ``self`` a comprehension there
@@ -644,3 +650,34 @@ class Placements(Sequence[Place]):
         return isinstance(other, Sequence) and list(self) == list(other)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def placed_at(
+    player: str,
+    squares: list[int],
+    names: tuple[str, ...],
+    option: bool,
+    faces: tuple[int, ...],
+    made: dict[int, Place] | None,
+    index: int,
+) -> Place:
+    """The placement at ``index`` (from 0; IndexError past the end) of the
+    listing of ``player``'s placements: each of ``squares`` in turn (the last
+    the start square when ``option``), with each of ``faces``. With ``made``
+    (the fast path's), an event made once for the player is kept there and
+    given again (see ``Placements``)."""
+    if len(faces) == 2:  # one chip in hand: two faces
+        j = index >> 1
+        face = faces[index & 1]
+    else:
+        j, k = divmod(index, len(faces))
+        face = faces[k]
+    square = squares[j]  # IndexError past the end, as a list would
+    start = option and j == len(squares) - 1
+    if made is None:
+        return Place(player, names[square], face, start)
+    key = (square << 4) | (face << 1) | start
+    event = made.get(key)
+    if event is None:
+        event = made[key] = Place(player, names[square], face, start)
+    return event

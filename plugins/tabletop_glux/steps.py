@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop import Event, Forced, Over, Turn, TurnStep, rulehook
 from tabletop.caches import Bound
+from tabletop.sampling import sampled_by
 from tabletop.steps import decided_by
 
 from . import setup, turn
@@ -168,9 +169,33 @@ def _place_node(game: Glux, state: Any):
     return Forced(rules.glux_stuck(game=game, state=state, seat=seat))
 
 
+def _place_draw(game: Glux, state: Any, player: str, rng: Any) -> Event | None:
+    """The decision the core's random bot draws with ``rng`` from
+    ``_place_legal``'s listing, or None when there is none: the same
+    placement, drawn from the reach the fast path keeps without the listing
+    while every chip may be covered (``Placement.drawn``)."""
+    seat = game.seats[player]
+    reach = state.reach
+    placement = game.placement
+    if reach is None or placement.cover is not None or not _placing(state, seat):
+        listing = _place_legal(game, state, player)
+        if not listing:
+            return None
+        from tabletop.live import random_choice  # the bot itself (the CLI imports it only to play)
+
+        return random_choice(game, None, player, listing, rng)
+    return placement.drawn(state, seat, player, sorted(reach[seat]), state.fast.made[seat], rng)
+
+
+def _placing(state: Any, seat: int) -> bool:
+    """Whether ``seat`` is placing now (a chip in hand, its turn, not drawing)."""
+    return state.hands[seat] is not None and state.turn == seat and not state.drawing
+
+
+@sampled_by(_place_draw)
 def _place_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
     seat = game.seats[player]
-    if state.hands[seat] is None or state.turn != seat or state.drawing:
+    if not _placing(state, seat):
         return []
     placement = game.placement
     reach = state.reach

@@ -434,9 +434,16 @@ class Match:
         bot's ``choose`` that reads no state: it picks from the legal list,
         so every choice is legal). Each event is appended to ``events``; more
         than ``max_events`` in all is an error. A sealed decision or the end
-        leaves the rest to the caller."""
+        leaves the rest to the caller.
+
+        A player whose bot is the core's random bot (``live.random_choice``)
+        is given, in a step whose listing declares the random bot's draw
+        (``tabletop.sampling.sampled_by``), that draw: the same decision,
+        without the listing."""
         if not self.hurry():
             return
+        from .live import random_choice  # live imports this module
+
         fast, live, game = self._fast, self._live, self.game
         name = game.name
         assert fast is not None
@@ -452,29 +459,37 @@ class Match:
             effects, phase, leading, settle = steps.effects, steps.phase, steps.leading, steps.settle
             # The turn's own apply written out, as in :meth:`follow`.
             inline = fast.apply is getattr(fast, "stepping", None)
+            # The players drawn for by a step's own draw, where it has one.
+            samplers = getattr(fast, "samplers", None) or {}
+            drawn = {player for player, bot in choose.items() if bot is random_choice} if samplers else set()
         else:
-            inline = False
+            inline, samplers, drawn = False, {}, set()
         seq = self.seq
         # The event number past which self-play has gone on too long.
         last = seq + max_events - len(events)
         try:
             while True:
-                node = None
+                node = event = None
                 if steps is not None:
                     at = live.at
                     who = deciders.get(at)
                     if who is not None:
                         player = who(arg, live)
-                        legal = legals[at](arg, live, player) if player is not None else ()
-                        if not legal:  # none: the node says what comes instead
-                            node = nodes[at](arg, live)
+                        if player in drawn and at in samplers:
+                            event = samplers[at](arg, live, player, rngs[player])
+                            if event is None:  # none: the node says what comes instead
+                                node = nodes[at](arg, live)
+                        else:
+                            legal = legals[at](arg, live, player) if player is not None else ()
+                            if legal:
+                                event = choose[player](game, None, player, legal, rngs[player])
+                            else:  # none: the node says what comes instead
+                                node = nodes[at](arg, live)
                     else:
                         node = nodes[at](arg, live)
                 else:
                     node = next_node(live)
-                if node is None:
-                    event = choose[player](game, None, player, legal, rngs[player])
-                else:
+                if event is None:
                     kind = type(node)
                     if kind is Chance or (kind is not Decide and kind is not Forced and isinstance(node, Chance)):
                         # An outcome the number cannot change needs no number.

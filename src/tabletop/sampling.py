@@ -15,6 +15,11 @@ the listing is built and one of its decisions drawn (as uniform: which
 decision is drawn does not depend on which slots were empty). A listing
 offering ``sample(rng)`` made so is drawn from by the core's random bot
 (``tabletop.live.random_choice``).
+
+:func:`sampled_by` declares of a step's ``legal`` the draw the core's random
+bot makes from its listing, made without the listing: self-play on the fast
+path (``Match.race``) then asks the step for the random bot's decision
+instead of building a listing for the bot to draw from.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+L = TypeVar("L", bound=Callable[..., Any])
 
 #: Empty slots drawn in a row before a listing is built instead.
 TRIES = 64
@@ -58,3 +64,33 @@ def drawn(rng: Any, total: int, slot: Callable[[int], T | None], listing: Sequen
     if not n:
         raise ValueError("no legal decision to choose from")
     return listing[below(rng, n)]
+
+
+def sampled_by(sampler: Callable[[Any, Any, str, Any], Any]) -> Callable[[L], L]:
+    """Declare of a step's ``legal(game, state, player)``:
+    ``sampler(game, state, player, rng)`` is the decision the core's random
+    bot (``tabletop.live.random_choice``) draws with ``rng`` from that
+    listing, the same numbers drawn, or None when the listing is empty.
+    A test holds the two to each other (``tests/glux/test_fast.py`` for
+    Glüx's placements).
+
+    As with ``tabletop.steps.decided_by``, the declaration holds for the
+    function it decorates alone: a wrapper around it, or a step whose
+    ``legal`` is another (a decision added with ``TurnStep.adding``),
+    declares nothing, and the random bot draws from the listing."""
+
+    def declare(legal: L) -> L:
+        legal.tabletop_sampled_by = (legal, sampler)  # type: ignore[attr-defined]
+        return legal
+
+    return declare
+
+
+def declared_sampler(legal: Any) -> Callable[[Any, Any, str, Any], Any] | None:
+    """What ``legal`` declares with :func:`sampled_by`, or None."""
+    declared = getattr(legal, "tabletop_sampled_by", None)
+    # A wrapper copies its wrapped function's attributes: only the function
+    # that was declared counts.
+    if declared is None or declared[0] is not legal:
+        return None
+    return declared[1]  # type: ignore[no-any-return]

@@ -38,6 +38,7 @@ from typing import Any
 from .errors import PluginError
 from .events import Event
 from .nodes import Decide, Node
+from .sampling import declared_sampler
 from .steps import NOT_NOW, TurnStep, declared_decider, wait
 
 Check = Callable[[Any, Any, Event], "str | None"]
@@ -191,6 +192,19 @@ class TurnFast:
     def __init__(self, game: Any, turn: Turn) -> None:
         self.game = game
         self.turn = turn
+        #: The random bot's draw in each step whose ``legal`` declares it
+        #: (``tabletop.sampling.sampled_by``), by the step's name: self-play
+        #: (``Match.race``) asks it instead of the listing. None in a turn
+        #: whose listing asks the node first (``Turn.guarded``).
+        self.samplers = (
+            {}
+            if turn.guarded
+            else {
+                name: sampler
+                for name, step in turn.table.items()
+                if (sampler := declared_sampler(step.legal)) is not None
+            }
+        )
         self._bind()
 
     def thaw(self, state: Any) -> Any:

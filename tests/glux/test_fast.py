@@ -262,18 +262,79 @@ def test_placements_sample_is_the_random_bots_draw_from_the_list(squares, option
     assert drawn.getrandbits(32) == listed.getrandbits(32)
 
 
+def _self_played(registry, variants, tag, count):
+    """``count`` games self-played by random bots under ``variants``, 2 to 4
+    players: each game's players, match, events, game and fast path."""
+    names = ["ann", "ben", "cat", "dan"]
+    bot = registry.bot("random", "glux")
+    for i in range(count):
+        players = names[: 2 + i % 3]
+        header, played, events = selfplay(registry, "glux", players, [bot] * len(players), f"{tag}-{i}", variants)
+        game = registry.game(header)
+        yield players, played, events, game, game.fast()
+
+
+@pytest.mark.parametrize("variants", FAST_VARIANTS)
+def test_the_random_bots_draw_without_the_listing_is_its_draw_from_the_listing(registry, variants):
+    # At every decision of self-played games, for every player, the placement
+    # step's own draw (declared on its listing, ``sampled_by``) is the
+    # decision the random bot draws from the listing: the same one, the same
+    # numbers taken from the generator; None where the listing is empty.
+    for players, _, events, game, fast in _self_played(registry, variants, "draw", 3):
+        draw = fast.samplers.get("place")
+        if draw is None:
+            # A variant adds a decision to the step (``TurnStep.adding``):
+            # its listing is another, and the random bot draws from it.
+            assert "glux-put-back" in variants
+            return
+        live = fast.thaw(game.initial())
+        drawn = 0
+        for k, event in enumerate(events):
+            if live.at == "place":
+                for player in players:
+                    listing = fast.legal(live, player)
+                    ours, theirs = random.Random(k), random.Random(k)
+                    expected = random_choice(game, None, player, listing, theirs) if listing else None
+                    assert draw(game, live, player, ours) == expected, (k, player)
+                    assert ours.getrandbits(32) == theirs.getrandbits(32)
+                    drawn += expected is not None
+            fast.apply(live, event)
+        assert drawn > 10
+
+
+@pytest.mark.parametrize("variants", [(), ("glux-cover-fewer", "glux-two-chips"), ("glux-lucky-chip",)])
+def test_self_play_by_the_random_bot_is_self_play_drawing_from_the_listings(registry, variants, monkeypatch):
+    # Self-play gives the random bot the placement step's own draw; a bot
+    # that draws the same way from the listing (not the random bot itself,
+    # so it is handed the listings) plays the same games.
+    from tabletop.extensions import Bot
+    from tabletop_glux.placement import Placement
+
+    drawn = []
+    draw = Placement.drawn
+    monkeypatch.setattr(Placement, "drawn", lambda *asked: drawn.append(asked[2]) or draw(*asked))
+    names = ["ann", "ben", "cat", "dan"]
+    random_bot = registry.bot("random", "glux")
+    listing_bot = Bot("listing", "the random bot's draw", lambda *asked: random_choice(*asked), reads_state=False)
+    for i in range(4):
+        players = names[: 2 + i % 3]
+        header, played, events = selfplay(registry, "glux", players, [random_bot] * len(players), f"same-{i}", variants)
+        assert played._fast is not None
+        by_random = len(drawn)
+        _, _, listed = selfplay(registry, "glux", players, [listing_bot] * len(players), f"same-{i}", variants)
+        assert registry.codec.log(header, events) == registry.codec.log(header, listed)
+        # Only the random bot was given the step's own draw (with every chip
+        # coverable, rule 4 in its form; else the listing draws its own).
+        assert len(drawn) == by_random
+    assert (len(drawn) > 50) is (variants != ("glux-cover-fewer", "glux-two-chips"))
+
+
 @pytest.mark.parametrize("variants", FAST_VARIANTS)
 def test_self_play_gives_the_placements_of_the_plain_rules(registry, variants):
     # Self-play with events kept from game to game (the fast path's Placements
     # and its shared tables): each game's log is the plain rules' own game
     # (every decision legal there) and every list of placements the plain one.
-    names = ["ann", "ben", "cat", "dan"]
-    bot = registry.bot("random", "glux")
-    for i in range(12):
-        players = names[: 2 + i % 3]
-        header, played, events = selfplay(registry, "glux", players, [bot] * len(players), f"kept-{i}", variants)
-        game = registry.game(header)
-        fast = game.fast()
+    for _, played, events, game, fast in _self_played(registry, variants, "kept", 12):
         state, live = game.initial(), fast.thaw(game.initial())
         for event in events:
             node = game.next(state)
