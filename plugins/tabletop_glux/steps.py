@@ -177,7 +177,7 @@ def _place_draw(game: Glux, state: Any, player: str, rng: Any) -> Event | None:
     seat = game.seats[player]
     reach = state.reach
     placement = game.placement
-    if reach is None or placement.cover is not None or not _placing(state, seat):
+    if reach is None or placement.cover is not None or state.hands[seat] is None or state.turn != seat or state.drawing:
         listing = _place_legal(game, state, player)
         if not listing:
             return None
@@ -187,15 +187,10 @@ def _place_draw(game: Glux, state: Any, player: str, rng: Any) -> Event | None:
     return placement.drawn(state, seat, player, sorted(reach[seat]), state.fast.made[seat], rng)
 
 
-def _placing(state: Any, seat: int) -> bool:
-    """Whether ``seat`` is placing now (a chip in hand, its turn, not drawing)."""
-    return state.hands[seat] is not None and state.turn == seat and not state.drawing
-
-
 @sampled_by(_place_draw)
 def _place_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
     seat = game.seats[player]
-    if not _placing(state, seat):
+    if state.hands[seat] is None or state.turn != seat or state.drawing:
         return []
     placement = game.placement
     reach = state.reach
