@@ -256,7 +256,9 @@ def test_player_names_cannot_inject_markup(cli, tmp_path):
     result = cli("view", "g.jsonl", "-o", "g.html")
     assert result.exit_code == 0, result.output
     html = (tmp_path / "g.html").read_text()
-    assert "<i>" not in html and "</script>'" not in html and html.count("</script>") == 2
+    assert (
+        "<i>" not in html and "</script>'" not in html and html.count("</script>") == 3
+    )  # the frames, the data and the viewer
     assert "&lt;i&gt;" in html  # shown, as text
     data = page_data(html)
     assert data["players"] == ["<i>", "b&'</script>"]

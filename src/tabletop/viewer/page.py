@@ -318,6 +318,7 @@ def _page(
         "perspective_hidden": "" if len(views) > 1 else " hidden",
         "style": (folder / "viewer.css").read_text(encoding="utf-8"),
         "script": (folder / "viewer.js").read_text(encoding="utf-8"),
+        "frames": (folder / "frames.js").read_text(encoding="utf-8"),
         "data": data_json(data),
         "connect": " connect-src 'self';" if live or connect else "",
         "download": _download(Path(log), viewer, live, match.over),

@@ -15,19 +15,7 @@
     return e;
   }
 
-  // Every picture of a variation as line numbers (as the viewer stores its own).
-  function framesOf(pictures) {
-    var frames = [pictures.first];
-    pictures.edits.forEach(function (edits) {
-      var frame = frames[frames.length - 1].slice();
-      for (var k = edits.length - 1; k >= 0; k--) {
-        var e = edits[k];
-        Array.prototype.splice.apply(frame, [e[0], e[1] - e[0]].concat(e[2]));
-      }
-      frames.push(frame);
-    });
-    return frames;
-  }
+  var framesOf = window.tabletop.framesOf;  // frames.js
 
   var variations = {};
   function take(data) {

@@ -4,19 +4,7 @@
   var data = JSON.parse(document.getElementById("game-data").textContent);
   var last = data.origins.length - 1;
 
-  // Every picture of a view as line numbers: the first as stored, each later one by its edits.
-  function framesOf(pictures) {
-    var frames = [pictures.first];
-    pictures.edits.forEach(function (edits) {
-      var frame = frames[frames.length - 1].slice();
-      for (var k = edits.length - 1; k >= 0; k--) {
-        var e = edits[k];
-        Array.prototype.splice.apply(frame, [e[0], e[1] - e[0]].concat(e[2]));
-      }
-      frames.push(frame);
-    });
-    return frames;
-  }
+  var framesOf = window.tabletop.framesOf;  // frames.js
 
   var board = document.getElementById("board");
   var slider = document.getElementById("slider");
