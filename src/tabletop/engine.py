@@ -20,6 +20,7 @@ from .header import Header
 from .logfile import parse_header, read_batches
 from .nodes import Chance, Decide, Forced, Node, Outcome, Over
 from .registry import Registry
+from .sampling import uniform
 
 _COMMITMENT = re.compile(r"^sha256:[0-9a-f]{64}$")
 
@@ -436,13 +437,13 @@ class Match:
         than ``max_events`` in all is an error. A sealed decision or the end
         leaves the rest to the caller.
 
-        A player whose bot is the core's random bot (``live.random_choice``)
-        is given, in a step whose listing declares the random bot's draw
+        A player whose bot draws as the core's random bot does (declared
+        with ``tabletop.sampling.draws_uniformly``) is given, in a step whose
+        listing declares the random bot's draw
         (``tabletop.sampling.sampled_by``), that draw: the same decision,
         without the listing."""
         if not self.hurry():
             return
-        from .live import random_choice  # live imports this module
 
         fast, live, game = self._fast, self._live, self.game
         name = game.name
@@ -461,7 +462,7 @@ class Match:
             inline = fast.apply is getattr(fast, "stepping", None)
             # The players drawn for by a step's own draw, where it has one.
             samplers = getattr(fast, "samplers", None) or {}
-            drawn = {player for player, bot in choose.items() if bot is random_choice} if samplers else set()
+            drawn = {player for player, bot in choose.items() if uniform(bot)} if samplers else set()
         else:
             inline, samplers, drawn = False, {}, set()
         seq = self.seq

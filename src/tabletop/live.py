@@ -20,7 +20,7 @@ from .game import Game
 from .header import Header, Randomness
 from .nodes import Chance, Decide, Forced, Over
 from .registry import Registry
-from .sampling import below
+from .sampling import below, draws_uniformly
 from .table import at_the_table
 
 
@@ -278,6 +278,7 @@ def play_out(
     return events
 
 
+@draws_uniformly
 def random_choice(game: Any, state: Any, player: str, legal: Sequence[Event], rng: random.Random) -> Event:
     """The core's bot: any legal decision, uniformly.
 

@@ -18,8 +18,9 @@ offering ``sample(rng)`` made so is drawn from by the core's random bot
 
 :func:`sampled_by` declares of a step's ``legal`` the draw the core's random
 bot makes from its listing, made without the listing: self-play on the fast
-path (``Match.race``) then asks the step for the random bot's decision
-instead of building a listing for the bot to draw from.
+path (``Match.race``) then asks the step for the decision of a bot that
+declares, with :func:`draws_uniformly`, that it draws as the random bot
+does, instead of building a listing for the bot to draw from.
 """
 
 from __future__ import annotations
@@ -84,6 +85,20 @@ def sampled_by(sampler: Callable[[Any, Any, str, Any], Any]) -> Callable[[L], L]
         return legal
 
     return declare
+
+
+def draws_uniformly(choose: L) -> L:
+    """Declare of a bot's ``choose`` that it draws from a listing as the
+    core's random bot does (a listing's ``sample(rng)``, else the item
+    :func:`below` picks): a step's draw declared with :func:`sampled_by` may
+    then stand in for it."""
+    choose.tabletop_draws_uniformly = True  # type: ignore[attr-defined]
+    return choose
+
+
+def uniform(choose: Any) -> bool:
+    """Whether ``choose`` is declared with :func:`draws_uniformly`."""
+    return getattr(choose, "tabletop_draws_uniformly", False) is True
 
 
 def declared_sampler(legal: Any) -> Callable[[Any, Any, str, Any], Any] | None:
