@@ -351,13 +351,17 @@ class Placement:
         then the start square when the option is open, with each face rule 4
         allows there."""
         faces, option = self.offer(state, seat, squares)
-        placements = Placements(player, squares, self.names, option, faces, made)
+        return self._listed(state, seat, Placements(player, squares, self.names, option, faces, made))
+
+    def _listed(self, state: Any, seat: int, placements: Placements) -> Sequence[Place]:
+        """``placements`` with rule 4 in force: itself while every chip may
+        be covered, else its :class:`Covered` listing."""
         if self.cover is None:
             return placements
         # Rule 4 is asked of a covered square only where it can matter:
         # when the listing is counted, or a placement there drawn.
         stacks = state.stacks
-        covered = {square for square in squares if stacks[square]}
+        covered = {square for square in placements.squares if stacks[square]}
         if not covered:
             return placements
         return Covered(placements, covered, lambda square: self.allowed(state, seat, square))
@@ -368,14 +372,17 @@ class Placement:
         """The placement the core's random bot draws with ``rng`` from
         ``listing(state, seat, player, squares, made)``, or None when it is
         empty: the same number drawn (``tabletop.sampling.below`` of its
-        length), the same placement, without the listing. Only while every
-        chip may be covered (``cover`` is None): under a house rule on rule
-        4 the listing draws otherwise (``Covered.sample``)."""
+        length), the same placement, without the listing while every chip
+        may be covered (``cover`` is None). Under a house rule on rule 4, the
+        listing's own draw (``Covered.sample``), as the bot would take it."""
         faces, option = self.offer(state, seat, squares)
         n = len(faces) * len(squares)
         if not n:
             return None
-        return placed_at(player, squares, self.names, option, faces, made, below(rng, n))
+        if self.cover is None:
+            return placed_at(player, squares, self.names, option, faces, made, below(rng, n))
+        listing = self._listed(state, seat, Placements(player, squares, self.names, option, faces, made))
+        return listing.sample(rng) if listing else None  # type: ignore[attr-defined]
 
     def error(self, state: Any, seat: int, square: int, face: int, start: bool) -> str | None:
         """Why ``seat`` may not place ``face`` on ``square`` (by counting, or

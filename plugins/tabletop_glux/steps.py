@@ -172,12 +172,12 @@ def _place_node(game: Glux, state: Any):
 def _place_draw(game: Glux, state: Any, player: str, rng: Any) -> Event | None:
     """The decision the core's random bot draws with ``rng`` from
     ``_place_legal``'s listing, or None when there is none: the same
-    placement, drawn from the reach the fast path keeps without the listing
-    while every chip may be covered (``Placement.drawn``)."""
+    placement, drawn from the reach the fast path keeps (``Placement.drawn``:
+    without the listing while every chip may be covered)."""
     seat = game.seats[player]
     reach = state.reach
     placement = game.placement
-    if reach is None or placement.cover is not None or state.hands[seat] is None or state.turn != seat or state.drawing:
+    if reach is None or state.hands[seat] is None or state.turn != seat or state.drawing:
         listing = _place_legal(game, state, player)
         if not listing:
             return None
