@@ -147,7 +147,13 @@ def check(
     kind = kind or piece
     if kind not in PAYMENT_TYPES:
         raise unknown_type(kind)
-    paid_by = game.payers(game=game, state=state, seat=seat, spot=spot, kind=kind)
+    if not coins and game.payers_by_table:
+        # Paid with dice alone: in their declared form the payers' faces are
+        # the kind's, whoever pays and wherever (sight and wild coins bear on
+        # coins only), so neither is asked.
+        paid_by = payers_for(kind, True, NO_WILD)
+    else:
+        paid_by = game.payers(game=game, state=state, seat=seat, spot=spot, kind=kind)
     return error(state, seat, cost, amount, dice, coins, paid_by, kind)
 
 
