@@ -261,7 +261,7 @@ class GlyphChess(Game):
     def initial(self) -> State:
         start = self.option_values.get("position")
         if start is not None:
-            return self.settle(position.build(self.geo, self.players, start))
+            return self.settle(position.build(self.geo, self.players, start, self.dice))
         from .setup import initial
 
         return initial(self)

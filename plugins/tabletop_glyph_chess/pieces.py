@@ -22,6 +22,8 @@ COLOURS = ("gold", "silver", "bronze")
 COINS_PER_TYPE = 2
 HAND_LIMIT = 5
 DICE = 5
+#: The most dice a game may share (``glyph_dice``): a die is written D1 to D9.
+MOST_DICE = 9
 MINIONS = 3
 
 

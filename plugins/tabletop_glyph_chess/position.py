@@ -28,7 +28,7 @@ from tabletop import TabletopError, UsageError, files, jsonline
 from tabletop.errors import describe, quote, shown
 
 from .hexes import HexBoard, board
-from .pieces import COINS_PER_TYPE, DICE, GLYPHS, ILLUSIONIST, MINION, MINIONS, SCEPTER
+from .pieces import COINS_PER_TYPE, GLYPHS, ILLUSIONIST, MINION, MINIONS, MOST_DICE, SCEPTER
 from .state import ALIVE, AWAKEN, BURNT, KILLED, State, add
 
 ORDER = (SCEPTER, *GLYPHS)
@@ -121,8 +121,10 @@ def _shape(data: Mapping[str, Any]) -> None:
                 raise fail(f"{field}: {quote(name)} must be an object of letters, not {describe(value)}")
 
 
-def build(geo: HexBoard, players: Sequence[str], data: Mapping[str, Any]) -> State:
-    """The state a position describes, checked field by field."""
+def build(geo: HexBoard, players: Sequence[str], data: Mapping[str, Any], dice: int | None = None) -> State:
+    """The state a position describes, checked field by field: with ``dice``
+    faces (the game's ``glyph_dice``), or, before the game is made, with any
+    number a game may share."""
 
     def fail(message: str) -> PositionError:
         return PositionError(f"option 'position': {message}")
@@ -139,9 +141,13 @@ def build(geo: HexBoard, players: Sequence[str], data: Mapping[str, Any]) -> Sta
                 raise fail(f"{field}: '{name}' is not a player")
     if data.get("turn") not in seats:
         raise fail("'turn' must name the player whose turn begins")
-    dice = data.get("dice")
-    if not isinstance(dice, list) or len(dice) != DICE or any(d not in GLYPHS for d in dice):
-        raise fail(f"'dice' must list the {DICE} faces, each one of {' '.join(GLYPHS)}")
+    faces = data.get("dice")
+    if not isinstance(faces, list) or any(d not in GLYPHS for d in faces):
+        raise fail(f"'dice' must list the dice's faces, each one of {' '.join(GLYPHS)}")
+    if dice is not None and len(faces) != dice:
+        raise fail(f"'dice' must list the {dice} faces of this game's {dice} dice, not {len(faces)}")
+    if not 1 <= len(faces) <= MOST_DICE:
+        raise fail(f"'dice' must list the faces of 1 to {MOST_DICE} dice, not {len(faces)}")
     eliminated = tuple(p in data.get("eliminated", []) for p in players)
     board: list[tuple[int, str] | None] = [None] * geo.size
     fates = []
@@ -194,7 +200,7 @@ def build(geo: HexBoard, players: Sequence[str], data: Mapping[str, Any]) -> Sta
         hands=tuple(hands),
         bags=tuple(bags),
         used=tuple(used),
-        dice=tuple(dice),
+        dice=tuple(faces),
         eliminated=eliminated,
         phase=AWAKEN,
         turn=seats[data["turn"]],

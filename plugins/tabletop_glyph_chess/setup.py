@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from tabletop import rulehook
 
 from .hexes import SEATING
-from .pieces import COINS_PER_TYPE, DICE, GLYPHS, SCEPTER
+from .pieces import COINS_PER_TYPE, DICE, GLYPHS, MOST_DICE, SCEPTER
 from .state import ALIVE, DRAW, ROLLING, State, Work
 
 if TYPE_CHECKING:
@@ -51,10 +51,6 @@ def glyph_coins(players: int) -> tuple[int, ...]:
 @rulehook
 def glyph_dice(players: int) -> int:
     return DICE
-
-
-#: The most dice a game may share: a die is written D1 to D9.
-MOST_DICE = 9
 
 
 def dice(game: GlyphChess) -> int:

@@ -69,3 +69,28 @@ def test_glyph_dice_a_count_the_game_cannot_hold_is_refused_naming_the_variant()
     pm.register(Plugin())
     with pytest.raises(PluginError, match="variant 'ten-dice': glyph_dice gave 10 dice"):
         Registry(pm).game(Header("glyph-chess", ("ann", "ben"), ("ten-dice",)))
+
+
+def test_glyph_dice_a_position_lists_every_die_of_the_game(house, registry):
+    # A position file gives the dice's faces: six in a six-dice game, five in
+    # the official one, and a count the game does not share is refused
+    # naming the dice, when the game starts (a position is read before the
+    # house rules are known).
+    from tabletop_glyph_chess.position import PositionError
+
+    from .helpers import game_at, position
+
+    six = position({"ann": {"g3": "E"}})
+    six["dice"] = ["S", "E", "E", "N", "U", "F"]
+    game, state = game_at(house, six, SIX)
+    assert state.dice == tuple(six["dice"]) and game.dice == 6
+    assert game.next(state) is not None  # the game plays on from it
+    five = position({"ann": {"g3": "E"}})
+    assert len(game_at(registry, five)[1].dice) == 5
+    with pytest.raises(PositionError, match="the 6 faces of this game's 6 dice, not 5"):
+        game_at(house, five, SIX)
+    with pytest.raises(PositionError, match="the 5 faces of this game's 5 dice, not 6"):
+        game_at(registry, six)
+    ten = dict(five, dice=["S"] * 10)
+    with pytest.raises(PositionError, match="1 to 9 dice, not 10"):
+        game_at(registry, ten)
