@@ -4,6 +4,7 @@ holding one reads back as the same event."""
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 from typing import ClassVar
 
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop import Decide, Forced, Header, Over, PluginError, Variant, hookimpl, rulehook
+from tabletop import Decide, Forced, Header, Match, Over, PluginError, Randomness, Variant, hookimpl, rulehook
 from tabletop.errors import NotationError
 from tabletop.events import CHANCE, RULES, Event
 from tabletop.memo import EMPTY, Memo, forget, recall, remember
@@ -356,3 +357,35 @@ def test_a_deal_at_setup_conforms_in_both_games(game, variant, every):
     assert header.next(header.initial()) == Hint.chance("ann", POOL, 2)
     # Views, hidden outcomes (every deal), the fast path, notation and log lines, at every ``every``-th decision.
     assert testing.conform(registry, game, ("ann", "ben", "cy"), (variant,), games=1, seed="hints", every=every) > 50
+
+
+@pytest.mark.parametrize("game, variant", [("glux", "glux-hints"), ("glyph-chess", "glyph-hints")])
+def test_a_search_deals_again_what_a_view_hides_as_the_deal_deals_it(game, variant):
+    # A world made from ann's view holds her own pair as dealt, and a pair
+    # for each other player drawn as the deal draws (a,b twice as often as
+    # a,a); its view is ann's view again.
+    from collections import Counter
+
+    from tabletop import get_plugin_manager, testing
+    from tabletop.live import settle
+    from tabletop.registry import Registry
+
+    manager = get_plugin_manager(environment=False)
+    manager.register(Hints())
+    registry = Registry(manager)
+    match = Match(registry, Header(game, ("ann", "ben", "cy"), (variant,), {}, Randomness(seed="deal")))
+    settle(match, "deal", {})
+    made, state = match.game, match.state
+    assert Hint.dealt(state, "ben")  # the deal is over
+    view, rng = made.view(state, "ann"), random.Random(5)
+    assert Hint.dealt(view, "ben") == ()
+    drawn = Counter()
+    for _ in range(600):
+        world = made.determinize(view, "ann", rng)
+        assert Hint.dealt(world, "ann") == Hint.dealt(state, "ann")
+        assert made.view(world, "ann") == view
+        drawn[Hint.dealt(world, "ben")] += 1
+        drawn[Hint.dealt(world, "cy")] += 1
+    assert set(drawn) == {("a", "a"), ("a", "b")}
+    assert 1.6 < drawn[("a", "b")] / drawn[("a", "a")] < 2.5
+    testing.views_are_views(made, state, "ben", rng)

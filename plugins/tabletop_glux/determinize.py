@@ -4,6 +4,8 @@ A player sees every chip on the board and, for each other player, how many
 chips of each kind remain in bag and hand together (all chips less those
 placed), but not which of them is in the hand. A consistent full state draws
 each hidden hand chip from those remaining, as likely as the draw itself was.
+What a house rule dealt the other players in secret (``tabletop.Deal``) is
+dealt again, as the deal itself deals it.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from tabletop import Hidden
+from tabletop import Deal, Hidden
 
 from .state import evolve, put
 
@@ -41,6 +43,6 @@ def determinize(game: Glux, view: State, player: str, rng: random.Random) -> Sta
             hands = put(hands, other, drawn[0])
             if held:
                 held = put(held, other, tuple(drawn[1:]))
-    if hands is view.hands:
-        return view
-    return evolve(view, hands=hands, bags=bags, held=held)
+    world = view if hands is view.hands else evolve(view, hands=hands, bags=bags, held=held)
+    # A house rule's secret deal (``tabletop.Deal``) the view hides, dealt again.
+    return Deal.fill(game, world, player, rng)

@@ -5,6 +5,8 @@ player, how many coins that player holds and which coins are in bag and hand
 together (all coins less the used ones), but not which of them are in the
 hand. A consistent full state deals each hidden hand from those coins, every
 way of choosing them as likely as the draws that made it.
+What a house rule dealt the other players in secret (``tabletop.Deal``) is
+dealt again, as the deal itself deals it.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from tabletop import Hidden
+from tabletop import Deal, Hidden
 
 from .pieces import GLYPHS
 from .state import evolve
@@ -36,4 +38,6 @@ def determinize(game: GlyphChess, view: State, player: str, rng: random.Random) 
             drawn[g] += 1
         hands[other] = tuple(drawn)
         bags[other] = tuple(n - d for n, d in zip(bags[other], drawn))
-    return evolve(view, hands=tuple(hands), bags=tuple(bags))
+    world = evolve(view, hands=tuple(hands), bags=tuple(bags))
+    # A house rule's secret deal (``tabletop.Deal``) the view hides, dealt again.
+    return Deal.fill(game, world, player, rng)

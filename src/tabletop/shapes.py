@@ -313,6 +313,9 @@ class Deal(Event):
                 return cls.chance(player, items(game, state, player), count)
             return own_node(game, state)
 
+        # What a search needs to deal again what a view hides (:meth:`fill`).
+        node.tabletop_deal = (cls, items, count, own_node)  # type: ignore[attr-defined]
+
         def apply(game: Any, work: Any, event: Event) -> None:
             if isinstance(event, cls):
                 done = memo.recall(work.memo, name, ())
@@ -323,6 +326,31 @@ class Deal(Event):
 
         table[step] = attrs.evolve(own, node=node, accepts=(*own.accepts, cls), apply=apply)
         return table
+
+    @staticmethod
+    def fill(game: Any, world: Any, viewer: str, rng: Any) -> Any:
+        """``world``, a state a game's ``determinize`` made from ``viewer``'s
+        view, with what every other player was dealt (by a deal of
+        :meth:`first`) and the view hides drawn again as the deal draws it:
+        the same chance node, asked in seat order of a world holding the
+        deals drawn so far. A game whose turn holds no deal gets ``world``
+        as it is. Call it at the end of ``determinize``."""
+        turn = getattr(game, "turn", None)
+        if turn is None or not world.memo.public:
+            return world
+        memo_now = world.memo
+        for node in turn.nodes.values():
+            declared = getattr(node, "tabletop_deal", None)
+            while declared is not None:  # deals wrapped around deals: each in turn
+                cls, items, count, node = declared
+                for player in memo.recall(memo_now, cls.kind, ()):  # type: ignore[union-attr]
+                    if player == viewer or memo.recall(memo_now, cls.kind, None, player=player) is not None:
+                        continue
+                    here = attrs.evolve(world, memo=memo_now)
+                    drawn = cls.chance(player, items(game, here, player), count).pick(rng.getrandbits(256))
+                    memo_now = memo.remember(memo_now, cls.kind, drawn.items, player=player)  # type: ignore[attr-defined]
+                declared = getattr(node, "tabletop_deal", None)
+        return world if memo_now is world.memo else attrs.evolve(world, memo=memo_now)
 
 
 @functools.lru_cache(maxsize=256)

@@ -74,3 +74,19 @@ def test_glyph_deal_whole_games_replay_and_the_fast_path_agrees(house, tmp_path)
         match = replayed(house, tmp_path / f"{number}.jsonl", header, events)
         assert match.over
     assert compare(house, "glyph-chess", ("ann", "ben", "cat"), "deal", DEAL, max_events=300) > 50
+
+
+def test_glyph_deal_a_search_imagines_the_others_patrons(house):
+    # A world a search makes from ann's view keeps her patron and deals ben
+    # one of the six types, as the deal does: his wild coins vary from world
+    # to world, and each world shows ann her own view.
+    match, _ = dealt(house)
+    game, state, rng = match.game, match.state, random.Random(4)
+    view = game.view(state, "ann")
+    wild = set()
+    for _ in range(120):
+        world = game.determinize(view, "ann", rng)
+        assert game.wild(world, 0) == {"E"} and game.view(world, "ann") == view
+        (patron,) = game.wild(world, 1)
+        wild.add(patron)
+    assert wild == {"S", "I", "E", "F", "N", "U"}
