@@ -333,12 +333,12 @@ class Deal(Event):
         view, with what every other player was dealt (by a deal of
         :meth:`first`) and the view hides drawn again as the deal draws it:
         the same chance node, asked in seat order of a world holding the
-        deals drawn so far. A game whose turn holds no deal gets ``world``
-        as it is. Call it at the end of ``determinize``."""
-        turn = getattr(game, "turn", None)
-        if turn is None or not world.memo.public:
-            return world
-        memo_now = world.memo
+        deals drawn so far. A game whose turn holds no deal, or whose state
+        keeps no memo, gets ``world`` as it is. Call it at the end of
+        ``determinize``."""
+        turn, memo_now = getattr(game, "turn", None), getattr(world, "memo", None)
+        if turn is None or memo_now is None or not memo_now.public:
+            return world  # no deal: nothing drawn
         for node in turn.nodes.values():
             declared = getattr(node, "tabletop_deal", None)
             while declared is not None:  # deals wrapped around deals: each in turn
