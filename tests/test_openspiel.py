@@ -17,8 +17,9 @@ from tabletop.openspiel import returns_of  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = str(ROOT / "variants" / "house_rules")
 PEEK = str(Path(__file__).resolve().parent / "ai_games" / "peek.py")
+BIG_DEAL = str(Path(__file__).resolve().parent / "ai_games" / "glux_big_deal.py")
 
-tabletop.openspiel.register([HOUSE, PEEK])
+tabletop.openspiel.register([HOUSE, PEEK, BIG_DEAL])
 
 
 def load(name: str, players: int, variants: str = "") -> pyspiel.Game:
@@ -294,3 +295,14 @@ def test_a_bound_the_game_declares_wrongly_is_one_clear_error(monkeypatch):
     assert game.max_game_length() == 10
     with pytest.raises(tabletop.PluginError, match="most_words"):
         play_randomly(game.new_initial_state(), random.Random(1), 1000)
+
+
+def test_a_house_rules_big_deal_is_numbered_and_passes_openspiels_checks():
+    # 6 of 12 goals dealt to each player: 924 hands, far more chance outcomes
+    # than Glüx's own (a chip kind or a start player); each reads apart.
+    game = pyspiel.load_game("tabletop_glux", {"players": 2, "variants": "glux-big-deal", "plugins": BIG_DEAL})
+    assert game.max_chance_outcomes() == 924
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 924
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 0) == "p1 goals a,b,c,d,e,f"
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)

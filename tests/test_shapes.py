@@ -389,3 +389,16 @@ def test_a_search_deals_again_what_a_view_hides_as_the_deal_deals_it(game, varia
     assert set(drawn) == {("a", "a"), ("a", "b")}
     assert 1.6 < drawn[("a", "b")] / drawn[("a", "a")] < 2.5
     testing.views_are_views(made, state, "ben", rng)
+
+
+@pytest.mark.parametrize("game, variant", [("glux", "glux-hints"), ("glyph-chess", "glyph-hints")])
+def test_a_deal_reads_as_written_to_its_player_alone_in_both_games(game, variant):
+    from tabletop import get_plugin_manager
+    from tabletop.registry import Registry
+
+    manager = get_plugin_manager(environment=False)
+    manager.register(Hints())
+    made = Registry(manager).game(Header(game, ("ann", "ben"), (variant,)))
+    deal = Hint("ann", ("a", "b"))
+    assert made.format(deal, "ann") == made.format(deal, None) == "ann hint a,b"
+    assert made.format(deal, "ben") == "ann hint (hidden)"

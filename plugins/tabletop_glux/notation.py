@@ -63,6 +63,10 @@ def sentence(game: Glux, event: Event, visible: bool) -> str:
             text = event.notation()  # type: ignore[attr-defined]
         if text is not None:
             return f"{event.player} {text}"  # type: ignore[attr-defined]
+    from tabletop.shapes import Deal, redacted  # only a variant's event comes this far
+
+    if isinstance(event, Deal):  # a variant's secret deal: its player's alone
+        return f"{event.player} {event.notation() if visible else redacted(event)}"
     return f"{event.kind}"
 
 

@@ -72,6 +72,7 @@ from .numbering import Actions, Menu, actions_for
 from .planes import MOST_WORDS, Observation, planes_of
 from .registry import Registry
 from .returns import returns_of
+from .shapes import Deal
 from .views import features, hashed
 
 #: Sizes of the hashed tensors (see :func:`tabletop.views.hashed`); the
@@ -229,7 +230,10 @@ def _make_game_class(name: str, spiel_type: pyspiel.GameType) -> type:
             n = len(self.setup.players)
             info = pyspiel.GameInfo(
                 num_distinct_actions=len(self.setup.actions),
-                max_chance_outcomes=self.setup.actions.numbering.most_outcomes(self.setup.game),
+                # A house rule's deal may have more outcomes than the game's own chance.
+                max_chance_outcomes=max(
+                    self.setup.actions.numbering.most_outcomes(self.setup.game), Deal.most(self.setup.game)
+                ),
                 num_players=n,
                 min_utility=-1.0 / (n - 1),
                 max_utility=1.0,

@@ -56,7 +56,7 @@ One chance shape deals a secret at setup (a hand of cards, a hidden role)::
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import combinations, permutations
 from math import comb, prod
 from typing import Any, ClassVar, TypeVar
@@ -339,18 +339,42 @@ class Deal(Event):
         turn, memo_now = getattr(game, "turn", None), getattr(world, "memo", None)
         if turn is None or memo_now is None or not memo_now.public:
             return world  # no deal: nothing drawn
-        for node in turn.nodes.values():
-            declared = getattr(node, "tabletop_deal", None)
-            while declared is not None:  # deals wrapped around deals: each in turn
-                cls, items, count, node = declared
-                for player in memo.recall(memo_now, cls.kind, ()):  # type: ignore[union-attr]
-                    if player == viewer or memo.recall(memo_now, cls.kind, None, player=player) is not None:
-                        continue
-                    here = attrs.evolve(world, memo=memo_now)
-                    drawn = cls.chance(player, items(game, here, player), count).pick(rng.getrandbits(256))
-                    memo_now = memo.remember(memo_now, cls.kind, drawn.items, player=player)  # type: ignore[attr-defined]
-                declared = getattr(node, "tabletop_deal", None)
+        for cls, items, count in _deals_of(turn):
+            for player in memo.recall(memo_now, cls.kind, ()):  # type: ignore[union-attr]
+                if player == viewer or memo.recall(memo_now, cls.kind, None, player=player) is not None:
+                    continue
+                here = attrs.evolve(world, memo=memo_now)
+                drawn = cls.chance(player, items(game, here, player), count).pick(rng.getrandbits(256))
+                memo_now = memo.remember(memo_now, cls.kind, drawn.items, player=player)  # type: ignore[attr-defined]
         return world if memo_now is world.memo else attrs.evolve(world, memo=memo_now)
+
+    @staticmethod
+    def most(game: Any) -> int:
+        """The most outcomes a deal of ``game``'s turn (made by :meth:`first`)
+        has for any player, from the pools of the game's first state; 0
+        without a deal. A bound for whoever numbers chance outcomes (the
+        OpenSpiel adapter)."""
+        turn = getattr(game, "turn", None)
+        found = list(_deals_of(turn)) if turn is not None else []
+        if not found:
+            return 0
+        state = game.initial()
+        return max(
+            len(cls.chance(player, items(game, state, player), count).outcomes)
+            for cls, items, count in found
+            for player in game.players
+        )
+
+
+def _deals_of(turn: Any) -> Iterator[tuple[type[Deal], Any, int]]:
+    """Every deal :meth:`Deal.first` made in ``turn``'s steps: its class,
+    its pool (``pool(game, state, player)``) and its count."""
+    for node in turn.nodes.values():
+        declared = getattr(node, "tabletop_deal", None)
+        while declared is not None:  # deals wrapped around deals: each in turn
+            cls, items, count, node = declared
+            yield cls, items, count
+            declared = getattr(node, "tabletop_deal", None)
 
 
 @functools.lru_cache(maxsize=256)
