@@ -233,7 +233,7 @@ def play_out(
     """Play ``match`` to its end: each seat's decisions by its bot (shown its
     seat's view) with that seat's generator, chance outcomes picked by
     ``number(seq)``. Sealed decisions are salted from ``seed`` (so that a seed
-    repeats its game), or from the first seat's generator without one."""
+    repeats its game), or from the deciding seat's generator without one."""
     game = match.header.game
     # Bots that choose from the legal list alone let the game run on its fast
     # path: no immutable state is built for them.

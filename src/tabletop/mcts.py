@@ -141,7 +141,7 @@ class MCTS:
         deadline = None if self.seconds is None else time.thread_time() + self.seconds
         # Playouts run on the game's fast path, one thaw and one freeze each,
         # unless a policy reads the worlds they pass through.
-        path = (game.fast() if playout and self.policy is None else None) or _Plain(game)
+        stepper = (game.fast() if playout and self.policy is None else None) or _Plain(game)
         done = 0
         while True:
             if deadline is None:
@@ -151,7 +151,7 @@ class MCTS:
                 break
             done += 1
             world = game.determinize(view, player, rng)
-            self._iterate(game, world, root, player, allowed, rng, playout, judges, path)
+            self._iterate(game, world, root, player, allowed, rng, playout, judges, stepper)
         weighed = []
         for decision in choices:
             child = root.children.get(decision)
@@ -171,7 +171,7 @@ class MCTS:
         rng: random.Random,
         playout: int,
         judges: bool,
-        steps: Any,
+        stepper: Any,
     ) -> None:
         path: list[tuple[_Node, str]] = []
         node: _Node | None = root
@@ -205,7 +205,7 @@ class MCTS:
                 break
             if expanded or node is None:
                 # Below the tree: a random playout, then the game's judgement or the standings.
-                values = self._leaf(game, world, rng, playout, judges, steps)
+                values = self._leaf(game, world, rng, playout, judges, stepper)
                 break
             if judges and node is not root:
                 decision = self._widen(game, world, node, mover, options, rng)
@@ -269,11 +269,11 @@ class MCTS:
         return best
 
     def _leaf(
-        self, game: Any, world: Any, rng: random.Random, playout: int, judges: bool, path: Any
+        self, game: Any, world: Any, rng: random.Random, playout: int, judges: bool, stepper: Any
     ) -> dict[str, float]:
         """The value of a new leaf for each player."""
         if playout:
-            world = self._playout(game, world, rng, playout, path)
+            world = self._playout(game, world, rng, playout, stepper)
         step = game.next(world)
         if judges:
             # Judged where someone decides next: the dice rolled and the rule
@@ -287,12 +287,12 @@ class MCTS:
                     return {p: float(judged.get(p, 0.0)) for p in game.players}
         return _values(game, world, finished=isinstance(step, Over))
 
-    def _playout(self, game: Any, world: Any, rng: random.Random, events: int, path: Any) -> Any:
+    def _playout(self, game: Any, world: Any, rng: random.Random, events: int, stepper: Any) -> Any:
         """The world after up to ``events`` events drawn at random (or by the
-        policy) on ``path``: the game's fast path, or :class:`_Plain`."""
-        live = path.thaw(world)
+        policy) by ``stepper``: the game's fast path, or :class:`_Plain`."""
+        live = stepper.thaw(world)
         for _ in range(events):
-            step = path.next(live)
+            step = stepper.next(live)
             if isinstance(step, Over):
                 break
             if isinstance(step, Chance):
@@ -301,15 +301,15 @@ class MCTS:
                 event = step.event
             else:
                 mover = step.players[0]
-                options = path.legal(live, mover)
+                options = stepper.legal(live, mover)
                 if not options:  # pragma: no cover
                     break
                 if self.policy is None:
                     event = options[rng.randrange(len(options))]
                 else:
-                    event = self.policy(game, path.freeze(live), mover, options, rng)
-            path.apply(live, event)
-        return path.freeze(live)
+                    event = self.policy(game, stepper.freeze(live), mover, options, rng)
+            stepper.apply(live, event)
+        return stepper.freeze(live)
 
 
 class _Plain:
