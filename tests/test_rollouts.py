@@ -97,6 +97,10 @@ def test_a_bot_in_a_rollout_is_shown_its_seat_view_twin_dice_show_it_the_same():
 def test_bots_are_one_per_seat():
     with pytest.raises(UsageError, match="one bot per seat"):
         tabletop.api.rollouts("glux", ["ann", "ben"], ["random"], registry=registry())
+    with pytest.raises(UsageError, match="every seat: none for ben"):
+        tabletop.api.rollouts("glux", ["ann", "ben"], {"ann": "greedy"}, registry=registry())
+    mapped = tabletop.api.rollouts("glux", ["ann", "ben"], {"ben": "greedy", "ann": "random"}, registry=registry())
+    assert [mapped.bots[p].name for p in ("ann", "ben")] == ["random", "greedy"]
 
 
 def test_outcomes_are_the_games_played_in_a_row():

@@ -68,12 +68,12 @@ class Moment:
 
     def view(self, player: str | None) -> Any:
         """The position after the event as ``player`` may see it (None: everything)."""
-        _check_player(self.game, player)
+        _check_player(self.game.players, player)
         return seen.view(self.game, self.state, player)
 
     def text(self, player: str | None = None) -> str:
         """The event in the game's notation, as ``player`` may see it."""
-        _check_player(self.game, player)
+        _check_player(self.game.players, player)
         return self._match.describe(self.event, player)
 
 
@@ -179,12 +179,12 @@ class Table:
 
     def view(self, player: str | None) -> Any:
         """The current position as ``player`` may see it (None: everything)."""
-        _check_player(self.game, player)
+        _check_player(self.game.players, player)
         return seen.view(self.game, self.match.state, player)
 
     def text(self, player: str | None = None) -> str:
         """The board as text, as ``player`` may see it."""
-        _check_player(self.game, player)
+        _check_player(self.game.players, player)
         return seen.text(self.game, self.match.state, player)
 
     # -- deciding ------------------------------------------------------------
@@ -288,57 +288,68 @@ class Table:
             if len(deciding) != 1:
                 raise UsageError(f"several players may decide now ({', '.join(deciding)}); name one")
             return deciding[0]
-        _check_player(self.game, player)
+        _check_player(self.game.players, player)
         if player not in deciding:
             raise UsageError(f"{player} may not decide now ({', '.join(deciding) or 'nobody'} may)")
         return player
 
     def _bot(self, bot: str | Bot) -> Bot:
-        if isinstance(bot, Bot):
-            return bot
-        return bot_named(self.match.registry, bot, self.header.game)
+        return _made(self.match.registry, self.header.game, bot)
 
     def _seats(self, bots: Any) -> dict[str, Bot]:
-        players = self.players
-        if isinstance(bots, (str, Bot)):
-            return {p: self._bot(bots) for p in players}
-        if isinstance(bots, Mapping):
-            for p in bots:
-                _check_player(self.game, p)
-            return {p: self._bot(b) for p, b in bots.items()}
-        bots = list(bots)
-        if len(bots) != len(players):
-            raise UsageError(f"give one bot per seat ({len(players)}), not {len(bots)}")
-        return {p: self._bot(b) for p, b in zip(players, bots)}
+        return seated(self.match.registry, self.header.game, self.players, bots)
 
 
 def _salt(seed: str | None, player: str, seq: int) -> str:
     return hashlib.sha256(f"salt {player} {seq} {seed}".encode()).hexdigest()[:32]
 
 
-def _check_player(game: Game, player: str | None) -> None:
-    if player is not None and player not in game.players:
-        raise UsageError(f"'{player}' is not a player of this game ({', '.join(game.players)})")
+def _check_player(players: Sequence[str], player: str | None) -> None:
+    if player is not None and player not in players:
+        raise UsageError(f"'{player}' is not a player of this game ({', '.join(players)})")
+
+
+def _made(registry: Registry, game: str, bot: str | Bot) -> Bot:
+    return bot if isinstance(bot, Bot) else bot_named(registry, bot, game)
+
+
+def seated(registry: Registry, game: str, players: Sequence[str], bots: Any) -> dict[str, Bot]:
+    """A bot for each seat of ``players``: one for every seat, one per seat
+    in seat order, or a mapping player -> bot (a seat left out has none). A
+    bot is a name (as :func:`bot_named`) or a :class:`Bot`."""
+    if isinstance(bots, (str, Bot)):
+        return dict.fromkeys(players, _made(registry, game, bots))
+    if isinstance(bots, Mapping):
+        for p in bots:
+            _check_player(players, p)
+        return {p: _made(registry, game, b) for p, b in bots.items()}
+    bots = list(bots)
+    if len(bots) != len(players):
+        raise UsageError(f"give one bot per seat ({len(players)}), not {len(bots)}")
+    return {p: _made(registry, game, b) for p, b in zip(players, bots)}
 
 
 def rollouts(
     game: str,
     players: Sequence[str],
-    bots: str | Bot | Sequence[str | Bot] = "random",
+    bots: str | Bot | Sequence[str | Bot] | Mapping[str, str | Bot] = "random",
     *,
     variants: Sequence[str] = (),
     options: Mapping[str, str] | None = None,
     plugins: Sequence[PathLike] = (),
     registry: Registry | None = None,
 ) -> Rollouts:
-    """Games of ``game`` between ``bots`` (one for every seat, or one per
-    seat) played to the end from one header, for outcomes without logs:
+    """Games of ``game`` between ``bots`` (one for every seat, one per seat,
+    or a mapping naming every player) played to the end from one header,
+    for outcomes without logs:
     ``rollouts(...).play(rng)`` plays a game drawing every decision and
     chance outcome from ``rng`` (see :mod:`tabletop.rollouts`)."""
     reg = _registry_of(registry, plugins)
-    given = [bots] * len(players) if isinstance(bots, (str, Bot)) else list(bots)
-    made = [bot if isinstance(bot, Bot) else bot_named(reg, bot, game) for bot in given]
-    return Rollouts(reg, game, players, made, variants, options)
+    seats = seated(reg, game, players, bots)
+    missing = [p for p in players if p not in seats]
+    if missing:
+        raise UsageError(f"give a bot for every seat: none for {', '.join(missing)}")
+    return Rollouts(reg, game, players, [seats[p] for p in players], variants, options)
 
 
 def bot_named(registry: Registry, spec: str, game: str) -> Bot:
