@@ -49,7 +49,6 @@ from tabletop.testing import HOSTILE_VALUES, value_replaced
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
-HOSTILE = HOSTILE_VALUES
 READING = [
     ["replay", "{f}"],
     ["replay", "{f}", "--json"],
@@ -87,7 +86,7 @@ def mangle(rng: random.Random, text: bytes) -> bytes:
         i = 0 if how == "header" else rng.randrange(1, len(lines))
         line = lines[i].decode()
         at = rng.choice([k for k, c in enumerate(line) if c == ":"])
-        lines[i] = value_replaced(line, at + 1, rng.choice(HOSTILE)).encode("utf-8", "surrogatepass")
+        lines[i] = value_replaced(line, at + 1, rng.choice(HOSTILE_VALUES)).encode("utf-8", "surrogatepass")
         return b"".join(line + b"\n" for line in lines)
     if how == "bom":
         return b"\xef\xbb\xbf" + text

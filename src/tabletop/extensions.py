@@ -126,9 +126,7 @@ class Renderer:
     def draw(self, game: Any, view: Any, viewer: str | None = None, history: Sequence[Any] | None = None) -> str:
         """The picture of ``view`` (``viewer``'s view: see
         :func:`tabletop.seen.picture`), marked by ``history`` when given."""
-        if history is not None and _takes_history(self.render):
-            return self.render(game, view, viewer, history=history)
-        return self.render(game, view, viewer)
+        return _drawn(self.render, game, view, viewer, history)
 
     @classmethod
     def lazy(cls, game: str, format: str, media_type: str, module: str) -> Renderer:  # noqa: A002
@@ -137,15 +135,19 @@ class Renderer:
         is first drawn: drawing code stays out of commands that draw nothing."""
 
         def render(game: Any, view: Any, viewer: str | None, history: Sequence[Any] | None = None) -> str:
-            drawn = getattr(importlib.import_module(module), format)
-            if history is not None and _takes_history(drawn):
-                return drawn(game, view, viewer, history=history)
-            return drawn(game, view, viewer)
+            return _drawn(getattr(importlib.import_module(module), format), game, view, viewer, history)
 
         def legend(game: Any) -> Legend:
             return importlib.import_module(module).legend(game)
 
         return cls(game, format, media_type, render, legend)
+
+
+def _drawn(render: Callable[..., str], game: Any, view: Any, viewer: str | None, history: Any) -> str:
+    """``render``'s picture, passed ``history`` only when given and taken."""
+    if history is not None and _takes_history(render):
+        return render(game, view, viewer, history=history)
+    return render(game, view, viewer)
 
 
 @functools.lru_cache(maxsize=64)

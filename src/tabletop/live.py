@@ -144,18 +144,17 @@ def settle(
                 match.accept(unseal)
                 events.append(unseal)
             continue
-        if isinstance(node, Chance) and number is not None:
+        if isinstance(node, Chance):
+            if number is None and seed is None:
+                if at_the_table(match.header):
+                    return events  # a game at a real table: the outcome is entered by hand
+                raise UsageError("a chance outcome is due but the seed is not known")
             # As Match.race: no number is drawn for an outcome no number can
             # change, so a generator's draws fall alike on either path.
             event = node.sure
             if event is None:
-                event = node.pick(number(match.seq + 1))
-        elif isinstance(node, Chance):
-            if seed is None:
-                if at_the_table(match.header):
-                    return events  # a game at a real table: the outcome is entered by hand
-                raise UsageError("a chance outcome is due but the seed is not known")
-            event = node.pick(chance.number(seed, match.seq + 1))
+                seq = match.seq + 1
+                event = node.pick(number(seq) if number is not None else chance.number(seed, seq))  # type: ignore[arg-type]
         elif isinstance(node, Forced):
             event = node.event
         elif isinstance(node, Over) and match.header.randomness.sealed and match.revealed is None and seed:
