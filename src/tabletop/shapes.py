@@ -56,7 +56,7 @@ One chance shape deals a secret at setup (a hand of cards, a hidden role)::
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations, permutations
 from math import comb, prod
 from typing import Any, ClassVar, TypeVar
@@ -355,7 +355,7 @@ class Deal(Event):
         without a deal. A bound for whoever numbers chance outcomes (the
         OpenSpiel adapter)."""
         turn = getattr(game, "turn", None)
-        found = list(_deals_of(turn)) if turn is not None else []
+        found = _deals_of(turn) if turn is not None else ()
         if not found:
             return 0
         state = game.initial()
@@ -366,15 +366,19 @@ class Deal(Event):
         )
 
 
-def _deals_of(turn: Any) -> Iterator[tuple[type[Deal], Any, int]]:
+@functools.lru_cache(maxsize=64)
+def _deals_of(turn: Any) -> tuple[tuple[type[Deal], Any, int], ...]:
     """Every deal :meth:`Deal.first` made in ``turn``'s steps: its class,
-    its pool (``pool(game, state, player)``) and its count."""
+    its pool (``pool(game, state, player)``) and its count. Found once per
+    turn (a search asks at every world it makes up)."""
+    found = []
     for node in turn.nodes.values():
         declared = getattr(node, "tabletop_deal", None)
         while declared is not None:  # deals wrapped around deals: each in turn
             cls, items, count, node = declared
-            yield cls, items, count
+            found.append((cls, items, count))
             declared = getattr(node, "tabletop_deal", None)
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=256)
