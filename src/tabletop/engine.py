@@ -434,8 +434,9 @@ class Match:
         bot, ``choose[player](game, None, player, legal, rngs[player])`` (a
         bot's ``choose`` that reads no state: it picks from the legal list,
         so every choice is legal). Each event is appended to ``events``; more
-        than ``max_events`` in all is an error. A sealed decision or the end
-        leaves the rest to the caller.
+        than ``max_events`` in all is an error. A sealed decision, a decision
+        of a player missing from ``choose`` or the end leaves the rest to the
+        caller.
 
         A player whose bot draws as the core's random bot does (declared
         with ``tabletop.sampling.draws_uniformly``) is given, in a step whose
@@ -480,7 +481,11 @@ class Match:
                         else:
                             legal = legals[at](arg, live, player) if player is not None else ()
                             if legal:
-                                event = choose[player](game, None, player, legal, rngs[player])
+                                try:
+                                    pick = choose[player]
+                                except KeyError:
+                                    return  # a player without a bot: the caller's to decide
+                                event = pick(game, None, player, legal, rngs[player])
                             else:  # none: the node says what comes instead
                                 node = nodes[at](arg, live)
                     else:
@@ -498,10 +503,14 @@ class Match:
                         event = node.event
                     elif kind is Decide and not node.sealed:
                         player = node.players[0]
+                        try:
+                            pick = choose[player]
+                        except KeyError:
+                            return
                         legal = legals[at](arg, live, player) if steps is not None else legal_of(live, player)
                         if not legal:
                             raise IllegalEventError(f"{name}: {player} must decide but has no legal decision")
-                        event = choose[player](game, None, player, legal, rngs[player])
+                        event = pick(game, None, player, legal, rngs[player])
                     else:
                         return
                 # (Writing the turn's apply out here, as :meth:`follow` does,

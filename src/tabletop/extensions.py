@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from .errors import PluginError
 from .events import Event
 
 
@@ -125,8 +126,16 @@ class Renderer:
 
     def draw(self, game: Any, view: Any, viewer: str | None = None, history: Sequence[Any] | None = None) -> str:
         """The picture of ``view`` (``viewer``'s view: see
-        :func:`tabletop.seen.picture`), marked by ``history`` when given."""
-        return _drawn(self.render, game, view, viewer, history)
+        :func:`tabletop.seen.picture`), marked by ``history`` when given.
+        A renderer that draws anything but text is named in one line, with
+        where its code is (:class:`~tabletop.PluginError`)."""
+        drawn = _drawn(self.render, game, view, viewer, history)
+        if type(drawn) is not str:
+            raise PluginError(
+                f"renderer '{self.format}' of {self.game} drew {type(drawn).__name__}, not text",
+                where=code_of(self.render),
+            )
+        return drawn
 
     @classmethod
     def lazy(cls, game: str, format: str, media_type: str, module: str) -> Renderer:  # noqa: A002
@@ -157,3 +166,12 @@ def _takes_history(render: Callable[..., str]) -> bool:
     except (TypeError, ValueError):  # a builtin or a callable without a signature
         return False
     return "history" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+
+def code_of(function: Any) -> str | None:
+    """``FILE:LINE`` of ``function``'s code (a bot's ``choose``, a renderer),
+    for the one line that names it; None when it cannot be found."""
+    try:
+        return f"{inspect.getsourcefile(function)}:{inspect.getsourcelines(function)[1]}"
+    except (TypeError, OSError):
+        return None

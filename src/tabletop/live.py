@@ -14,13 +14,13 @@ from . import chain, chance, logfile, seen
 from .caches import Bound
 from .engine import Match
 from .errors import IllegalEventError, TabletopError, UsageError, shown
-from .events import Event, Reveal, Seal, Unseal
-from .extensions import Bot
+from .events import DECISION, Event, Reveal, Seal, Unseal
+from .extensions import Bot, code_of
 from .game import Game
 from .header import Header, Randomness
 from .nodes import Chance, Decide, Forced, Over
 from .registry import Registry
-from .sampling import below, draws_uniformly
+from .sampling import below, draws_uniformly, uniform
 from .table import at_the_table
 
 
@@ -225,43 +225,61 @@ def play_out(
     match: Match,
     bots: Mapping[str, Bot],
     rngs: Mapping[str, random.Random],
-    number: Callable[[int], int],
+    number: Callable[[int], int] | None,
     seed: str | None,
     max_events: int,
+    secrets: Secrets | None = None,
+    events: list[Event] | None = None,
 ) -> list[Event]:
-    """Play ``match`` to its end: each seat's decisions by its bot (shown its
-    seat's view) with that seat's generator, chance outcomes picked by
-    ``number(seq)``. Sealed decisions are salted from ``seed`` (so that a seed
-    repeats its game), or from the deciding seat's generator without one."""
+    """Play ``match`` on until it is over, or until a player without a bot
+    in ``bots`` must decide: each seat's decisions by its bot (shown its
+    seat's view) with that seat's generator in ``rngs``, chance outcomes
+    picked by ``number(seq)`` (None: the seed's numbers). Sealed decisions
+    are kept in ``secrets`` until all are in, salted from ``seed`` (so that
+    a seed repeats its game), or from the deciding seat's generator without
+    one. A bot's decision must be one the rules allow (:func:`chosen`). The events are appended to ``events`` as they are
+    played (an error leaves those played so far there), a new list when it
+    is not given; ``max_events`` bounds those added. Returns ``events``."""
     game = match.header.game
     # Bots that choose from the legal list alone let the game run on its fast
     # path: no immutable state is built for them.
     looks = any(bot.reads_state for bot in bots.values())
-    racing = not looks and match.hurry()
-    secrets: Secrets = {}
-    events: list[Event] = []
+    racing = not looks and number is not None and match.hurry()
+    if secrets is None:
+        secrets = {}
+    if events is None:
+        events = []
+    # The bound counts the events added here (race counts those in the list).
+    start = len(events)
+    bound = max_events + start
     the_game = match.game
     if racing:
-        choose = {player: bot.choose for player, bot in bots.items()}
-        match.race(choose, rngs, number, events, max_events)
+        assert number is not None
+        choose = {player: bot.choose if uniform(bot.choose) else _held(match, bot) for player, bot in bots.items()}
+        match.race(choose, rngs, number, events, bound)
     events += settle(match, seed, secrets, number)
     while not match.over:
         if racing:
             # Back on the fast path after a sealed decision (a secret setup):
             # race stops at each one, and the rest of the game need not be
             # played the long way.
-            match.race(choose, rngs, number, events, max_events)
+            match.race(choose, rngs, number, events, bound)  # type: ignore[arg-type]
             events += settle(match, seed, secrets, number)
             if match.over:
                 break
         node = match.node
-        if not isinstance(node, Decide):  # pragma: no cover - settle() leaves only decisions
-            raise AssertionError(node)
-        player = node.players[0]
+        if not isinstance(node, Decide):  # settle() leaves decisions, or chance for a table's hand
+            return events
+        player = next((p for p in node.players if p in bots), None)
+        if player is None:
+            return events  # a player without a bot decides
         legal = match.legal(player)
         if not legal:
             raise IllegalEventError(f"{game}: {player} must decide but has no legal decision")
-        choice = seen.choice(bots[player], the_game, match.state, player, legal, rngs[player])
+        bot = bots[player]
+        choice = seen.choice(bot, the_game, match.state, player, legal, rngs[player])
+        if not uniform(bot.choose):
+            chosen(match, bot, player, choice)
         if node.sealed:
             if seed is not None:
                 # Self-play salts come from the seed, so that a seed repeats its game.
@@ -272,9 +290,49 @@ def play_out(
         match.apply(choice)
         events.append(choice)
         events += settle(match, seed, secrets, number)
-        if len(events) > max_events:
+        if len(events) > bound:
             raise IllegalEventError(f"{game}: self-play did not end within {max_events} events")
     return events
+
+
+def chosen(match: Match, bot: Bot, player: str, choice: Any) -> Event:
+    """``choice``, the decision ``bot`` took for ``player`` in ``match`` now,
+    when it is a decision of the game the rules allow (one of the legal
+    decisions the bot was handed, or one a listing leaves out: Glyph Chess
+    lists blazes up to a length); else an error in one line naming the bot,
+    where its code is, what it chose and why it may not. (The core's random
+    bot, declared with :func:`tabletop.sampling.draws_uniformly`, draws
+    from the listing and is not asked.)"""
+    game = match.header.game
+    if (
+        not isinstance(choice, Event)
+        or choice.origin != DECISION
+        or match.registry.codec.kinds[game].get(choice.kind) is not type(choice)
+    ):
+        reason: str | None = f"not a decision of {game}"
+    elif getattr(choice, "player", None) != player:
+        reason = f"a decision of {getattr(choice, 'player', None)}'s, not {player}'s"
+    else:
+        reason = match.check(choice)
+    if reason is None:
+        return choice
+    try:
+        said = f"'{match.game.format(choice)}'" if isinstance(choice, Event) else repr(choice)
+    except Exception:  # noqa: BLE001 - the bot's object, whatever it is, is only named
+        said = repr(choice)
+    if len(said) > 80:
+        said = said[:77] + "..."
+    raise IllegalEventError(f"bot '{bot.name}' chose {said} for {player}: {reason}", where=code_of(bot.choose))
+
+
+def _held(match: Match, bot: Bot) -> Callable[..., Event]:
+    """``bot.choose``, its decision held to the rules (:func:`chosen`)."""
+    choose = bot.choose
+
+    def held(game: Game, view: Any, player: str, legal: Sequence[Event], rng: random.Random) -> Event:
+        return chosen(match, bot, player, choose(game, view, player, legal, rng))
+
+    return held
 
 
 @draws_uniformly
