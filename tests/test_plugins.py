@@ -127,6 +127,69 @@ def test_register_bots_adds_a_bot(registry):
         registry.bot("greedy", "pile")
 
 
+BOT_ASTRAY = """from tabletop import Bot, hookimpl
+
+
+def nonsense(game, view, player, legal, rng):
+    return "e5"
+
+
+@hookimpl
+def register_bots():
+    return [Bot("nonsense", "answers in words", nonsense, reads_state=READS)]
+"""
+
+
+@pytest.mark.parametrize("reads_state", [True, False])
+def test_register_bots_a_bot_deciding_outside_its_listing_is_one_line(tmp_path, reads_state):
+    """A plugin's bot that answers with something that is no decision of
+    the game: one line naming the bot's file and line, exit 1, no log
+    written (on the fast path too, where bots read no state)."""
+    from .conftest import run_tabletop
+
+    plugin = tmp_path / "astray.py"
+    plugin.write_text(BOT_ASTRAY.replace("READS", str(reads_state)))
+    out = tmp_path / "games"
+    result = run_tabletop(
+        "--plugins", plugin, "selfplay", "glux", "--seats", "2", "--bot", "nonsense", "-o", out, cwd=tmp_path
+    )
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == (
+        f"tabletop: {plugin}:4: bot 'nonsense' chose 'e5' for p1-nonsense: not a decision of glux\n"
+    )
+    assert not out.exists() or not any(out.iterdir())
+
+
+RENDERER_ASTRAY = """from tabletop import Renderer, hookimpl
+
+
+def draw(game, view, viewer):
+    return DRAWN
+
+
+@hookimpl
+def register_renderers():
+    return [Renderer("glux", "plain", "text/plain", draw)]
+"""
+
+
+@pytest.mark.parametrize("drawn", ["None", "b'<svg/>'"])
+def test_register_renderers_a_picture_that_is_not_text_is_one_line(tmp_path, drawn):
+    """A plugin's renderer that draws something other than text: one line
+    naming the renderer, its file and line, exit 2, no picture written."""
+    from .conftest import run_tabletop
+
+    plugin = tmp_path / "drawing.py"
+    plugin.write_text(RENDERER_ASTRAY.replace("DRAWN", drawn))
+    out = tmp_path / "board.txt"
+    log = ROOT / "replays" / "glux" / "two-players.jsonl"
+    result = run_tabletop("--plugins", plugin, "render", log, "--format", "plain", "-o", out, cwd=tmp_path)
+    kind = type(eval(drawn)).__name__
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == f"tabletop: {plugin}:4: renderer 'plain' of glux drew {kind}, not text\n"
+    assert not out.exists()
+
+
 def test_register_games_and_register_variants(registry):
     assert registry.game_class("pile").title == "Pile"
     assert [v.name for v in registry.variants_of("pile")] == ["pile-shout", "pile-take", "pile-take-three"]
