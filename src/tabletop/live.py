@@ -237,9 +237,11 @@ def play_out(
     picked by ``number(seq)`` (None: the seed's numbers). Sealed decisions
     are kept in ``secrets`` until all are in, salted from ``seed`` (so that
     a seed repeats its game), or from the deciding seat's generator without
-    one. A bot's decision must be one the rules allow (:func:`chosen`). The events are appended to ``events`` as they are
-    played (an error leaves those played so far there), a new list when it
-    is not given; ``max_events`` bounds those added. Returns ``events``."""
+    one. A bot's decision must be one the rules allow (:func:`chosen`).
+
+    The events are appended to ``events`` as they are played (an error
+    leaves those played so far there), a new list when it is not given;
+    ``max_events`` bounds those added. Returns ``events``."""
     game = match.header.game
     # Bots that choose from the legal list alone let the game run on its fast
     # path: no immutable state is built for them.
@@ -319,7 +321,7 @@ def chosen(match: Match, bot: Bot, player: str, choice: Any) -> Event:
     try:
         said = f"'{match.game.format(choice)}'" if isinstance(choice, Event) else repr(choice)
     except Exception:  # noqa: BLE001 - the bot's object, whatever it is, is only named
-        said = repr(choice)
+        said = f"a {type(choice).__name__}"
     if len(said) > 80:
         said = said[:77] + "..."
     raise IllegalEventError(f"bot '{bot.name}' chose {said} for {player}: {reason}", where=code_of(bot.choose))
