@@ -83,7 +83,7 @@ def gathered(item: Expected | None) -> Expected:
 
     def answers(value: Any, depth: int) -> str | None:
         if not isinstance(value, list):
-            return f"{_a(value)}, not {text}"
+            return f"{a_value(value)}, not {text}"
         for i, found in enumerate(value):
             if i >= MOST_ITEMS:
                 break
@@ -208,7 +208,7 @@ def _why(declared: Any) -> Why | None:
     if declared is Any or declared is object or isinstance(declared, typing.TypeVar):
         return None
     if declared is None or declared is type(None):
-        return lambda value, depth: None if value is None else f"{_a(value)} where None is due"
+        return lambda value, depth: None if value is None else f"{a_value(value)} where None is due"
     origin = typing.get_origin(declared)
     args = typing.get_args(declared)
     if origin in (typing.Union, types.UnionType):
@@ -221,28 +221,30 @@ def _why(declared: Any) -> Why | None:
             for option in options:
                 if option(value, depth) is None:  # type: ignore[misc]
                     return None
-            return f"{_a(value)}, not {text}"
+            return f"{a_value(value)}, not {text}"
 
         return union
     if origin is typing.Literal:
-        return lambda value, depth: None if value in args else f"{_a(value)}, not one of {args}"
+        return lambda value, depth: None if value in args else f"{a_value(value)}, not one of {args}"
     if declared is bool:
-        return lambda value, depth: None if value.__class__ is bool else f"{_a(value)}, not bool"
+        return lambda value, depth: None if value.__class__ is bool else f"{a_value(value)}, not bool"
     if declared is int:
         return lambda value, depth: (
-            None if isinstance(value, int) and value.__class__ is not bool else f"{_a(value)}, not int"
+            None if isinstance(value, int) and value.__class__ is not bool else f"{a_value(value)}, not int"
         )
     if declared is float:
         return lambda value, depth: (
-            None if isinstance(value, (int, float)) and value.__class__ is not bool else f"{_a(value)}, not a number"
+            None
+            if isinstance(value, (int, float)) and value.__class__ is not bool
+            else f"{a_value(value)}, not a number"
         )
     if origin is abc.Callable or declared is abc.Callable:
-        return lambda value, depth: None if callable(value) else f"{_a(value)}, not callable"
+        return lambda value, depth: None if callable(value) else f"{a_value(value)}, not callable"
     if origin is None:
         if not isinstance(declared, type):
             return None
         name = declared.__name__
-        return lambda value, depth: None if isinstance(value, declared) else f"{_a(value)}, not {name}"
+        return lambda value, depth: None if isinstance(value, declared) else f"{a_value(value)}, not {name}"
     return _container(declared, origin, args)
 
 
@@ -257,7 +259,7 @@ def _container(declared: Any, origin: Any, args: tuple[Any, ...]) -> Why | None:
 
         def mapping(value: Any, depth: int) -> str | None:
             if not isinstance(value, abc.Mapping):
-                return f"{_a(value)}, not {name}"
+                return f"{a_value(value)}, not {name}"
             if depth >= DEEPEST:
                 return None
             for i, (key, item) in enumerate(value.items()):
@@ -277,7 +279,7 @@ def _container(declared: Any, origin: Any, args: tuple[Any, ...]) -> Why | None:
 
         def fixed(value: Any, depth: int) -> str | None:
             if value.__class__ is not tuple and not isinstance(value, tuple):
-                return f"{_a(value)}, not {name}"
+                return f"{a_value(value)}, not {name}"
             if len(value) != len(fields):
                 return f"a tuple of {len(value)}, not {name}"
             if depth >= DEEPEST:
@@ -295,7 +297,7 @@ def _container(declared: Any, origin: Any, args: tuple[Any, ...]) -> Why | None:
         def collection(value: Any, depth: int) -> str | None:
             # A str is a sequence of str: never what a hook that gives several things means.
             if not isinstance(value, origin) or isinstance(value, strings):
-                return f"{_a(value)}, not {name}"
+                return f"{a_value(value)}, not {name}"
             if items is None or depth >= DEEPEST:
                 return None
             for i, item in enumerate(value):
@@ -307,10 +309,10 @@ def _container(declared: Any, origin: Any, args: tuple[Any, ...]) -> Why | None:
             return None
 
         return collection
-    return lambda value, depth: None if isinstance(value, origin) else f"{_a(value)}, not {name}"
+    return lambda value, depth: None if isinstance(value, origin) else f"{a_value(value)}, not {name}"
 
 
-def _a(value: Any) -> str:
+def a_value(value: Any) -> str:
     """A value as the message names it: its kind, and itself when short."""
     kind = type(value).__name__
     article = "an" if kind[:1].lower() in "aeiou" else "a"
@@ -322,7 +324,7 @@ def _a(value: Any) -> str:
 
 
 def _short(value: Any) -> str:
-    return describe(value) if isinstance(value, (str, int, float, bool)) or value is None else _a(value)
+    return describe(value) if isinstance(value, (str, int, float, bool)) or value is None else a_value(value)
 
 
 # -- the line that blames a variant -------------------------------------------------------
@@ -352,9 +354,9 @@ class Blame:
             return
         wrong = expected.why(value, 0)
         if wrong is not None:
-            said = f"returned {_a(value)}, expected {expected.text}"
+            said = f"returned {a_value(value)}, expected {expected.text}"
             # What is wrong inside a container is said too: the container itself is of the right kind.
-            raise self.error(said if wrong.startswith(_a(value) + ",") else f"{said} ({wrong})")
+            raise self.error(said if wrong.startswith(a_value(value) + ",") else f"{said} ({wrong})")
         if expected.plain:
             expected.exact.add(value.__class__)
 

@@ -142,7 +142,8 @@ def _points(registry: Registry, match: Match) -> bool:
         renderer = registry.renderer(match.header.game, "svg")
     except TabletopError:
         return True
-    return renderer.legend is None or renderer.legend(match.game).points
+    legend = renderer.key(match.game)
+    return legend is None or legend.points
 
 
 def diff(registry: Registry, path_a: Path, path_b: Path) -> Difference:

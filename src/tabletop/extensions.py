@@ -137,6 +137,23 @@ class Renderer:
             )
         return drawn
 
+    def key(self, game: Any) -> Legend | None:
+        """The :class:`Legend` of ``game``'s pictures (None: the renderer
+        gives none). A legend of another kind, or of parts of other kinds,
+        is named in one line, with where the renderer's ``legend`` is
+        (:class:`~tabletop.PluginError`)."""
+        if self.legend is None:
+            return None
+        legend = self.legend(game)
+        wrong = None if legend is None else _legend_fault(legend)
+        if wrong is not None:
+            from .plugins import article
+
+            raise PluginError(
+                f"{article(self.format)} renderer for {self.game}: its legend {wrong}", where=code_of(self.legend)
+            )
+        return legend
+
     @classmethod
     def lazy(cls, game: str, format: str, media_type: str, module: str) -> Renderer:  # noqa: A002
         """A renderer whose functions are in ``module`` (a dotted name), one
@@ -150,6 +167,34 @@ class Renderer:
             return importlib.import_module(module).legend(game)
 
         return cls(game, format, media_type, render, legend)
+
+
+def _legend_fault(legend: Any) -> str | None:
+    """What is wrong with ``legend`` as a :class:`Legend`, or None."""
+    from .answers import a_value
+
+    if not isinstance(legend, Legend):
+        return f"gave {a_value(legend)}, not a tabletop.Legend"
+    if not isinstance(legend.seats, (tuple, list)) or not all(isinstance(c, str) for c in legend.seats):
+        return f"gave seats that are {a_value(legend.seats)}, not a colour (text) for each seat"
+    if not isinstance(legend.symbols, (tuple, list)):
+        return f"gave symbols that are {a_value(legend.symbols)}, not a list of tabletop.Symbol"
+    for symbol in legend.symbols:
+        if not isinstance(symbol, Symbol) or not all(
+            isinstance(part, str) for part in (symbol.key, symbol.picture, symbol.meaning)
+        ):
+            return f"gave {a_value(symbol)} among its symbols, not a tabletop.Symbol of text"
+    if not isinstance(legend.chance, str):
+        return f"gave a chance word that is {a_value(legend.chance)}, not text"
+    if type(legend.points) is not bool:
+        return f"gave points {a_value(legend.points)}, not True or False"
+    if legend.turn is not None:
+        from .plugins import takes
+
+        wrong = takes(legend.turn, ("game", "state"))
+        if wrong:
+            return f"gave a turn that {wrong}"
+    return None
 
 
 def _drawn(render: Callable[..., str], game: Any, view: Any, viewer: str | None, history: Any) -> str:
@@ -172,6 +217,7 @@ def code_of(function: Any) -> str | None:
     """``FILE:LINE`` of ``function``'s code (a bot's ``choose``, a renderer),
     for the one line that names it; None when it cannot be found."""
     try:
+        function = inspect.unwrap(function)  # a wrapper the core put around it (a tournament's clock)
         return f"{inspect.getsourcefile(function)}:{inspect.getsourcelines(function)[1]}"
-    except (TypeError, OSError):
+    except (TypeError, OSError, ValueError):
         return None

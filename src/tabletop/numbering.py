@@ -112,7 +112,10 @@ class Numbering:
 
 def numbering_of(registry: Registry, game: str) -> Numbering:
     """The numbering registered for ``game``, else the default one (from its event classes)."""
-    found = [n for batch in registry.pm.hook.register_numberings() for n in batch or () if n.game == game]
+    from .plugins import numbering, offered
+
+    offers = offered(registry.pm, "register_numberings", "Numbering objects", numbering)
+    found = [n for n, _ in offers if n.game == game]
     return found[0] if found else Numbering(game)
 
 

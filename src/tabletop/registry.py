@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 import pluggy
 
-from . import jsonline, payloads
+from . import jsonline, payloads, plugins
 from . import rules as rulebook
 from .caches import FORGET_OLDEST, KEEP_FIRST, Bound
 from .errors import LogFormatError, PluginError, UsageError, describe, quote
@@ -33,18 +33,22 @@ class Registry:
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
         self.pm = pm
+        #: Where each name came from (the hook that registered it), for a clash.
+        self._sources: dict[tuple[str, Any], Any] = {}
         self.games: dict[str, type[Game]] = {}
-        for found in pm.hook.register_games():
-            for cls in found or ():
-                self._add(self.games, cls.name, cls, "game")
+        for cls, source in plugins.offered(pm, "register_games", "game classes", plugins.game):
+            self._add(self.games, cls.name, cls, f"a game named '{cls.name}'", source)
         self.variants: dict[str, Variant] = {}
-        for found in pm.hook.register_variants():
-            for variant in found or ():
-                self._add(self.variants, variant.name, variant, "variant")
+        for variant, source in plugins.offered(pm, "register_variants", "tabletop.Variant objects", plugins.variant):
+            self._add(self.variants, variant.name, variant, f"a variant named '{variant.name}'", source)
         self.renderers: dict[tuple[str, str], Renderer] = {}
-        for found in pm.hook.register_renderers():
-            for renderer in found or ():
-                self._add(self.renderers, (renderer.game, renderer.format), renderer, "renderer")
+        for renderer, source in plugins.offered(
+            pm, "register_renderers", "tabletop.Renderer objects", plugins.renderer
+        ):
+            key = (renderer.game, renderer.format)
+            self._add(
+                self.renderers, key, renderer, f"{plugins.article(renderer.format)} renderer for {key[0]}", source
+            )
         # A variant's rules are checked now, when its plugin loads, rather than
         # when a game first enables it: an authoring error is found by any command.
         self.parameters: dict[str, tuple[Parameter, ...]] = {}
@@ -63,16 +67,30 @@ class Registry:
         Gathered when first asked for: a command that plays no bot does not
         import the bots (a search bot's module, say)."""
         found: dict[str, list[Bot]] = {}
-        for bots in self.pm.hook.register_bots():
-            for bot in bots or ():
-                found.setdefault(bot.name, []).append(bot)
+        for bot, source in plugins.offered(self.pm, "register_bots", "tabletop.Bot objects", plugins.bot):
+            mine = found.setdefault(bot.name, [])
+            for other in mine:
+                # Two bots of one name for one game: which one a command plays would depend on the load order.
+                if None in (other.game, bot.game) or other.game == bot.game:
+                    games = "every game" if None in (other.game, bot.game) else bot.game
+                    self._clash(f"a bot named '{bot.name}' for {games}", ("bot", bot.name, other.game), source)
+            self._sources.setdefault(("bot", bot.name, bot.game), source)
+            mine.append(bot)
         return found
 
-    @staticmethod
-    def _add(table: dict[str, Any], name: str, thing: Any, what: str) -> None:
-        if name in table and table[name] is not thing:
-            raise PluginError(f"two plugins register a {what} named '{name}'")
-        table[name] = thing
+    def _add(self, table: dict[Any, Any], key: Any, thing: Any, what: str, source: Any) -> None:
+        if key in table and table[key] is not thing:
+            self._clash(what, (what, key), source)
+        table[key] = thing
+        self._sources.setdefault((what, key), source)
+
+    def _clash(self, what: str, key: tuple[str, Any], source: Any) -> None:
+        # Named where the first of the two was found: a plugin file given by
+        # path is asked before the installed plugins.
+        first = self._sources.get(key)
+        raise PluginError(
+            f"two plugins register {what} (the other at {plugins.where(source)})", where=plugins.where(first)
+        )
 
     # -- look-ups, each with one clear error -----------------------------
     def game_class(self, name: str) -> type[Game]:
@@ -163,7 +181,17 @@ class Registry:
             )
         options = cls.check_options(header.options, header.players)
         relay = self._rules(cls.name, header.variants)
-        return cls(header.players, options, relay)
+        made = cls(header.players, options, relay)
+        if made.turn is None:
+            # A game answers the engine with a turn (made in __init__) or with methods of its own.
+            missing = [name for name in TURN_METHODS if getattr(cls, name) is getattr(Game, name)]
+            if missing:
+                raise PluginError(
+                    f"game '{cls.name}' has no turn (tabletop.Turn, made in __init__) and no "
+                    f"{', '.join(f'{name}()' for name in missing)} of its own",
+                    where=plugins.where(cls),
+                )
+        return made
 
     @functools.lru_cache(maxsize=64)
     def _rules(self, game: str, variants: tuple[str, ...]) -> Rules:
@@ -172,14 +200,22 @@ class Registry:
         resolved once into plain functions."""
         cls = self.games[game]
         pm = pluggy.PluginManager("tabletop.rules")
-        if cls.rule_specs is not None:
-            pm.add_hookspecs(cls.rule_specs)
         official = cls.official_rules
         officials = official if isinstance(official, (tuple, list)) else () if official is None else (official,)
         names = []
-        for i, rules in enumerate(officials):
-            names.append(f"official-{i}")
-            pm.register(rules, name=names[-1])
+        try:
+            if cls.rule_specs is not None:
+                pm.add_hookspecs(cls.rule_specs)
+            for i, rules in enumerate(officials):
+                names.append(f"official-{i}")
+                pm.register(rules, name=names[-1])
+                pm.check_pending()
+        except (ValueError, pluggy.PluginValidationError) as exc:
+            problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise PluginError(
+                f"game '{game}': its rule_specs and official_rules do not go together: {problem}",
+                where=plugins.where(cls),
+            ) from None
         seen = set()
         for entry in variants:
             name, raw = rulebook.split_entry(entry)
@@ -204,6 +240,10 @@ class Registry:
             except pluggy.PluginValidationError as exc:
                 raise PluginError(f"variant '{name}': {exc}") from None
         return rulebook.resolve(pm.hook, names)
+
+
+#: What the engine asks a game that has no turn (:class:`tabletop.Turn`) to answer itself.
+TURN_METHODS = ("next", "check", "apply", "legal")
 
 
 def _strict(kind: type) -> Any:

@@ -699,13 +699,20 @@ def parameters(rules: object, variant_name: str = "?") -> tuple[Parameter, ...]:
         if field.type not in PARAMETER_TYPES:
             raise PluginError(
                 f"variant '{variant_name}': parameter '{field.name}' must be int, float, bool or str, not {field.type}",
-                where=where(rules.__init__),
+                where=_where_class(rules),
             )
         default = field.default
         if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
             default = default.factory()
         found.append(Parameter(field.name, field.type, default, str(field.metadata.get("help", ""))))
     return tuple(found)
+
+
+def _where_class(cls: type) -> str:
+    """``FILE:LINE`` of a class (its attrs-made ``__init__`` has no file)."""
+    from .extensions import code_of
+
+    return code_of(cls) or where(cls.__init__)
 
 
 def split_entry(entry: str) -> tuple[str, dict[str, str]]:

@@ -152,6 +152,7 @@ def _timed(bot: Bot, spent: list[float], made: list[int], seat: int) -> Bot:
             spent[seat] += time.thread_time() - start
             made[seat] += 1
 
+    timed.__wrapped__ = choose  # type: ignore[attr-defined]  # a bad decision is named at the bot's own code
     return attrs.evolve(bot, choose=timed)
 
 

@@ -153,8 +153,8 @@ class Turns:
             renderer = registry.renderer(match.header.game, "svg")
         except TabletopError:
             renderer = None
-        if renderer is not None and renderer.legend is not None:
-            self.legend = renderer.legend(match.game)
+        if renderer is not None:
+            self.legend = renderer.key(match.game)
         self.seats = {p: i for i, p in enumerate(match.header.players)}
         #: Kinds of decision several players were open to make at once.
         self.together: set[str] = set()

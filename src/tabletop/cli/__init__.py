@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from ..errors import TabletopError, UsageError
+from ..errors import PluginError, TabletopError, UsageError
 from ..files import reason
 
 if TYPE_CHECKING:
@@ -251,19 +251,40 @@ class TabletopGroup(TableGroup):
         from ..plugins import get_plugin_manager
 
         try:
-            get_plugin_manager().hook.register_commands(cli=self)
+            pm = get_plugin_manager()
         except TabletopError:
-            pass
+            return
+        self._misplaced = {}
+        # Each plugin in turn (in pluggy's order), so that anything but a
+        # command put in the group is named with the plugin that put it there.
+        for impl in reversed(pm.hook.register_commands.get_hookimpls()):
+            impl.function(**({"cli": self} if "cli" in impl.argnames else {}))
+            for name, command in list(self.commands.items()):
+                if not isinstance(command, click.Command):
+                    del self.commands[name]
+                    self._misplaced[name] = (command, impl.function)
 
     commands_table = COMMANDS
     modules = MODULES
     package = __name__
+
+    #: What plugins added to the group that is not a command, by name, with the hook that added it.
+    _misplaced: dict[str, tuple[object, object]] = {}
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is None:
             self._load_plugin_commands()
             command = click.Group.get_command(self, ctx, cmd_name)
+        if command is None and cmd_name in self._misplaced:
+            from ..answers import a_value
+            from ..plugins import where
+
+            thing, function = self._misplaced[cmd_name]
+            raise PluginError(
+                f"register_commands added {a_value(thing)} as the command '{cmd_name}', not a click command",
+                where=where(function),
+            )
         return command
 
 

@@ -41,19 +41,17 @@ def games(env, as_json: bool) -> None:
 def installed_games(paths) -> dict:
     """Every game, by name, as its ``about`` says or else as its class does:
     a game's plugin is imported only when no ``about`` tells of it."""
-    from .. import installed
-    from ..plugins import get_plugin_manager
+    from .. import installed, plugins
 
     found = installed.abouts()
-    pm = get_plugin_manager(paths, listing=True)
-    for classes in pm.hook.register_games():
-        for cls in classes or ():
-            found[cls.name] = installed.About(
-                cls.name,
-                cls.title or cls.name,
-                cls.description,
-                (cls.min_players, cls.max_players),
-                dict(cls.options),
-                (),
-            )
+    pm = plugins.get_plugin_manager(paths, listing=True)
+    for cls, _ in plugins.offered(pm, "register_games", "game classes", plugins.game):
+        found[cls.name] = installed.About(
+            cls.name,
+            cls.title or cls.name,
+            cls.description,
+            (cls.min_players, cls.max_players),
+            dict(cls.options),
+            (),
+        )
     return found

@@ -98,9 +98,7 @@ def renderer_of(registry: Registry, match: Match) -> Renderer | None:
 
 def legend_of(renderer: Renderer | None, match: Match) -> Legend | None:
     """The game's key to its pictures, when its renderer gives one."""
-    if renderer is None or renderer.legend is None:
-        return None
-    return renderer.legend(match.game)
+    return None if renderer is None else renderer.key(match.game)
 
 
 def _due(node: object) -> str | None:
