@@ -147,7 +147,7 @@ class Renderer:
         legend = self.legend(game)
         wrong = None if legend is None else _legend_fault(legend)
         if wrong is not None:
-            from .plugins import article
+            from .registering import article
 
             raise PluginError(
                 f"{article(self.format)} renderer for {self.game}: its legend {wrong}", where=code_of(self.legend)
@@ -189,7 +189,7 @@ def _legend_fault(legend: Any) -> str | None:
     if type(legend.points) is not bool:
         return f"gave points {a_value(legend.points)}, not True or False"
     if legend.turn is not None:
-        from .plugins import takes
+        from .registering import takes
 
         wrong = takes(legend.turn, ("game", "state"))
         if wrong:

@@ -112,7 +112,7 @@ class Numbering:
 
 def numbering_of(registry: Registry, game: str) -> Numbering:
     """The numbering registered for ``game``, else the default one (from its event classes)."""
-    from .plugins import numbering, offered
+    from .registering import numbering, offered
 
     offers = offered(registry.pm, "register_numberings", "Numbering objects", numbering)
     found = [n for n, _ in offers if n.game == game]

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 import pluggy
 
-from . import jsonline, payloads, plugins
+from . import jsonline, payloads, registering
 from . import rules as rulebook
 from .caches import FORGET_OLDEST, KEEP_FIRST, Bound
 from .errors import LogFormatError, PluginError, UsageError, describe, quote
@@ -36,18 +36,20 @@ class Registry:
         #: Where each name came from (the hook that registered it), for a clash.
         self._sources: dict[tuple[str, Any], Any] = {}
         self.games: dict[str, type[Game]] = {}
-        for cls, source in plugins.offered(pm, "register_games", "game classes", plugins.game):
+        for cls, source in registering.offered(pm, "register_games", "game classes", registering.game):
             self._add(self.games, cls.name, cls, f"a game named '{cls.name}'", source)
         self.variants: dict[str, Variant] = {}
-        for variant, source in plugins.offered(pm, "register_variants", "tabletop.Variant objects", plugins.variant):
+        for variant, source in registering.offered(
+            pm, "register_variants", "tabletop.Variant objects", registering.variant
+        ):
             self._add(self.variants, variant.name, variant, f"a variant named '{variant.name}'", source)
         self.renderers: dict[tuple[str, str], Renderer] = {}
-        for renderer, source in plugins.offered(
-            pm, "register_renderers", "tabletop.Renderer objects", plugins.renderer
+        for renderer, source in registering.offered(
+            pm, "register_renderers", "tabletop.Renderer objects", registering.renderer
         ):
             key = (renderer.game, renderer.format)
             self._add(
-                self.renderers, key, renderer, f"{plugins.article(renderer.format)} renderer for {key[0]}", source
+                self.renderers, key, renderer, f"{registering.article(renderer.format)} renderer for {key[0]}", source
             )
         # A variant's rules are checked now, when its plugin loads, rather than
         # when a game first enables it: an authoring error is found by any command.
@@ -67,7 +69,7 @@ class Registry:
         Gathered when first asked for: a command that plays no bot does not
         import the bots (a search bot's module, say)."""
         found: dict[str, list[Bot]] = {}
-        for bot, source in plugins.offered(self.pm, "register_bots", "tabletop.Bot objects", plugins.bot):
+        for bot, source in registering.offered(self.pm, "register_bots", "tabletop.Bot objects", registering.bot):
             mine = found.setdefault(bot.name, [])
             for other in mine:
                 # Two bots of one name for one game: which one a command plays would depend on the load order.
@@ -89,7 +91,7 @@ class Registry:
         # path is asked before the installed plugins.
         first = self._sources.get(key)
         raise PluginError(
-            f"two plugins register {what} (the other at {plugins.where(source)})", where=plugins.where(first)
+            f"two plugins register {what} (the other at {registering.where(source)})", where=registering.where(first)
         )
 
     # -- look-ups, each with one clear error -----------------------------
@@ -189,7 +191,7 @@ class Registry:
                 raise PluginError(
                     f"game '{cls.name}' has no turn (tabletop.Turn, made in __init__) and no "
                     f"{', '.join(f'{name}()' for name in missing)} of its own",
-                    where=plugins.where(cls),
+                    where=registering.where(cls),
                 )
         return made
 
@@ -214,7 +216,7 @@ class Registry:
             problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise PluginError(
                 f"game '{game}': its rule_specs and official_rules do not go together: {problem}",
-                where=plugins.where(cls),
+                where=registering.where(cls),
             ) from None
         seen = set()
         for entry in variants:

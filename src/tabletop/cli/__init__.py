@@ -278,7 +278,7 @@ class TabletopGroup(TableGroup):
             command = click.Group.get_command(self, ctx, cmd_name)
         if command is None and cmd_name in self._misplaced:
             from ..answers import a_value
-            from ..plugins import where
+            from ..registering import where
 
             thing, function = self._misplaced[cmd_name]
             raise PluginError(

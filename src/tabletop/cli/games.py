@@ -41,11 +41,11 @@ def games(env, as_json: bool) -> None:
 def installed_games(paths) -> dict:
     """Every game, by name, as its ``about`` says or else as its class does:
     a game's plugin is imported only when no ``about`` tells of it."""
-    from .. import installed, plugins
+    from .. import installed, plugins, registering
 
     found = installed.abouts()
     pm = plugins.get_plugin_manager(paths, listing=True)
-    for cls, _ in plugins.offered(pm, "register_games", "game classes", plugins.game):
+    for cls, _ in registering.offered(pm, "register_games", "game classes", registering.game):
         found[cls.name] = installed.About(
             cls.name,
             cls.title or cls.name,
