@@ -108,15 +108,11 @@ def variant(thing: Any) -> Fault | None:
 
     from .extensions import Variant
 
-    if not isinstance(thing, Variant):
-        return f"{_a(thing)} is not a tabletop.Variant", None
-    if not _word(thing.name, ":,="):
-        return f"a variant's name {_named(thing.name, ':,=')}", None
-    called = f"variant '{thing.name}'"
+    fault, called = _entry(thing, Variant, "variant")
+    if fault is not None:
+        return fault
     if not isinstance(thing.game, str):
         return f"{called}: its game is {_a(thing.game)}, not a game's name", None
-    if not isinstance(thing.description, str):
-        return f"{called}: its description is {_a(thing.description)}, not text", None
     rules = thing.rules
     if rules is None or isinstance(rules, NOT_RULES):
         return f"{called}: its rules are {_a(rules)}, not a module, an object or a class with @rulehook methods", None
@@ -138,13 +134,9 @@ def bot(thing: Any) -> Fault | None:
     """What is wrong with ``thing`` as a bot a plugin registers, or None."""
     from .extensions import Bot
 
-    if not isinstance(thing, Bot):
-        return f"{_a(thing)} is not a tabletop.Bot", None
-    if not _word(thing.name, ":,="):
-        return f"a bot's name {_named(thing.name, ':,=')}", None
-    called = f"bot '{thing.name}'"
-    if not isinstance(thing.description, str):
-        return f"{called}: its description is {_a(thing.description)}, not text", None
+    fault, called = _entry(thing, Bot, "bot")
+    if fault is not None:
+        return fault
     if thing.game is not None and not isinstance(thing.game, str):
         return f"{called}: its game is {_a(thing.game)}, not a game's name (or None: every game)", None
     if type(thing.reads_state) is not bool:
@@ -188,6 +180,20 @@ def numbering(thing: Any) -> Fault | None:
         if wrong:
             return f"the numbering of {thing.game}: its {part} {wrong}", getattr(thing, part)
     return None
+
+
+def _entry(thing: Any, cls: type, what: str) -> tuple[Fault | None, str]:
+    """What a variant and a bot are both checked for: their class, a name a
+    header and a command line can give (``NAME:key=value``), a description
+    in text. The fault or None, and how the thing is called in a line."""
+    if not isinstance(thing, cls):
+        return (f"{_a(thing)} is not a tabletop.{cls.__name__}", None), what
+    if not _word(thing.name, ":,="):
+        return (f"a {what}'s name {_named(thing.name, ':,=')}", None), what
+    called = f"{what} '{thing.name}'"
+    if not isinstance(thing.description, str):
+        return (f"{called}: its description is {_a(thing.description)}, not text", None), called
+    return None, called
 
 
 def _word(name: object, also: str = "") -> bool:
