@@ -189,3 +189,35 @@ def test_house_rules_reach_dask_workers_that_do_not_hold_them_in_a_tournament(cl
 
     assert games("dask.jsonl") == games("here.jsonl")
     assert max(max(g["scores"]) for g in games("dask.jsonl")) >= 7  # the house rule's 7 points were scored
+
+
+WAVERING = """from tabletop import Bot, hookimpl
+
+
+def choose(game, view, player, legal, rng):
+    return CHOICE
+
+
+@hookimpl
+def register_bots():
+    return [Bot("wavering", "mended between two runs", choose, reads_state=False)]
+"""
+
+
+def test_a_tournament_that_ends_before_any_game_leaves_no_results_file(tmp_path):
+    """A bot that cannot play stops the tournament at its first decision:
+    no results file is left (so the mended bot's tournament is not refused
+    as a file of other code), and the same command then plays afresh."""
+    from .conftest import run_tabletop
+
+    plugin, results = tmp_path / "wavering.py", tmp_path / "duel.jsonl"
+    command = ("--plugins", plugin, "tournament", "glux", "--bot", "wavering", "--bot", "random")
+    plugin.write_text(WAVERING.replace("CHOICE", "'e5'"))
+    failed = run_tabletop(*command, "--games", "2", "--results", results, cwd=tmp_path)
+    assert failed.returncode == 1 and "bot 'wavering' chose 'e5'" in failed.stderr
+    assert not results.exists()
+    plugin.write_text(WAVERING.replace("CHOICE", "legal[0]"))
+    mended = run_tabletop(*command, "--games", "2", "--results", results, cwd=tmp_path)
+    assert mended.returncode == 0, mended.stderr
+    lines = results.read_text().splitlines()
+    assert json.loads(lines[0])["bots"] == ["wavering", "random"] and len(lines) == 3

@@ -293,24 +293,34 @@ def _result(text: str, number: int, entry: Entry, path: Path) -> Result:
 
 
 class ResultsFile:
-    """Appends finished games, whole lines at a time, flushed as they come."""
+    """Appends finished games, whole lines at a time, flushed as they come.
+
+    A new file gets its first line (the tournament) with the first games:
+    a tournament that ends before any game (a bot that cannot play, say)
+    leaves no file behind, and the same command, once mended, starts afresh
+    rather than finding a file of other code."""
 
     def __init__(self, path: Path, entry: Entry) -> None:
-        fresh = not path.exists() or path.stat().st_size == 0
+        self.path = path
+        self.made = not path.exists()
+        fresh = self.made or path.stat().st_size == 0
         try:
+            # Opened now: a file that cannot be written is said before any game is played.
             self.handle = open(path, "a", encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"cannot write the results file: {exc.strerror}", where=str(path)) from None
-        if fresh:
-            self.write([json.dumps(entry.record(), separators=(",", ":"))])
+        self.head = [json.dumps(entry.record(), separators=(",", ":"))] if fresh else []
 
     def write(self, lines: Iterable[str]) -> None:
-        self.handle.write("".join(line + "\n" for line in lines))
+        head, self.head = self.head, []
+        self.handle.write("".join(line + "\n" for line in [*head, *lines]))
         self.handle.flush()
         os.fsync(self.handle.fileno())
 
     def close(self) -> None:
         self.handle.close()
+        if self.made and self.head:  # made here, and no game came
+            self.path.unlink(missing_ok=True)
 
 
 # -- running -------------------------------------------------------------------------
