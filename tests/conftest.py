@@ -57,3 +57,18 @@ def run_tabletop(*args: str, cwd: Path, env: dict[str, str] | None = None) -> su
         env=full_env,
         timeout=120,
     )
+
+
+#: A plugin whose bot plays ``CHOICE`` (replace it: ``'e5'``, no decision
+#: at all, then ``legal[0]``): a bot mended between two runs of a command.
+WAVERING = """from tabletop import Bot, hookimpl
+
+
+def choose(game, view, player, legal, rng):
+    return CHOICE
+
+
+@hookimpl
+def register_bots():
+    return [Bot("wavering", "mended between two runs", choose, reads_state=False)]
+"""

@@ -17,7 +17,7 @@ from tabletop.simulation import Plan
 from tabletop.stats import turns_of
 from tabletop_glux.events import Draw, Place
 
-from .conftest import PILE, ROOT
+from .conftest import PILE, ROOT, WAVERING
 
 PLAN = Plan(game="glux", players=2, bots=("greedy", "random"), seed="same", logs=True)
 
@@ -260,3 +260,22 @@ def test_a_glux_turn_is_counted_by_its_placement_or_a_variants_event_that_says_i
         player: str
 
     assert turns_of(game, [placed, drawn, Redraw("ben")]) == 2
+
+
+@pytest.mark.parametrize("output", [["--results", "games.jsonl"], ["--results", "games/"], ["-o", "logs"]])
+def test_a_run_that_ends_before_any_game_leaves_nothing_it_made(tmp_path, output):
+    """A bot that cannot play stops the run at its first decision: the
+    results file, results folder or logs folder the run made is gone, so
+    the same command, the bot mended, is not refused as other code's."""
+    from .conftest import run_tabletop
+
+    plugin = tmp_path / "wavering.py"
+    command = ("--plugins", plugin, "simulate", "glux", "--seats", "2", "--bot", "wavering", "--games", "2", *output)
+    plugin.write_text(WAVERING.replace("CHOICE", "'e5'"))
+    failed = run_tabletop(*command, cwd=tmp_path)
+    assert failed.returncode == 1 and "bot 'wavering' chose 'e5'" in failed.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["wavering.py"]
+    plugin.write_text(WAVERING.replace("CHOICE", "legal[0]"))
+    mended = run_tabletop(*command, cwd=tmp_path)
+    assert mended.returncode == 0, mended.stderr
+    assert (tmp_path / output[1].rstrip("/")).exists()

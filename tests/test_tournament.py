@@ -15,7 +15,7 @@ from tabletop import MCTS
 from tabletop import mcts as mcts_module
 from tabletop.tournament import Entry, Result, pairs, ratings, resume, run
 
-from .conftest import ROOT
+from .conftest import ROOT, WAVERING
 
 DUEL = Entry(game="glux", bots=("random", "greedy"), players=2, seed="t")
 
@@ -189,19 +189,6 @@ def test_house_rules_reach_dask_workers_that_do_not_hold_them_in_a_tournament(cl
 
     assert games("dask.jsonl") == games("here.jsonl")
     assert max(max(g["scores"]) for g in games("dask.jsonl")) >= 7  # the house rule's 7 points were scored
-
-
-WAVERING = """from tabletop import Bot, hookimpl
-
-
-def choose(game, view, player, legal, rng):
-    return CHOICE
-
-
-@hookimpl
-def register_bots():
-    return [Bot("wavering", "mended between two runs", choose, reads_state=False)]
-"""
 
 
 def test_a_tournament_that_ends_before_any_game_leaves_no_results_file(tmp_path):

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -169,6 +170,8 @@ def play(
     do not see."""
     for arm in run.arms:
         simulation.check(arm)
+    # What this run makes: removed again when it ends in an error before any game.
+    made = [path for path in (run.results, run.logs) if path is not None and not os.path.lexists(path)]
     meta = metadata(run)
     arms = len(run.arms)
     players = run.arms[0].players
@@ -359,12 +362,25 @@ def play(
         raise Interrupted(f"interrupted by {exc.name}: {kept_text}{rerun}", signum=exc.signum) from None
     except BaseException:
         # Whatever stopped the run (a worker's error, a full disk), what is
-        # written stays readable and a rerun continues it.
+        # written stays readable and a rerun continues it; a run that made
+        # its files and ended before any game (a bot that cannot play) leaves
+        # none, so that the mended run is not refused as other code's.
         with contextlib.suppress(Exception):
             finish()
+            if not done.games and not kept:
+                _unmake(made)
         raise
     finish()
     return done
+
+
+def _unmake(paths: list[Path]) -> None:
+    """Remove ``paths``, files or folders this run made."""
+    for path in paths:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
 
 
 def _totals_from_rows(rows: Iterable[dict[str, Any]], arms: int, totals: Totals, where: str) -> None:
