@@ -138,6 +138,40 @@ def test_register_bots_a_tournament_names_the_bot_at_its_own_code(cli, tmp_path)
     )
 
 
+CONFIGURED = """from tabletop import Bot, hookimpl
+
+
+def first(game, view, player, legal, rng):
+    return legal[0]
+
+
+def configured(settings):
+    return "first"
+
+
+first.configured = configured
+
+
+@hookimpl
+def register_bots():
+    return [Bot("first", "settings that give no bot", first)]
+"""
+
+
+def test_register_bots_settings_that_give_no_choose_are_one_line(cli, tmp_path):
+    """A bot's ``choose.configured`` (what ``--bot NAME:key=value`` asks)
+    that gives something the core cannot call: one line naming it."""
+    path = plugin(tmp_path, CONFIGURED)
+    result = cli(
+        "--plugins", path, "selfplay", "glux", "--seats", "2", "--bot", "first:fast=1", "-o", "out", plugins=False
+    )
+    where = f"{path}:{line_of(path, 'def configured')}"
+    one_line(
+        result, 2, f"{where}: bot 'first': its choose.configured gave a choose that is a str ('first'), not a function"
+    )
+    nothing_in(tmp_path, path.name)
+
+
 # -- register_renderers -------------------------------------------------------------------
 RENDERERS = """from tabletop import Legend, Renderer, Symbol, hookimpl
 

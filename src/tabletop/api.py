@@ -21,14 +21,15 @@ import attrs
 
 from . import chance, logfile, seen
 from .engine import Match, Replay
-from .errors import IllegalEventError, UsageError
+from .errors import IllegalEventError, PluginError, UsageError
 from .events import Event
-from .extensions import Bot
+from .extensions import Bot, code_of
 from .game import Game
 from .header import Header
 from .live import Secrets, bot_rng, decide, make_header, play_out, settle
 from .nodes import Decide, Outcome, Over
 from .plugins import get_plugin_manager
+from .registering import takes
 from .registry import Registry
 from .rollouts import Rollouts
 
@@ -353,10 +354,14 @@ def bot_named(registry: Registry, spec: str, game: str) -> Bot:
     if configure is None:
         raise UsageError(f"bot '{name}' has no settings")
     try:
-        # Named by the whole spec: totals and tables tell its settings apart.
-        return attrs.evolve(bot, name=spec, choose=configure(params))
+        configured = configure(params)
     except UsageError as error:
         raise UsageError(f"bot '{spec}': {error}") from None
+    wrong = takes(configured, ("game", "view", "player", "legal", "rng"))
+    if wrong:
+        raise PluginError(f"bot '{name}': its choose.configured gave a choose that {wrong}", where=code_of(configure))
+    # Named by the whole spec: totals and tables tell its settings apart.
+    return attrs.evolve(bot, name=spec, choose=configured)
 
 
 def open(path: PathLike, *, plugins: Sequence[PathLike] = (), registry: Registry | None = None) -> Record:  # noqa: A001
