@@ -564,7 +564,6 @@ class Context:
         if costs is None:
             costs = moving[kind] = {}
         state, seat = self.state, self.seat
-        cost_of = game.rules.glyph_move_cost
         found = [None]
         alone = True  # paid in the piece's own type (or dice of any face) alone
         for distance in range(1, min(reach, game.longest_line) + 1):
@@ -573,7 +572,7 @@ class Context:
                 if fixed:
                     cost = game.move_costs(kind, distance)
                 else:
-                    cost = cost_of(game=game, state=state, seat=seat, piece=kind, distance=distance)
+                    cost = payment.move_cost(game, state, seat, kind, distance)
                 cost = costs[distance] = tuple(cost)
             other = cost[2] if len(cost) > 2 and cost[2] != kind else None
             alone = alone and other is None

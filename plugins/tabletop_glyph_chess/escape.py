@@ -61,11 +61,36 @@ def escape_cost(game: GlyphChess, state: State | Work, spot: int) -> tuple[str, 
     if not cost:
         return None
     if type(cost) is str:
+        if cost not in payment.PAYMENT_TYPES:
+            raise game.rules.refuse("glyph_escape_cost", f"gave {cost!r}: {payment.unknown_type(cost)}")
         return "coin", cost
+    problem = payment.cost_problem(*(tuple(cost) + (None,))[:2])
+    if problem:
+        raise game.rules.refuse("glyph_escape_cost", f"gave {cost!r}: {problem}")
     kind, type_ = payment.cost_of("glyph_escape_cost", cost)
     if kind not in ONE_ITEM:
         raise game.rules.refuse("glyph_escape_cost", f"gave '{kind}': an escape is paid with one item")
     return kind, type_ or NECROMANCER
+
+
+def checked_coins(game: GlyphChess):
+    """A variant's ``glyph_escape_coins``, refused (one line naming the
+    variant) when it offers what no one can pay with: a coin letter that is
+    no glyph type, a die the game does not share."""
+    asked = game.rules.glyph_escape_coins
+
+    def escape_coins(game, state, spot):
+        found = asked(game=game, state=state, spot=spot)
+        items = {*GLYPHS, *(f"D{n}" for n in range(1, game.dice + 1))}
+        wrong = [item for item in found if item not in items]
+        if wrong:
+            raise game.rules.refuse(
+                "glyph_escape_coins",
+                f"gave {wrong[0]!r}: a coin letter ({' '.join(GLYPHS)}) or a die D1 to D{game.dice}",
+            )
+        return found
+
+    return escape_coins
 
 
 def paid(item: str) -> tuple[tuple[int, ...], tuple[str, ...]]:

@@ -16,6 +16,7 @@ from . import (
     about,
     actions,
     bots,
+    escape,
     evaluation,
     hookspecs,
     movement,
@@ -27,6 +28,7 @@ from . import (
     resignation,
     setup,
     sight,
+    spells,
     steps,
     turn_end,
 )
@@ -170,14 +172,28 @@ class GlyphChess(Game):
         self.centre_wins = r.glyph_centre_wins
         wild = r.glyph_wild_coins
         self.wild = lambda state, seat: wild(game=self, state=state, seat=seat)
+        # A variant's answers to these per-move hooks are looked at where
+        # they are taken (the official ones, known good, are taken as they are).
+        if not rules.official("glyph_payers"):
+            self.payers = payment.checked_payers(rules)
+        if not rules.official("glyph_wild_coins"):
+            self.wild = payment.checked_wild(self, wild)
+        if not rules.official("glyph_escape_coins"):
+            self.escape_coins = escape.checked_coins(self)
+        self.variant_answers = {
+            name for name in ("glyph_rerollable", "glyph_outcome", "glyph_notate") if not rules.official(name)
+        }
         self.edges = tuple(tuple(e) for e in r.glyph_start_edges(game=self, players=n))
         self.first = r.glyph_first_player(players=n)
         self.spells = dict(r.glyph_spells(players=n))
         # A gathering hook: every variant's answer, in a list (asked of the
         # rules themselves, not of the official function alone).
-        for added in rules.glyph_more_spells(players=n) or ():
+        more = rules.glyph_more_spells(players=n) or ()
+        for added in more:
             self.spells.update(added)
         costs = dict(r.glyph_costs())
+        if not all(map(rules.official, ("glyph_spells", "glyph_more_spells", "glyph_costs"))):
+            spells.check(self, more, costs)
         #: Each spell's cost: (cost kind, payment type or None for the caster's).
         self.costs = {
             name: payment.cost_of(f"the cost of {name}", costs.get(name, spell.cost))
@@ -200,13 +216,17 @@ class GlyphChess(Game):
         self.secret_setup = bool(r.glyph_secret_setup(players=n))
         self.hand_limit = r.glyph_hand_limit(players=n)
         self.dice = setup.dice(self)
+        setup.check(self)
         #: The turn the core runs (``tabletop.Turn``): the table of steps in
         #: force (``steps.py``) on the state's twin (``state.Work``). Every
         #: step's check names what is wrong with any decision, and an
         #: arrangement is refused in every step after setup
         #: (``steps.arranged``); a step lists its decisions whoever asks, so
         #: the node is asked first whose they are.
-        self.turn = Turn(r.glyph_turn_steps(players=n), work=Work, screens=False, screen=steps.arranged, guarded=True)
+        table = r.glyph_turn_steps(players=n)
+        if not rules.official("glyph_turn_steps"):
+            steps.check(self, table)
+        self.turn = Turn(table, work=Work, screens=False, screen=steps.arranged, guarded=True)
         #: The table of steps in force, by phase.
         self.steps = self.turn.table
         # Nodes asked for again and again, made once.
@@ -255,7 +275,12 @@ class GlyphChess(Game):
 
     def rerollable(self, state: Any, seat: int) -> tuple[int, ...]:
         """The dice ``seat`` may re-roll in its awakening step."""
-        return tuple(self.rules.glyph_rerollable(game=self, state=state, seat=seat))
+        dice = tuple(self.rules.glyph_rerollable(game=self, state=state, seat=seat))
+        if "glyph_rerollable" in self.variant_answers and (
+            len(set(dice)) < len(dice) or not all(0 <= d < self.dice for d in dice)
+        ):
+            raise self.rules.refuse("glyph_rerollable", f"gave {dice!r}: dice 0 to {self.dice - 1}, each once")
+        return dice
 
     # -- the contract ------------------------------------------------------------
     def initial(self) -> State:
@@ -273,7 +298,12 @@ class GlyphChess(Game):
         return freeze(work)
 
     def outcome(self, state: State) -> Outcome:
-        return self.rules.glyph_outcome(game=self, state=state)
+        outcome = self.rules.glyph_outcome(game=self, state=state)
+        if "glyph_outcome" in self.variant_answers:
+            strangers = [p for p in (*outcome.winners, *outcome.scores) if p not in self.seats]
+            if strangers:
+                raise self.rules.refuse("glyph_outcome", f"named {strangers[0]!r}, who is no player of this game")
+        return outcome
 
     def fast(self) -> Fast:
         """The fused, mutable fast path (see :mod:`~tabletop_glyph_chess.fast`)."""
@@ -341,8 +371,13 @@ class GlyphChess(Game):
         return notation.sentence(self, event, self.sees(event, viewer))
 
     def notate(self, decision: Event) -> str:
-        if not self.rules.official("glyph_notate"):
-            return self.rules.glyph_notate(game=self, decision=decision)
+        if "glyph_notate" in self.variant_answers:
+            text = self.rules.glyph_notate(game=self, decision=decision)
+            if not text.strip() or "\n" in text:
+                raise self.rules.refuse(
+                    "glyph_notate", f"gave {text!r} for {type(decision).__name__}: one line, not empty"
+                )
+            return text
         return notation.notate(self, decision)
 
     def parse(self, text: str, player: str, state: State) -> Event:

@@ -132,13 +132,43 @@ def glyph_may_land(game: GlyphChess, state: State | Work, seat: int, piece: str,
     return game.landing_table(seat, piece)[state.board[spot]]
 
 
+# -- a variant's answers -------------------------------------------------------------
+def move_range(game: GlyphChess, state: State | Work, seat: int, piece: str, source: int) -> int:
+    """What a variant's ``glyph_move_range`` says, refused (one line naming
+    the variant) when negative: asked only where a variant changes it."""
+    most = game.rules.glyph_move_range(game=game, state=state, seat=seat, piece=piece, source=source)
+    if most < 0:
+        raise game.rules.refuse(
+            "glyph_move_range",
+            f"gave {most} for the {NAMES.get(piece, piece)}: a range is 0 (it does not move) or more",
+        )
+    return most
+
+
+def directions(
+    game: GlyphChess, state: State | Work, seat: int, piece: str, source: int
+) -> Mapping[str, Sequence[int]]:
+    """What a variant's ``glyph_move_directions`` says, refused (one line
+    naming the variant) when a line holds a spot off the board, the piece's
+    own spot or a spot twice: asked only where a variant changes it."""
+    rays = game.rules.glyph_move_directions(game=game, state=state, seat=seat, piece=piece, source=source)
+    size = game.geo.size
+    for name, ray in rays.items():
+        for i, spot in enumerate(ray):
+            if not 0 <= spot < size or spot == source or spot in ray[:i]:
+                why = "off the board" if not 0 <= spot < size else "the piece's own" if spot == source else "twice"
+                raise game.rules.refuse(
+                    "glyph_move_directions",
+                    f"gave a line {name!r} from {game.geo.names[source]} holding {spot!r}: {why}",
+                )
+    return rays
+
+
 # -- checking, listing, carrying out -----------------------------------------------
 def line(game: GlyphChess, state: State | Work, seat: int, piece: str, source: int, target: int):
     """The direction, distance and line from ``source`` to ``target`` along the
     directions ``piece`` may move in, or None."""
-    for name, ray in game.rules.glyph_move_directions(
-        game=game, state=state, seat=seat, piece=piece, source=source
-    ).items():
+    for name, ray in directions(game, state, seat, piece, source).items():
         if target in ray:
             return name, ray.index(target) + 1, ray
     return None
@@ -155,7 +185,7 @@ def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source:
         if most is None:
             most = game.reaches[kind] = reach(game.geo, kind)
     else:
-        most = r.glyph_move_range(game=game, state=state, seat=seat, piece=kind, source=source)
+        most = move_range(game, state, seat, kind, source)
     if not most:
         if kind == MINION:
             return "minions move only by the summoner's spell (march)"
@@ -195,7 +225,7 @@ def check(game: GlyphChess, state: State | Work, seat: int, event: Move, source:
     if game.move_costs_fixed:
         cost = game.move_costs(kind, distance)
     else:
-        cost = r.glyph_move_cost(game=game, state=state, seat=seat, piece=kind, distance=distance)
+        cost = payment.move_cost(game, state, seat, kind, distance)
     return payment.check(game, state, seat, source, *cost, dice=event.dice, coins=event.coins, piece=kind)
 
 
@@ -235,7 +265,7 @@ def lines(ctx: Context) -> tuple[tuple[Sequence, list[int], list[int]], Sequence
         if most is None:
             most = game.reaches[kind] = reach(game.geo, kind)
     else:
-        most = game.rules.glyph_move_range(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=ctx.source)
+        most = move_range(game, ctx.state, ctx.seat, kind, ctx.source)
     if not most:
         return None
     counted = ctx.move_counts(most)
@@ -246,7 +276,7 @@ def lines(ctx: Context) -> tuple[tuple[Sequence, list[int], list[int]], Sequence
     if game.directions_by_spot:
         cut = ctx.lines[source] or named_lines(game.geo, ctx.player, source)
         return counted, cut[most] if most < len(cut) else cut[-1]
-    rays = game.rules.glyph_move_directions(game=game, state=ctx.state, seat=ctx.seat, piece=kind, source=source)
+    rays = directions(game, ctx.state, ctx.seat, kind, source)
     return counted, [line[:most] for line in _named(ctx.names, ctx.player, source, rays.values())]
 
 

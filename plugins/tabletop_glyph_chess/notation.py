@@ -177,6 +177,9 @@ def parse(game: GlyphChess, text: str, player: str, state: State) -> Event:
 
 #: The first words of the game's own decisions (a spell's name aside).
 _OWN = frozenset({"reroll", "skip", "stay", "escape", "discard", "arrange"})
+#: The words no spell may be named: the game's own decisions and the core's
+#: (a pass, a resignation).
+OWN_WORDS = _OWN | {"pass", "resign"}
 
 
 _DIE = re.compile(r"^[dD][1-9]$")

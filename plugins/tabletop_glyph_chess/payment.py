@@ -26,7 +26,7 @@ import attrs
 from tabletop import PluginError, rulehook
 from tabletop.rules import fast_form
 
-from .pieces import GLYPHS, a_coin
+from .pieces import GLYPHS, NAMES, a_coin
 from .state import ALIVE, State, Work
 
 #: The cost kinds (see above).
@@ -58,11 +58,20 @@ def cost_of(name: str, value: object) -> tuple[str, str | None]:
     (cost kind, payment type or None for the piece's own), refused when either
     is unknown; ``name`` says whose cost it is."""
     kind, type_ = (value, None) if isinstance(value, str) else (tuple(value) + (None,))[:2]
-    if kind not in COST_KINDS:
-        raise PluginError(f"{name}: {unknown_cost(kind)}")
-    if type_ is not None and type_ not in PAYMENT_TYPES:
-        raise PluginError(f"{name}: {unknown_type(type_)}")
+    problem = cost_problem(kind, type_)
+    if problem:
+        raise PluginError(f"{name}: {problem}")
     return kind, type_
+
+
+def cost_problem(kind: object, type_: object) -> str | None:
+    """What is wrong with a cost of this kind, paid in items of ``type_``
+    (None: the piece's own), or None."""
+    if kind not in COST_KINDS:
+        return str(unknown_cost(kind))
+    if type_ is not None and type_ not in PAYMENT_TYPES:
+        return str(unknown_type(type_))
+    return None
 
 
 @attrs.frozen(cache_hash=True)
@@ -94,6 +103,35 @@ def official_payers(game, state: State | Work, seat: int, spot: int | None, kind
         return payers_for(kind, False, NO_WILD)
     wild = game.wild(state, seat)
     return payers_for(kind, True, wild if type(wild) is frozenset else frozenset(wild))
+
+
+def checked_payers(rules):
+    """A variant's ``glyph_payers``, refused (one line naming the variant)
+    when it names a face or coin type that is no glyph type."""
+    asked = rules.glyph_payers
+
+    def payers(game, state, seat, spot, kind):
+        found = asked(game=game, state=state, seat=seat, spot=spot, kind=kind)
+        if not (found.faces <= PAYMENT_TYPES and found.coins <= PAYMENT_TYPES):
+            wrong = sorted(map(str, (found.faces | found.coins) - PAYMENT_TYPES))
+            raise rules.refuse("glyph_payers", f"gave {wrong[0]!r} for {kind}: {unknown_type(wrong[0])}")
+        return found
+
+    return payers
+
+
+def checked_wild(game, asked):
+    """A variant's ``glyph_wild_coins``, refused (one line naming the
+    variant) when it names a coin type that is no glyph type."""
+
+    def wild(state, seat):
+        found = asked(game=game, state=state, seat=seat)
+        if not found <= PAYMENT_TYPES:
+            wrong = sorted(map(str, found - PAYMENT_TYPES))[0]
+            raise game.rules.refuse("glyph_wild_coins", f"gave {wrong!r}: {unknown_type(wrong)}")
+        return found
+
+    return wild
 
 
 #: No coin type wild.
@@ -158,29 +196,61 @@ def check(
 
 
 def check_move_costs(game) -> None:
-    """Refuse, as the game is made, a move cost of an unknown kind or type:
-    ``glyph_move_cost`` is asked for every piece and a move of 1 and 2 spots
-    in the state the game starts from."""
-    from .pieces import NAMES
-
-    if all(map(game.rules.official, ("glyph_move_cost", "glyph_move_costs", "glyph_move_range"))):
+    """Refuse, as the game is made, a move cost of an unknown kind or type,
+    or that is not a cost at all (not ``(kind, amount[, type])``, an amount
+    below 1): ``glyph_move_cost`` is asked for every piece and a move of 1
+    and 2 spots in the state the game starts from. The hook a variant
+    changed is named (``glyph_move_costs`` when the per-move hook is the
+    official one, which answers from it)."""
+    r = game.rules
+    if all(map(r.official, ("glyph_move_cost", "glyph_move_costs", "glyph_move_range"))):
         return  # the official costs, known good
+    by_distance = r.official("glyph_move_cost")
+    hook = "glyph_move_costs" if by_distance else "glyph_move_cost"
+    # The header-time costs depend on the piece and distance alone: every distance is looked at.
+    distances = range(1, game.longest_line + 1) if by_distance else (1, 2)
     state = game.initial()
     for seat in range(len(game.players)):
         for piece in NAMES:
-            for distance in (1, 2):
+            for distance in distances:
                 try:
-                    cost = game.rules.glyph_move_cost(game=game, state=state, seat=seat, piece=piece, distance=distance)
+                    cost = r.glyph_move_cost(game=game, state=state, seat=seat, piece=piece, distance=distance)
                 except (LookupError, TypeError, ValueError, AttributeError):
                     continue  # a rule that reads a position the start has not: asked again as moves are listed
                 if cost is None:
                     continue
-                kind, type_ = cost[0], cost[2] if len(cost) > 2 else None
-                where = f"glyph_move_cost for the {NAMES[piece]}"
-                if kind not in COST_KINDS:
-                    raise PluginError(f"{where}: {unknown_cost(kind)}")
-                if kind != "any-die" and (type_ or piece) not in PAYMENT_TYPES and _moves(game, state, seat, piece):
-                    raise PluginError(f"{where}: {unknown_type(type_ or piece)}")
+                problem = move_cost_problem(game, state, seat, piece, cost)
+                if problem:
+                    raise r.refuse(
+                        hook, f"for the {NAMES[piece]}: {problem} (it gave {cost!r} for a move of {distance})"
+                    )
+
+
+def move_cost(game, state, seat: int, piece: str, distance: int) -> tuple:
+    """What a variant's ``glyph_move_cost`` says a move costs, refused (one
+    line naming the variant) when it is no cost: asked only where a variant
+    changes that hook (the header-time costs were looked at as the game was made)."""
+    cost = game.rules.glyph_move_cost(game=game, state=state, seat=seat, piece=piece, distance=distance)
+    problem = move_cost_problem(game, state, seat, piece, cost)
+    if problem:
+        raise game.rules.refuse(
+            "glyph_move_cost", f"for the {NAMES[piece]}: {problem} (it gave {cost!r} for a move of {distance})"
+        )
+    return cost
+
+
+def move_cost_problem(game, state, seat: int, piece: str, cost: object) -> str | None:
+    """What is wrong with ``cost`` as the cost of a move of ``piece``, or None."""
+    if type(cost) is not tuple or len(cost) not in (2, 3) or type(cost[1]) is not int:
+        return "a move costs (cost kind, amount) or (cost kind, amount, payment type)"
+    kind, type_ = cost[0], cost[2] if len(cost) > 2 else None
+    if kind not in COST_KINDS:
+        return str(unknown_cost(kind))
+    if cost[1] < 1:
+        return "a move costs 1 item or more"
+    if kind != "any-die" and (type_ or piece) not in PAYMENT_TYPES and _moves(game, state, seat, piece):
+        return str(unknown_type(type_ or piece))
+    return None
 
 
 def _moves(game, state, seat: int, piece: str) -> bool:

@@ -61,6 +61,66 @@ def dice(game: GlyphChess) -> int:
     return count
 
 
+#: The most coins of one type a player's bag may hold (``glyph_coins``).
+MOST_COINS = 99
+
+
+def check(game: GlyphChess) -> None:
+    """Refuse, as the game is made, a setup a variant's answers make
+    unplayable: edges that are not 7 spots of the board for each seat, none
+    shared; a first player who is not a seat; bags that are not a count of
+    0 to 99 for each glyph type; starting coins the bag cannot give; a
+    negative hand limit. Only the hooks a variant implements are looked at
+    (the official answers are known good)."""
+    r, n = game.rules, len(game.players)
+    if not r.official("glyph_start_edges"):
+        _check_edges(game)
+    if not 0 <= game.first < n:
+        raise r.refuse("glyph_first_player", f"gave {game.first!r}: the seats are 0 to {n - 1}")
+    if not (r.official("glyph_coins") and r.official("glyph_starting_coins")):
+        _check_coins(game)
+    if game.hand_limit < 0:
+        raise r.refuse("glyph_hand_limit", f"gave {game.hand_limit!r}: a hand limit is 0 or more coins")
+
+
+def _check_edges(game: GlyphChess) -> None:
+    r, n, size = game.rules, len(game.players), game.geo.size
+    edges = game.edges
+    if len(edges) != n:
+        raise r.refuse("glyph_start_edges", f"gave {len(edges)} edge(s) for {n} players (one edge for each seat)")
+    seen: set[int] = set()
+    for seat, edge in enumerate(edges):
+        if len(edge) != len(GLYPHS) + 1:
+            raise r.refuse(
+                "glyph_start_edges", f"gave {len(edge)} spots for seat {seat} (an edge is {len(GLYPHS) + 1} spots)"
+            )
+        for spot in edge:
+            if not 0 <= spot < size:
+                raise r.refuse("glyph_start_edges", f"gave spot {spot!r}: the board's spots are 0 to {size - 1}")
+            if spot in seen:
+                raise r.refuse("glyph_start_edges", f"gave spot {spot} ({game.geo.names[spot]}) twice")
+            seen.add(spot)
+
+
+def _check_coins(game: GlyphChess) -> None:
+    r, n = game.rules, len(game.players)
+    bag = tuple(r.glyph_coins(players=n))
+    if len(bag) != len(GLYPHS) or not all(0 <= count <= MOST_COINS for count in bag):
+        raise r.refuse(
+            "glyph_coins", f"gave {bag!r}: a bag holds 0 to {MOST_COINS} coins of each of {len(GLYPHS)} types"
+        )
+    for seat in range(n):
+        owed = r.glyph_starting_coins(players=n, seat=seat, first=game.first)
+        if not 0 <= owed <= sum(bag):
+            # Blame the rule a variant changed: the official starting coins
+            # are more than a variant's bag holds.
+            if r.official("glyph_starting_coins"):
+                raise r.refuse("glyph_coins", f"gave a bag of {sum(bag)} coins: seat {seat} draws {owed} to start")
+            raise r.refuse(
+                "glyph_starting_coins", f"gave {owed!r} for seat {seat}: 0 to the {sum(bag)} coins of the bag"
+            )
+
+
 def initial(game: GlyphChess) -> State:
     """The state before the first event: empty edges, full bags."""
     n = len(game.players)

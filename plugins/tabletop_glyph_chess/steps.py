@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tabletop import Decide, Event, Forced, Hidden, Over, TurnStep, rulehook
 from tabletop.steps import decided_by
@@ -157,7 +157,11 @@ AWAKEN_STEP = TurnStep(
 # -- drawing -----------------------------------------------------------------------
 def _draw_node(game, state):
     seat = awakening.drawer(state)
-    counts = state.bags[seat] if any(state.bags[seat]) else state.used[seat]
+    counts = state.bags[seat]
+    if not any(counts):
+        counts = state.used[seat]
+        if not any(counts):  # only a variant's glyph_draws asks for a draw from nothing
+            raise game.rules.refuse("glyph_draws", f"said {game.players[seat]} draws with no coin in the bag or used")
     return game.draw_node(seat, tuple(counts))
 
 
@@ -333,3 +337,17 @@ STEPS: dict[str, TurnStep] = {
 @rulehook
 def glyph_turn_steps(players: int) -> Mapping[str, TurnStep]:
     return STEPS
+
+
+def check(game: Any, table: Mapping[str, TurnStep]) -> None:
+    """Refuse, as the game is made, a table of steps the game cannot run:
+    one without a phase the game's own steps lead to (every phase of
+    :data:`STEPS`), or a step listed under a name not its own."""
+    missing = [phase for phase in STEPS if phase not in table]
+    if missing:
+        raise game.rules.refuse(
+            "glyph_turn_steps", f"gave a table without {', '.join(missing)} (the game's steps lead to every phase)"
+        )
+    for phase, step in table.items():
+        if step.name != phase:
+            raise game.rules.refuse("glyph_turn_steps", f"gave the step {step.name!r} as {phase!r}")
