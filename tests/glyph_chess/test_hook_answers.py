@@ -356,3 +356,15 @@ def test_glyph_outcome_a_winner_who_is_no_player_is_refused(cli, tmp_path):
         return Outcome({"zed": 1}, ("zed",), outcome.note) if outcome.winners else outcome
     """
     selfplay(cli, tmp_path, body, "glyph_outcome", "named 'zed', who is no player of this game")
+
+
+def test_glyph_wild_coins_refused_when_new_shows_the_first_decision_leaves_no_log(cli, tmp_path):
+    """``new`` asks what comes next before it writes the log: a per-move
+    hook refused there leaves no file."""
+    body = """
+    @rulehook
+    def glyph_wild_coins(self, game, state, seat):
+        return frozenset({"Z"})
+    """
+    problem = "gave 'Z': 'Z' is not a payment type (a cost is paid in items of a glyph type: S, I, E, F, N, U)"
+    new(cli, tmp_path, body, "glyph_wild_coins", problem)

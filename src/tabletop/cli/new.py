@@ -51,6 +51,9 @@ def new(env, game, players, variants, options, seed, sealed, table, output) -> N
         header, seed = attrs.evolve(header, randomness=Randomness()), None
     match = Match(registry, header)
     events = settle(match, seed)
+    # What comes next is asked before the log is written: a rule that cannot
+    # answer it (a house rule's) leaves no file behind.
+    now = status(match)
     create_log(output, registry.codec.log(header, events), seed if sealed else None)
     lines = [f"{shown(output)}: new {header.game} game for {', '.join(names)}."]
     if sealed:
@@ -62,4 +65,4 @@ def new(env, game, players, variants, options, seed, sealed, table, output) -> N
             "The seed is open: whoever has the log can foresee every draw. "
             "For a live game between people, use --sealed."
         )
-    report([*lines, status(match)], f"{shown(output)} was written")
+    report([*lines, now], f"{shown(output)} was written")
