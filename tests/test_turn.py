@@ -70,3 +70,27 @@ def test_the_turns_own_apply_is_written_out_and_folds_the_same(registry):
     for seq, event in enumerate(events, start=1):
         plain.accept(event, seq)
     assert quick.state == plain.state and quick.over
+
+
+def _to_nowhere(game, work):
+    return "nowhere"
+
+
+def test_a_step_leading_to_no_step_of_the_turn_is_one_line_naming_where_it_says_so():
+    """A step's ``follows`` (a house rule's, say) naming a step the table
+    does not hold: one line naming both steps, the steps there are, and the
+    file and line of the ``follows`` that named it."""
+    import types
+
+    from tabletop import Over, PluginError
+    from tabletop.steps import TurnStep
+
+    table = {
+        "deal": TurnStep("deal", lambda game, state: Over(), follows=_to_nowhere),
+        "play": TurnStep("play", lambda game, state: Over()),
+    }
+    work = types.SimpleNamespace(phase="deal")
+    with pytest.raises(PluginError) as raised:
+        Turn(table).settle(None, work)
+    assert raised.value.message == "turn step 'deal' leads to 'nowhere', which is no step of the turn ('deal', 'play')"
+    assert raised.value.where == f"{__file__}:{_to_nowhere.__code__.co_firstlineno}"

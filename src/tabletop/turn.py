@@ -158,7 +158,13 @@ class Turn:
             if after is None:
                 return
             if after not in table:
-                raise PluginError(f"no turn step named {after!r} (from {at!r})")
+                # Named where the step that leads there says so: a house rule's, when it added it.
+                from .extensions import code_of
+
+                raise PluginError(
+                    f"turn step {at!r} leads to {after!r}, which is no step of the turn ({', '.join(map(repr, table))})",
+                    where=code_of(follows[at]),
+                )
             self.set_phase(work, after)
             at = phase(work)
 
