@@ -33,6 +33,7 @@ from . import (
 )
 from . import board as boards
 from .events import EVENTS, Draw
+from .refusal import refuse
 from .state import State, evolve
 
 
@@ -90,11 +91,13 @@ class Glux(Game):
         self.over_asked = None if rules.form("glux_game_over") == "nobody's turn" else rules.glux_game_over
         # Hooks for decisions a variant adds outside the table of steps (the official rules add none).
         self._variant_events = not all(map(rules.official, fast.PLAIN_ONLY))
+        #: Whether a variant answers a rule of final scoring (its answers are then looked at).
+        self.scored_by_variant = not all(map(rules.official, scoring.FINAL))
         #: Whether a variant adds decisions to the placements (``glux_decisions``).
         self.variant_decisions = not rules.official("glux_decisions")
         #: The turn the core runs (``tabletop.Turn``): the table of steps in
         #: force (``steps.py``) and what its steps answer and lead to.
-        self.turn = steps.turn_of(memo.remembering(rules.glux_turn_steps(players=n), rules))
+        self.turn = steps.turn_of(memo.remembering(rules.glux_turn_steps(players=n), rules), rules)
         #: The table of steps in force, by name.
         self.steps = self.turn.table
         # Nodes asked for again and again, made once.
@@ -147,8 +150,20 @@ class Glux(Game):
         bag = tuple(state.bags[seat])
         node = self.draws_by_bag[seat].get(bag)
         if node is None:
+            if not any(bag):
+                raise self._empty_bag(seat)
             node = self.draws_by_bag[seat][bag] = Chance(self.draws[seat], bag)
         return node
+
+    def _empty_bag(self, seat: int) -> Exception:
+        """A variant led ``seat`` to draw from an empty bag (no official rule
+        does): the rule that did, in one line."""
+        rules, player = self.rules, self.players[seat]
+        if not rules.official("glux_draw_after_placing"):
+            return refuse(
+                rules, "glux_draw_after_placing", f"answered True for {player}, whose bag is empty: no chip to draw"
+            )
+        return refuse(rules, "glux_turn_steps", f"led {player} to draw from an empty bag")
 
     def next_turn(self, state: State, after: int) -> int | None:
         """The seat that places next after ``after``, or None (see ``turn.py``)."""

@@ -41,6 +41,7 @@ from .board import ORTHOGONAL
 from .events import Exclude, Place
 from .exclusion import exclude
 from .forms import reads
+from .refusal import refuse, shown
 from .state import Work, hand_of
 
 if TYPE_CHECKING:
@@ -99,6 +100,29 @@ def glux_may_land(game: Any, seat: int, square: int) -> bool:
     return game.start_owner[square] in (-1, seat)
 
 
+def counted_directions(rules: Any, board: Any) -> tuple[tuple[int, int], ...]:
+    """Rule 2's directions (``glux_directions``): none, a step of (0, 0) or
+    off the board from every square, or one given twice, is refused in one
+    line naming the variant (a count would go nowhere, or twice the same way)."""
+    directions = tuple(rules.glux_directions())
+    if not directions or not all(_step(d, board) for d in directions) or len(set(directions)) != len(directions):
+        raise refuse(
+            rules,
+            "glux_directions",
+            f"gave {shown(directions)}: one or more directions (column step, row step) are needed, "
+            f"each once, none (0, 0), each less than {board.width} columns and {board.height} rows",
+        )
+    return directions
+
+
+def _step(direction: Any, board: Any) -> bool:
+    """Whether ``direction`` is a step (column, row) that leads from some square to another."""
+    if type(direction) is not tuple or len(direction) != 2 or direction == (0, 0):
+        return False
+    dc, dr = direction
+    return type(dc) is int and type(dr) is int and abs(dc) < board.width and abs(dr) < board.height
+
+
 _NUMBERS = {1: "one chip", 2: "two chips", 3: "three chips", 4: "four chips"}
 
 
@@ -113,7 +137,7 @@ class Placement:
         board = game.board
         players = len(game.players)
         # Rule 2: the directions are fixed for the game; asked once.
-        self.directions = tuple(rules.glux_directions())
+        self.directions = counted_directions(rules, board)
         self.rays = board.rays(self.directions)
         #: For each square and count 0-6, each count on the board: (squares between, destination).
         self.paths = board.paths(self.directions)
@@ -126,8 +150,17 @@ class Placement:
         self.back_counts = back_counts(board, self.directions, farthest)
         # Rule 5.
         self.height = int(rules.glux_stack_height(players=players))
+        if self.height < 1:
+            raise refuse(rules, "glux_stack_height", f"gave {shown(self.height)}: a square holds 1 chip or more")
         # Rule 6: for each seat and square, whether the seat may land there.
         self.landable = landable_table(rules.glux_may_land, game, board, game.start_owner, players)
+        for seat, squares in enumerate(self.landable):
+            if not any(squares):
+                raise refuse(
+                    rules,
+                    "glux_may_land",
+                    f"answered False for {game.players[seat]} (seat {seat}) on every square: they could never place",
+                )
         #: The squares' names, by index (the board's).
         self.names = board.names
         #: The kinds of chip in force (``chips.Chips``), and each kind's faces.

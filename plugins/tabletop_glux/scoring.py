@@ -15,8 +15,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Outcome, rulehook
+from tabletop.errors import quote
 
+from .refusal import players_problem, refuse
 from .state import State
+
+#: The rules of final scoring: while a variant answers any, its answers are looked at.
+FINAL = ("glux_room_pips", "glux_score_room", "glux_winners", "glux_tiebreak")
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -78,7 +83,10 @@ def glux_tiebreak(tied: tuple[str, ...], points: Mapping[str, int], middle: Mapp
 def room_pips(game: Glux, state: State) -> dict[str, dict[str, int]]:
     """Each room's pips by player."""
     pips_in = game.rules.glux_room_pips
-    return {room: dict(pips_in(game=game, state=state, room=room)) for room in game.room_squares}
+    pips = {room: dict(pips_in(game=game, state=state, room=room)) for room in game.room_squares}
+    if game.scored_by_variant:
+        _by_players(game, "glux_room_pips", pips)
+    return pips
 
 
 def room_points(game: Glux, state: State, pips: dict[str, dict[str, int]] | None = None) -> dict[str, dict[str, int]]:
@@ -87,7 +95,22 @@ def room_points(game: Glux, state: State, pips: dict[str, dict[str, int]] | None
     score = game.rules.glux_score_room
     if pips is None:
         pips = room_pips(game, state)
-    return {room: dict(score(game=game, state=state, room=room, pips=p, players=n)) for room, p in pips.items()}
+    points = {room: dict(score(game=game, state=state, room=room, pips=p, players=n)) for room, p in pips.items()}
+    if game.scored_by_variant:
+        _by_players(game, "glux_score_room", points)
+    return points
+
+
+def _by_players(game: Glux, hook: str, rooms: dict[str, dict[str, int]]) -> None:
+    """A variant's answer for each room must name only players of the game."""
+    for room, answer in rooms.items():
+        for player in answer:
+            if player not in game.seats:
+                raise refuse(
+                    game.rules,
+                    hook,
+                    f"gave {quote(player)} in room {room}: only the players ({', '.join(game.players)}) score",
+                )
 
 
 def outcome(game: Glux, state: State) -> Outcome:
@@ -100,8 +123,14 @@ def outcome(game: Glux, state: State) -> Outcome:
             points[player] += vp
     middle = pips.get(game.board.middle, {})
     winners = tuple(rules.glux_winners(game=game, state=state, points=points, middle=middle))
+    checked = game.scored_by_variant
+    if checked and (wrong := players_problem(winners, game.players, f"the players ({', '.join(game.players)})")):
+        raise refuse(rules, "glux_winners", wrong)
     note = ""
     if len(winners) > 1:
-        winners = tuple(rules.glux_tiebreak(game=game, state=state, tied=winners, points=points, middle=middle))
+        tied = winners
+        winners = tuple(rules.glux_tiebreak(game=game, state=state, tied=tied, points=points, middle=middle))
+        if checked and (wrong := players_problem(winners, tied, f"the tied ({', '.join(tied)})")):
+            raise refuse(rules, "glux_tiebreak", wrong)
         note = "tie on VP, decided by the middle room" if len(winners) == 1 else "tie on VP and middle room"
     return Outcome(points, winners, note)

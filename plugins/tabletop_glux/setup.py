@@ -12,13 +12,15 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletop import Chance, Decide, PluginError, rulehook
+from tabletop import Chance, Decide, rulehook
 from tabletop.errors import describe, quote
 
 from . import chips as chip_kinds
 from .chips import Chips
 from .events import FirstPlayer, Start
 from .placement import put_chip
+from .refusal import players_problem
+from .refusal import refuse as _refuse
 from .state import State, Work, hand_size
 
 #: The most chips a hand may hold (``glux_hand_size``).
@@ -168,13 +170,6 @@ def check_hand_size(size: Any, rules: Any = None) -> int:
     return size
 
 
-def _refuse(rules: Any, hook: str, problem: str) -> PluginError:
-    """The error for an answer of ``hook`` the game cannot use, naming the
-    variant that gave it when the ``rules`` in force can say (``Rules.refuse``)."""
-    refuse = getattr(rules, "refuse", None)
-    return refuse(hook, problem) if refuse is not None else PluginError(f"{hook} {problem}")
-
-
 def start(game: Glux, work: Work, event: Start) -> None:
     """The effect of choosing the start chip's face: it goes on the start square."""
     seat = game.seats[event.player]
@@ -197,8 +192,12 @@ def legal_starts(game: Glux, state: State, seat: int, player: str) -> list[Start
 
 
 def first_player_node(game: Glux) -> Chance:
-    """The chance node of the start player (made once per game)."""
+    """The chance node of the start player (made once per game); players
+    who are not in the game, none, or one twice are refused in one line."""
     players = tuple(game.rules.glux_who_may_start(players=game.players))
+    wrong = players_problem(players, game.players, f"the players ({', '.join(game.players)})")
+    if wrong:
+        raise _refuse(game.rules, "glux_who_may_start", wrong)
     return _first_player_node(players)
 
 

@@ -33,12 +33,14 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop import Event, Forced, Over, Turn, TurnStep, rulehook
 from tabletop.caches import Bound
+from tabletop.errors import quote
 from tabletop.sampling import sampled_by
 from tabletop.steps import decided_by
 
 from . import setup, turn
 from .events import Draw, Exclude, FirstPlayer, Place, Start
 from .placement import place
+from .refusal import refuse
 from .state import Work, hand_of, hand_size
 
 if TYPE_CHECKING:
@@ -166,7 +168,31 @@ def _place_node(game: Glux, state: Any):
     ) or (game.variant_decisions and rules.glux_decisions(game=game, state=state, seat=seat)):
         return game.decides[seat]
     # "Important": no counting placement and the start-square option used.
-    return Forced(rules.glux_stuck(game=game, state=state, seat=seat))
+    return Forced(forced(game, state, seat))
+
+
+def forced(game: Glux, state: Any, seat: int) -> Event:
+    """The event the rules force on ``seat``, stuck (``glux_stuck``). A
+    variant's must be the stuck player's, and an exclusion, a placement the
+    rules allow, or an event of a variant's own (applied by its step or by
+    ``glux_apply``); else one line names it: the rules would force it again
+    and again, or on someone else."""
+    rules = game.rules
+    event = rules.glux_stuck(game=game, state=state, seat=seat)
+    if not rules.official("glux_stuck"):
+        player = game.players[seat]
+        if (
+            getattr(event, "player", None) != player
+            or type(event) in (Draw, Start, FirstPlayer)
+            or (type(event) is Place and check(game, state, event) is not None)
+        ):
+            raise refuse(
+                rules,
+                "glux_stuck",
+                f"gave {quote(game.format(event))} for {player}, who is stuck: an event of {player}'s, "
+                "an exclusion, a placement the rules allow or a variant's own event",
+            )
+    return event
 
 
 def _place_draw(game: Glux, state: Any, player: str, rng: Any) -> Event | None:
@@ -207,6 +233,14 @@ def _place_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
     if game.variant_decisions:
         extra = tuple(game.rules.glux_decisions(game=game, state=state, seat=seat))
         if extra:
+            for decision in extra:
+                why = check(game, state, decision) if getattr(decision, "player", None) == player else "not theirs"
+                if why:
+                    raise refuse(
+                        game.rules,
+                        "glux_decisions",
+                        f"gave {quote(game.format(decision))} for {player}, who may not take it now ({why})",
+                    )
             return [*placements, *extra]
     return placements
 
@@ -269,7 +303,7 @@ _TURNS: dict[int, tuple[Mapping[str, TurnStep], Turn]] = {}
 TURNS_KEPT = Bound(64)
 
 
-def turn_of(table: Mapping[str, TurnStep]) -> Turn:
+def turn_of(table: Mapping[str, TurnStep], rules: Any = None) -> Turn:
     """The core's ``Turn`` of ``table`` (``glux_turn_steps``'s answer), made
     once per table: the steps answer on the state and on its twin
     (``state.Work``); an official step is read from the state
@@ -279,15 +313,19 @@ def turn_of(table: Mapping[str, TurnStep]) -> Turn:
     found = _TURNS.get(id(table))
     if found is not None and found[0] is table:
         return found[1]
-    check_table(table)
+    check_table(table, rules)
     made = Turn(table, work=Work, phase=step_of, set_phase=set_step, screens=False)
     return TURNS_KEPT.keep(_TURNS, id(table), (table, made))[1]
 
 
-def check_table(table: Mapping[str, TurnStep]) -> None:
-    """The official steps must all be in a table in force."""
+def check_table(table: Mapping[str, TurnStep], rules: Any = None) -> None:
+    """The official steps must all be in a table in force, each step under
+    its own name (one line naming the variant, given the ``rules`` in force)."""
     missing = sorted(READ_FROM_STATE - set(table))
     if missing:
-        from tabletop import PluginError
-
-        raise PluginError(f"glux_turn_steps: the table has no step {', '.join(map(repr, missing))}")
+        raise refuse(rules, "glux_turn_steps", f"gave a table with no step {', '.join(map(repr, missing))}")
+    for name, step in table.items():
+        if step.name != name:
+            raise refuse(
+                rules, "glux_turn_steps", f"gave the step {step.name!r} as {name!r}: a step is under its own name"
+            )

@@ -14,6 +14,7 @@ from tabletop import rulehook
 
 from .events import Draw
 from .forms import reads
+from .refusal import refuse, shown
 from .state import Work, hand_size
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ class Turns:
         rules = game.rules
         self.game = game
         #: For each seat, the seats that may take the turn after it, in order.
-        self.order = tuple(tuple(rules.glux_turn_order(game=game, seat=seat)) for seat in range(len(game.players)))
+        self.order = tuple(order_after(game, seat) for seat in range(len(game.players)))
         self.still_placing = rules.glux_still_placing
         self.draw_after_placing = rules.glux_draw_after_placing
         #: Whether "still placing" is read as holding a chip and not being excluded.
@@ -65,6 +66,23 @@ class Turns:
             if still(game=game, state=state, seat=seat):
                 return seat
         return None
+
+
+def order_after(game: Glux, seat: int) -> tuple[int, ...]:
+    """``glux_turn_order``'s answer for ``seat``: every other seat once, then
+    ``seat`` itself or nothing; any other answer (a seat that does not exist,
+    one twice or left out) is refused in one line naming the variant."""
+    order = tuple(game.rules.glux_turn_order(game=game, seat=seat))
+    n = len(game.players)
+    others = [other for other in range(n) if other != seat]
+    if sorted(order[: n - 1]) != others or order[n - 1 :] not in ((), (seat,)):
+        raise refuse(
+            game.rules,
+            "glux_turn_order",
+            f"gave {shown(order)} after seat {seat} ({game.players[seat]}): "
+            f"each other seat (0 to {n - 1}) once, then {seat} itself or nothing",
+        )
+    return order
 
 
 def draw(game: Glux, work: Work, event: Draw) -> None:

@@ -455,7 +455,10 @@ def test_glux_turn_steps_a_table_without_an_official_step_is_one_clear_error():
 
     pm = get_plugin_manager(environment=False)
     pm.register(Plugin())
-    with pytest.raises(PluginError, match="^glux_turn_steps: the table has no step 'draw'$"):
+    with pytest.raises(
+        PluginError,
+        match=r"test_rule_hook_stages\.py:\d+: variant 'no-draw': glux_turn_steps gave a table with no step 'draw'$",
+    ):
         Registry(pm).game(Header("glux", ("ann", "ben"), ("no-draw",)))
 
 
