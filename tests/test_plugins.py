@@ -120,6 +120,33 @@ def test_register_commands_adds_a_command(tmp_path, monkeypatch):
     assert result.returncode == 0 and result.stdout == "hello from a plugin\n"
 
 
+HELLO_FILE = """import click
+from tabletop import hookimpl
+
+
+@hookimpl
+def register_commands(cli):
+    @cli.command()
+    def hello():
+        "Say hello."
+        click.echo("hello from a file")
+"""
+
+
+def test_register_commands_from_a_file_given_with_plugins(tmp_path):
+    """A plugin file given with --plugins adds its commands too (the option
+    is read before the command's name is looked up); without it, the name
+    is no command."""
+    from .conftest import run_tabletop
+
+    plugin = tmp_path / "hello.py"
+    plugin.write_text(HELLO_FILE)
+    given = run_tabletop("--plugins", plugin, "hello", cwd=tmp_path)
+    assert given.returncode == 0 and given.stdout == "hello from a file\n", given.stderr
+    without = run_tabletop("hello", cwd=tmp_path)
+    assert without.returncode == 2 and "No such command 'hello'" in without.stderr
+
+
 def test_register_bots_adds_a_bot(registry):
     assert registry.bot("random", "pile").name == "random"
     assert registry.bot("greedy", "glux").game == "glux"

@@ -241,17 +241,18 @@ class TabletopGroup(TableGroup):
             fail(fault, fault.exit_code)
         return None
 
-    def _load_plugin_commands(self) -> None:
-        # Commands from installed plugins and TABLETOP_PLUGINS, loaded only for
-        # a name that is not built in; a broken plugin is reported by the
-        # command that needs it, not here.
+    def _load_plugin_commands(self, paths: tuple[Path, ...] = ()) -> None:
+        # Commands from installed plugins, TABLETOP_PLUGINS and the files given
+        # with --plugins (read before the command's name is looked up), loaded
+        # only for a name that is not built in; a broken plugin is reported by
+        # the command that needs it, not here.
         if self._plugin_commands_loaded:
             return
         self._plugin_commands_loaded = True
         from ..plugins import get_plugin_manager
 
         try:
-            pm = get_plugin_manager()
+            pm = get_plugin_manager(paths)
         except TabletopError:
             return
         self._misplaced = {}
@@ -274,7 +275,7 @@ class TabletopGroup(TableGroup):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is None:
-            self._load_plugin_commands()
+            self._load_plugin_commands(tuple(ctx.params.get("plugins") or ()))
             command = click.Group.get_command(self, ctx, cmd_name)
         if command is None and cmd_name in self._misplaced:
             from ..answers import a_value
