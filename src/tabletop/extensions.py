@@ -214,10 +214,19 @@ def _takes_history(render: Callable[..., str]) -> bool:
 
 
 def code_of(function: Any) -> str | None:
-    """``FILE:LINE`` of ``function``'s code (a bot's ``choose``, a renderer),
-    for the one line that names it; None when it cannot be found."""
+    """``FILE:LINE`` of a function's code (through wrappers that say what
+    they wrap, and a method's function), or of a class; None when it cannot
+    be found. The one place that names where a plugin's code is: a
+    function's is read from its code object, cheaply; a class's from its
+    source."""
     try:
         function = inspect.unwrap(function)  # a wrapper the core put around it (a tournament's clock)
+    except ValueError:  # a cycle of wrappers
+        return None
+    code = getattr(getattr(function, "__func__", function), "__code__", None)
+    if code is not None:
+        return f"{code.co_filename}:{code.co_firstlineno}"
+    try:
         return f"{inspect.getsourcefile(function)}:{inspect.getsourcelines(function)[1]}"
-    except (TypeError, OSError, ValueError):
+    except (TypeError, OSError):
         return None

@@ -14,6 +14,7 @@ from typing import Any
 import pluggy
 
 from .errors import PluginError
+from .extensions import code_of
 
 #: What is wrong with a thing a plugin registers, and the function or class
 #: at fault (None: the hook that returned it).
@@ -43,25 +44,18 @@ def offered(
     for impl in reversed(getattr(pm.hook, hook).get_hookimpls()):
         function = impl.function
         if impl.hookwrapper or impl.wrapper:
-            raise PluginError(f"{hook} returns what it registers: it is never a wrapper", where=where(function))
+            raise PluginError(f"{hook} returns what it registers: it is never a wrapper", where=code_of(function))
         found = function()
         if found is None:
             continue
         if isinstance(found, NOT_A_LIST) or not isinstance(found, Iterable):
-            raise PluginError(f"{hook} returned {_a(found)}, not a list of {what}", where=where(function))
+            raise PluginError(f"{hook} returned {_a(found)}, not a list of {what}", where=code_of(function))
         for thing in found:
             fault = check(thing)
             if fault is not None:
                 problem, culprit = fault
-                raise PluginError(f"{hook}: {problem}", where=where(culprit) or where(function))
+                raise PluginError(f"{hook}: {problem}", where=code_of(culprit) or code_of(function))
             yield thing, function
-
-
-def where(culprit: object) -> str | None:
-    """``FILE:LINE`` of a plugin's function or class, for the line that names it."""
-    from .extensions import code_of
-
-    return None if culprit is None else code_of(culprit)
 
 
 def article(word: str) -> str:

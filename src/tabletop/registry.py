@@ -20,7 +20,7 @@ from . import rules as rulebook
 from .caches import FORGET_OLDEST, KEEP_FIRST, Bound
 from .errors import LogFormatError, PluginError, UsageError, describe, quote
 from .events import CORE_EVENTS, Event
-from .extensions import Bot, Renderer, Variant
+from .extensions import Bot, Renderer, Variant, code_of
 from .game import Game
 from .header import Header
 from .rules import Parameter, Rules, rulehook, rulespec
@@ -90,9 +90,7 @@ class Registry:
         # Named where the first of the two was found: a plugin file given by
         # path is asked before the installed plugins.
         first = self._sources.get(key)
-        raise PluginError(
-            f"two plugins register {what} (the other at {registering.where(source)})", where=registering.where(first)
-        )
+        raise PluginError(f"two plugins register {what} (the other at {code_of(source)})", where=code_of(first))
 
     # -- look-ups, each with one clear error -----------------------------
     def game_class(self, name: str) -> type[Game]:
@@ -191,7 +189,7 @@ class Registry:
                 raise PluginError(
                     f"game '{cls.name}' has no turn (tabletop.Turn, made in __init__) and no "
                     f"{', '.join(f'{name}()' for name in missing)} of its own",
-                    where=registering.where(cls),
+                    where=code_of(cls),
                 )
         return made
 
@@ -216,7 +214,7 @@ class Registry:
             problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise PluginError(
                 f"game '{game}': its rule_specs and official_rules do not go together: {problem}",
-                where=registering.where(cls),
+                where=code_of(cls),
             ) from None
         seen = set()
         for entry in variants:

@@ -27,6 +27,7 @@ import attrs
 import pluggy
 
 from .errors import PluginError, UsageError
+from .extensions import code_of
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -578,12 +579,9 @@ def _missing(name: str, firstresult: bool) -> Callable[..., Any]:
 
 # -- checking a variant's rules when its plugin loads ------------------------------
 def where(function: Any) -> str:
-    """``FILE:LINE`` of a function, for errors about its definition."""
-    function = inspect.unwrap(getattr(function, "__func__", function))
-    code = getattr(function, "__code__", None)
-    if code is None:
-        return "?"
-    return f"{code.co_filename}:{code.co_firstlineno}"
+    """``FILE:LINE`` of a function or class, for errors about its definition
+    (:func:`tabletop.extensions.code_of`; ``?`` when it cannot be found)."""
+    return code_of(function) or "?"
 
 
 def check_rules(variant_name: str, game: str, rules: object, specs: Any) -> None:
@@ -699,20 +697,13 @@ def parameters(rules: object, variant_name: str = "?") -> tuple[Parameter, ...]:
         if field.type not in PARAMETER_TYPES:
             raise PluginError(
                 f"variant '{variant_name}': parameter '{field.name}' must be int, float, bool or str, not {field.type}",
-                where=_where_class(rules),
+                where=where(rules),
             )
         default = field.default
         if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
             default = default.factory()
         found.append(Parameter(field.name, field.type, default, str(field.metadata.get("help", ""))))
     return tuple(found)
-
-
-def _where_class(cls: type) -> str:
-    """``FILE:LINE`` of a class (its attrs-made ``__init__`` has no file)."""
-    from .extensions import code_of
-
-    return code_of(cls) or where(cls.__init__)
 
 
 def split_entry(entry: str) -> tuple[str, dict[str, str]]:

@@ -279,12 +279,12 @@ class TabletopGroup(TableGroup):
             command = click.Group.get_command(self, ctx, cmd_name)
         if command is None and cmd_name in self._misplaced:
             from ..answers import a_value
-            from ..registering import where
+            from ..extensions import code_of
 
             thing, function = self._misplaced[cmd_name]
             raise PluginError(
                 f"register_commands added {a_value(thing)} as the command '{cmd_name}', not a click command",
-                where=where(function),
+                where=code_of(function),
             )
         return command
 
