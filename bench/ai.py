@@ -26,9 +26,9 @@ def ismcts_against_random(games: int, simulations: int) -> None:
     from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
     from open_spiel.python.bots.uniform_random import UniformRandomBot
 
-    import tabletop.openspiel
+    import tabletop.ai.openspiel
 
-    tabletop.openspiel.register([HOUSE])
+    tabletop.ai.openspiel.register([HOUSE])
     game = pyspiel.load_game("tabletop_glux", {"players": 2, "variants": RULE, "plugins": HOUSE})
 
     class ISMCTS(ismcts.ISMCTSBot):
@@ -55,7 +55,7 @@ def ismcts_against_random(games: int, simulations: int) -> None:
 def pettingzoo_random(episodes: int) -> None:
     import numpy as np
 
-    from tabletop.pettingzoo import env
+    from tabletop.ai.pettingzoo import env
 
     table = env("glux", players=4, variants=[RULE], plugins=[HOUSE])
     rng = np.random.default_rng(0)

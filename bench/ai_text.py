@@ -27,9 +27,9 @@ VALUES = [0, -1, 2**70, "x", None, [], {}, 1.5, True, "a" * 5, {"kind": "move", 
 def positions():
     import pyspiel
 
-    import tabletop.openspiel
+    import tabletop.ai.openspiel
 
-    tabletop.openspiel.register([HOUSE])
+    tabletop.ai.openspiel.register([HOUSE])
 
     def load(name, variants=""):
         return pyspiel.load_game(name, {"players": 2, "variants": variants, "plugins": HOUSE})

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from tabletop import Registry, get_plugin_manager
-from tabletop.live import selfplay
+from tabletop.play.live import selfplay
 
 SIDES = {
     "official": (),

@@ -31,7 +31,7 @@ import time
 import attrs
 
 from tabletop import Registry, Variant, get_plugin_manager, hookimpl, rulehook
-from tabletop.live import selfplay
+from tabletop.play.live import selfplay
 
 GAME = "glyph-chess"
 

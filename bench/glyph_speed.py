@@ -29,9 +29,9 @@ import chess
 import chess.pgn
 
 from tabletop import Registry, get_plugin_manager
-from tabletop.engine import Replay
-from tabletop.live import selfplay
-from tabletop.logfile import create
+from tabletop.log.logfile import create
+from tabletop.play.engine import Replay
+from tabletop.play.live import selfplay
 
 GAME = "glyph-chess"
 NAMES = ["p1", "p2"]

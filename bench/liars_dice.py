@@ -8,7 +8,7 @@ Both sides play two-player games (OpenSpiel's ``liars_dice`` has two
 players) with the same rules: ``--dice`` dice each, six faces, the six
 wild, bids by count then face.
 
-- tabletop: ``tabletop.live.selfplay()`` with the random bot in both seats,
+- tabletop: ``tabletop.play.live.selfplay()`` with the random bot in both seats,
   as ``tabletop selfplay`` plays (a header made and checked per game, the
   bots' random numbers and every roll drawn from the game's seed, every
   event kept for the log);
@@ -17,7 +17,7 @@ wild, bids by count then face.
   each decision uniformly among ``legal_actions()`` with Python's
   ``random``, until ``is_terminal()``.
 
-- tabletop rollouts: ``tabletop.rollouts.Rollouts.play(rng)``, the header
+- tabletop rollouts: ``tabletop.play.rollouts.Rollouts.play(rng)``, the header
   checked once and one generator drawing every decision and chance outcome,
   as OpenSpiel's rollout does (no log, no seed per game).
 
@@ -46,11 +46,12 @@ from pathlib import Path
 
 import pyspiel
 
-from tabletop import Game, chance
+from tabletop import Game
 from tabletop.api import registry
-from tabletop.engine import Match
-from tabletop.live import bot_rng, make_header, selfplay
-from tabletop.rollouts import Rollouts
+from tabletop.play import chance
+from tabletop.play.engine import Match
+from tabletop.play.live import bot_rng, make_header, selfplay
+from tabletop.play.rollouts import Rollouts
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "liars_dice"
 NAMES = ("p1", "p2")

@@ -23,9 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from tabletop import Registry, get_plugin_manager, snapshot, start
+from tabletop import Registry, get_plugin_manager, start
 from tabletop.cli.adding import add
-from tabletop.engine import Replay
+from tabletop.play import snapshot
+from tabletop.play.engine import Replay
 
 ROOT = Path(__file__).resolve().parent.parent
 PILE = ROOT / "tests" / "plugins" / "pile.py"

@@ -20,8 +20,8 @@ import time
 
 import tabletop
 from tabletop.api import bot_named
-from tabletop.intervals import wilson
-from tabletop.live import selfplay
+from tabletop.many.intervals import wilson
+from tabletop.play.live import selfplay
 
 
 def _play(job: tuple[str, int, str, str, int]) -> tuple[int, list[str], int, float]:

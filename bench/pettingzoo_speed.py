@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
     from pettingzoo.classic import connect_four_v3, tictactoe_v3
 
-    from tabletop.pettingzoo import env
+    from tabletop.ai.pettingzoo import env
 
     ours = f"{args.game} ({args.players} players)"
     makers: dict[str, Callable[[], Any]] = {

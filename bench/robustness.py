@@ -43,8 +43,8 @@ from click.testing import CliRunner
 
 from tabletop import Registry, get_plugin_manager
 from tabletop.cli import main
-from tabletop.live import selfplay
-from tabletop.logfile import create
+from tabletop.log.logfile import create
+from tabletop.play.live import selfplay
 from tabletop.testing import HOSTILE_VALUES, value_replaced
 
 ROOT = Path(__file__).resolve().parent.parent

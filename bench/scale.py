@@ -15,8 +15,8 @@ import argparse
 import os
 import time
 
-from tabletop import simulation
-from tabletop.simulation import Plan
+from tabletop.many import simulation
+from tabletop.many.simulation import Plan
 
 #: Empty tasks timed to find the cost of handing out one.
 EMPTY = 400

@@ -1,5 +1,5 @@
 """Bots playing a game through the Python API (``tabletop.start(...).run``)
-as a ratio to self-play (``tabletop.live.selfplay``, what ``tabletop
+as a ratio to self-play (``tabletop.play.live.selfplay``, what ``tabletop
 selfplay`` runs), in the same process, in the same round.
 
     python bench/table_run.py [--rounds 5] [--seconds 2]
@@ -21,7 +21,7 @@ import time
 
 import tabletop
 import tabletop.api
-from tabletop.live import selfplay
+from tabletop.play.live import selfplay
 
 PLAYERS = {"glux": 4, "glyph-chess": 2}
 #: CPU seconds of each side's turn.

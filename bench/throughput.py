@@ -43,8 +43,8 @@ import chess
 import chess.pgn
 
 from tabletop import Registry, get_plugin_manager
-from tabletop.engine import Replay
-from tabletop.live import selfplay
+from tabletop.play.engine import Replay
+from tabletop.play.live import selfplay
 
 PLAYERS = {"glux": 4, "glyph-chess": 2}
 

@@ -65,8 +65,8 @@ RUN = """
 import importlib, io, json, sys, time, tomllib
 from pathlib import Path
 from tabletop import Registry, get_plugin_manager
-from tabletop.engine import Replay
-from tabletop.live import selfplay
+from tabletop.play.engine import Replay
+from tabletop.play.live import selfplay
 game, measure, players, games, logs, warm = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
 # The tree's own plugins (its pyproject's entry points), not the installed ones.
 pm = get_plugin_manager(entry_points=False, environment=False)
@@ -120,7 +120,7 @@ def tree_of(commit: str, into: Path) -> Path:
 def make_logs(game: str, count: int, into: Path) -> Path:
     """``count`` logs of ``game`` self-played by this tree, as a JSON list of texts."""
     from tabletop import Registry, get_plugin_manager
-    from tabletop.live import selfplay
+    from tabletop.play.live import selfplay
 
     registry = Registry(get_plugin_manager(environment=False))
     names = [f"p{i}" for i in range(1, PLAYERS[game] + 1)]

@@ -28,8 +28,8 @@ import numpy as np
 import pyspiel
 from sklearn.linear_model import SGDClassifier
 
-import tabletop.openspiel  # noqa: F401  (registers tabletop_glux with pyspiel)
-from tabletop.intervals import wilson
+import tabletop.ai.openspiel  # noqa: F401  (registers tabletop_glux with pyspiel)
+from tabletop.many.intervals import wilson
 
 
 class Learner:

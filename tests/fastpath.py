@@ -13,8 +13,8 @@ import random
 from collections.abc import Sequence
 
 from tabletop import Decide, Match, Registry
-from tabletop.events import Seal, Unseal
-from tabletop.live import decide, make_header, settle
+from tabletop.model.events import Seal, Unseal
+from tabletop.play.live import decide, make_header, settle
 
 
 def compare(

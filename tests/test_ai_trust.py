@@ -18,14 +18,14 @@ from hypothesis import strategies as st
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import tabletop.openspiel  # noqa: E402
+import tabletop.ai.openspiel  # noqa: E402
 from tabletop import TabletopError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = str(ROOT / "variants" / "house_rules")
 PEEK = str(Path(__file__).resolve().parent / "ai_games" / "peek.py")
 
-tabletop.openspiel.register([HOUSE, PEEK])
+tabletop.ai.openspiel.register([HOUSE, PEEK])
 
 
 def load(name: str, players: int, variants: str = "", plugins: str = HOUSE) -> pyspiel.Game:
@@ -137,7 +137,7 @@ def evil_plugin(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_a_game_string_never_loads_code(tmp_path):
     """Trust finding 6: ``plugins=`` in a game string names only house rules
-    the program registered (``tabletop.openspiel.register``); any other
+    the program registered (``tabletop.ai.openspiel.register``); any other
     file is refused, never imported."""
     plugin, marker = evil_plugin(tmp_path)
     with pytest.raises(TabletopError, match="plugins") as caught:
@@ -394,7 +394,7 @@ def test_plain_mcts_warns_that_it_searches_the_hidden_state():
 
     game = load("tabletop_glux", 2)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1)
-    with pytest.warns(tabletop.openspiel.OmniscientSearchWarning, match="ISMCTS") as caught:
+    with pytest.warns(tabletop.ai.openspiel.OmniscientSearchWarning, match="ISMCTS") as caught:
         mcts.MCTSBot(game, 2.0, 4, evaluator)
     assert len(caught) == 1 and "MCTSBot" in str(caught[0].message)
     assert Path(caught[0].filename).resolve() == Path(__file__).resolve()
@@ -402,7 +402,7 @@ def test_plain_mcts_warns_that_it_searches_the_hidden_state():
     class Planner(mcts.MCTSBot):
         pass
 
-    with pytest.warns(tabletop.openspiel.OmniscientSearchWarning):
+    with pytest.warns(tabletop.ai.openspiel.OmniscientSearchWarning):
         Planner(game, 2.0, 4, evaluator)
 
 
@@ -412,7 +412,7 @@ def test_ismcts_does_not_warn():
     game = load("tabletop_glux", 2)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=None)
     with warnings.catch_warnings():
-        warnings.simplefilter("error", tabletop.openspiel.OmniscientSearchWarning)
+        warnings.simplefilter("error", tabletop.ai.openspiel.OmniscientSearchWarning)
         bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 4, allow_inconsistent_action_sets=True)
         state = play_until(game.new_initial_state(), random.Random(2), lambda s: not s.is_chance_node())
         assert bot.step(state) in state.legal_actions()

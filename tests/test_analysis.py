@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.analysis import summary, weigh
-from tabletop.engine import Replay
-from tabletop.mcts import MCTS
-from tabletop.nodes import Decide
-from tabletop.study import THRESHOLDS, default_path, judged, load
+from tabletop.model.nodes import Decide
+from tabletop.play.engine import Replay
+from tabletop.play.mcts import MCTS
+from tabletop.review.analysis import summary, weigh
+from tabletop.review.study import THRESHOLDS, default_path, judged, load
 from tabletop.testing import same_for, twins
 
 from .conftest import PILE, REPLAYS

@@ -8,7 +8,7 @@ import pytest
 
 import tabletop
 from tabletop import IllegalEventError, UsageError
-from tabletop.live import selfplay
+from tabletop.play.live import selfplay
 
 from .conftest import REPLAYS
 

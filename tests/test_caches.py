@@ -1,4 +1,4 @@
-"""One helper for the caches that forget past a bound (``tabletop.caches``)."""
+"""One helper for the caches that forget past a bound (``tabletop.base.caches``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tabletop.caches import FORGET_ALL, FORGET_OLDEST, KEEP_FIRST, Bound
+from tabletop.base.caches import FORGET_ALL, FORGET_OLDEST, KEEP_FIRST, Bound
 
 from .conftest import ROOT
 
@@ -54,7 +54,7 @@ def test_the_games_caches_stay_within_their_bounds():
 
 def test_a_registry_keeps_the_games_of_its_last_headers(registry):
     from tabletop import Header
-    from tabletop.registry import GAMES_KEPT
+    from tabletop.host.registry import GAMES_KEPT
 
     headers = [Header("glux", (f"a{n}", "b")) for n in range(GAMES_KEPT + 2)]
     games = [registry.game(header) for header in headers]
@@ -105,7 +105,7 @@ def test_no_cache_forgets_by_hand():
         and (lines := _forgets_by_hand(ast.parse(path.read_text(encoding="utf-8"))))
     }
     assert set(by_hand) == STILL_BY_HAND, (
-        f"a cache forgets by hand at these lines: keep its entries with tabletop.caches.Bound: {by_hand}"
+        f"a cache forgets by hand at these lines: keep its entries with tabletop.base.caches.Bound: {by_hand}"
     )
 
 

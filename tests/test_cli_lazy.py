@@ -49,7 +49,7 @@ def _loaded_after(*args: str) -> set[str]:
 def test_help_imports_no_command_no_plugin_and_no_engine():
     loaded = _loaded_after("--help")
     assert not {module(name) for name in COMMANDS} & loaded
-    assert not {"tabletop.engine", "tabletop.registry", "tabletop_glux", "email", "smtplib", "ssl"} & loaded
+    assert not {"tabletop.play.engine", "tabletop.host.registry", "tabletop_glux", "email", "smtplib", "ssl"} & loaded
 
 
 def test_a_command_imports_only_its_own_module():
@@ -108,8 +108,8 @@ def test_the_viewer_does_not_import_the_command_line():
 
 def test_the_package_imports_its_names_on_first_use():
     code = (
-        "import sys, tabletop\nbefore = 'tabletop.engine' in sys.modules\n"
-        "from tabletop import Match, hookimpl\nprint(before, 'tabletop.engine' in sys.modules, Match.__name__)"
+        "import sys, tabletop\nbefore = 'tabletop.play.engine' in sys.modules\n"
+        "from tabletop import Match, hookimpl\nprint(before, 'tabletop.play.engine' in sys.modules, Match.__name__)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.split() == ["False", "True", "Match"]

@@ -348,7 +348,7 @@ def test_selfplay_logs_record_their_bots_for_stats_by_bot(cli, tmp_path):
 
 
 def test_diff_lists_squares_in_board_order_whichever_side_has_them():
-    from tabletop.diffing import compare
+    from tabletop.review.diffing import compare
 
     a = {"square a1": "x", "square c1": "y", "square d2": "z", "hand ann": "1/6", "score ann": "1"}
     b = {"square b1": "q", "square a2": "r", "square d2": "z", "hand ann": "2/5", "score ann": "2"}

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from tabletop import chance
+from tabletop.play import chance
 
 from .conftest import REPLAYS
 

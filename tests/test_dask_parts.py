@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from tabletop import parts
-from tabletop.runs import Run, play
-from tabletop.simulation import Plan
+from tabletop.many import parts
+from tabletop.many.runs import Run, play
+from tabletop.many.simulation import Plan
 
 from .test_interrupt import environment, finish
 from .test_parts import RUN, rows

@@ -1,4 +1,4 @@
-"""The core's dice (tabletop.dice): one die, or several rolled together as
+"""The core's dice (tabletop.model.dice): one die, or several rolled together as
 one chance node with the dice's own chances."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from itertools import product
 
 import pytest
 
-from tabletop.dice import MOST_OUTCOMES, dice, die, ways
+from tabletop.model.dice import MOST_OUTCOMES, dice, die, ways
 
 
 def test_one_die_is_each_face_alike():

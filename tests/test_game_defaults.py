@@ -13,8 +13,8 @@ import pytest
 import tabletop
 from tabletop import CHANCE, Event, NotationError, PluginError, UsageError, testing
 from tabletop.api import registry as make_registry
-from tabletop.notation import notate, parse, sentence
-from tabletop.numbering import actions_for
+from tabletop.host.numbering import actions_for
+from tabletop.model.notation import notate, parse, sentence
 
 from .conftest import run_tabletop
 
@@ -212,9 +212,9 @@ def test_the_default_numbering_refuses_more_events_than_it_may_list():
 
 def test_openspiel_plays_a_game_numbered_by_default():
     pyspiel = pytest.importorskip("pyspiel")
-    import tabletop.openspiel
+    import tabletop.ai.openspiel
 
-    tabletop.openspiel.register([STONES])
+    tabletop.ai.openspiel.register([STONES])
     game = pyspiel.load_game("tabletop_stones", {"players": 2, "plugins": str(STONES)})
     assert game.num_distinct_actions() == 7 and game.max_chance_outcomes() == 3
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)

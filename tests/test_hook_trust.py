@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop import Header, PluginError, Registry, Variant, get_plugin_manager, hookimpl, rulehook
-from tabletop.live import selfplay
+from tabletop.play.live import selfplay
 
 # Hooks of both games that any game asks (setup, every turn, the end), by
 # game: a hostile implementation of each must be caught.

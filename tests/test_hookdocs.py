@@ -8,12 +8,12 @@ import textwrap
 
 import pytest
 
-from tabletop import hookdocs
-from tabletop.rules import GATHERING, HEADER, MOVE, family_of
+from tabletop.host import hookdocs
+from tabletop.host.rules import GATHERING, HEADER, MOVE, family_of
 
 SPECS = '''
 """Hooks of a test game."""
-from tabletop.rules import gathering_rule, header_rule, move_rule, rulespec
+from tabletop.host.rules import gathering_rule, header_rule, move_rule, rulespec
 
 # -- setup ------------------------------------------------------------
 
@@ -98,7 +98,7 @@ def test_the_hook_reference_is_the_hookspecs_of_every_installed_game(registry):
     marked = set(hookdocs.MARK_NAMES.findall(page.read_text()))
     games = {cls.rule_specs.__name__ for name, cls in registry.games.items() if name != "pile"}
     assert games <= marked, "a game's hooks have no generated place in docs/hooks.md"
-    assert hookdocs.main(["--check", str(page)]) == 0, "docs/hooks.md is stale: run python -m tabletop.hookdocs"
+    assert hookdocs.main(["--check", str(page)]) == 0, "docs/hooks.md is stale: run python -m tabletop.host.hookdocs"
 
 
 def test_a_missing_page_or_module_is_one_line_and_exit_2(tmp_path, capsys):

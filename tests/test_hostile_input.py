@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop import folders
+from tabletop.log import folders
 
 from .conftest import PILE, REPLAYS
 from .test_errors import fails

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from tabletop import start
 from tabletop.cli.hotseat import hot_seat
 from tabletop.cli.terminal import WIPE
-from tabletop.engine import Replay
+from tabletop.play.engine import Replay
 
 from .conftest import Cli
 

@@ -13,9 +13,9 @@ import pytest
 
 import tabletop.api
 from tabletop import Header, IllegalEventError, Match, NotationError, PluginError, Randomness, UsageError, testing
-from tabletop.live import make_header
-from tabletop.numbering import actions_for
-from tabletop.returns import returns_of
+from tabletop.ai.returns import returns_of
+from tabletop.host.numbering import actions_for
+from tabletop.play.live import make_header
 
 from .conftest import ROOT, run_tabletop
 
@@ -199,7 +199,7 @@ def test_replay_and_view_as_a_player_show_the_same_whatever_the_others_rolled(tm
 def test_the_package_says_of_itself_what_the_game_class_says():
     """What `pip install ./examples/liars_dice` registers: every entry point
     loads, and what ``about`` tells ``tabletop games`` is the game's own."""
-    from tabletop.installed import EntryPoint
+    from tabletop.host.installed import EntryPoint
 
     registry()  # the loader file puts the package on the import path
     project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text())["project"]
@@ -217,7 +217,7 @@ def test_pettingzoo(tmp_path):
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
 
-    from tabletop.pettingzoo import env
+    from tabletop.ai.pettingzoo import env
 
     api_test(env("liars-dice", players=4, options={"dice": "2"}, plugins=[EXAMPLE]), num_cycles=100)
     table = env("liars-dice", players=2, plugins=[EXAMPLE])
@@ -236,9 +236,9 @@ def test_pettingzoo(tmp_path):
 @pytest.fixture(scope="module")
 def pyspiel():
     spiel = pytest.importorskip("pyspiel")
-    import tabletop.openspiel
+    import tabletop.ai.openspiel
 
-    tabletop.openspiel.register([EXAMPLE, HOUSE])
+    tabletop.ai.openspiel.register([EXAMPLE, HOUSE])
     return spiel
 
 
@@ -314,7 +314,7 @@ def test_the_same_games_as_openspiels_liars_dice_sweep(pyspiel, dice, sides, rul
 
 
 def test_the_openspiel_adapter_plays_openspiels_game(pyspiel):
-    """Through tabletop.openspiel: OpenSpiel's checks pass, and the adapter's
+    """Through tabletop.ai.openspiel: OpenSpiel's checks pass, and the adapter's
     actions, chance outcomes and returns are ``liars_dice``'s (actions shifted
     by the core's end word)."""
     plugins = f"{EXAMPLE};{HOUSE}"

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop import LogFormatError, UsageError, logfile
-from tabletop.jsonline import MAX_LINE
+from tabletop import LogFormatError, UsageError
+from tabletop.log import logfile
+from tabletop.log.jsonline import MAX_LINE
 
 
 def test_append_writes_whole_lines(tmp_path):

@@ -12,7 +12,7 @@ import pytest
 import tabletop
 from tabletop import MCTS, Decide, Event, Outcome, Over, UsageError
 from tabletop.api import bot_named
-from tabletop.intervals import wilson
+from tabletop.many.intervals import wilson
 
 from .conftest import PILE
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tabletop import TabletopError
-from tabletop.header import Header
-from tabletop.live import make_header
+from tabletop.log.header import Header
+from tabletop.play.live import make_header
 
 
 def test_a_header_made_again_is_the_header_made_afresh(registry):

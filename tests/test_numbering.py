@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import tabletop
 from tabletop.api import registry
-from tabletop.numbering import END, Actions, actions_for, numbering_of
+from tabletop.host.numbering import END, Actions, actions_for, numbering_of
 
 HOUSE = str(Path(__file__).resolve().parent.parent / "variants" / "house_rules")
 

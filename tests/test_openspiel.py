@@ -9,17 +9,17 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import tabletop.openspiel  # noqa: E402
+import tabletop.ai.openspiel  # noqa: E402
 from tabletop import Replay  # noqa: E402
+from tabletop.ai.openspiel import returns_of  # noqa: E402
 from tabletop.api import registry  # noqa: E402
-from tabletop.openspiel import returns_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = str(ROOT / "variants" / "house_rules")
 PEEK = str(Path(__file__).resolve().parent / "ai_games" / "peek.py")
 BIG_DEAL = str(Path(__file__).resolve().parent / "ai_games" / "glux_big_deal.py")
 
-tabletop.openspiel.register([HOUSE, PEEK, BIG_DEAL])
+tabletop.ai.openspiel.register([HOUSE, PEEK, BIG_DEAL])
 
 
 def load(name: str, players: int, variants: str = "") -> pyspiel.Game:
@@ -246,7 +246,7 @@ def test_tensors_are_the_games_planes():
     state = play_randomly(game.new_initial_state(), __import__("random").Random(1), 20)
     size = state.setup.observation.size
     assert game.observation_tensor_shape() == [size]
-    assert game.information_state_tensor_shape() == [size + tabletop.openspiel.INFORMATION_SIZE]
+    assert game.information_state_tensor_shape() == [size + tabletop.ai.openspiel.INFORMATION_SIZE]
     observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
     observer.set_from(state, 0)
     assert observer.dict["chips"].shape == (6, 2, 9, 13)
@@ -258,8 +258,8 @@ def test_tensors_are_the_games_planes():
 
 def test_a_game_without_planes_keeps_its_hashed_tensors():
     game = pyspiel.load_game("tabletop_peek", {"players": 2, "plugins": PEEK})
-    assert game.observation_tensor_shape() == [tabletop.openspiel.OBSERVATION_SIZE]
-    assert game.information_state_tensor_shape() == [tabletop.openspiel.INFORMATION_SIZE]
+    assert game.observation_tensor_shape() == [tabletop.ai.openspiel.OBSERVATION_SIZE]
+    assert game.information_state_tensor_shape() == [tabletop.ai.openspiel.INFORMATION_SIZE]
 
 
 @pytest.mark.parametrize(("players", "variants", "longest"), [(2, "", 48), (3, "", 72), (4, "", 96)])
@@ -275,7 +275,7 @@ def test_a_game_the_rules_do_not_bound_is_stopped_at_the_limit():
 
     game = pyspiel.load_game("tabletop_glyph_chess", {"players": 2, "limit": 60})
     assert game.max_game_length() == 60
-    assert load("tabletop_glyph_chess", 2).max_game_length() == tabletop.limits.LIMIT
+    assert load("tabletop_glyph_chess", 2).max_game_length() == tabletop.base.limits.LIMIT
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     state = play_randomly(game.new_initial_state(), random.Random(6), 100_000)
     assert state.is_terminal() and not state.match.over

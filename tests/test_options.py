@@ -1,5 +1,5 @@
 """Options and variant parameters that refuse a bad value in one line naming
-it (tabletop.options)."""
+it (tabletop.model.options)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from tabletop import UsageError
-from tabletop.options import Number, between
+from tabletop.model.options import Number, between
 
 from .conftest import run_tabletop
 
@@ -56,7 +56,7 @@ def test_a_variant_parameter_out_of_bounds_is_one_line_naming_the_variant(tmp_pa
     (tmp_path / "limit.py").write_text(
         "import attrs\n"
         "from tabletop import Variant, hookimpl, rulehook\n"
-        "from tabletop.options import between\n\n\n"
+        "from tabletop.model.options import between\n\n\n"
         "@attrs.frozen\n"
         "class HandLimit:\n"
         "    limit: int = attrs.field(default=5, validator=between(1, 9))\n\n"

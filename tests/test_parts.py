@@ -17,11 +17,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-from tabletop import parts, results
-from tabletop.runs import Run, play
-from tabletop.simulation import Plan
-from tabletop.stats import Summary
-from tabletop.totals import Totals
+from tabletop.many import parts, results
+from tabletop.many.runs import Run, play
+from tabletop.many.simulation import Plan
+from tabletop.many.stats import Summary
+from tabletop.many.totals import Totals
 
 from .test_interrupt import alive, assert_no_orphans, command, descendants, environment, finish
 
@@ -96,7 +96,7 @@ def test_workers_send_back_only_totals_that_merge_to_the_rows(tmp_path, by):
 
 def test_summaries_merge_to_the_summary_of_every_row():
     """Merging summaries of any split of the rows gives the summary of them all."""
-    from tabletop.simulation import run as simulate
+    from tabletop.many.simulation import run as simulate
 
     played = simulate(Plan(game="glux", players=3, bots=("greedy", "random", "random"), seed="m"), 24, workers=1)
     every = [p.row for p in played]
@@ -221,8 +221,8 @@ def test_a_worker_with_other_code_refuses_to_play():
     """A Dask worker whose tabletop or plugins differ from the command's would
     add games that the results credit to the command's code: it refuses, in
     one line naming what differs, before playing a game."""
-    from tabletop.errors import TabletopError
-    from tabletop.simulation import Out, maker_of, play_written, shipped
+    from tabletop.base.errors import TabletopError
+    from tabletop.many.simulation import Out, maker_of, play_written, shipped
 
     plan = Plan(game="glux", players=2, bots=("random", "random"), seed="code")
     version, code = maker_of((plan,))

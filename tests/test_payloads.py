@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop import payloads
+from tabletop.model import payloads
 
 #: Values of every JSON type a payload may hold, right and wrong.
 VALUES = st.recursive(

@@ -13,8 +13,8 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test  # noqa: E402
 
 from tabletop import Replay, testing  # noqa: E402
+from tabletop.ai.pettingzoo import env  # noqa: E402
 from tabletop.api import registry  # noqa: E402
-from tabletop.pettingzoo import env  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = str(ROOT / "variants" / "house_rules")

@@ -10,7 +10,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from tabletop import chain, seen
+from tabletop.log import chain
+from tabletop.sight import seen
 
 from .conftest import REPLAYS
 
@@ -94,14 +95,14 @@ def test_every_picture_has_a_title_and_a_description(cli, tmp_path, log):
 
 
 def test_glux_picture_carries_the_whole_position(cli, tmp_path, registry):
-    from tabletop.engine import Replay
+    from tabletop.play.engine import Replay
 
     log = REPLAYS / "glux" / "two-players.jsonl"
     match = Replay(registry, log).run(31)
     root = _svg(cli, tmp_path, "glux/two-players.jsonl", "--until", "31", "--as", "ann")
     texts = _texts(root)
     # The title: the event number, and whose turn it is below it.
-    from tabletop.svg import whose_turn
+    from tabletop.sight.svg import whose_turn
 
     assert texts[0] == "Glüx · event 31"
     assert texts[1] == whose_turn(match.game, seen.view(match.game, match.state, "ann"), "ann")
@@ -288,8 +289,8 @@ def test_every_spot_a_decision_names_is_marked_in_the_picture(registry, log):
     """Issue 28 part 1: what the notation writes (every decision played, and
     every decision legal at each tenth position of a recorded game) names
     only spots that the picture at that position marks with ``data-spot``."""
-    from tabletop.engine import Replay
-    from tabletop.nodes import Decide
+    from tabletop.model.nodes import Decide
+    from tabletop.play.engine import Replay
 
     run = Replay(registry, REPLAYS / log)
     game = run.match.game

@@ -12,13 +12,14 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from tabletop import PluginError, seen, testing  # noqa: E402
+from tabletop import PluginError, testing  # noqa: E402
 from tabletop.api import registry, start  # noqa: E402
-from tabletop.events import DECISION  # noqa: E402
-from tabletop.limits import LIMIT, length_of  # noqa: E402
-from tabletop.live import selfplay  # noqa: E402
-from tabletop.numbering import actions_for  # noqa: E402
-from tabletop.planes import Observation, Plane, Planes, planes_of  # noqa: E402
+from tabletop.base.limits import LIMIT, length_of  # noqa: E402
+from tabletop.host.numbering import actions_for  # noqa: E402
+from tabletop.model.events import DECISION  # noqa: E402
+from tabletop.play.live import selfplay  # noqa: E402
+from tabletop.sight import seen  # noqa: E402
+from tabletop.sight.planes import Observation, Plane, Planes, planes_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = str(ROOT / "variants" / "house_rules")
@@ -172,7 +173,7 @@ def test_a_game_without_planes_keeps_the_hashed_form():
 
 
 def test_planes_are_filled_from_the_view_only():
-    """A game's fill is handed the seat's view (tabletop.seen), never the state."""
+    """A game's fill is handed the seat's view (tabletop.sight.seen), never the state."""
     table = table_of("glux", 2, (), "view")
     handed = []
     declared = planes_of(table.game)

@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from tabletop.intervals import wilson
-from tabletop.plotting import Bar, histograms, rate_bars, title_of, zoomed
-from tabletop.stats import GameRow, Summary
+from tabletop.many.intervals import wilson
+from tabletop.many.plotting import Bar, histograms, rate_bars, title_of, zoomed
+from tabletop.many.stats import GameRow, Summary
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tabletop import PluginError, Registry, get_plugin_manager
-from tabletop.extensions import code_of
+from tabletop.base.naming import code_of
 
 from .conftest import PILE, REPLAYS, run_tabletop
 
@@ -101,7 +101,7 @@ def test_register_bots_a_choose_that_cannot_be_called_is_one_line(cli, tmp_path,
 def test_register_bots_two_bots_of_one_name_for_one_game_is_one_line(cli, tmp_path):
     """A plugin's 'random' would have been played instead of the core's,
     silently, by every command that names it."""
-    from tabletop import builtin
+    from tabletop.play import builtin
 
     path = plugin(tmp_path, BOTS.replace("BOTS", '[Bot("random", "the first, not at random", first)]'))
     result = cli("--plugins", path, "selfplay", "glux", "--seats", "2", "-o", "out", plugins=False)
@@ -464,7 +464,7 @@ def test_register_games_something_that_is_not_a_game_is_one_line(cli, tmp_path, 
         ),
         (
             "rule_specs = 5",
-            "game 'coin': its rule_specs and official_rules do not go together: did not find any 'tabletop.rules' hooks in 5",
+            "game 'coin': its rule_specs and official_rules do not go together: did not find any 'tabletop.host.rules' hooks in 5",
         ),
     ],
     ids=["no-turn", "no-rule-specs"],
@@ -495,11 +495,11 @@ def test_register_commands_something_that_is_not_a_command_is_one_line(tmp_path)
 # -- register_numberings ------------------------------------------------------------------
 def test_register_numberings_a_words_that_cannot_be_called_is_one_line(tmp_path):
     """The action numbers of the learning adapters (no command asks them)."""
-    from tabletop.numbering import numbering_of
+    from tabletop.host.numbering import numbering_of
 
     path = plugin(
         tmp_path,
-        "from tabletop import hookimpl\nfrom tabletop.numbering import Numbering\n\n\n"
+        "from tabletop import hookimpl\nfrom tabletop.host.numbering import Numbering\n\n\n"
         "@hookimpl\ndef register_numberings():\n    return [Numbering('glux', lambda: ['a'])]\n",
     )
     registry = Registry(get_plugin_manager([path, PILE], environment=False))

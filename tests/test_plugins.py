@@ -8,8 +8,9 @@ import re
 import pluggy
 import pytest
 
-from tabletop import PluginError, Registry, UsageError, get_plugin_manager, hookspecs
-from tabletop.header import Header
+from tabletop import PluginError, Registry, UsageError, get_plugin_manager
+from tabletop.host import hookspecs
+from tabletop.log.header import Header
 
 from .conftest import PILE, ROOT
 
@@ -233,8 +234,8 @@ def test_a_game_is_made_once_per_header_less_its_seed(registry):
     """Reading many logs of one set-up makes their game once; a header that
     differs in game, players, variants or options (but for the seed) gets
     its own, and options that cannot be kept by value get a fresh one."""
-    from tabletop.header import Randomness
-    from tabletop.registry import GAMES_KEPT
+    from tabletop.host.registry import GAMES_KEPT
+    from tabletop.log.header import Randomness
 
     one = registry.game(Header("glux", ("a", "b"), (), {}, Randomness(seed="1")))
     assert registry.game(Header("glux", ("a", "b"), (), {}, Randomness(seed="2"))) is one

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop.engine import Match
-from tabletop.live import selfplay
+from tabletop.play.engine import Match
+from tabletop.play.live import selfplay
 
 SEEDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=12)
 
@@ -122,7 +122,7 @@ def test_the_numbers_of_one_seed_are_the_numbers_of_the_seed(seed, seq):
     with ``chance.number`` (``hmac.digest``): the two agree on every seed
     (up to the longest, 256 characters, which may be more than a hash block
     in UTF-8) and event, on both sides of the messages made."""
-    from tabletop import chance
+    from tabletop.play import chance
 
     assert chance.numbers(seed)(seq) == chance.number(seed, seq)
 
@@ -132,7 +132,7 @@ def test_the_numbers_of_one_seed_are_the_numbers_of_the_seed(seed, seq):
 def test_the_numbers_of_one_seed_around_the_hash_block(length, char):
     """Keys shorter than, as long as and longer than SHA-256's 64-byte block
     (a longer key is hashed first): the same numbers as ``hmac.digest``."""
-    from tabletop import chance
+    from tabletop.play import chance
 
     seed = char * length
     number_of = chance.numbers(seed)
@@ -159,7 +159,7 @@ def _picked_one_by_one(outcomes, weights, number):
 def test_a_weighted_chance_picks_as_counting_off_the_weights(weights, number):
     """``Chance.pick`` finds the outcome by its running totals; the same
     outcome as counting the weights off one by one, zero weights included."""
-    from tabletop.nodes import Chance
+    from tabletop.model.nodes import Chance
 
     outcomes = tuple(f"o{i}" for i in range(len(weights)))
     assert Chance(outcomes, tuple(weights)).pick(number) == _picked_one_by_one(outcomes, weights, number)
@@ -175,7 +175,7 @@ def test_a_sure_chance_outcome_is_the_one_every_number_picks(weights, numbers):
     the outcome when only one can happen (one outcome, or one weight above
     zero), and then every number picks it; when two can happen it is None,
     and some numbers pick each of them."""
-    from tabletop.nodes import Chance
+    from tabletop.model.nodes import Chance
 
     size = len(weights) if weights is not None else len(numbers) % 3 + 1
     outcomes = tuple(f"o{i}" for i in range(size))
@@ -199,7 +199,7 @@ def test_the_random_bot_draws_as_randrange_does(seed, sizes):
     generator in the same place, so every self-played game repeats."""
     import random
 
-    from tabletop.live import random_choice
+    from tabletop.play.live import random_choice
 
     ours, theirs = random.Random(seed), random.Random(seed)
     for n in sizes:
@@ -211,7 +211,7 @@ def test_the_random_bot_draws_as_randrange_does(seed, sizes):
 def test_the_random_bot_refuses_an_empty_choice():
     import random
 
-    from tabletop.live import random_choice
+    from tabletop.play.live import random_choice
 
     with pytest.raises(ValueError, match="no legal decision"):
         random_choice(None, None, "p1", [], random.Random(1))
@@ -219,7 +219,7 @@ def test_the_random_bot_refuses_an_empty_choice():
 
 @pytest.mark.parametrize("bot", ["random", "greedy"])  # the fast loop, and the loop that builds states
 def test_self_play_stops_at_its_limit_of_events(registry, bot):
-    from tabletop.errors import IllegalEventError
+    from tabletop.base.errors import IllegalEventError
 
     players = ["ann", "ben", "cat"]
     bots = [registry.bot(bot, "glux")] * 3
@@ -238,9 +238,9 @@ def test_self_play_draws_no_number_for_a_sure_outcome(registry, monkeypatch, gam
     the state (the same random choice) keeps the game on that loop."""
     import attrs
 
-    from tabletop import chance
-    from tabletop.events import CHANCE
-    from tabletop.live import random_choice
+    from tabletop.model.events import CHANCE
+    from tabletop.play import chance
+    from tabletop.play.live import random_choice
 
     drawn: list[int] = []
     numbers = chance.numbers

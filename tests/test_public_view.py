@@ -1,6 +1,6 @@
 """The public view: the game as a watcher with no seat may know it (an
 observer of a game by mail), made by the core from the seats' views
-(tabletop.seen.public), so no game needs to know of watchers.
+(tabletop.sight.seen.public), so no game needs to know of watchers.
 
 Pile, the test game, draws every card in its ``render`` and ``describe``,
 as a game author who forgot to hide them would: only the core's view keeps
@@ -14,8 +14,9 @@ import attrs
 import pytest
 
 import tabletop.api
-from tabletop import Hidden, seen, testing
-from tabletop.events import Event
+from tabletop import Hidden, testing
+from tabletop.model.events import Event
+from tabletop.sight import seen
 
 from .conftest import PILE
 
@@ -99,8 +100,8 @@ def test_the_kit_finds_a_public_view_that_depends_on_the_order_of_the_seats():
 
 
 def test_no_player_is_called_the_public_viewer():
-    from tabletop.errors import LogFormatError
-    from tabletop.header import check_players
+    from tabletop.base.errors import LogFormatError
+    from tabletop.log.header import check_players
 
     with pytest.raises(LogFormatError):
         check_players([seen.PUBLIC, "ann"])

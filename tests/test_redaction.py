@@ -15,10 +15,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tabletop import Registry, chain, get_plugin_manager
-from tabletop.engine import Match, Replay
-from tabletop.live import decide, make_header, settle
-from tabletop.nodes import Chance, Decide
+from tabletop import Registry, get_plugin_manager
+from tabletop.log import chain
+from tabletop.model.nodes import Chance, Decide
+from tabletop.play.engine import Match, Replay
+from tabletop.play.live import decide, make_header, settle
 
 from .conftest import REPLAYS, ROOT
 

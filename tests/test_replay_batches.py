@@ -8,10 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop import TabletopError, jsonline
-from tabletop.engine import Replay
-from tabletop.errors import IllegalEventError, LogFormatError
-from tabletop.logfile import BLOCK
+from tabletop import TabletopError
+from tabletop.base.errors import IllegalEventError, LogFormatError
+from tabletop.log import jsonline
+from tabletop.log.logfile import BLOCK
+from tabletop.play.engine import Replay
 
 from .conftest import REPLAYS
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from tabletop import seen
 from tabletop.cli.common import summary
-from tabletop.engine import Match, Replay
+from tabletop.play.engine import Match, Replay
+from tabletop.sight import seen
 
 from .conftest import REPLAYS, run_tabletop
 

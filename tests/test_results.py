@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tabletop import results
-from tabletop.results import read, read_meta
+from tabletop.many import results
+from tabletop.many.results import read, read_meta
 
 from .conftest import REPLAYS
 
@@ -146,7 +146,7 @@ def test_results_rows_round_trip_to_game_rows(cli, tmp_path):
 
 
 def test_replayed_log_knows_its_turn_order(registry):
-    from tabletop.stats import rows_from_logs
+    from tabletop.many.stats import rows_from_logs
 
     (row,) = rows_from_logs(registry, [REPLAYS / "glux" / "two-players.jsonl"])
     assert row.order == ("ben", "ann") and row.start == "ben"
@@ -219,7 +219,7 @@ def test_a_results_path_that_is_not_a_file_is_refused(cli, tmp_path):
 def test_a_full_disk_is_one_line_naming_the_file(cli, tmp_path, monkeypatch):
     import errno
 
-    from tabletop import appending
+    from tabletop.log import appending
 
     def full(fd, data):
         raise OSError(errno.ENOSPC, "No space left on device")

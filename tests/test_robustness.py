@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop import TabletopError
-from tabletop.engine import Replay
+from tabletop.play.engine import Replay
 from tabletop.testing import HOSTILE_VALUES, value_replaced
 
 from .conftest import REPLAYS, Cli
@@ -157,7 +157,7 @@ def test_every_reading_command_on_a_mangled_log(tmp_path_factory, data):
 
 
 def _json(text: str) -> bool:
-    from tabletop import jsonline
+    from tabletop.log import jsonline
 
     return _outcome(jsonline.loads, text) != "LogFormatError"
 
@@ -174,8 +174,8 @@ def _outcome(call, *args):
 def test_the_fast_decoding_path_agrees_with_the_plain_one(registry, data):
     """decode_line (orjson, the repeated-line cache, the quick structure) gives
     what the plain reading gives, or refuses what it refuses, line after line."""
-    from tabletop import jsonline
-    from tabletop.registry import Codec
+    from tabletop.host.registry import Codec
+    from tabletop.log import jsonline
 
     source = data.draw(st.sampled_from(FUZZ_LOGS))
     game = json.loads(source.read_text().splitlines()[0])["game"]

@@ -1,5 +1,5 @@
 """Rollouts: games played to the end from one header, every decision and
-chance outcome drawn from the caller's generator (tabletop.rollouts)."""
+chance outcome drawn from the caller's generator (tabletop.play.rollouts)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 
 import tabletop.api
 from tabletop import Bot, UsageError
-from tabletop.engine import Replay
-from tabletop.rollouts import Rollouts
+from tabletop.play.engine import Replay
+from tabletop.play.rollouts import Rollouts
 
 from .conftest import ROOT
 

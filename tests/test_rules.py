@@ -23,8 +23,8 @@ from tabletop import (
     rulehook,
     rulespec,
 )
-from tabletop.live import selfplay
-from tabletop.rules import fast_form, resolve
+from tabletop.host.rules import fast_form, resolve
+from tabletop.play.live import selfplay
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +78,7 @@ class Doubler:
 def _resolved(*variants, official=None):
     import pluggy
 
-    pm = pluggy.PluginManager("tabletop.rules")
+    pm = pluggy.PluginManager("tabletop.host.rules")
     pm.add_hookspecs(Specs)
     pm.register(official or Official(), name="official")
     for i, variant in enumerate(variants):
@@ -103,7 +103,7 @@ def test_resolved_rules_agree_with_pluggys_own_dispatch():
     import pluggy
 
     for variants in [(), (Shy(),), (Doubler(),), (Shy(), Doubler()), (Doubler(), Shy())]:
-        pm = pluggy.PluginManager("tabletop.rules")
+        pm = pluggy.PluginManager("tabletop.host.rules")
         pm.add_hookspecs(Specs)
         pm.register(Official(), name="official")
         for i, variant in enumerate(variants):
@@ -150,7 +150,7 @@ def test_resolved_rules_whose_arguments_share_the_chains_own_names_agree_with_pl
     import pluggy
 
     for variants in [(), (ClashingVariant(),)]:
-        pm = pluggy.PluginManager("tabletop.rules")
+        pm = pluggy.PluginManager("tabletop.host.rules")
         pm.add_hookspecs(Clashing)
         pm.register(ClashingOfficial(), name="official")
         for i, variant in enumerate(variants):
@@ -288,7 +288,7 @@ def test_a_gathering_hook_agrees_with_pluggy_with_wrappers_and_fall_throughs():
     import pluggy
 
     for variants in [(), (GiveA(),), (GiveA(), GiveNothing()), (GiveA(), Tagged()), (Tagged(), GiveA(), GiveA())]:
-        pm = pluggy.PluginManager("tabletop.rules")
+        pm = pluggy.PluginManager("tabletop.host.rules")
         pm.add_hookspecs(GatherSpecs)
         for i, variant in enumerate(variants):
             pm.register(variant, name=f"v{i}")
@@ -518,7 +518,7 @@ def test_a_games_own_kind_of_chance_node_stays_on_the_fast_loops(registry, monke
     # Glyph Chess draws its card orders from a chance node of its own class
     # (a Chance that looks outcomes up by dict): replay and self-play fold it
     # in their fast loops, not the long way through accept.
-    from tabletop.logfile import create
+    from tabletop.log.logfile import create
 
     random = registry.bot("random", "glyph-chess")
     header, _, events = selfplay(registry, "glyph-chess", ["a", "b"], [random, random], "own-chance")
@@ -648,7 +648,7 @@ def _outcome(call):
 def _managers(firstresult, plugins, trusted):
     import pluggy
 
-    pm = pluggy.PluginManager("tabletop.rules")
+    pm = pluggy.PluginManager("tabletop.host.rules")
     pm.add_hookspecs(_HookSpecs if firstresult else _GatheringSpecs)
     names = []
     for i, *rest in plugins:
@@ -721,7 +721,7 @@ def test_an_implementations_arguments_are_read_as_pluggy_reads_them(function):
     default included, keyword-only ones left out."""
     import pluggy
 
-    from tabletop.rules import _argnames
+    from tabletop.host.rules import _argnames
 
     class Reading(pluggy.PluginManager):
         def parse_hookimpl_opts(self, plugin, name):  # every attribute named hook is an implementation
@@ -754,7 +754,7 @@ def test_an_old_style_hookwrapper_among_the_rules_is_refused():
         def points(self, pips):
             yield
 
-    pm = pluggy.PluginManager("tabletop.rules")
+    pm = pluggy.PluginManager("tabletop.host.rules")
     pm.add_hookspecs(Specs)
     pm.register(Official(), name="official")
     pm.register(Old(), name="old")

@@ -1,5 +1,5 @@
 """A step's listing may declare the random bot's draw from it
-(``tabletop.sampling.sampled_by``); the declaration holds for the function
+(``tabletop.play.sampling.sampled_by``); the declaration holds for the function
 it decorates alone, and the fast path keeps it by the step's name."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import functools
 import attrs
 
 from tabletop import Turn, TurnStep
-from tabletop.sampling import declared_sampler, sampled_by
-from tabletop.turn import TurnFast
+from tabletop.play.sampling import declared_sampler, sampled_by
+from tabletop.play.turn import TurnFast
 
 
 def _draw(game, state, player, rng):

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import tabletop.api
-from tabletop import Bot, Hidden, seen
+from tabletop import Bot, Hidden
+from tabletop.sight import seen
 
 from .conftest import PILE, ROOT
 
@@ -135,7 +136,7 @@ def _leaks(path: Path, root: Path = ROOT) -> list[str]:
 
 
 def test_no_path_hands_the_state_to_what_shows_a_game():
-    """Everything goes through tabletop.seen, which makes the seat's view."""
+    """Everything goes through tabletop.sight.seen, which makes the seat's view."""
     sources = [p for folder in ("src", "plugins", "variants") for p in (ROOT / folder).rglob("*.py")]
     leaks = [leak for path in sources if path.name != "seen.py" for leak in _leaks(path)]
     assert leaks == []

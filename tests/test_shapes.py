@@ -14,13 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tabletop import Decide, Forced, Header, Match, Over, PluginError, Randomness, Variant, hookimpl, rulehook
-from tabletop.errors import NotationError
-from tabletop.events import CHANCE, RULES, Event
-from tabletop.memo import EMPTY, Memo, forget, recall, remember
-from tabletop.registry import Codec
-from tabletop.shapes import Deal, One, Order, Subset, YesNo
-from tabletop.steps import NOT_NOW, TurnStep
-from tabletop.turn import Turn
+from tabletop.base.errors import NotationError
+from tabletop.host.registry import Codec
+from tabletop.model.events import CHANCE, RULES, Event
+from tabletop.model.memo import EMPTY, Memo, forget, recall, remember
+from tabletop.model.shapes import Deal, One, Order, Subset, YesNo
+from tabletop.model.steps import NOT_NOW, TurnStep
+from tabletop.play.turn import Turn
 
 
 @attrs.frozen
@@ -276,7 +276,7 @@ class Show(One):
 
 
 def test_a_shape_is_public_unless_declared_secret_then_its_player_alone_sees_it():
-    from tabletop.shapes import redacted, seen
+    from tabletop.model.shapes import redacted, seen
 
     assert seen(Pick("ann", "a"), "ben") and seen(Reroll("ann", ("1",)), "ben")
     assert not seen(Take("ann", "2/5"), "ben")
@@ -306,7 +306,7 @@ def test_a_deal_lists_every_hand_once_as_likely_as_the_ways_to_deal_it():
 
 
 def test_a_deal_is_its_players_alone_and_kept_in_their_part_of_the_memo():
-    from tabletop.shapes import redacted, seen
+    from tabletop.model.shapes import redacted, seen
 
     deal = Hint("ann", ("a", "b"))
     assert deal.origin == CHANCE
@@ -348,7 +348,7 @@ class Hints:
 @pytest.mark.parametrize("game, variant, every", [("glux", "glux-hints", 8), ("glyph-chess", "glyph-hints", 30)])
 def test_a_deal_at_setup_conforms_in_both_games(game, variant, every):
     from tabletop import get_plugin_manager, testing
-    from tabletop.registry import Registry
+    from tabletop.host.registry import Registry
 
     manager = get_plugin_manager(environment=False)
     manager.register(Hints())
@@ -367,8 +367,8 @@ def test_a_search_deals_again_what_a_view_hides_as_the_deal_deals_it(game, varia
     from collections import Counter
 
     from tabletop import get_plugin_manager, testing
-    from tabletop.live import settle
-    from tabletop.registry import Registry
+    from tabletop.host.registry import Registry
+    from tabletop.play.live import settle
 
     manager = get_plugin_manager(environment=False)
     manager.register(Hints())
@@ -394,7 +394,7 @@ def test_a_search_deals_again_what_a_view_hides_as_the_deal_deals_it(game, varia
 @pytest.mark.parametrize("game, variant", [("glux", "glux-hints"), ("glyph-chess", "glyph-hints")])
 def test_a_deal_reads_as_written_to_its_player_alone_in_both_games(game, variant):
     from tabletop import get_plugin_manager
-    from tabletop.registry import Registry
+    from tabletop.host.registry import Registry
 
     manager = get_plugin_manager(environment=False)
     manager.register(Hints())

@@ -12,9 +12,10 @@ import attrs
 import pytest
 
 import tabletop
-from tabletop import Event, simulation
-from tabletop.simulation import Plan
-from tabletop.stats import turns_of
+from tabletop import Event
+from tabletop.many import simulation
+from tabletop.many.simulation import Plan
+from tabletop.many.stats import turns_of
 from tabletop_glux.events import Draw, Place
 
 from .conftest import PILE, ROOT, WAVERING

@@ -67,7 +67,7 @@ def test_the_slurm_recipe_runs_on_a_local_cluster(tmp_path, monkeypatch):
     import types
 
     distributed = pytest.importorskip("distributed")
-    from tabletop import parts
+    from tabletop.many import parts
 
     (code,) = python_blocks("SLURMCluster")
     started = []

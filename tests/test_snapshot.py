@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop import snapshot, start
-from tabletop.engine import Replay
-from tabletop.errors import IllegalEventError
+from tabletop import start
+from tabletop.base.errors import IllegalEventError
+from tabletop.play import snapshot
+from tabletop.play.engine import Replay
 
 
 @pytest.fixture(autouse=True)
@@ -39,7 +40,7 @@ def test_a_long_log_gets_a_snapshot_that_the_next_run_starts_from(tmp_path, regi
     snap = snapshot.path_of(log)
     assert snap.exists() and snap.name == ".long.jsonl.fold" and snap.stat().st_mode & 0o077 == 0
     data = json.loads(snap.read_bytes().split(b"\n", 1)[1])
-    from tabletop import chain
+    from tabletop.log import chain
 
     lines = log.read_bytes().splitlines()
     assert data["head"] == chain.head_of(lines[: data["lines"]]) and data["lines"] == len(lines)

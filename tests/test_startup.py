@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop import installed
+from tabletop.host import installed
 
 from .conftest import PILE, REPLAYS
 
@@ -85,7 +85,7 @@ def test_what_a_game_says_of_itself_is_what_its_class_says(registry, game):
 def test_games_imports_no_game_and_no_engine():
     loaded, out = _loaded_after("games")
     assert "glux " in out and "glyph-chess " in out
-    assert not {"tabletop_glux.game", "tabletop_glyph_chess.game", "tabletop.engine", "cattrs"} & loaded
+    assert not {"tabletop_glux.game", "tabletop_glyph_chess.game", "tabletop.play.engine", "cattrs"} & loaded
     assert "importlib.metadata" not in loaded
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.intervals import difference, wilson
+from tabletop.many.intervals import difference, wilson
 
 from .conftest import REPLAYS
 

@@ -15,10 +15,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tabletop import chance, seen
-from tabletop.engine import Match
-from tabletop.nodes import Decide
-from tabletop.study import default_path, load
+from tabletop.model.nodes import Decide
+from tabletop.play import chance
+from tabletop.play.engine import Match
+from tabletop.review.study import default_path, load
+from tabletop.sight import seen
 from tabletop.testing import same_for, twins
 
 from .conftest import REPLAYS, ROOT
@@ -281,8 +282,8 @@ def test_a_variation_made_as_a_player_shows_the_same_for_twin_states(registry):
     from ben's view alone: twin positions that differ only in what ben may
     not see give ben the same world, the same legal decisions and the same
     pictures (the conformance kit's twins and same_for)."""
-    from tabletop.engine import Replay
-    from tabletop.study import made_up
+    from tabletop.play.engine import Replay
+    from tabletop.review.study import made_up
 
     rng = random.Random("twins")
     replay = Replay(registry, DUEL)

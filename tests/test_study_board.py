@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tabletop.api import registry as registry_of
-from tabletop.study import default_path, load
+from tabletop.review.study import default_path, load
 
 from .conftest import PILE, REPLAYS
 from .test_analysis import pile_log
@@ -329,7 +329,7 @@ def test_a_notes_squares_and_arrows_are_drawn_on_the_board(
     were listed in words only."""
     from selenium.webdriver.common.by import By
 
-    from tabletop.engine import Replay
+    from tabletop.play.engine import Replay
 
     # One of the arrows joins two neighbours, on the game's own board.
     game = Replay(registry, log).match.game

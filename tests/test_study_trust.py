@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.results import read, read_meta
+from tabletop.many.results import read, read_meta
 
 from .conftest import ROOT, run_tabletop
 from .test_interrupt import alive, command, descendants, environment
@@ -221,7 +221,7 @@ def test_a_parquet_run_that_fails_keeps_what_it_played(cli, tmp_path, monkeypatc
     pytest.importorskip("pyarrow")
     import errno
 
-    from tabletop import results
+    from tabletop.many import results
 
     args = ["simulate", "glux", "--seats", "2", "--bot", "random", "--workers", "1", "--batch", "10"]
     args += ["--results", "games.parquet"]
@@ -249,7 +249,7 @@ def test_progress_starts_at_the_games_kept_with_an_honest_eta():
     counting the games kept as if played in no time."""
     import io
 
-    from tabletop.progress import Progress
+    from tabletop.base.progress import Progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -394,8 +394,8 @@ def test_the_fair_share_drawn_counts_shared_victories():
     shared by two seats the seats' win rates add up to 125%, and a seat that
     is not favoured wins 62.5%, not 50%: the dotted "fair share" line drew
     1/players, making every seat of such a game look favoured."""
-    from tabletop.plotting import fair_share
-    from tabletop.stats import GameRow, Summary
+    from tabletop.many.plotting import fair_share
+    from tabletop.many.stats import GameRow, Summary
 
     def game(*winners: str) -> GameRow:
         return GameRow("glux", (), ("a", "b"), ("-", "-"), (5, 5), winners, 90, True, order=("a", "b"), turns=40)

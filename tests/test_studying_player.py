@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.engine import Replay
-from tabletop.svg import NARROWEST, SMALLEST
+from tabletop.play.engine import Replay
+from tabletop.sight.svg import NARROWEST, SMALLEST
 from tabletop.viewer.page import build, page, turns
 
 from .conftest import REPLAYS, Cli
@@ -264,7 +264,7 @@ def test_a_one_step_moves_arrow_is_drawn_clear_of_both_pieces(registry, cli, tmp
     log = REPLAYS / "glyph_chess" / "three-players-random.jsonl"
     moves = _one_step_moves(registry, log)
     assert moves
-    from tabletop.svg import HEAD
+    from tabletop.sight.svg import HEAD
     from tabletop_glyph_chess.picture import PIECE
 
     for seq in moves:
@@ -396,7 +396,7 @@ def test_diff_of_a_game_not_over(cli, tmp_path):
 
 
 def test_bots_lists_every_bot_with_its_games_and_settings(cli, registry):
-    from tabletop.mcts import MCTS
+    from tabletop.play.mcts import MCTS
 
     out = cli("bots").stdout
     names = {name for name in registry.bots}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.engine import Replay
+from tabletop.play.engine import Replay
 
 from .conftest import REPLAYS
 

@@ -12,8 +12,8 @@ import pytest
 
 import tabletop
 from tabletop import MCTS
-from tabletop import mcts as mcts_module
-from tabletop.tournament import Entry, Result, pairs, ratings, resume, run
+from tabletop.many.tournament import Entry, Result, pairs, ratings, resume, run
+from tabletop.play import mcts as mcts_module
 
 from .conftest import ROOT, WAVERING
 

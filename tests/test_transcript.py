@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tabletop import Registry, get_plugin_manager, transcript
-from tabletop.engine import Match
-from tabletop.live import decide, make_header, selfplay, settle
+from tabletop import Registry, get_plugin_manager
+from tabletop.play.engine import Match
+from tabletop.play.live import decide, make_header, selfplay, settle
+from tabletop.review import transcript
 
 from .conftest import PILE, REPLAYS, ROOT
 

@@ -20,13 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from tabletop import Registry, get_plugin_manager, tuning
-from tabletop import targets as aims
-from tabletop.errors import UsageError
-from tabletop.results import iter_rows
-from tabletop.rules import Parameter
-from tabletop.simulation import Plan
-from tabletop.stats import GameRow
+from tabletop import Registry, get_plugin_manager
+from tabletop.base.errors import UsageError
+from tabletop.host.rules import Parameter
+from tabletop.many import targets as aims
+from tabletop.many import tuning
+from tabletop.many.results import iter_rows
+from tabletop.many.simulation import Plan
+from tabletop.many.stats import GameRow
 
 from .conftest import run_tabletop
 
@@ -718,7 +719,7 @@ def test_progress_runs_over_every_game_of_the_search(tmp_path):
     """On a terminal the bar counts every game of every round, as simulate's does."""
     import io
 
-    from tabletop.progress import Progress
+    from tabletop.base.progress import Progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

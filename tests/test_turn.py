@@ -1,4 +1,4 @@
-"""The core's turn (``tabletop.turn``): every path asks the same step, and
+"""The core's turn (``tabletop.play.turn``): every path asks the same step, and
 the engine's fast loops call a fast path's own ``apply`` whenever it does
 more at each event than the turn."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tabletop import Turn, TurnFast
-from tabletop.engine import Match, Replay
-from tabletop.live import selfplay
+from tabletop.play.engine import Match, Replay
+from tabletop.play.live import selfplay
 
 
 def _played(registry, game: str, players: int, seed: str):
@@ -83,7 +83,7 @@ def test_a_step_leading_to_no_step_of_the_turn_is_one_line_naming_where_it_says_
     import types
 
     from tabletop import Over, PluginError
-    from tabletop.steps import TurnStep
+    from tabletop.model.steps import TurnStep
 
     table = {
         "deal": TurnStep("deal", lambda game, state: Over(), follows=_to_nowhere),

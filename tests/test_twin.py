@@ -1,4 +1,4 @@
-"""A state's mutable twin derived from its declared fields (``tabletop.twin``)."""
+"""A state's mutable twin derived from its declared fields (``tabletop.model.twin``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.memo import EMPTY, Memo, remember
-from tabletop.twin import LISTS, LISTS_OR_NONE, SAME, evolver, twin
+from tabletop.model.memo import EMPTY, Memo, remember
+from tabletop.model.twin import LISTS, LISTS_OR_NONE, SAME, evolver, twin
 
 
 @attrs.frozen

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop import seen
-from tabletop.engine import Replay
+from tabletop.play.engine import Replay
+from tabletop.sight import seen
 from tabletop.viewer import page
 from tabletop.viewer.page import build, encode_pictures, legend_of
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tabletop.lazy import names
+from tabletop.base.lazy import names
 
 if TYPE_CHECKING:
     from .board import DIAGONAL, ORTHOGONAL, Board

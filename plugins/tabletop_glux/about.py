@@ -1,5 +1,5 @@
 """What ``tabletop games`` says of Glüx, read without importing the game
-(the ``tabletop.games`` entry point; see :mod:`tabletop.installed`). A test
+(the ``tabletop.games`` entry point; see :mod:`tabletop.host.installed`). A test
 holds these to the game class's own."""
 
 TITLE = "Glüx"

@@ -26,8 +26,9 @@ from pathlib import Path
 
 import attrs
 
-from tabletop import UsageError, files
-from tabletop.errors import quote
+from tabletop import UsageError
+from tabletop.base.errors import quote
+from tabletop.log import files
 
 #: The printed board's sides, by name.
 BUILT_IN = {"two-players": "two-players.txt", "three-four-players": "three-four-players.txt"}

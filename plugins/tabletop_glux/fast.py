@@ -36,7 +36,7 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Chance, TurnFast
-from tabletop.caches import Bound
+from tabletop.base.caches import Bound
 
 from .events import Draw, Place
 from .state import State, Work

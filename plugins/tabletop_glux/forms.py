@@ -4,7 +4,7 @@ table form the rule itself declares.
 An official predicate asked on every event (is the game over, who plays
 next, does a chip count over this square) declares with :func:`reads` the
 part of the state its answer is: "the squares holding no chip", "the
-player's own top chips" (``tabletop.rules.fast_form``, in Glüx's words).
+player's own top chips" (``tabletop.host.rules.fast_form``, in Glüx's words).
 While that official rule alone is in force, ``game.rules.form(name)`` names
 its form, and the generator (``placement.Placement``, ``turn.Turns``), which
 both the plain fold and the fast path use, reads that part directly, kept as
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from tabletop.rules import declared_form, fast_form
+from tabletop.host.rules import declared_form, fast_form
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tabletop import Chance, Event, Game, Hidden, Outcome
-from tabletop.shapes import seen
+from tabletop.model.shapes import seen
 
 from . import (
     about,

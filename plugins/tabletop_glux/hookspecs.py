@@ -484,7 +484,7 @@ def glux_decisions(game: Any, state: Any, seat: int) -> tuple[Event, ...] | None
 @move_rule
 def glux_notate(game: Any, decision: Event) -> str | None:
     """A variant's decisions. A decision of a kind a variant adds, as its player writes it
-    (a decision of a core shape, ``tabletop.shapes``, writes itself: no implementation is needed).
+    (a decision of a core shape, ``tabletop.model.shapes``, writes itself: no implementation is needed).
 
     Example::
 

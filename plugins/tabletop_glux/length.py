@@ -1,5 +1,5 @@
 """How long a game of Glüx can be, for the programs that must know
-(OpenSpiel's ``max_game_length``; see ``tabletop.limits``).
+(OpenSpiel's ``max_game_length``; see ``tabletop.base.limits``).
 
 Every Glüx decision puts one chip from a hand on the board: the start chip's
 face, a placement, the start-square option. Chips come into a hand only from

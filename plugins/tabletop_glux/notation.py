@@ -54,7 +54,7 @@ def sentence(game: Glux, event: Event, visible: bool) -> str:
         return f"{event.player} {notate(game, event)}"
     if event.origin == DECISION:
         if not visible:  # a decision its player keeps secret (a variant's shape declared ``secret``)
-            from tabletop.shapes import redacted
+            from tabletop.model.shapes import redacted
 
             return f"{event.player} {redacted(event)}"  # type: ignore[attr-defined]
         # A decision a variant adds reads as its player writes it.
@@ -63,7 +63,7 @@ def sentence(game: Glux, event: Event, visible: bool) -> str:
             text = event.notation()  # type: ignore[attr-defined]
         if text is not None:
             return f"{event.player} {text}"  # type: ignore[attr-defined]
-    from tabletop.shapes import Deal, redacted  # only a variant's event comes this far
+    from tabletop.model.shapes import Deal, redacted  # only a variant's event comes this far
 
     if isinstance(event, Deal):  # a variant's secret deal: its player's alone
         return f"{event.player} {event.notation() if visible else redacted(event)}"

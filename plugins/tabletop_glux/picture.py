@@ -9,7 +9,7 @@ owner's colour and shape. The last placement has a black frame. Above the
 board: the event number and whose turn it is (or the result); below it, each
 player's victory points, hand and bag as the text board words them, and every
 room's pips by player. No text is smaller than reads on a phone once the
-picture is scaled to its width (``tabletop.svg.least``).
+picture is scaled to its width (``tabletop.sight.svg.least``).
 """
 
 from __future__ import annotations
@@ -18,8 +18,20 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tabletop import Event, Legend, Symbol
-from tabletop.svg import HIGHLIGHT, SHAPES, document, heading, latest, least, measure, shape, spot, whose_turn, wrap
-from tabletop.svg import text as svg_text
+from tabletop.sight.svg import (
+    HIGHLIGHT,
+    SHAPES,
+    document,
+    heading,
+    latest,
+    least,
+    measure,
+    shape,
+    spot,
+    whose_turn,
+    wrap,
+)
+from tabletop.sight.svg import text as svg_text
 
 from .board import PATH
 from .events import Place, Start

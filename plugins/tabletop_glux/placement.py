@@ -34,8 +34,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import rulehook
-from tabletop.caches import Bound
-from tabletop.sampling import below, drawn
+from tabletop.base.caches import Bound
+from tabletop.play.sampling import below, drawn
 
 from .board import ORTHOGONAL
 from .events import Exclude, Place
@@ -404,7 +404,7 @@ class Placement:
     ) -> Place | None:
         """The placement the core's random bot draws with ``rng`` from
         ``listing(state, seat, player, squares, made)``, or None when it is
-        empty: the same number drawn (``tabletop.sampling.below`` of its
+        empty: the same number drawn (``tabletop.play.sampling.below`` of its
         length), the same placement, without the listing while every chip
         may be covered (``cover`` is None). Under a house rule on rule 4, the
         listing's own draw (``Covered.sample``), as the bot would take it."""
@@ -602,7 +602,7 @@ class Covered(Sequence[Place]):
 
     def sample(self, rng: Any) -> Place:
         """One of the placements, each as likely as any other
-        (``tabletop.sampling.drawn``: a placement drawn until rule 4 allows it)."""
+        (``tabletop.play.sampling.drawn``: a placement drawn until rule 4 allows it)."""
         return drawn(rng, len(self.placements), self.slot, self)
 
     def __len__(self) -> int:
@@ -669,7 +669,7 @@ class Placements(Sequence[Place]):
 
     def sample(self, rng: Any) -> Place:
         """One of the placements, each as likely as any other: the one the
-        core's random bot draws from any listing (``tabletop.sampling.below``
+        core's random bot draws from any listing (``tabletop.play.sampling.below``
         of its length, from ``rng``), without the bot asking its length and
         an item (a self-played turn is spared the calls)."""
         n = self.width * len(self.squares)

@@ -1,4 +1,4 @@
-"""Glüx's observation as named planes, for networks (see ``tabletop.planes``).
+"""Glüx's observation as named planes, for networks (see ``tabletop.sight.planes``).
 
 Board planes are the board's rows by its columns: ``[0, 0]`` is ``a1``,
 ``[row, column]`` the square of that rank and file. Planes per seat count
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tabletop import Hidden
-from tabletop.planes import Plane, Planes, seat_order
+from tabletop.sight.planes import Plane, Planes, seat_order
 
 from .chips import MOST_PIPS
 

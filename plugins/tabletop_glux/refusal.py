@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from tabletop import PluginError
-from tabletop.errors import describe
+from tabletop.base.errors import describe
 
 #: The items of an answer shown in the one line (the rest are "…").
 SHOWN = 6

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Outcome, rulehook
-from tabletop.errors import quote
+from tabletop.base.errors import quote
 
 from .refusal import players_problem, refuse
 from .state import State

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Chance, Decide, rulehook
-from tabletop.errors import describe, quote
+from tabletop.base.errors import describe, quote
 
 from . import chips as chip_kinds
 from .chips import Chips
@@ -30,7 +30,7 @@ MAX_HAND = 6
 MAX_OF_A_KIND = 99
 
 if TYPE_CHECKING:
-    from tabletop.nodes import Node
+    from tabletop.model.nodes import Node
 
     from .game import Glux
 

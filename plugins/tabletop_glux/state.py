@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from tabletop.memo import EMPTY, Memo
-from tabletop.memo import recall as recall
-from tabletop.memo import remember as remember
-from tabletop.twin import LISTS, LISTS_OR_NONE, evolver, twin
+from tabletop.model.memo import EMPTY, Memo
+from tabletop.model.memo import recall as recall
+from tabletop.model.memo import remember as remember
+from tabletop.model.twin import LISTS, LISTS_OR_NONE, evolver, twin
 
 if TYPE_CHECKING:
     from .chips import Chips
@@ -68,7 +68,7 @@ class State:
 @twin(State, tops=LISTS, bags=LISTS, held=LISTS_OR_NONE)
 class Work:
     """A state that changes in place: the fields of ``State``, as lists
-    (``tabletop.twin``; ``held`` is None while nobody holds more than one
+    (``tabletop.model.twin``; ``held`` is None while nobody holds more than one
     chip).
 
     Each event's effect is written once, against a ``Work``: the fast path

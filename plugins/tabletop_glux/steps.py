@@ -32,10 +32,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Event, Forced, Over, Turn, TurnStep, rulehook
-from tabletop.caches import Bound
-from tabletop.errors import quote
-from tabletop.sampling import sampled_by
-from tabletop.steps import decided_by
+from tabletop.base.caches import Bound
+from tabletop.base.errors import quote
+from tabletop.model.steps import decided_by
+from tabletop.play.sampling import sampled_by
 
 from . import setup, turn
 from .events import Draw, Exclude, FirstPlayer, Place, Start
@@ -207,7 +207,7 @@ def _place_draw(game: Glux, state: Any, player: str, rng: Any) -> Event | None:
         listing = _place_legal(game, state, player)
         if not listing:
             return None
-        from tabletop.live import random_choice  # the bot itself (the CLI imports it only to play)
+        from tabletop.play.live import random_choice  # the bot itself (the CLI imports it only to play)
 
         return random_choice(game, None, player, listing, rng)
     return placement.drawn(state, seat, player, sorted(reach[seat]), state.fast.made[seat], rng)

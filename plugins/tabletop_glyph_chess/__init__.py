@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tabletop.lazy import names
+from tabletop.base.lazy import names
 
 if TYPE_CHECKING:
     from .context import Context

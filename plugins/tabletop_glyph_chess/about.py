@@ -1,5 +1,5 @@
 """What ``tabletop games`` says of Glyph Chess, read without importing the
-game (the ``tabletop.games`` entry point; see :mod:`tabletop.installed`). A
+game (the ``tabletop.games`` entry point; see :mod:`tabletop.host.installed`). A
 test holds these to the game class's own."""
 
 TITLE = "Glyph Chess"

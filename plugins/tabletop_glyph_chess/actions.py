@@ -15,8 +15,8 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Event
-from tabletop.caches import Bound
-from tabletop.sampling import drawn
+from tabletop.base.caches import Bound
+from tabletop.play.sampling import drawn
 
 from . import escape, movement, payment
 from .context import WAYS, Context, Priced

@@ -20,7 +20,7 @@ from itertools import accumulate, compress
 from operator import mul
 from typing import TYPE_CHECKING, Any
 
-from tabletop.caches import Bound
+from tabletop.base.caches import Bound
 
 from . import payment, sight
 from .payment import NO_WILD, PAYMENT_TYPES, Payers

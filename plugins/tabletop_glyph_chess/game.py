@@ -9,8 +9,8 @@ from itertools import count, permutations
 from typing import Any
 
 from tabletop import Chance, Decide, Event, Game, Hidden, Outcome, Turn
-from tabletop.caches import Bound
-from tabletop.shapes import seen
+from tabletop.base.caches import Bound
+from tabletop.model.shapes import seen
 
 from . import (
     about,
@@ -318,7 +318,7 @@ class GlyphChess(Game):
 
     def most_words(self) -> None:
         """None: the rules end a game only with a win (docs/rulings.md), so
-        the adapters stop one at their own limit (``tabletop.limits``)."""
+        the adapters stop one at their own limit (``tabletop.base.limits``)."""
         return None
 
     # -- views and text ------------------------------------------------------

@@ -495,7 +495,7 @@ def glyph_parse(game: Game, text: str, player: str, state: State) -> Event | Non
     """A decision of ``player`` written in notation. A variant returns its own
     event (a class it declares with ``Variant(events=...)``) for its own words
     and None for anything else; the official rule reads the notation of
-    glyph-chess.md, and a decision of a core shape (``tabletop.shapes``)
+    glyph-chess.md, and a decision of a core shape (``tabletop.model.shapes``)
     that a step of the turn takes, and raises ``NotationError`` for text it
     cannot read. A shape's decision needs no implementation of this hook.
 
@@ -512,7 +512,7 @@ def glyph_parse(game: Game, text: str, player: str, state: State) -> Event | Non
 def glyph_notate(game: Game, decision: Event) -> str | None:
     """A decision as its player writes it (what ``glyph_parse`` reads back):
     ``moves`` lists decisions this way and the log's lines read with it. A
-    decision of a core shape (``tabletop.shapes``) writes itself: it needs
+    decision of a core shape (``tabletop.model.shapes``) writes itself: it needs
     no implementation of this hook.
 
     Example::

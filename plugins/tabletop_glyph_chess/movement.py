@@ -20,8 +20,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tabletop import rulehook
-from tabletop.caches import Bound
-from tabletop.rules import fast_form
+from tabletop.base.caches import Bound
+from tabletop.host.rules import fast_form
 
 from . import payment, scepter
 from .context import LANDS, PASSES
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 
 # -- the official rules ----------------------------------------------------------
-# The fast forms the official per-move rules declare (``tabletop.rules.fast_form``):
+# The fast forms the official per-move rules declare (``tabletop.host.rules.fast_form``):
 # while one alone is in force, a listing reads the game's header-time table
 # instead of asking it move by move or spot by spot.
 #: ``glyph_move_range``: :func:`reach` of the piece, wherever it stands.

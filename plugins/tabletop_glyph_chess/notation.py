@@ -82,9 +82,9 @@ def notate(game: GlyphChess, decision: Event) -> str:
 
 def _shape_notation(decision: Event) -> str | None:
     """A variant's decision of one of the core's shapes, or its deal, writes
-    itself (``tabletop.shapes``: ``take 2``, ``keep yes``, ``patron E``);
+    itself (``tabletop.model.shapes``: ``take 2``, ``keep yes``, ``patron E``);
     None for anything else."""
-    from tabletop.shapes import Deal, Shape  # only a variant's event comes this far
+    from tabletop.model.shapes import Deal, Shape  # only a variant's event comes this far
 
     return decision.notation() if isinstance(decision, (Shape, Deal)) else None
 
@@ -93,7 +93,7 @@ def shapes(game: GlyphChess) -> tuple[type[Event], ...]:
     """The decision shapes the steps in force take (a variant's, added with
     ``TurnStep.adding``), in the order of the table: what :func:`parse`
     reads besides the game's own notation."""
-    from tabletop.shapes import Shape
+    from tabletop.model.shapes import Shape
 
     found: dict[type[Event], None] = {}
     for step in game.steps.values():
@@ -111,7 +111,7 @@ def outcome(game: GlyphChess, event: Event) -> str | None:
         return f"roll {event.face}"
     if isinstance(event, Shuffle):
         return " ".join(["shuffle", *event.order])
-    return _shape_notation(event)  # a variant's deal (``tabletop.shapes.Deal``)
+    return _shape_notation(event)  # a variant's deal (``tabletop.model.shapes.Deal``)
 
 
 def sentence(game: GlyphChess, event: Event, visible: bool) -> str:
@@ -129,7 +129,7 @@ def sentence(game: GlyphChess, event: Event, visible: bool) -> str:
     if isinstance(event, Pass):
         return f"{event.player} passes (no legal action)"
     if not visible:  # a decision its player keeps secret (a variant's shape declared ``secret``)
-        from tabletop.shapes import redacted
+        from tabletop.model.shapes import redacted
 
         return f"{event.player} {redacted(event)}"
     return f"{event.player} {game.notate(event)}"

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from tabletop import Event, Forced, NotationError, TurnStep
-from tabletop.shapes import Shape
-from tabletop.steps import wait
+from tabletop.model.shapes import Shape
+from tabletop.model.steps import wait
 
 from . import actions, payment
 from .notation import payment_text, read_payment

@@ -24,7 +24,7 @@ from itertools import combinations
 import attrs
 
 from tabletop import PluginError, rulehook
-from tabletop.rules import fast_form
+from tabletop.host.rules import fast_form
 
 from .pieces import GLYPHS, NAMES, a_coin
 from .state import ALIVE, State, Work
@@ -151,7 +151,7 @@ def payers_for(kind: str, may_coin: bool, wild: frozenset[str]) -> Payers:
     return payers(faces, faces | wild if wild else faces)
 
 
-#: The fast form ``glyph_payers`` declares (``tabletop.rules.fast_form``):
+#: The fast form ``glyph_payers`` declares (``tabletop.host.rules.fast_form``):
 #: :func:`payers_for` the piece's kind, which a listing reads directly.
 BY_KIND = "the payers by kind"
 

@@ -11,7 +11,7 @@ pieces). Above the board: the event number and whose turn it is (or the
 result); below it, the five dice (the one just rolled framed) and each
 player's coins, bag, used and wild coins and spare area, the player at turn
 marked with an arrow. No text is smaller than reads on a phone once the
-picture is scaled to its width (``tabletop.svg.least``).
+picture is scaled to its width (``tabletop.sight.svg.least``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tabletop import Event, Legend, Symbol
-from tabletop.svg import (
+from tabletop.sight.svg import (
     HIGHLIGHT,
     SHAPES,
     arrow,
@@ -35,8 +35,8 @@ from tabletop.svg import (
     whose_turn,
     wrap,
 )
-from tabletop.svg import spot as named_spot
-from tabletop.svg import text as svg_text
+from tabletop.sight.svg import spot as named_spot
+from tabletop.sight.svg import text as svg_text
 
 from .events import Cast, Move, Roll
 from .pieces import COLOURS, GLYPHS, MINION, NAMES, SCEPTER

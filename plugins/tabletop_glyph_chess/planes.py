@@ -1,4 +1,4 @@
-"""Glyph Chess's observation as named planes, for networks (see ``tabletop.planes``).
+"""Glyph Chess's observation as named planes, for networks (see ``tabletop.sight.planes``).
 
 The hex board is laid on a square grid by its axial coordinates, as a hex
 network reads it: ``[r + R, q + R]`` for the spot (q, r) of a board of radius
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tabletop import Hidden, PluginError
-from tabletop.planes import Plane, Planes, seat_order
+from tabletop.sight.planes import Plane, Planes, seat_order
 
 from .pieces import GLYPHS, MINION, SCEPTER
 from .state import ACT, AWAKEN, DISCARD, DRAW, ESCAPE, GLIMPSE, KILLED, OVER, ROLLING, SETUP

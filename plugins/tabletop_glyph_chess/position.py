@@ -24,8 +24,9 @@ from itertools import permutations
 from pathlib import Path
 from typing import Any
 
-from tabletop import TabletopError, UsageError, files, jsonline
-from tabletop.errors import describe, quote, shown
+from tabletop import TabletopError, UsageError
+from tabletop.base.errors import describe, quote, shown
+from tabletop.log import files, jsonline
 
 from .hexes import HexBoard, board
 from .pieces import COINS_PER_TYPE, GLYPHS, ILLUSIONIST, MINION, MINIONS, MOST_DICE, SCEPTER

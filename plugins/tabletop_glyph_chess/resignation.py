@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tabletop.errors import IllegalEventError
+from tabletop.base.errors import IllegalEventError
 
 from . import actions
 from .kills import eliminate

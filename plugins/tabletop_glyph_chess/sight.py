@@ -15,7 +15,7 @@ from itertools import compress
 from typing import TYPE_CHECKING
 
 from tabletop import rulehook
-from tabletop.rules import fast_form
+from tabletop.host.rules import fast_form
 
 from .hexes import HexBoard
 from .pieces import SEERESS
@@ -64,7 +64,7 @@ def sighted(geo: HexBoard, board, seat: int, occupied: Iterable[int] | None = No
     return found
 
 
-#: The fast form ``glyph_may_use_coins`` declares (``tabletop.rules.fast_form``):
+#: The fast form ``glyph_may_use_coins`` declares (``tabletop.host.rules.fast_form``):
 #: out of sight of an enemy seeress, which a listing works out once for all
 #: of a seat's pieces (:func:`sighted`).
 OUT_OF_SIGHT = "out of sight of an enemy seeress"

@@ -21,10 +21,10 @@ from typing import Any
 
 import attrs
 
-from tabletop import memo as memory
-from tabletop.memo import EMPTY, Memo
-from tabletop.memo import recall as recall
-from tabletop.twin import LISTS, evolver, twin
+from tabletop.model import memo as memory
+from tabletop.model.memo import EMPTY, Memo
+from tabletop.model.memo import recall as recall
+from tabletop.model.twin import LISTS, evolver, twin
 
 from .pieces import GLYPHS
 
@@ -121,7 +121,7 @@ class Work:
     """A state being changed: the fields of :class:`State`, with lists for
     tuples (``fates``, ``hands``, ``bags`` and ``used`` are lists of lists);
     ``memo`` is the same immutable value, replaced when a variant remembers
-    (``tabletop.twin``)."""
+    (``tabletop.model.twin``)."""
 
     #: No part of the state: the listing context the action step's node
     #: made for this Work (whether the player can act), which the listing

@@ -27,7 +27,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Decide, Event, Forced, Hidden, Over, TurnStep, rulehook
-from tabletop.steps import decided_by
+from tabletop.model.steps import decided_by
 
 from . import actions, awakening, escape, position, setup
 from .events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Pass, Reroll, Roll, Shuffle

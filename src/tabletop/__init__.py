@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .lazy import names
+from .base import moved
+from .base.lazy import names
 
 #: Where each name of the package lives. Imported on first use, so that a
 #: command that needs none of them (``tabletop --help``) starts at once.
@@ -22,61 +23,60 @@ _WHERE = {
     "Table": "api",
     "open": "api",
     "start": "api",
-    "Match": "engine",
-    "Replay": "engine",
-    "CheckFailed": "errors",
-    "IllegalEventError": "errors",
-    "LogFormatError": "errors",
-    "NotationError": "errors",
-    "PluginError": "errors",
-    "TabletopError": "errors",
-    "UsageError": "errors",
-    "CHANCE": "events",
-    "DECISION": "events",
-    "Event": "events",
-    "RULES": "events",
-    "Reveal": "events",
-    "Bot": "extensions",
-    "Renderer": "extensions",
-    "Legend": "extensions",
-    "Symbol": "extensions",
-    "Variant": "extensions",
-    "Fast": "game",
-    "Game": "game",
-    "Hidden": "game",
-    "Header": "header",
-    "Randomness": "header",
-    "MCTS": "mcts",
-    "Memo": "memo",
-    "Chance": "nodes",
-    "Decide": "nodes",
-    "Forced": "nodes",
-    "Outcome": "nodes",
-    "Over": "nodes",
-    "get_plugin_manager": "plugins",
-    "hookimpl": "plugins",
-    "Registry": "registry",
-    "Parameter": "rules",
-    "Rules": "rules",
-    "rulehook": "rules",
-    "rulespec": "rules",
-    "gathering_rule": "rules",
-    "header_rule": "rules",
-    "move_rule": "rules",
-    "Deal": "shapes",
-    "One": "shapes",
-    "Order": "shapes",
-    "Subset": "shapes",
-    "YesNo": "shapes",
-    "Turn": "turn",
-    "TurnFast": "turn",
-    "TurnStep": "steps",
+    "Match": "play.engine",
+    "Replay": "play.engine",
+    "CheckFailed": "base.errors",
+    "IllegalEventError": "base.errors",
+    "LogFormatError": "base.errors",
+    "NotationError": "base.errors",
+    "PluginError": "base.errors",
+    "TabletopError": "base.errors",
+    "UsageError": "base.errors",
+    "CHANCE": "model.events",
+    "DECISION": "model.events",
+    "Event": "model.events",
+    "RULES": "model.events",
+    "Reveal": "model.events",
+    "Bot": "host.extensions",
+    "Renderer": "host.extensions",
+    "Legend": "host.extensions",
+    "Symbol": "host.extensions",
+    "Variant": "host.extensions",
+    "Fast": "model.game",
+    "Game": "model.game",
+    "Hidden": "model.game",
+    "Header": "log.header",
+    "Randomness": "log.header",
+    "MCTS": "play.mcts",
+    "Memo": "model.memo",
+    "Chance": "model.nodes",
+    "Decide": "model.nodes",
+    "Forced": "model.nodes",
+    "Outcome": "model.nodes",
+    "Over": "model.nodes",
+    "get_plugin_manager": "host.plugins",
+    "hookimpl": "host.plugins",
+    "Registry": "host.registry",
+    "Parameter": "host.rules",
+    "Rules": "host.rules",
+    "rulehook": "host.rules",
+    "rulespec": "host.rules",
+    "gathering_rule": "host.rules",
+    "header_rule": "host.rules",
+    "move_rule": "host.rules",
+    "Deal": "model.shapes",
+    "One": "model.shapes",
+    "Order": "model.shapes",
+    "Subset": "model.shapes",
+    "YesNo": "model.shapes",
+    "Turn": "play.turn",
+    "TurnFast": "play.turn",
+    "TurnStep": "model.steps",
 }
 
 if TYPE_CHECKING:
     from .api import Moment, Record, Table, open, start
-    from .engine import Match, Replay
-    from .errors import (
+    from .base.errors import (
         CheckFailed,
         IllegalEventError,
         LogFormatError,
@@ -85,22 +85,24 @@ if TYPE_CHECKING:
         TabletopError,
         UsageError,
     )
-    from .events import CHANCE, DECISION, RULES, Event, Reveal
-    from .extensions import Bot, Legend, Renderer, Symbol, Variant
-    from .game import Fast, Game, Hidden
-    from .header import Header, Randomness
-    from .mcts import MCTS
-    from .memo import Memo
-    from .nodes import Chance, Decide, Forced, Outcome, Over
-    from .plugins import get_plugin_manager, hookimpl
-    from .registry import Registry
-    from .rules import Parameter, Rules, gathering_rule, header_rule, move_rule, rulehook, rulespec
-    from .shapes import Deal, One, Order, Subset, YesNo
-    from .steps import TurnStep
-    from .turn import Turn, TurnFast
+    from .host.extensions import Bot, Legend, Renderer, Symbol, Variant
+    from .host.plugins import get_plugin_manager, hookimpl
+    from .host.registry import Registry
+    from .host.rules import Parameter, Rules, gathering_rule, header_rule, move_rule, rulehook, rulespec
+    from .log.header import Header, Randomness
+    from .model.events import CHANCE, DECISION, RULES, Event, Reveal
+    from .model.game import Fast, Game, Hidden
+    from .model.memo import Memo
+    from .model.nodes import Chance, Decide, Forced, Outcome, Over
+    from .model.shapes import Deal, One, Order, Subset, YesNo
+    from .model.steps import TurnStep
+    from .play.engine import Match, Replay
+    from .play.mcts import MCTS
+    from .play.turn import Turn, TurnFast
 
 
 __getattr__, __dir__ = names(__name__, _WHERE)
+moved.install(__name__)
 
 
 __version__ = "0.1.0"

@@ -19,19 +19,21 @@ from typing import Any
 
 import attrs
 
-from . import chance, logfile, seen
-from .engine import Match, Replay
-from .errors import IllegalEventError, PluginError, UsageError
-from .events import Event
-from .extensions import Bot, code_of
-from .game import Game
-from .header import Header
-from .live import Secrets, bot_rng, decide, make_header, play_out, settle
-from .nodes import Decide, Outcome, Over
-from .plugins import get_plugin_manager
-from .registering import takes
-from .registry import Registry
-from .rollouts import Rollouts
+from .base.errors import IllegalEventError, PluginError, UsageError
+from .base.naming import code_of, takes
+from .host.extensions import Bot
+from .host.plugins import get_plugin_manager
+from .host.registry import Registry
+from .log import logfile
+from .log.header import Header
+from .model.events import Event
+from .model.game import Game
+from .model.nodes import Decide, Outcome, Over
+from .play import chance
+from .play.engine import Match, Replay
+from .play.live import Secrets, bot_rng, decide, make_header, play_out, settle
+from .play.rollouts import Rollouts
+from .sight import seen
 
 PathLike = str | os.PathLike[str]
 
@@ -327,7 +329,7 @@ def rollouts(
     or a mapping naming every player) played to the end from one header,
     for outcomes without logs:
     ``rollouts(...).play(rng)`` plays a game drawing every decision and
-    chance outcome from ``rng`` (see :mod:`tabletop.rollouts`)."""
+    chance outcome from ``rng`` (see :mod:`tabletop.play.rollouts`)."""
     reg = _registry_of(registry, plugins)
     seats = seated(reg, game, players, bots)
     missing = [p for p in players if p not in seats]

@@ -5,7 +5,7 @@ A game's test suite runs it in one call::
     from tabletop.testing import conform
 
     def test_my_game_conforms():
-        conform(tabletop.registry(), "my-game", ("ann", "ben"), games=10)
+        conform(tabletop.host.registry(), "my-game", ("ann", "ben"), games=10)
 
 :func:`conform` plays seeded random games and, at every event, holds the game
 to its contracts. Each check is also a function of its own, for a test that
@@ -18,7 +18,7 @@ wants one:
   scores, features (the AI adapters' observations), legal decisions, what is
   asked, and bot choices.
 - **Watchers see only what every seat sees** (:func:`public_alike`): the
-  public view (:func:`tabletop.seen.public`, for a watcher with no seat) is
+  public view (:func:`tabletop.sight.seen.public`, for a watcher with no seat) is
   the same whatever order the seats' views are taken in, is its own public
   view, and twin states that differ only in what some seat may not see show
   a watcher the same view, board texts, facets, scores and pictures.
@@ -33,7 +33,7 @@ wants one:
   decision, written in the game's notation, reads back as itself.
 - **Logs round-trip and refuse hostile text** (:func:`lines_round_trip`,
   :func:`hostile_lines`): every event is written and read back equal, and a
-  mangled line is a :class:`~tabletop.errors.TabletopError`, never another
+  mangled line is a :class:`~tabletop.base.errors.TabletopError`, never another
   exception.
 
 A failure is an :class:`AssertionError` naming the check, the game (its
@@ -46,15 +46,16 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from . import chance, seen
-from .engine import Match
-from .errors import TabletopError
-from .events import Event, Seal, Unseal
-from .game import Game
-from .live import decide, make_header, settle
-from .nodes import Chance, Decide
-from .registry import Registry
-from .views import features
+from .base.errors import TabletopError
+from .host.registry import Registry
+from .model.events import Event, Seal, Unseal
+from .model.game import Game
+from .model.nodes import Chance, Decide
+from .play import chance
+from .play.engine import Match
+from .play.live import decide, make_header, settle
+from .sight import seen
+from .sight.views import features
 
 
 class Nonconformance(AssertionError):
@@ -170,7 +171,7 @@ def views_are_views(game: Game, state: Any, seat: str, rng: random.Random, where
 
 def hidden_alike(match: Match, seat: str, where: str = "") -> None:
     """At a chance node (or another player's decision), the outcomes ``seat``
-    (or :data:`~tabletop.seen.PUBLIC`, a watcher) may not see read the same
+    (or :data:`~tabletop.sight.seen.PUBLIC`, a watcher) may not see read the same
     to it and leave it the same view."""
     game, state, node = match.game, match.state, match.node
     if isinstance(node, Chance):

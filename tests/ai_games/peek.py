@@ -15,7 +15,7 @@ from typing import ClassVar
 import attrs
 
 from tabletop import CHANCE, Chance, Decide, Event, Game, Hidden, NotationError, Outcome, Over, hookimpl
-from tabletop.numbering import Numbering
+from tabletop.host.numbering import Numbering
 
 WORDS = ("raise", "hold")
 ROUNDS = 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tabletop import Registry
-from tabletop.header import Header
+from tabletop.log.header import Header
 from tabletop_glux.game import Glux
 from tabletop_glux.state import State
 

@@ -27,7 +27,7 @@ def test_greedy_takes_first_place_in_a_room_when_it_can(registry):
 
 
 def test_greedy_beats_random_over_many_games(registry):
-    from tabletop.live import selfplay
+    from tabletop.play.live import selfplay
 
     bots = [registry.bot("greedy", "glux"), registry.bot("random", "glux")]
     wins = 0

@@ -26,10 +26,10 @@ from tabletop import (
     hookimpl,
     rulehook,
 )
-from tabletop.engine import Replay
-from tabletop.header import Header
-from tabletop.live import selfplay
-from tabletop.steps import decided_by, decider
+from tabletop.log.header import Header
+from tabletop.model.steps import decided_by, decider
+from tabletop.play.engine import Replay
+from tabletop.play.live import selfplay
 from tabletop_glux import steps
 
 from ..conftest import ROOT

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop import Decide, Match, Registry, Variant, get_plugin_manager, hookimpl, rulehook
-from tabletop.live import random_choice, selfplay
+from tabletop.play.live import random_choice, selfplay
 from tabletop_glux import recall, remember
 from tabletop_glux.chips import FACES
 from tabletop_glux.placement import Placements
@@ -307,7 +307,7 @@ def test_self_play_by_the_random_bot_is_self_play_drawing_from_the_listings(regi
     # Self-play gives the random bot the placement step's own draw; a bot
     # that draws the same way from the listing (not the random bot itself,
     # so it is handed the listings) plays the same games.
-    from tabletop.extensions import Bot
+    from tabletop.host.extensions import Bot
     from tabletop_glux.placement import Placement
 
     drawn = []

@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 from tabletop import Registry, get_plugin_manager
-from tabletop.live import selfplay
+from tabletop.play.live import selfplay
 from tabletop_glux import official
 from tabletop_glux.chips import FACES
 from tabletop_glux.forms import form_of

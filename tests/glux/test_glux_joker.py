@@ -13,9 +13,10 @@ import attrs
 import jsonschema
 import pytest
 
-from tabletop import Decide, PluginError, Registry, Variant, get_plugin_manager, hookimpl, rulehook, seen, testing
-from tabletop.engine import Match, Replay
-from tabletop.live import selfplay
+from tabletop import Decide, PluginError, Registry, Variant, get_plugin_manager, hookimpl, rulehook, testing
+from tabletop.play.engine import Match, Replay
+from tabletop.play.live import selfplay
+from tabletop.sight import seen
 from tabletop_glux import Draw, Place, Start
 from tabletop_glux.chips import KIND_NAME
 

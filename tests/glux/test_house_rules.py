@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop import Header, Hidden, Registry, get_plugin_manager, seen
-from tabletop.engine import Match
-from tabletop.live import selfplay
+from tabletop import Header, Hidden, Registry, get_plugin_manager
+from tabletop.play.engine import Match
+from tabletop.play.live import selfplay
+from tabletop.sight import seen
 from tabletop_glux import FACES, Place, recall
 
 from ..conftest import ROOT

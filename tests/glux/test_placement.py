@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tabletop import Decide, Forced, IllegalEventError
-from tabletop.engine import Match
-from tabletop.header import Header, Randomness
-from tabletop.live import settle
+from tabletop.log.header import Header, Randomness
+from tabletop.play.engine import Match
+from tabletop.play.live import settle
 from tabletop_glux.chips import FACES
 from tabletop_glux.events import Draw, Exclude, Place, Start
 
@@ -203,7 +203,7 @@ def test_end_when_everyone_left_is_excluded(game):
 
 
 def test_in_a_full_game_every_player_places_all_24_chips(registry):
-    from tabletop.live import selfplay
+    from tabletop.play.live import selfplay
 
     bot = registry.bot("random", "glux")
     for seed in ("full-1", "full-2", "full-3"):
@@ -263,7 +263,7 @@ def test_rule_7_closed_on_a_start_square_of_two_chips_while_unused(game):
 
 def test_rule_7_asks_rule_5_a_stack_height_of_one_closes_the_option(registry):
     from tabletop import Variant, get_plugin_manager, hookimpl, rulehook
-    from tabletop.registry import Registry
+    from tabletop.host.registry import Registry
 
     class Flat:
         @rulehook
@@ -303,7 +303,7 @@ def attrs_evolve(state, **changes):
 
 def test_rule_5_a_full_stack_of_four_is_named_in_words(registry):
     from tabletop import get_plugin_manager
-    from tabletop.registry import Registry
+    from tabletop.host.registry import Registry
 
     from ..conftest import ROOT
 
@@ -318,7 +318,7 @@ def test_rule_2_a_chip_that_counts_no_squares_reaches_nothing(registry):
     # The generic counting path (any variant of rules 1-3): a distance of 0
     # counts nowhere, not even to the far end of a clear line.
     from tabletop import Variant, get_plugin_manager, hookimpl, rulehook
-    from tabletop.registry import Registry
+    from tabletop.host.registry import Registry
 
     class SixesRest:
         @rulehook

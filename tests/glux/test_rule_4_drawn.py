@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tabletop import Decide, Registry, get_plugin_manager
-from tabletop.live import selfplay
+from tabletop.play.live import selfplay
 from tabletop_glux.placement import Covered
 
 HOUSE_RULES = Path(__file__).resolve().parents[2] / "variants" / "house_rules"

@@ -23,7 +23,7 @@ from tabletop import (
     hookimpl,
     rulehook,
 )
-from tabletop.header import Header
+from tabletop.log.header import Header
 from tabletop_glux.events import Draw, Exclude, FirstPlayer, Place
 from tabletop_glux.state import recall, remember
 
@@ -463,7 +463,7 @@ def test_glux_turn_steps_a_table_without_an_official_step_is_one_clear_error():
 
 
 def test_glux_turn_steps_a_wrapped_step_changes_what_it_asks_and_keeps_the_game_and_fast_path():
-    from tabletop.live import selfplay
+    from tabletop.play.live import selfplay
 
     class Quiet:
         @rulehook(wrapper=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tabletop import Registry, Variant, get_plugin_manager, hookimpl, rulehook
-from tabletop.header import Header
+from tabletop.log.header import Header
 
 from ..conftest import ROOT
 from .helpers import position, squares
@@ -70,7 +70,7 @@ def test_glux_bag_sets_what_each_bag_holds(with_variants):
 
 
 def test_glux_bag_small_game_plays_to_the_end(with_variants):
-    from tabletop.live import selfplay
+    from tabletop.play.live import selfplay
 
     bot = with_variants.bot("random", "glux")
     header, match, events = selfplay(with_variants, "glux", ["a", "b"], [bot, bot], "tiny", ["small-bags"])

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tabletop import Chance, Decide
-from tabletop.engine import Match
-from tabletop.header import Header, Randomness
-from tabletop.live import settle
+from tabletop.log.header import Header, Randomness
+from tabletop.play.engine import Match
+from tabletop.play.live import settle
 from tabletop_glux.events import Draw, FirstPlayer, Start
 
 from .helpers import make_game

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tabletop import Hidden, seen
+from tabletop import Hidden
+from tabletop.sight import seen
 from tabletop_glux.events import Draw
 
 from .helpers import make_game, position

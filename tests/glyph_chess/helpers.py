@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from tabletop import Chance, Decide, Forced, Registry
-from tabletop.engine import Match, Replay
-from tabletop.header import Header, Randomness
-from tabletop.logfile import create
+from tabletop.log.header import Header, Randomness
+from tabletop.log.logfile import create
+from tabletop.play.engine import Match, Replay
 from tabletop_glyph_chess.events import Draw, Roll
 from tabletop_glyph_chess.game import GlyphChess
 from tabletop_glyph_chess.state import ACT, State
@@ -161,7 +161,7 @@ def house_rules(*files: str) -> Registry:
 
 def self_played(registry: Registry, variant: str, count: int, players: Sequence[str] = ("ann", "ben"), bot="random"):
     """``count`` games self-played by bots under ``variant``: each (header, events)."""
-    from tabletop.live import selfplay
+    from tabletop.play.live import selfplay
 
     for i in range(count):
         bots = [registry.bot(bot, "glyph-chess")] * len(players)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import collections
 
 from tabletop import Match
-from tabletop.live import selfplay
+from tabletop.play.live import selfplay
 from tabletop_glyph_chess import Move
 from tabletop_glyph_chess.bots import _value, threatened
 

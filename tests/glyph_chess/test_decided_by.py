@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from tabletop import Decide, Match, Registry, get_plugin_manager
-from tabletop.engine import Replay
-from tabletop.live import selfplay
-from tabletop.steps import decider
+from tabletop.model.steps import decider
+from tabletop.play.engine import Replay
+from tabletop.play.live import selfplay
 from tabletop_glyph_chess import steps
 
 from .test_fast import HOUSE_RULES, VARIANTS

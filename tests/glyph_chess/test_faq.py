@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tabletop import Decide, IllegalEventError
-from tabletop.engine import Replay
+from tabletop.play.engine import Replay
 from tabletop_glyph_chess.state import BURNT, ESCAPE, KILLED
 
 from .helpers import position, record, spot

@@ -65,8 +65,8 @@ def test_fast_path_with_the_advanced_setup(house):
 
 def test_fast_legal_builds_one_action_at_a_time(house):
     from tabletop import Match
-    from tabletop.header import Header, Randomness
-    from tabletop.live import settle
+    from tabletop.log.header import Header, Randomness
+    from tabletop.play.live import settle
 
     match = Match(house, Header("glyph-chess", ("ann", "ben"), (), {}, Randomness(seed="lazy")))
     match.hurry()
@@ -80,8 +80,8 @@ def test_fast_legal_builds_one_action_at_a_time(house):
 
 def test_fast_legal_equals_a_list_only_of_the_same_actions(house):
     from tabletop import Match
-    from tabletop.header import Header, Randomness
-    from tabletop.live import settle
+    from tabletop.log.header import Header, Randomness
+    from tabletop.play.live import settle
 
     match = Match(house, Header("glyph-chess", ("ann", "ben"), (), {}, Randomness(seed="lazy")))
     match.hurry()

@@ -12,7 +12,7 @@ import attrs
 import pytest
 
 from tabletop import Outcome, Registry, Variant, get_plugin_manager, hookimpl, rulehook
-from tabletop.live import selfplay
+from tabletop.play.live import selfplay
 from tabletop_glyph_chess import SCEPTER, Payers, Spell, hookspecs, recall, remember
 from tabletop_glyph_chess.hexes import DIRECTIONS, board
 

@@ -9,10 +9,10 @@ import random
 import pytest
 
 from tabletop import Chance, Header, Registry
-from tabletop.engine import Match
-from tabletop.header import Randomness
-from tabletop.live import settle
-from tabletop.table import parse_outcome
+from tabletop.log.header import Randomness
+from tabletop.play.engine import Match
+from tabletop.play.live import settle
+from tabletop.play.table import parse_outcome
 from tabletop.testing import hidden_alike, public_alike, same_for, twins, views_are_views
 
 from ..fastpath import compare

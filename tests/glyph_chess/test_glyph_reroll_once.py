@@ -9,9 +9,9 @@ import random
 import pytest
 
 from tabletop import Header, Registry
-from tabletop.engine import Match
-from tabletop.header import Randomness
-from tabletop.live import settle
+from tabletop.log.header import Randomness
+from tabletop.play.engine import Match
+from tabletop.play.live import settle
 from tabletop.testing import fast_agrees, notation_round_trips
 from tabletop_glyph_chess.state import AWAKEN, DRAW, ROLLING
 

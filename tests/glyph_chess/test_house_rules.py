@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tabletop import Header, Registry, get_plugin_manager
-from tabletop.engine import Match, Replay
-from tabletop.live import selfplay
-from tabletop.logfile import create
+from tabletop.log.logfile import create
+from tabletop.play.engine import Match, Replay
+from tabletop.play.live import selfplay
 from tabletop_glyph_chess import Cast, Move
 
 from ..conftest import ROOT

@@ -20,9 +20,9 @@ FIELDS = "board fates hands bags used dice eliminated phase turn rolling then sp
 
 def digest(registry, players: tuple[str, ...], seed: str, limit: int = 250) -> str:
     """One seeded random game's fingerprint."""
-    from tabletop.engine import Match
-    from tabletop.header import Header, Randomness
-    from tabletop.live import settle
+    from tabletop.log.header import Header, Randomness
+    from tabletop.play.engine import Match
+    from tabletop.play.live import settle
 
     match = Match(registry, Header("glyph-chess", players, (), {}, Randomness(seed=seed)))
     game = match.game

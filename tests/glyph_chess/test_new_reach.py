@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from tabletop import Header, PluginError, Registry, Variant, get_plugin_manager, hookimpl, rulehook
-from tabletop.engine import Match
-from tabletop.live import selfplay
+from tabletop.play.engine import Match
+from tabletop.play.live import selfplay
 from tabletop_glyph_chess import MINION, SCEPTER, SUMMONER, Cast, Move
 from tabletop_glyph_chess.sight import in_sight
 

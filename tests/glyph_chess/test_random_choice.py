@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from tabletop import Header, Registry, get_plugin_manager
-from tabletop.live import random_choice
+from tabletop.play.live import random_choice
 from tabletop_glyph_chess import actions
 
 from .test_fast import _scrambled

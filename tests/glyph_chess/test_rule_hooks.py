@@ -9,9 +9,9 @@ import attrs
 import pytest
 
 from tabletop import Decide, Event, NotationError, Outcome, Registry, Variant, get_plugin_manager, hookimpl, rulehook
-from tabletop.engine import Match
-from tabletop.header import Header, Randomness
-from tabletop.live import selfplay, settle
+from tabletop.log.header import Header, Randomness
+from tabletop.play.engine import Match
+from tabletop.play.live import selfplay, settle
 from tabletop_glyph_chess import Cast, recall, remember
 from tabletop_glyph_chess.actions import finish
 
@@ -490,7 +490,7 @@ def pledging(tmp_path_factory):
 def pledge_due(registry, seed="pledge"):
     """A self-played game under glyph-pledge, replayed to the first state
     where a pledge of two coins or more is open: the match, and the log's lines up to there."""
-    from tabletop.live import selfplay
+    from tabletop.play.live import selfplay
 
     bots = [registry.bot("random", "glyph-chess")] * 2
     header, _, events = selfplay(registry, "glyph-chess", ["ann", "ben"], bots, seed, ["glyph-pledge"])
@@ -526,7 +526,7 @@ def test_a_variants_shape_decision_brings_its_notation_to_moves_parse_and_play(p
 def test_a_secret_shape_decision_is_the_same_to_the_other_player_whichever_coin(pledging):
     """Trust finding 22: twin states: the other player's view and account of
     the pledge are identical whichever coin was pledged."""
-    from tabletop import seen
+    from tabletop.sight import seen
 
     _, registry = pledging
     for seed in ("pledge", "pledge-2", "pledge-3"):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tabletop import Chance, Decide
-from tabletop.header import Header
+from tabletop.log.header import Header
 from tabletop_glyph_chess.events import Draw, Roll, Shuffle
 from tabletop_glyph_chess.hexes import board
 from tabletop_glyph_chess.pieces import GLYPHS

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from tabletop import NotationError, seen
+from tabletop import NotationError
+from tabletop.sight import seen
 from tabletop_glyph_chess.events import Arrange, Cast, Discard, Draw, Escape, Glimpse, Move, Reroll, Roll, Shuffle
 
 from .helpers import game_at, position, to_action

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from tabletop import Decide, IllegalEventError, Registry, Variant, get_plugin_manager, hookimpl, rulehook
-from tabletop.engine import Match
-from tabletop.header import Header, Randomness
-from tabletop.live import decide
+from tabletop.log.header import Header, Randomness
+from tabletop.play.engine import Match
+from tabletop.play.live import decide
 
 from .helpers import act, game_at, position, to_action, why_not
 

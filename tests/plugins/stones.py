@@ -14,7 +14,7 @@ from typing import ClassVar
 import attrs
 
 from tabletop import CHANCE, Chance, Decide, Event, Game, Hidden, Outcome, Over, hookimpl
-from tabletop.options import Number
+from tabletop.model.options import Number
 
 CARDS = (1, 2, 3)
 

@@ -222,7 +222,7 @@ class Game:
 
     def legal(self, player: str) -> list[str]:
         """``player``'s legal decisions now, in notation (from the log)."""
-        from tabletop.engine import Replay
+        from tabletop.play.engine import Replay
 
         match = Replay(self.registry, self.path / "game.jsonl").run()
         return [match.game.notate(d) for d in match.game.legal(match.state, player)]

@@ -15,8 +15,8 @@ import shutil
 import time
 from pathlib import Path
 
-from tabletop import chance
-from tabletop.engine import Replay
+from tabletop.play import chance
+from tabletop.play.engine import Replay
 from tabletop.referee import passwords
 from tabletop.referee import referee as referee_module
 from tabletop.referee.gamedir import GameDir

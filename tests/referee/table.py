@@ -51,6 +51,6 @@ def check_schema(game) -> None:
 
 
 def replayed(game):
-    from tabletop.engine import Replay
+    from tabletop.play.engine import Replay
 
     return Replay(game.registry, game.path / "game.jsonl").run()

@@ -13,7 +13,7 @@ import signal
 import pytest
 
 from tabletop import Hidden
-from tabletop.engine import Replay
+from tabletop.play.engine import Replay
 
 from .conftest import ANN, BEN, MASTER, REF, body, game_copy, plain_registry_cached, raw_mail, secret_in
 from .test_imap import tabletop

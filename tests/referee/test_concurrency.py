@@ -8,7 +8,7 @@ import subprocess
 import sys
 from collections import Counter
 
-from tabletop.engine import verify
+from tabletop.play.engine import verify
 
 from .conftest import ANN, BEN, game_copy, plain_registry_cached, raw_mail
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import shutil
 
-from tabletop.events import DECISION
+from tabletop.model.events import DECISION
 
 from .conftest import ANN, BEN, Game, game_copy, plain_registry_cached
 from .table import log_lines, queued, replayed, to
@@ -133,7 +133,7 @@ def test_the_late_bots_decision_meets_a_condition_too(tmp_path, monkeypatch):
     conditional move answering that decision is played in the same change."""
     import time
 
-    from tabletop import seen
+    from tabletop.sight import seen
 
     monkeypatch.setattr(seen, "choice", lambda bot, game, state, player, legal, rng: legal[0])
     game = game_copy(tmp_path, plain_registry_cached(), None, deadline=3600, late_bot="random")

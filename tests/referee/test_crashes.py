@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tabletop.engine import verify
+from tabletop.play.engine import verify
 from tabletop.referee import faults
 
 from .conftest import game_copy, plain_registry_cached

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from tabletop.engine import Replay
+from tabletop.play.engine import Replay
 
 from .conftest import ANN, BEN, SmtpServer, body, free_port, init_glux, raw_mail, secret_in, topic
 

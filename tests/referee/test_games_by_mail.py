@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tabletop.engine import Replay
+from tabletop.play.engine import Replay
 
 from .conftest import body, raw_mail, secret_in, topic
 

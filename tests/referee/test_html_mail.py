@@ -283,7 +283,7 @@ def test_a_view_as_a_webmail_shows_it_at_phone_and_desktop_widths(browser, tmp_p
     (docs/referee-mail.png is Glüx's at 390 px)."""
     import json
 
-    from tabletop.engine import Replay
+    from tabletop.play.engine import Replay
 
     game = game_copy(tmp_path, plain_registry_cached(), smtp, game=game_name, deadline=172800)
     for step in range(7):

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tabletop.engine import Replay
+from tabletop.play.engine import Replay
 
 from .conftest import ANN, BEN, game_copy, plain_registry_cached, raw_mail
 from .dovecot import PASSWORD, dovecot_server

@@ -11,9 +11,9 @@ import random
 import attrs
 import pytest
 
-from tabletop.engine import Match
-from tabletop.live import decide, selfplay
-from tabletop.nodes import Decide
+from tabletop.model.nodes import Decide
+from tabletop.play.engine import Match
+from tabletop.play.live import decide, selfplay
 from tabletop.referee import referee as referee_module
 from tabletop.referee.referee import plan
 
@@ -98,7 +98,7 @@ def test_decisions_the_rules_answer_with_nothing_are_all_played(tmp_path):
 
 
 def _legal_after_skip(game: Game) -> list[str]:
-    from tabletop.engine import Replay
+    from tabletop.play.engine import Replay
 
     match = Replay(game.registry, game.path / "game.jsonl").run()
     state = match.game.apply(match.state, match.game.parse("skip", "ann", match.state))

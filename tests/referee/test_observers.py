@@ -1,7 +1,7 @@
 """Observers (issue 29, part 4): ``pbem init --observer ADDRESS`` and the
 game master's ``observe: ADDRESS`` (or ``pbem observe``). An observer gets
 the public view after every change (what every seat may see,
-tabletop.seen.PUBLIC) and the whole log at the end, never a secret: twin
+tabletop.sight.seen.PUBLIC) and the whole log at the end, never a secret: twin
 games that differ only in a player's hidden draw give observers the very
 same mails, the log's head aside. Played through a real IMAP server
 (dovecot on 127.0.0.1) and a real SMTP server (aiosmtpd)."""
@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from tabletop import chance, seen
-from tabletop.engine import Match, Replay
-from tabletop.live import decide, make_header, settle
+from tabletop.play import chance
+from tabletop.play.engine import Match, Replay
+from tabletop.play.live import decide, make_header, settle
 from tabletop.referee import referee as referee_module
+from tabletop.sight import seen
 
 from .conftest import ANN, BEN, MASTER, REF, SmtpServer, body, free_port, plain_registry_cached, raw_mail, secret_in
 

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from tabletop.engine import Match, Replay
-from tabletop.errors import IllegalEventError
-from tabletop.events import Resign
-from tabletop.header import Header
-from tabletop.live import settle
+from tabletop.base.errors import IllegalEventError
+from tabletop.log.header import Header
+from tabletop.model.events import Resign
+from tabletop.play.engine import Match, Replay
+from tabletop.play.live import settle
 from tabletop_glux.state import State as GluxState
 from tabletop_glyph_chess.state import ESCAPE, OVER
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.errors import UsageError
+from tabletop.base.errors import UsageError
 from tabletop.referee import settings
 from tabletop.referee.referee import Referee
 

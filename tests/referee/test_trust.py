@@ -317,8 +317,8 @@ def _late_bot_takes_for_ann(folder, registry, pick: int, monkeypatch) -> tuple[s
     import email
     import email.policy
 
-    from tabletop import seen
-    from tabletop.engine import Replay
+    from tabletop.play.engine import Replay
+    from tabletop.sight import seen
 
     game = game_copy(folder, registry, None, variants=("glux-choose-draw",), deadline=3600, late_bot="random")
     start = 1_900_000_000.0

@@ -27,7 +27,7 @@ def _play(game, who: str, now: float | None = None) -> str:
 
 def _begun(game) -> None:
     """Play the setup of a Glüx game: every start chip, then the first player's draw."""
-    from tabletop.nodes import Decide
+    from tabletop.model.nodes import Decide
 
     for _ in range(10):
         match = replayed(game)

@@ -3,7 +3,7 @@ game (the ``tabletop.games`` entry point of an installed package). The game
 class is made from it (``class LiarsDice(Game, about=about)``), so it is
 written once."""
 
-from tabletop.options import Number
+from tabletop.model.options import Number
 
 TITLE = "Liar's Dice"
 DESCRIPTION = "roll dice under a cup, bid on every die at the table, call liar"

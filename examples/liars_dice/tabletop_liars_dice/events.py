@@ -1,7 +1,7 @@
 """The events of a Liar's Dice log: one line per die rolled (chance), per
 bid and for the call of "liar" (decisions). Who wins is worked out on
 replay, never written. How each is written (its notation, its line in a
-log) is said here, by templates of its fields (``tabletop.notation``)."""
+log) is said here, by templates of its fields (``tabletop.model.notation``)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Chance, rulehook
-from tabletop.dice import die
+from tabletop.model.dice import die
 
 from .about import OPTIONS
 from .events import Roll

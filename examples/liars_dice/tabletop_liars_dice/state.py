@@ -11,7 +11,7 @@ from __future__ import annotations
 import attrs
 
 from tabletop import Hidden
-from tabletop.twin import twin
+from tabletop.model.twin import twin
 
 from .events import Bid
 
@@ -39,7 +39,7 @@ class State:
 @twin(State)
 class Work:
     """A :class:`State`'s fields, mutable: what a step's ``apply`` changes
-    (made by ``tabletop.twin``; ``dice`` is a list)."""
+    (made by ``tabletop.model.twin``; ``dice`` is a list)."""
 
     #: The step the Work is in, kept by the core's fast path (``tabletop.TurnFast``).
     at: str

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from ..errors import PluginError, TabletopError, UsageError
-from ..files import reason
+from ..base.errors import PluginError, TabletopError, UsageError
+from ..base.naming import a_value, code_of
+from ..log.files import reason
 
 if TYPE_CHECKING:
-    from ..registry import Registry
+    from ..host.registry import Registry
 
 #: Every built-in command and the first paragraph of its help, which
 #: ``tabletop --help`` shortens as click would. Command NAME is the click command
@@ -107,22 +108,22 @@ class Env:
     def registry(self) -> Registry:
         # Built by the first command that needs a game: the plugins are loaded then, not before.
         if self._registry is None:
-            from ..plugins import get_plugin_manager
-            from ..registry import Registry
+            from ..host.plugins import get_plugin_manager
+            from ..host.registry import Registry
 
             self._registry = Registry(get_plugin_manager(self.plugins, game=self._game))
         return self._registry
 
     def registry_for(self, game: str | None) -> Registry:
         """The registry for a command on one game only: the installed plugins
-        that serve only other games are not loaded (see :mod:`tabletop.installed`)."""
+        that serve only other games are not loaded (see :mod:`tabletop.host.installed`)."""
         if self._registry is None:
             self._game = game
         return self.registry
 
     def registry_for_log(self, path: Path) -> Registry:
         """The registry for a command on the log at ``path``: its header's game only."""
-        from ..logfile import peek_game
+        from ..log.logfile import peek_game
 
         return self.registry_for(peek_game(path))
 
@@ -232,7 +233,7 @@ class TabletopGroup(TableGroup):
         except OSError as exc:  # the output itself failed (a full disk, a closed terminal)
             fail(UsageError(f"cannot write the output: {reason(exc)}"), 2)
         except Exception as exc:  # a house rule's own code (a step, a spell) that failed: one line naming it
-            from ..plugins import at_fault
+            from ..host.plugins import at_fault
 
             known = ctx.obj._registry if isinstance(ctx.obj, Env) else None
             fault = at_fault(exc, known.variants.values() if known is not None else ())
@@ -249,7 +250,7 @@ class TabletopGroup(TableGroup):
         if self._plugin_commands_loaded:
             return
         self._plugin_commands_loaded = True
-        from ..plugins import get_plugin_manager
+        from ..host.plugins import get_plugin_manager
 
         try:
             pm = get_plugin_manager(paths)
@@ -278,9 +279,6 @@ class TabletopGroup(TableGroup):
             self._load_plugin_commands(tuple(ctx.params.get("plugins") or ()))
             command = click.Group.get_command(self, ctx, cmd_name)
         if command is None and cmd_name in self._misplaced:
-            from ..answers import a_value
-            from ..extensions import code_of
-
             thing, function = self._misplaced[cmd_name]
             raise PluginError(
                 f"register_commands added {a_value(thing)} as the command '{cmd_name}', not a click command",

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import chance, files, logfile, snapshot, table
-from ..engine import Match
-from ..errors import TabletopError, UsageError, quote, shown
-from ..events import Event, Resign
-from ..live import decide, seed_file, settle
-from ..nodes import Chance, Decide
-from ..secretfile import SecretKeeper
-from ..table import at_the_table
+from ..base.errors import TabletopError, UsageError, quote, shown
+from ..log import files, logfile
+from ..log.secretfile import SecretKeeper
+from ..model.events import Event, Resign
+from ..model.nodes import Chance, Decide
+from ..play import chance, snapshot, table
+from ..play.engine import Match
+from ..play.live import decide, seed_file, settle
+from ..play.table import at_the_table
 from .common import check_viewer, status
 
 

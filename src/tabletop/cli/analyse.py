@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import shown
+from ..base.errors import shown
 from .common import pass_env, report, workers_option
 
 
@@ -51,15 +51,15 @@ def analyse(env, file: Path, spec: str, viewer: str | None, as_json: bool, worke
       tabletop analyse game.jsonl --bot mcts:seconds=1
       tabletop analyse game.jsonl --bot mcts:iterations=400 --as ann --json
     """
-    from .. import analysis, study
-    from ..progress import Progress
-    from ..simulation import Guard, Interrupted
-    from ..standing import check_viewer
+    from ..base.progress import Progress
+    from ..many.simulation import Guard, Interrupted
+    from ..review import analysis, study
+    from ..sight.standing import check_viewer
 
     registry = env.registry_for_log(file)
     loaded = study.load(registry, file, study_path)
     if viewer is not None:
-        from ..engine import Match
+        from ..play.engine import Match
 
         check_viewer(Match(registry, loaded.header, loaded.game), viewer)
     analysis.searcher_of(registry, spec, loaded.header.game)

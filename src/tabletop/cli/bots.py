@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from ..extensions import Bot
+from ..host.extensions import Bot
 from .common import pass_env
 from .shapes import emit
 

@@ -1,7 +1,7 @@
 """What several commands share: their options for variants, game options and
 pictures, and how a command that changed a file reports it. What they print
 about a game (who acts next, the result, a summary) is in
-:mod:`tabletop.standing`, shared with the viewer."""
+:mod:`tabletop.sight.standing`, shared with the viewer."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import click
 
-from ..errors import UsageError
-from ..files import reason
-from ..standing import check_viewer, next_actor, result, status, summary  # noqa: F401  (used by the commands)
+from ..base.errors import UsageError
+from ..log.files import reason
+from ..sight.standing import check_viewer, next_actor, result, status, summary  # noqa: F401  (used by the commands)
 
 pass_env = click.pass_obj
 

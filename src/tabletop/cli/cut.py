@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from ..engine import Replay
-from ..errors import TabletopError, UsageError
-from ..live import create_log, seed_file, settle
-from ..table import at_the_table
+from ..base.errors import TabletopError, UsageError
+from ..play.engine import Replay
+from ..play.live import create_log, seed_file, settle
+from ..play.table import at_the_table
 from .adding import sealed_seed
 from .common import pass_env, status
 from .history import run_until

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from ..diffing import Result
-from ..diffing import diff as diff_logs
+from ..review.diffing import Result
+from ..review.diffing import diff as diff_logs
 from . import shapes
 from .common import pass_env
 

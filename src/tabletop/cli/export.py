@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import TabletopError, UsageError, shown
+from ..base.errors import TabletopError, UsageError, shown
 from .common import pass_env, report
 
 
@@ -62,7 +62,7 @@ def export(env, file: Path, transcript: bool, player: str | None, output: Path |
 
 
 def _transcript(registry, file: Path, output: Path | None) -> None:
-    from .. import study, transcript
+    from ..review import study, transcript
 
     notes, studied = None, study.default_path(file)
     if studied.exists():
@@ -90,9 +90,9 @@ def _transcript(registry, file: Path, output: Path | None) -> None:
 def _copy(registry, file: Path, player: str, output: Path | None, seed_path: Path | None) -> None:
     from types import SimpleNamespace
 
-    from .. import redaction
-    from ..engine import Replay
-    from ..logfile import parse_header, read_lines
+    from ..log.logfile import parse_header, read_lines
+    from ..play.engine import Replay
+    from ..review import redaction
     from .adding import sealed_seed
 
     _, first = next(read_lines(file))
@@ -121,7 +121,7 @@ def _copy(registry, file: Path, player: str, output: Path | None, seed_path: Pat
 
 
 def _write(output: Path | None, data: bytes) -> None:
-    from .. import files
+    from ..log import files
 
     if output is None:
         sys.stdout.buffer.write(data)

@@ -41,7 +41,7 @@ def games(env, as_json: bool) -> None:
 def installed_games(paths) -> dict:
     """Every game, by name, as its ``about`` says or else as its class does:
     a game's plugin is imported only when no ``about`` tells of it."""
-    from .. import installed, plugins, registering
+    from ..host import installed, plugins, registering
 
     found = installed.abouts()
     pm = plugins.get_plugin_manager(paths, listing=True)

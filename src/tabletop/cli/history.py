@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from ..engine import Match, Replay
-from ..errors import UsageError
-from ..events import Event
-from ..registry import Registry
+from ..base.errors import UsageError
+from ..host.registry import Registry
+from ..model.events import Event
+from ..play.engine import Match, Replay
 
 #: The name errors give standard input.
 STDIN = "<stdin>"

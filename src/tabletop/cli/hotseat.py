@@ -23,13 +23,15 @@ from pathlib import Path
 
 import click
 
-from .. import logfile, seen, snapshot
-from ..engine import Match, Replay
-from ..errors import NotationError, TabletopError, UsageError
-from ..events import CHANCE, DECISION, Event, Reveal, Seal, Unseal
-from ..nodes import Chance, Decide
-from ..registry import Registry
-from ..table import at_the_table, notation, possible
+from ..base.errors import NotationError, TabletopError, UsageError
+from ..host.registry import Registry
+from ..log import logfile
+from ..model.events import CHANCE, DECISION, Event, Reveal, Seal, Unseal
+from ..model.nodes import Chance, Decide
+from ..play import snapshot
+from ..play.engine import Match, Replay
+from ..play.table import at_the_table, notation, possible
+from ..sight import seen
 from .adding import add
 from .common import status
 from .terminal import wipe

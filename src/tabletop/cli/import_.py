@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import shown
+from ..base.errors import shown
 from .common import pass_env, report, status
 
 
@@ -29,8 +29,8 @@ def import_(env, transcript: Path, output: Path) -> None:
     Example:
       tabletop import game.txt -o game.jsonl
     """
-    from .. import transcript as transcripts
-    from ..live import create_log
+    from ..play.live import create_log
+    from ..review import transcript as transcripts
 
     data = transcripts.load(transcript)
     registry = env.registry_for(transcripts.peek_game(data))

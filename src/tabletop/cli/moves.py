@@ -6,9 +6,10 @@ from pathlib import Path
 
 import click
 
-from .. import seen, snapshot, table
-from ..nodes import Chance, Decide
-from ..table import at_the_table
+from ..model.nodes import Chance, Decide
+from ..play import snapshot, table
+from ..play.table import at_the_table
+from ..sight import seen
 from .common import check_viewer, next_actor, pass_env, status
 from .shapes import emit
 

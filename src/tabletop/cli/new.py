@@ -7,10 +7,10 @@ from pathlib import Path
 import attrs
 import click
 
-from ..engine import Match
-from ..errors import UsageError, shown
-from ..header import Randomness
-from ..live import create_log, make_header, seed_file, settle
+from ..base.errors import UsageError, shown
+from ..log.header import Randomness
+from ..play.engine import Match
+from ..play.live import create_log, make_header, seed_file, settle
 from .common import game_option, parse_options, pass_env, report, status, variant_option
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import quote, shown
+from ..base.errors import quote, shown
 from .adding import add
 from .common import pass_env, report, status
 from .terminal import color_option, use_color

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
-from .. import files, seen
-from ..errors import UsageError, shown
+from ..base.errors import UsageError, shown
+from ..log import files
+from ..sight import seen
 from .common import check_viewer, pass_env, report
 from .history import open_replay, run_until
 from .terminal import color_option, use_color
@@ -45,7 +46,7 @@ def render(env, file: Path, viewer, until, fmt, output, color) -> None:
     if fmt == "text":
         picture = seen.text(match.game, match.state, viewer, color) + "\n"
     elif fmt == "png":
-        from ..pictures import png
+        from ..sight.pictures import png
 
         renderer = env.registry.renderer(match.header.game, "svg")
         picture = png(seen.picture(renderer, match.game, match.state, viewer, events))

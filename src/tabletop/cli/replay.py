@@ -8,9 +8,10 @@ from pathlib import Path
 
 import click
 
-from .. import folders, seen
-from ..engine import Replay
-from ..errors import TabletopError, UsageError, shown
+from ..base.errors import TabletopError, UsageError, shown
+from ..log import folders
+from ..play.engine import Replay
+from ..sight import seen
 from .common import check_viewer, pass_env, result, status, summary
 from .history import open_replay, past_the_end
 from .terminal import color_option, use_color
@@ -56,7 +57,7 @@ def replay(env, paths: tuple[Path, ...], viewer, until, step, as_json, state, co
 
 
 def _replay_one(registry, path: Path, viewer, until, step, as_json, color: bool, state: bool = False) -> None:
-    from ..redaction import CopyReplay, is_copy
+    from ..review.redaction import CopyReplay, is_copy
 
     if str(path) != "-" and is_copy(path):
         # One player's copy (export --as) shows that player's view, and no one else's.
@@ -116,7 +117,7 @@ def step_json(match, seq: int, event, viewer: str | None) -> dict:
 
 def state_json(match, viewer: str | None) -> object:
     """The state now as ``viewer`` may see it (None: all of it), as JSON data."""
-    from ..viewdata import data
+    from ..sight.viewdata import data
 
     return data(seen.view(match.game, match.state, viewer))
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import click
 
-from .. import logfile
 from ..api import bot_named
-from ..errors import UsageError, shown
-from ..files import reason
-from ..header import check_seed
-from ..live import selfplay as play_out
-from ..stats import bot_seat_name
+from ..base.errors import UsageError, shown
+from ..log import logfile
+from ..log.files import reason
+from ..log.header import check_seed
+from ..many.stats import bot_seat_name
+from ..play.live import selfplay as play_out
 from .common import game_option, parse_options, pass_env, report, result, seat_count, seats_option, variant_option
 from .shapes import emit
 

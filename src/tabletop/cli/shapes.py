@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:  # only the diff command needs the diffing, and imports it
-    from ..diffing import Difference, Side
+    from ..review.diffing import Difference, Side
 
 
 def emit(data: Any) -> None:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import click
 
-from .. import balance
-from ..errors import UsageError
-from ..progress import Progress
-from ..runs import Run, play
-from ..simulation import Guard, Plan
-from ..stats import parse_by
+from ..base.errors import UsageError
+from ..base.progress import Progress
+from ..many import balance
+from ..many.runs import Run, play
+from ..many.simulation import Guard, Plan
+from ..many.stats import parse_by
 from .common import (
     game_option,
     parse_options,
@@ -152,7 +152,7 @@ def simulate(
     )
     if plot_path is not None:
         # Before any game: a picture that cannot be drawn is refused now, not after hours.
-        from ..plotting import check_target
+        from ..many.plotting import check_target
 
         check_target(plot_path)
     label = f"{game} " + " / ".join(", ".join(a.variants) or "official rules" for a in arms)
@@ -165,7 +165,7 @@ def simulate(
     else:
         click.echo(report.text())
     if plot_path is not None:
-        from ..plotting import plot_report
+        from ..many.plotting import plot_report
 
         plot_report(report, plot_path)
         if not as_json:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
-from ..errors import TabletopError, UsageError
-from ..results import rows_from_files
-from ..stats import GROUPINGS, Summary, parse_by, write_csv
+from ..base.errors import TabletopError, UsageError
+from ..many.results import rows_from_files
+from ..many.stats import GROUPINGS, Summary, parse_by, write_csv
 from .common import pass_env, plot_option
 
 
@@ -49,7 +49,7 @@ def stats(env, paths: tuple[Path, ...], by: str, as_json: bool, as_csv: bool, pl
         raise UsageError("--json and --csv exclude each other")
     by = parse_by(by)
     if plot_path is not None:
-        from ..plotting import check_target
+        from ..many.plotting import check_target
 
         check_target(plot_path)
     registry = env.registry
@@ -72,7 +72,7 @@ def stats(env, paths: tuple[Path, ...], by: str, as_json: bool, as_csv: bool, pl
     if not summary.games:
         raise UsageError("no readable .jsonl logs in " + ", ".join(map(str, paths)))
     if plot_path is not None:
-        from ..plotting import plot
+        from ..many.plotting import plot
 
         plot(summary.sorted_groups(), plot_path)
     if as_json:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import UsageError, shown
+from ..base.errors import UsageError, shown
 from .common import pass_env, report
 
 
@@ -67,9 +67,9 @@ def study(
       tabletop study game.jsonl --at 12 --comment "too early for the middle room" --mark "?!"
       tabletop study game.jsonl --at 12 --play 6@g9 --play 3@f1
     """
-    from .. import study as studies
-    from ..engine import Match
-    from ..standing import check_viewer
+    from ..play.engine import Match
+    from ..review import study as studies
+    from ..sight.standing import check_viewer
 
     registry = env.registry_for_log(file)
     loaded = studies.load(registry, file, study_path)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
-from ..errors import UsageError
-from ..progress import Progress
-from ..simulation import Guard
-from ..tournament import Entry, continued_from, pairs, ratings, run
+from ..base.errors import UsageError
+from ..base.progress import Progress
+from ..many.simulation import Guard
+from ..many.tournament import Entry, continued_from, pairs, ratings, run
 from .common import game_option, parse_options, pass_env, scheduler_option, variant_option, workers_option
 
 
@@ -92,7 +92,7 @@ def tournament(
     )
     if plot_path is not None:
         # Before any game: a picture that cannot be drawn is refused now, not after hours.
-        from ..plotting import check_target
+        from ..many.plotting import check_target
 
         check_target(plot_path)
     where = str(results) if results is not None else ""
@@ -110,7 +110,7 @@ def tournament(
         for first in later:
             click.echo(f"Games {first} on were played by other code than those before them (--continue-anyway).")
     if plot_path is not None:
-        from ..plotting import plot_ratings
+        from ..many.plotting import plot_ratings
 
         plot_ratings(rated, f"{len(played)} games of {entry.game}, {entry.players} players", plot_path)
         if not as_json:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
-from ..errors import UsageError
-from ..progress import Progress
-from ..simulation import Guard, Plan
+from ..base.errors import UsageError
+from ..base.progress import Progress
+from ..many.simulation import Guard, Plan
 from .common import game_option, parse_options, pass_env, scheduler_option, workers_option
 
 
@@ -107,7 +107,7 @@ def tune(
       tabletop --plugins variants/house_rules tune glux --variant glux-stack-height --param height=1..4 \\
           --target stronger=greedy:0.9 --bot greedy --bot random --budget 1600 --results skill/
     """
-    from .. import targets, tuning
+    from ..many import targets, tuning
 
     if workers is not None and scheduler is not None:
         raise UsageError("--workers and --scheduler exclude each other (Dask decides how many workers)")
@@ -134,7 +134,7 @@ def tune(
         tuning.check_folder(search, results)
     if plot_path is not None:
         # Before any game: a picture that cannot be drawn is refused now, not after hours.
-        from ..plotting import check_target
+        from ..many.plotting import check_target
 
         check_target(plot_path)
     planned = sum(n * g for n, g in search.schedule()) * len(search.lineups())

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from ..engine import verify as verify_log
-from ..errors import CheckFailed
+from ..base.errors import CheckFailed
+from ..play.engine import verify as verify_log
 from . import shapes
 from .common import pass_env
 
@@ -43,7 +43,7 @@ def verify(env, file: Path, heads: tuple[str, ...], seed: str | None, as_json: b
       tabletop verify ben.jsonl --head chain:3f5a...
       tabletop verify game.jsonl --json
     """
-    from .. import redaction
+    from ..review import redaction
 
     if redaction.is_copy(file):
         _verify_copy(env.registry_for_log(file), file, heads, seed, as_json)
@@ -67,8 +67,8 @@ def verify(env, file: Path, heads: tuple[str, ...], seed: str | None, as_json: b
 
 def find_head(file: Path, head: str, seed: str | None = None) -> int:
     """The event number whose chain head is ``head``; CheckFailed if none is."""
-    from .. import chain
-    from ..logfile import read_lines
+    from ..log import chain
+    from ..log.logfile import read_lines
 
     for number, current in enumerate(
         chain.heads((line for _, line in read_lines(file)), lambda: chain_seed(file, seed))
@@ -87,10 +87,11 @@ def chain_seed(file: Path, given: str | None) -> str:
     its end."""
     import json
 
-    from .. import chance, files
-    from ..errors import TabletopError
-    from ..live import seed_file
-    from ..logfile import read_lines
+    from ..base.errors import TabletopError
+    from ..log import files
+    from ..log.logfile import read_lines
+    from ..play import chance
+    from ..play.live import seed_file
 
     if given is not None:
         return given
@@ -119,8 +120,8 @@ def chain_seed(file: Path, given: str | None) -> str:
 
 
 def _last_head(file: Path, seed: str | None) -> str:
-    from .. import chain
-    from ..logfile import read_lines
+    from ..log import chain
+    from ..log.logfile import read_lines
 
     lines = [line for _, line in read_lines(file)]
     try:
@@ -131,7 +132,7 @@ def _last_head(file: Path, seed: str | None) -> str:
 
 
 def _verify_copy(registry, file: Path, heads: tuple[str, ...], seed: str | None, as_json: bool) -> None:
-    from .. import redaction
+    from ..review import redaction
 
     replay, found, last = redaction.verify(registry, file, heads, seed)
     copy, match = replay.copy, replay.match

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from ..errors import UsageError, shown
-from ..study import default_path as default_study
+from ..base.errors import UsageError, shown
+from ..review.study import default_path as default_study
 from .common import pass_env
 
 
@@ -67,7 +67,7 @@ def view(env, file: Path, viewers: tuple[str, ...], output: Path | None, study_p
     registry = env.registry_for_log(file)
     addition, studied = "", ""
     if study_path is not None or default_study(file).exists():
-        from .. import study
+        from ..review import study
         from ..viewer.studied import section
 
         loaded = study.load(registry, file, study_path)

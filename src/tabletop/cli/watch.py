@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from ..errors import shown
-from ..standing import check_viewer
+from ..base.errors import shown
+from ..sight.standing import check_viewer
 from .common import pass_env
 
 
@@ -35,7 +35,7 @@ def watch(env, file: Path, viewer: str | None, port: int) -> None:
       tabletop watch game.jsonl
       tabletop watch game.jsonl --as ann --port 8080
     """
-    from .. import snapshot
+    from ..play import snapshot
     from ..viewer.serve import serve
 
     match = snapshot.run(env.registry_for_log(file), file)  # a log that cannot be read is said now, not in the page

@@ -6,7 +6,7 @@ says who plays a person's seat. The referee plays it as soon as one of its
 decisions is due, right after the change that made it due (a mail played,
 the late bot, a claim, the game resumed) and at every ``tick``: as the late
 bot does (:meth:`Bots.decide`), the bot is handed the seat's
-view alone (:func:`tabletop.seen.choice`), and its decision is one
+view alone (:func:`tabletop.sight.seen.choice`), and its decision is one
 recoverable change. The others read it in their news ("ben (the bot
 'mcts:seconds=2') played.") and the decisions are the seat's in the log.
 A change after which a bot decides at once mails nobody: the bot's change
@@ -25,14 +25,14 @@ import hashlib
 import random
 from typing import TYPE_CHECKING, Any
 
-from .. import seen
 from ..api import bot_named
-from ..engine import Match
-from ..errors import UsageError
-from ..events import DECISION, Handover, Seal
-from ..live import decide
-from ..nodes import Decide
-from ..registry import Registry
+from ..base.errors import UsageError
+from ..host.registry import Registry
+from ..model.events import DECISION, Handover, Seal
+from ..model.nodes import Decide
+from ..play.engine import Match
+from ..play.live import decide
+from ..sight import seen
 from . import conditionals
 from .gamedir import one_line
 from .seats import in_disorder

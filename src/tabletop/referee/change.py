@@ -20,11 +20,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from .. import files, logfile
-from ..engine import Match
-from ..events import DECISION, Event
-from ..files import sync_folder
-from ..secretfile import SecretKeeper
+from ..log import files, logfile
+from ..log.files import sync_folder
+from ..log.secretfile import SecretKeeper
+from ..model.events import DECISION, Event
+from ..play.engine import Match
 from . import faults, mailout
 from .gamedir import MAX_RECORD, write_private
 from .settings import ACCEPTED_KEPT, SEEN_KEPT

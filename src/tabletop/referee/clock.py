@@ -9,12 +9,12 @@ import time
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from ..errors import UsageError
-from ..nodes import Decide
+from ..base.errors import UsageError
+from ..model.nodes import Decide
 from .gamedir import one_line
 
 if TYPE_CHECKING:
-    from ..engine import Match
+    from ..play.engine import Match
     from .ledger import Ledger
 
 _DURATION = re.compile(r"^\s*(\d{1,9})\s*([smhdw])\s*$")

@@ -26,12 +26,12 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .. import seen
-from ..engine import Match
-from ..errors import TabletopError
-from ..events import DECISION, Event, Resign, Seal, Unseal
-from ..live import decide
-from ..nodes import Decide
+from ..base.errors import TabletopError
+from ..model.events import DECISION, Event, Resign, Seal, Unseal
+from ..model.nodes import Decide
+from ..play.engine import Match
+from ..play.live import decide
+from ..sight import seen
 
 if TYPE_CHECKING:
     from .ledger import Ledger

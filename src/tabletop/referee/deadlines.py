@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..nodes import Decide
+from ..model.nodes import Decide
 from .seats import in_disorder
 
 if TYPE_CHECKING:

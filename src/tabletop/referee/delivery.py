@@ -34,8 +34,8 @@ from email.utils import getaddresses
 
 import attrs
 
-from .. import files
-from ..errors import TabletopError, UsageError
+from ..base.errors import TabletopError, UsageError
+from ..log import files
 from . import faults
 from .gamedir import MAX_RECORD, GameDir, one_line, redact, write_private
 

@@ -37,9 +37,9 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import files
-from ..errors import CheckFailed, UsageError
-from ..files import sync_folder
+from ..base.errors import CheckFailed, UsageError
+from ..log import files
+from ..log.files import sync_folder
 from . import blackout
 
 if TYPE_CHECKING:
@@ -277,7 +277,7 @@ def append_private(path: Path, data: bytes) -> None:
 def left_behind(folder: Path) -> list[Path]:
     """Temporary files in ``folder`` whose writer is gone: its process is no
     longer running (the id is in the name), or it is older than any write
-    takes (:data:`tabletop.files.STALE`)."""
+    takes (:data:`tabletop.log.files.STALE`)."""
     found = []
     now = time.time()
     with contextlib.suppress(OSError):

@@ -44,8 +44,8 @@ from urllib.parse import unquote, urlsplit
 
 import attrs
 
-from .. import files
-from ..errors import CheckFailed, TabletopError, UsageError, quote
+from ..base.errors import CheckFailed, TabletopError, UsageError, quote
+from ..log import files
 from . import faults, mailin
 from .delivery import tls_context
 from .gamedir import MAX_RECORD, GameDir, one_line, write_private

@@ -19,7 +19,7 @@ import socket
 import ssl
 import time
 
-from ..errors import TabletopError
+from ..base.errors import TabletopError
 
 #: Longest wait for one answer from the server (seconds), whatever the deadline over the run.
 TIMEOUT = 60

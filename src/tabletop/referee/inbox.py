@@ -10,8 +10,8 @@ import re
 import time
 from typing import TYPE_CHECKING
 
-from ..engine import Match
-from ..errors import TabletopError, UsageError
+from ..base.errors import TabletopError, UsageError
+from ..play.engine import Match
 from . import blackout, commands, faults, mailin, mailout, passwords
 from .bots import of
 from .gamedir import one_line

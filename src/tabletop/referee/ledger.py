@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import chain, files, logfile
-from ..engine import Match, Replay
-from ..events import Event
-from ..live import seed_file
-from ..registry import Registry
+from ..host.registry import Registry
+from ..log import chain, files, logfile
+from ..model.events import Event
+from ..play.engine import Match, Replay
+from ..play.live import seed_file
 from .gamedir import GameDir
 from .settings import MAX_SEED, Player, Settings
 

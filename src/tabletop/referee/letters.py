@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .. import seen
-from ..engine import Match
-from ..errors import TabletopError
-from ..events import CHANCE, DECISION, Event, Seal, Unseal
-from ..nodes import Decide, Over
-from ..secretfile import SecretKeeper
+from ..base.errors import TabletopError
+from ..log.secretfile import SecretKeeper
+from ..model.events import CHANCE, DECISION, Event, Seal, Unseal
+from ..model.nodes import Decide, Over
+from ..play.engine import Match
+from ..sight import seen
 from . import bots, faults, mailin, mailout, notices, observers
 from . import html as layout
 from .settings import LISTED
@@ -233,7 +233,7 @@ class Letters:
         key: str | None = None,
     ) -> None:
         """Mail an observer the game as a watcher with no seat may know it
-        (:data:`tabletop.seen.PUBLIC`): what every seat may see, never more;
+        (:data:`tabletop.sight.seen.PUBLIC`): what every seat may see, never more;
         and at the end the whole log, as every player gets it."""
         events, head = log or self.ledger.read_log(match.header.game)
         since = 0 if welcome else int(watcher.get("mailed") or 0)
@@ -261,7 +261,7 @@ class Letters:
         subject: str,
         first: bool,
     ) -> Any:
-        """The view mail of ``viewer`` (a player, or :data:`tabletop.seen.PUBLIC`):
+        """The view mail of ``viewer`` (a player, or :data:`tabletop.sight.seen.PUBLIC`):
         ``text`` and ``html`` so far, then what is asked, the board and the rest."""
         asked = self._asked(match, viewer, events)
         when = self.clock.when(asked.deadline, viewer) if asked.deadline and viewer is not None else ""
@@ -395,7 +395,7 @@ class Letters:
 
     def _asked(self, match: Match, player: str, events: list[tuple[int, Event]] | None = None) -> Asked:
         """What is asked of ``player`` now, in parts (:class:`Asked`); an
-        observer (:data:`tabletop.seen.PUBLIC`) is told who the game waits for."""
+        observer (:data:`tabletop.sight.seen.PUBLIC`) is told who the game waits for."""
         node = match.node
         if isinstance(node, Over):
             return Asked("The game is over.")
@@ -478,7 +478,7 @@ class Letters:
         media_type, svg = self._picture(match, player)
         found: list[tuple[str, str, str | bytes]] = []
         if self.ledger.settings.pictures == "png":
-            from ..pictures import png
+            from ..sight.pictures import png
 
             try:
                 found.append(("board.png", "image/png", png(svg, 1.0)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Match
+from ..play.engine import Match
 from . import seats, votes
 
 if TYPE_CHECKING:

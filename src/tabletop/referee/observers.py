@@ -4,7 +4,7 @@ ADDRESS`` later).
 
 An observer gets the game as a watcher with no seat may know it after
 every change, as the players get theirs: what every seat may see
-(:func:`tabletop.seen.public`), never what any seat's view hides (a hand,
+(:func:`tabletop.sight.seen.public`), never what any seat's view hides (a hand,
 a draw, a secret choice, who voted before the turn ended); and the whole log
 with the last mail, as every player gets it once the game is over. An
 observer has no secret: the referee takes no commands from them (a mail
@@ -22,7 +22,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import UsageError
+from ..base.errors import UsageError
 from . import mailin
 from .gamedir import one_line
 

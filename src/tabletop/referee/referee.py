@@ -31,13 +31,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .. import logfile
-from ..engine import Match
-from ..errors import UsageError
-from ..events import Event
-from ..header import check_players
-from ..live import make_header, seed_file, settle
-from ..registry import Registry
+from ..base.errors import UsageError
+from ..host.registry import Registry
+from ..log import logfile
+from ..log.header import check_players
+from ..model.events import Event
+from ..play.engine import Match
+from ..play.live import make_header, seed_file, settle
 from . import bots, commands, mailin, mailout, passwords
 from . import observers as watchers
 from .bots import Bots

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..errors import UsageError
+from ..base.errors import UsageError
 from . import mailin, mailout, passwords
 from .gamedir import one_line
 
@@ -184,7 +184,7 @@ class Seats:
     def claim(self, letter: mailin.Letter, mid: str, key: str, now: float) -> str | Refused:
         """A mail with ``claim: TOKEN``: the first valid one takes the seat;
         what was done, or why not (the mail in answers it)."""
-        from ..events import Handover
+        from ..model.events import Handover
         from .votes import in_game
 
         settings = self.ledger.settings

@@ -30,8 +30,8 @@ from typing import Any, TypedDict, Union
 import attrs
 
 from ..api import bot_named
-from ..errors import UsageError
-from ..registry import Registry
+from ..base.errors import UsageError
+from ..host.registry import Registry
 from . import mailin
 
 #: A seed is at most 256 characters (the header's bound): 4 KiB is plenty.
@@ -328,7 +328,7 @@ def converter() -> Any:
     from cattrs.errors import IterableValidationError, IterableValidationNote
     from cattrs.gen import make_dict_unstructure_fn, override
 
-    from ..registry import make_converter
+    from ..host.registry import make_converter
 
     made = make_converter()
 

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..nodes import Decide, Over
+from ..model.nodes import Decide, Over
 from . import notices
 from .clock import when
 from .observers import listed

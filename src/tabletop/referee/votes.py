@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Match
-from ..errors import TabletopError
+from ..base.errors import TabletopError
+from ..play.engine import Match
 from . import bots
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def needed(settings: Settings, players: list[str]) -> int:
 
 def check_majority(value: Any) -> str:
     """``all`` or a number of players from 1: one UsageError otherwise."""
-    from ..errors import UsageError
+    from ..base.errors import UsageError
 
     text = str(value).strip().lower()
     if text == "all":

@@ -36,10 +36,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from .. import jsonline, study
-from ..errors import MAX_MESSAGE, TabletopError, UsageError, shown
-from ..nodes import Decide
-from ..registry import Registry
+from ..base.errors import MAX_MESSAGE, TabletopError, UsageError, shown
+from ..host.registry import Registry
+from ..log import jsonline
+from ..model.nodes import Decide
+from ..review import study
 from .page import page
 from .serve import Handler, Shown, Watch, look, run
 from .studied import data, section

@@ -15,15 +15,16 @@ from pathlib import Path
 
 import attrs
 
-from .. import files, seen
-from ..engine import Match, Replay
-from ..errors import TabletopError
-from ..events import CHANCE, DECISION, Event
-from ..extensions import Legend, Renderer
-from ..nodes import Chance, Decide
-from ..registry import Registry
-from ..standing import check_viewer, status
-from ..svg import shape
+from ..base.errors import TabletopError
+from ..host.extensions import Legend, Renderer
+from ..host.registry import Registry
+from ..log import files
+from ..model.events import CHANCE, DECISION, Event
+from ..model.nodes import Chance, Decide
+from ..play.engine import Match, Replay
+from ..sight import seen
+from ..sight.standing import check_viewer, status
+from ..sight.svg import shape
 
 
 @attrs.frozen

@@ -41,8 +41,8 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import attrs
 
-from ..errors import MAX_MESSAGE, TabletopError, UsageError, shown
-from ..registry import Registry
+from ..base.errors import MAX_MESSAGE, TabletopError, UsageError, shown
+from ..host.registry import Registry
 from .page import Watched, stamped, watched
 
 #: How often the log is looked at, in seconds.

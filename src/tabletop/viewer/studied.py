@@ -1,10 +1,10 @@
 """A study in the viewer's page: its notes, its variations step by step, and
 the analysis as a graph of the winning chance with the marks.
 
-What goes in is what the page's viewers may be shown (:func:`tabletop.study.sees`):
+What goes in is what the page's viewers may be shown (:func:`tabletop.review.study.sees`):
 notes and variations made with their eyes, judgements of their own
 decisions; with everything shown, all of it. A variation's pictures and
-words are drawn from the view of whoever made it (:mod:`tabletop.seen`):
+words are drawn from the view of whoever made it (:mod:`tabletop.sight.seen`):
 one made as a player is played in a world made up from that player's view,
 and shows only that view of it.
 """
@@ -16,13 +16,13 @@ from html import escape
 from importlib import resources
 from typing import Any
 
-from .. import seen
-from ..analysis import decision_json, summary
-from ..engine import Match
-from ..errors import TabletopError
-from ..events import CHANCE, DECISION
-from ..standing import status
-from ..study import MARK_WORDS, MARKS, THRESHOLDS, Study, sees
+from ..base.errors import TabletopError
+from ..model.events import CHANCE, DECISION
+from ..play.engine import Match
+from ..review.analysis import decision_json, summary
+from ..review.study import MARK_WORDS, MARKS, THRESHOLDS, Study, sees
+from ..sight import seen
+from ..sight.standing import status
 from .page import data_json, encode_pictures, legend_of, renderer_of
 
 #: Seat colours for the graph when the game's pictures give none (Okabe and Ito).

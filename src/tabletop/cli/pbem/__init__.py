@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from ...errors import UsageError
+from ...base.errors import UsageError
 from .. import TableGroup
 
 #: Every subcommand and the first paragraph of its help, which ``tabletop pbem

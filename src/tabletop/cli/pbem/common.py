@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ...errors import CheckFailed, UsageError
+from ...base.errors import CheckFailed, UsageError
 from ...referee import referee
 from ...referee.gamedir import GameDir
 

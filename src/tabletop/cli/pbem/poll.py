@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ...errors import CheckFailed, TabletopError, UsageError
+from ...base.errors import CheckFailed, TabletopError, UsageError
 from ...referee import mailin, referee
 from ...referee.clock import duration
 from ...referee.gamedir import one_line

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ...errors import UsageError
+from ...base.errors import UsageError
 from ...referee import referee
 from ...referee.clock import duration
 from ..common import pass_env

@@ -6,7 +6,7 @@ import time
 
 import click
 
-from ...errors import CheckFailed, TabletopError, UsageError
+from ...base.errors import CheckFailed, TabletopError, UsageError
 from ...referee import referee
 from ...referee.clock import duration
 from ..common import pass_env

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from ...errors import UsageError
+from ...base.errors import UsageError
 from ..mailin import Letter
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...events import Reveal
+from ...model.events import Reveal
 from . import Mail, PlayerCommand
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ... import seen
-from ...nodes import Decide
+from ...model.nodes import Decide
+from ...sight import seen
 from ..letters import waiting_for
 from ..settings import LISTED_ALL
 from . import Mail, PlayerCommand

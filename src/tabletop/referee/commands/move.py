@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 
-from ...engine import Match
-from ...errors import TabletopError
-from ...events import Event
-from ...live import decide
-from ...nodes import Decide, Over
+from ...base.errors import TabletopError
+from ...model.events import Event
+from ...model.nodes import Decide, Over
+from ...play.engine import Match
+from ...play.live import decide
 from .. import conditionals, mailout, seats
 from ..letters import played_note, waiting_for
 from . import DECISION, Mail, PlayerCommand

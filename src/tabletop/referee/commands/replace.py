@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import UsageError
+from ...base.errors import UsageError
 from .. import mailin
 from ..gamedir import one_line
 from . import MasterCommand

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ...engine import Match
-from ...errors import TabletopError
-from ...events import Event
-from ...events import Resign as ResignEvent
-from ...live import settle
+from ...base.errors import TabletopError
+from ...model.events import Event
+from ...model.events import Resign as ResignEvent
+from ...play.engine import Match
+from ...play.live import settle
 from . import DECISION, Mail, PlayerCommand
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import UsageError
+from ...base.errors import UsageError
 from ..votes import in_game
 from . import MasterCommand
 

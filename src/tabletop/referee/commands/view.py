@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ... import logfile
+from ...log import logfile
 from . import FALLBACK, Mail, PlayerCommand
 
 

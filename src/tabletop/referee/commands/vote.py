@@ -4,8 +4,8 @@ a player's vote; carried when enough players still in the game are for it
 
 from __future__ import annotations
 
-from ...events import Agreement
-from ...live import settle
+from ...model.events import Agreement
+from ...play.live import settle
 from .. import votes
 from . import Mail, PlayerCommand
 from .resume import lift
