@@ -36,11 +36,11 @@ SKIP = {
     ".venv/bin/pip install": "an install: .ci/run makes the environment the tests run in",
     "pip install": "an install: .ci/run makes the environment the tests run in",
     ".venv/bin/python bench/": "a benchmark: minutes of work, its figures are reported in docs/performance.md",
-    "dask ": "starts a Dask scheduler or worker on other machines (tests/test_simulate.py runs a LocalCluster)",
+    "dask ": "starts a Dask scheduler or worker on other machines (tests/many/test_simulate.py runs a LocalCluster)",
     "tabletop pbem send": "mails through the SMTP server the game names (tests/referee runs one on loopback)",
     "tabletop pbem watch": "keeps a connection to the mailbox it names (tests/referee runs dovecot on loopback)",
-    "tabletop watch": "serves until stopped (tests/test_watch.py runs it, with a browser and a writer)",
-    "tabletop study bots/": "serves until stopped (tests/test_study_board.py runs it, in a browser)",
+    "tabletop watch": "serves until stopped (tests/viewer/test_watch.py runs it, with a browser and a writer)",
+    "tabletop study bots/": "serves until stopped (tests/review/test_study_board.py runs it, in a browser)",
 }
 #: Lines of a block that describe a command rather than being one (GAME, [--option]...).
 SYNOPSIS = re.compile(r"\[[^\]]*\]|\b[A-Z]{3,}\b(?!=)")

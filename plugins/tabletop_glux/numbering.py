@@ -1,4 +1,4 @@
-"""Glüx's action numbers, for OpenSpiel and PettingZoo (see ``tabletop.host.numbering``).
+"""Glüx's action numbers, for OpenSpiel and PettingZoo (see ``tabletop.model.numbering``).
 
 Every Glüx decision is one word, its notation: ``FACE@SQUARE`` for faces
 1 to 6 and the board's squares in the board's order (``a1``, ``b1``, ...),
@@ -11,7 +11,7 @@ the core's end word, so ``1@a1`` is action 1, ``2@a1`` action 2, and so on.
 from __future__ import annotations
 
 from tabletop import hookimpl
-from tabletop.host.numbering import Numbering
+from tabletop.model.numbering import Numbering
 
 from .chips import MOST_PIPS
 

@@ -1,5 +1,5 @@
 """Glyph Chess's action numbers, for OpenSpiel and PettingZoo (see
-``tabletop.host.numbering``).
+``tabletop.model.numbering``).
 
 A decision is spelt in the words of its notation (docs/glyph-chess.md):
 ``c3-c6 / D2 D3 E`` is the words ``c3 - c6 / D2 D3 E``, ``blaze c3 c4 d4 /
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from tabletop import hookimpl
-from tabletop.host.numbering import Numbering
+from tabletop.model.numbering import Numbering
 
 from .hexes import DIRECTIONS
 from .pieces import GLYPHS, MINION, SCEPTER

@@ -116,7 +116,7 @@ def shown_to(registry: Registry, game: Game, state: Any, seat: str, bot_seed: st
         for name, bots in sorted(registry.bots.items()):
             for bot in bots:
                 if bot.game not in (None, game.name) or name == "mcts":
-                    continue  # a search of hundreds of worlds per decision; tests/test_seen.py hands it views
+                    continue  # a search of hundreds of worlds per decision; tests/sight/test_seen.py hands it views
                 rng = random.Random(f"{bot_seed} {name}")
                 shown[f"bot {name}"] = seen.choice(bot, game, state, seat, legal, rng)
     return shown

@@ -13,7 +13,7 @@ from tabletop_glyph_chess import Cast, Move, Roll
 from tabletop_glyph_chess.numbering import words
 
 from ..fastpath import compare
-from ..test_schema import check_line
+from ..log.test_schema import check_line
 from .helpers import house_rules, replayed, self_played
 
 SIX = ("glyph-six-dice",)

@@ -1,4 +1,4 @@
-"""The audit's findings 3 to 11 (finding 1: test_tls.py; 2: tests/test_output_files.py),
+"""The audit's findings 3 to 11 (finding 1: test_tls.py; 2: tests/cli/test_output_files.py),
 each with a test that failed before it was fixed."""
 
 from __future__ import annotations

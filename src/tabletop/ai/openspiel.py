@@ -14,7 +14,7 @@ them)::
 
 The adapter is thin: the rules are tabletop's own engine. Chance nodes are the
 game's (with their weights as probabilities), decisions are numbered by the
-game's :mod:`~tabletop.host.numbering`, information-state and observation strings
+game's :mod:`~tabletop.model.numbering`, information-state and observation strings
 and tensors come from what the game shows each player (its events as that
 player sees them, its ``view``: never the state; the tensors are the game's
 declared planes, :mod:`tabletop.sight.planes`, or hashed), ``max_game_length`` is
@@ -63,7 +63,6 @@ from ..api import registry as registry_of
 from ..base.errors import PluginError, TabletopError, UsageError
 from ..base.errors import quote as quoted
 from ..base.limits import LIMIT, Length, length_of
-from ..host.numbering import Actions, Menu, actions_for
 from ..host.registry import Registry
 from ..log import jsonline
 from ..log.header import Header, Randomness
@@ -75,6 +74,7 @@ from ..play.engine import Match
 from ..sight import seen
 from ..sight.planes import MOST_WORDS, Observation, planes_of
 from ..sight.views import features, hashed
+from .actions import Actions, Menu, actions_for
 from .returns import returns_of
 
 #: Sizes of the hashed tensors (see :func:`tabletop.sight.views.hashed`); the

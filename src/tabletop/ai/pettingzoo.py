@@ -14,7 +14,7 @@
     table.save("episode.jsonl")   # a tabletop log: replay, verify, view it
 
 Agents are the seats ``p1``, ``p2``, ...; actions are the game's numbered
-words (:mod:`tabletop.host.numbering`, a ``Discrete`` space with a mask of the
+words (:mod:`tabletop.ai.actions`, a ``Discrete`` space with a mask of the
 words open now); the observation is the agent's view as the game's planes
 (:mod:`tabletop.sight.planes`), or hashed into a vector for a game that declares
 none (:func:`tabletop.sight.views.hashed`); ``render()`` draws the board as the
@@ -46,12 +46,12 @@ from ..api import Table, registry, start
 from ..base.caches import Bound
 from ..base.errors import PluginError
 from ..base.limits import LIMIT, length_of
-from ..host.numbering import Actions, Menu, actions_for
 from ..model.events import Event
 from ..play import chance
 from ..sight import seen
 from ..sight.planes import Observation, planes_of
 from ..sight.views import features, hashed
+from .actions import Actions, Menu, actions_for
 from .returns import returns_of
 
 #: The length of the hashed observation vector (a game that declares no planes).

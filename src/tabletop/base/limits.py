@@ -1,7 +1,7 @@
 """How long a game may be, for the programs that must know.
 
 OpenSpiel asks every game for ``max_game_length``: the most decision
-actions (words, :mod:`tabletop.host.numbering`) any one game can take, which its
+actions (words, :mod:`tabletop.model.numbering`) any one game can take, which its
 algorithms size buffers and trees by and its own tests check. A game says
 it with ``Game.most_words()``, computed from the rules in force for its
 header (Glüx: one word per chip placed, so the players times a bag), or has

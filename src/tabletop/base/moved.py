@@ -55,7 +55,7 @@ OLD_PATHS = {
     "installed": "host.installed",
     "hookspecs": "host.hookspecs",
     "hookdocs": "host.hookdocs",
-    "numbering": "host.numbering",
+    "numbering": "model.numbering",
     # sight
     "seen": "sight.seen",
     "views": "sight.views",

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..base.errors import TabletopError, UsageError
-from ..many.results import rows_from_files
+from ..many.rows import rows_from_files
 from ..many.stats import GROUPINGS, Summary, parse_by, write_csv
 from .common import pass_env, plot_option
 

@@ -43,6 +43,6 @@ def register_commands(cli: click.Group) -> None:
 
 @hookspec
 def register_numberings() -> Iterable[object]:
-    """Return :class:`tabletop.host.numbering.Numbering` objects: stable action
+    """Return :class:`tabletop.model.numbering.Numbering` objects: stable action
     numbers for a game's decisions (what the OpenSpiel and PettingZoo
     adapters use)."""

@@ -159,10 +159,10 @@ def renderer(thing: Any) -> Fault | None:
 
 def numbering(thing: Any) -> Fault | None:
     """What is wrong with ``thing`` as a numbering a plugin registers, or None."""
-    from .numbering import Numbering
+    from ..model.numbering import Numbering
 
     if not isinstance(thing, Numbering):
-        return f"{a_value(thing)} is not a tabletop.host.numbering.Numbering", None
+        return f"{a_value(thing)} is not a tabletop.model.numbering.Numbering", None
     if not isinstance(thing.game, str):
         return f"a numbering's game is {a_value(thing.game)}, not a game's name", None
     for part, arguments in (("words", ("game",)), ("spell", ("game", "decision")), ("most_outcomes", ("game",))):

@@ -8,7 +8,7 @@ keyword arguments; a variant's implementation is tried first and one that
 returns None falls through to the next; ``@rulehook(wrapper=True)``
 implementations wrap everything below them (``result = yield``). What of
 pluggy's call loop the compiled chains keep, and where they differ, is said
-once, above :func:`_chain`; ``tests/test_rules.py`` holds them to pluggy's
+once, above :func:`_chain`; ``tests/host/test_rules.py`` holds them to pluggy's
 own ``pm.hook.NAME(...)`` on random sets of implementations.
 
 Variant parameters live here too: a variant whose ``rules`` is a class takes

@@ -45,6 +45,7 @@ import orjson
 
 from ..base.errors import UsageError
 from ..log import files
+from .results import FIELDS, parquet_rows, require_pyarrow, schema
 
 MANIFEST = "_manifest.json"
 #: What the manifest's ``format`` says (a later layout would say another).
@@ -80,8 +81,6 @@ def encode(rows: Sequence[dict[str, Any]], meta: bytes) -> bytes:
     metadata give the same bytes wherever they are written."""
     import pyarrow as pa
     import pyarrow.parquet as pq
-
-    from .results import FIELDS, schema
 
     columns: dict[str, list[Any]] = {name: [] for name in FIELDS}
     for rec in rows:
@@ -317,8 +316,6 @@ def unlisted(folder: Path) -> list[str]:
 def records(folder: Path) -> Iterator[dict[str, Any]]:
     """The rows of a results folder, in game order: the parts its manifest
     counts, read a row group at a time with pyarrow."""
-    from .results import parquet_rows, require_pyarrow
-
     pq = require_pyarrow()
     for path in listed_parts(folder):
         try:

@@ -19,17 +19,17 @@ import csv
 import functools
 import io
 import os
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..base.errors import TabletopError, UsageError, quote
-from .stats import GameRow, rows_from_logs
+from ..base.errors import UsageError, quote
+from .stats import GameRow
 
 if TYPE_CHECKING:
-    from ..host.registry import Registry
+    pass
 
 #: The columns, in order.
 FIELDS = (
@@ -708,35 +708,3 @@ def is_results_file(path: Path) -> bool:
             return handle.read(7) == b'{"run":'
     except OSError:
         return False
-
-
-def rows_from_files(
-    registry: Registry, paths: Iterable[Path], failed: list[TabletopError] | None = None
-) -> Iterator[GameRow]:
-    """The rows of logs (as :func:`rows_from_logs`) and of results files and
-    results folders (``simulate --results``) named among ``paths``, one at a time."""
-    from . import parts
-
-    logs: list[Path] = []
-    for path in paths:
-        folder = parts.is_folder(Path(path))
-        if not folder and (not Path(path).is_file() or not is_results_file(Path(path))):
-            logs.append(path)
-            continue
-        yield from rows_from_logs(registry, logs, failed)
-        logs = []
-        try:
-            if folder:
-                yield from map(row_from, parts.records(Path(path)))
-            else:
-                yield from iter_rows(Path(path))
-        except TabletopError as exc:
-            if failed is None:
-                raise
-            failed.append(exc)
-        except Exception as exc:
-            error = UsageError(f"not a readable results file ({type(exc).__name__})", where=str(path))
-            if failed is None:
-                raise error from None
-            failed.append(error)
-    yield from rows_from_logs(registry, logs, failed)

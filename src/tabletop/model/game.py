@@ -347,7 +347,7 @@ class Game:
         event has its turns counted as the decisions of its commonest kind."""
         return getattr(type(event), "ends_turn", None)
 
-    # -- action numbers (tabletop.host.numbering), for OpenSpiel and PettingZoo ---
+    # -- action numbers (tabletop.model.numbering), for OpenSpiel and PettingZoo ---
     def values(self, event: type[Event], field: str) -> Sequence[Any] | None:
         """Every value ``field`` of an ``event`` may hold under this header,
         in a stable order (Liar's Dice's ``face``: 1 to 6), or None (the
@@ -361,7 +361,7 @@ class Game:
         numbering's words (decisions, each written as :meth:`notate` writes
         it) and its bound on a chance node's outcomes. By default each field
         at each of its :meth:`values`."""
-        from ..host import numbering
+        from . import numbering
 
         return numbering.every(self, event)
 

@@ -63,7 +63,7 @@ class Planes:
     and the function that fills them from a player's view.
 
     ``one_word``: every decision of the game is one word of its numbering
-    (:mod:`tabletop.host.numbering`), so the adapters add no planes for the words
+    (:mod:`tabletop.model.numbering`), so the adapters add no planes for the words
     of a decision being spelt."""
 
     def __init__(self, planes: Sequence[Plane], fill: Fill, *, one_word: bool = False) -> None:
