@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import click
 
 from ..base.errors import TabletopError, UsageError, shown
-from ..log import folders
+from ..log import files, folders
 from ..play.engine import Replay
 from ..sight import seen
 from .common import check_viewer, pass_env, result, status, summary
@@ -49,22 +50,44 @@ def replay(env, paths: tuple[Path, ...], viewer, until, step, as_json, state, co
     if state and not as_json:
         raise UsageError("--state is given with --json")
     if len(paths) == 1 and (str(paths[0]) == "-" or not paths[0].is_dir()):
-        _replay_one(env.registry_for_log(paths[0]), paths[0], viewer, until, step, as_json, use_color(color), state)
+        _replay_one(env, paths[0], viewer, until, step, as_json, use_color(color), state)
     else:
         if step or viewer or until is not None or state:
             raise UsageError("--step, --as, --until and --state take a single file")
         sys.exit(_replay_many(env.registry, paths, as_json))
 
 
-def _replay_one(registry, path: Path, viewer, until, step, as_json, color: bool, state: bool = False) -> None:
-    from ..review.redaction import CopyReplay, is_copy
+def _replay_one(env, path: Path, viewer, until, step, as_json, color: bool, state: bool = False) -> None:
+    with contextlib.ExitStack() as stack:
+        run, viewer = _opened(env, path, viewer, stack)
+        _show(run, path, viewer, until, step, as_json, color, state)
 
-    if str(path) != "-" and is_copy(path):
+
+def _opened(env, path: Path, viewer, stack: contextlib.ExitStack):
+    """The replay of ``path``, a log or one player's copy, and whose eyes it is
+    seen with. The file is opened once: its first line says both the game
+    (whose plugins to load) and whether it is a copy, and the replay reads
+    on from the same handle."""
+    from ..review.redaction import CopyReplay, begins_as_copy, first_line
+
+    if str(path) == "-":
+        return open_replay(env.registry_for_log(path), path), viewer
+    try:
+        handle = stack.enter_context(files.open_regular(path))
+    except (OSError, TabletopError):
+        # The replay says why it cannot be read, as it says any log's fault.
+        return open_replay(env.registry_for(None), path), viewer
+    first = first_line(handle)
+    game = first.get("game") if isinstance(first, dict) else None
+    registry = env.registry_for(game if type(game) is str else None)
+    if begins_as_copy(first):
         # One player's copy (export --as) shows that player's view, and no one else's.
-        run = CopyReplay(registry, path)
-        viewer = run.check_viewer(viewer)
-    else:
-        run = open_replay(registry, path)
+        run = CopyReplay(registry, path, handle=handle)
+        return run, run.check_viewer(viewer)
+    return Replay(registry, path, handle), viewer
+
+
+def _show(run, path: Path, viewer, until, step, as_json, color: bool, state: bool) -> None:
     match = run.match
     check_viewer(match, viewer, where=str(path))
     game = match.game

@@ -43,7 +43,7 @@ import random
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import attrs
 
@@ -218,18 +218,31 @@ def is_copy(path: Path) -> bool:
     """Whether the file at ``path`` begins as a player's copy of a log does."""
     try:
         with files.open_regular(Path(path)) as handle:
-            line = handle.readline(jsonline.MAX_LINE + 1)
-        data = jsonline.loads(line)
+            first = first_line(handle)
     except (OSError, TabletopError):
         return False
-    return isinstance(data, dict) and "copy" in data and "tabletop" in data
+    return begins_as_copy(first)
 
 
-def read(registry: Registry, path: Path) -> Copy:
+def first_line(handle: IO[bytes]) -> Any:
+    """The JSON of the first line ``handle`` gives, or None when it cannot be read."""
+    try:
+        return jsonline.loads(handle.readline(jsonline.MAX_LINE + 1))
+    except (OSError, TabletopError):
+        return None
+
+
+def begins_as_copy(first: Any) -> bool:
+    """Whether ``first``, the JSON of a file's first line, begins a player's copy of a log."""
+    return isinstance(first, dict) and "copy" in first and "tabletop" in first
+
+
+def read(registry: Registry, path: Path, handle: IO[bytes] | None = None) -> Copy:
     """A player's copy, each line read strictly: the log's own lines as a log's
-    are, the hidden ones as the format says. Errors name the line."""
+    are, the hidden ones as the format says (from ``handle`` when it is open
+    already). Errors name the line."""
     path = Path(path)
-    numbered = read_lines(path)
+    numbered = read_lines(path, handle)
     _, first = next(numbered)
     data = _object(path, 1, first)
     player, head = data.get("copy"), data.get("head")
@@ -355,10 +368,12 @@ class CopyReplay:
     #: How many events back the hidden part of the state may be dealt again.
     BACK = 16
 
-    def __init__(self, registry: Registry, path: Path, seed: str | None = None) -> None:
+    def __init__(
+        self, registry: Registry, path: Path, seed: str | None = None, handle: IO[bytes] | None = None
+    ) -> None:
         self.registry = registry
         self.path = Path(path)
-        self.copy = read(registry, self.path)
+        self.copy = read(registry, self.path, handle)
         self.header = self.copy.header
         self.viewer = self.copy.player
         try:

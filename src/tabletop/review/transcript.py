@@ -28,7 +28,7 @@ import bisect
 import json
 import re
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -611,9 +611,33 @@ def _tag(line: str, number: int, where: str, tags: dict[str, Any], tag_lines: di
 
 
 def _header(registry: Registry, tags: dict[str, Any], tag_lines: dict[str, int], where: str) -> Header:
+    """The log's header the tags give, each tag checked: what is wrong is said at its tag's line."""
+
     def at(name: str) -> str:
+        # A tag that is missing is said at [Tabletop], the line every transcript opens with.
         return f"{where}:{tag_lines.get(name, tag_lines['Tabletop'])}"
 
+    version = _version(tags, at)
+    cls, players = _game_and_players(registry, tags, at)
+    variants = _variants(registry, tags, cls.name, where)
+    options = _options(tags, at)
+    randomness = _randomness(tags, at)
+    for name in ("Events",):
+        if name in tags and not (tags[name].isdigit() and len(tags[name]) <= 9):
+            raise LogFormatError(f"the [{name}] tag holds a number", where=at(name))
+    data = {
+        "tabletop": int(version),
+        "game": tags["Game"],
+        "players": players,
+        "variants": variants,
+        "options": options,
+        "randomness": randomness,
+    }
+    return _made_header(registry, data, tags, at)
+
+
+def _version(tags: dict[str, Any], at: Callable[[str], str]) -> str:
+    """The log format the [Tabletop] tag names, once the tags every transcript has are there."""
     version = tags["Tabletop"]
     if version not in ("1", "2"):
         raise LogFormatError(
@@ -622,9 +646,12 @@ def _header(registry: Registry, tags: dict[str, Any], tag_lines: dict[str, int],
     for name in ("Game", "Players"):
         if name not in tags:
             raise LogFormatError(f"the [{name}] tag is missing", where=at("Tabletop"))
-    game = tags["Game"]
+    return version
+
+
+def _game_and_players(registry: Registry, tags: dict[str, Any], at: Callable[[str], str]) -> tuple[Any, list[str]]:
     try:
-        cls = registry.game_class(game)
+        cls = registry.game_class(tags["Game"])
     except TabletopError as exc:
         raise exc.at(at("Game")) from None
     players = tags["Players"].split(", ")
@@ -632,51 +659,59 @@ def _header(registry: Registry, tags: dict[str, Any], tag_lines: dict[str, int],
         check_players(players)
     except TabletopError as exc:
         raise exc.at(at("Players")) from None
+    return cls, players
+
+
+def _variants(registry: Registry, tags: dict[str, Any], game: str, where: str) -> list[str]:
+    # Each [Variant] tag is said at its own line: a transcript may give several.
     variants = []
     for entry, number in tags.get("Variant", []):
         try:
-            canonical = registry.variant_entry(entry, cls.name)
+            canonical = registry.variant_entry(entry, game)
         except TabletopError as exc:
             raise exc.at(f"{where}:{number}") from None
         if canonical != entry:
             raise LogFormatError(f"write the variant as {quote(canonical)}", where=f"{where}:{number}")
         variants.append(entry)
-    options: Any = {}
-    if "Options" in tags:
-        try:
-            options = json.loads(tags["Options"])
-        except ValueError:
-            options = None
-        if not isinstance(options, dict):
-            raise LogFormatError("the [Options] tag holds the options as a JSON object", where=at("Options"))
+    return variants
+
+
+def _options(tags: dict[str, Any], at: Callable[[str], str]) -> Any:
+    if "Options" not in tags:
+        return {}
+    try:
+        options = json.loads(tags["Options"])
+    except ValueError:
+        options = None
+    if not isinstance(options, dict):
+        raise LogFormatError("the [Options] tag holds the options as a JSON object", where=at("Options"))
+    return options
+
+
+def _randomness(tags: dict[str, Any], at: Callable[[str], str]) -> dict[str, str]:
+    """Where the draws come from: a seed, a commitment to one, or a real table."""
     given = [name for name in ("Seed", "Commitment", "Randomness") if name in tags]
     if len(given) != 1:
         raise LogFormatError(
             'one of [Seed "..."], [Commitment "sha256:..."] or [Randomness "table"] says where draws come from',
             where=at(given[1] if given else "Tabletop"),
         )
-    randomness: dict[str, str] = {}
     if "Seed" in tags:
         try:
             check_seed(tags["Seed"], "the seed")
         except TabletopError as exc:
             raise exc.at(at("Seed")) from None
-        randomness = {"seed": tags["Seed"]}
-    elif "Commitment" in tags:
-        randomness = {"commitment": tags["Commitment"]}
-    elif tags["Randomness"] != "table":
+        return {"seed": tags["Seed"]}
+    if "Commitment" in tags:
+        return {"commitment": tags["Commitment"]}
+    if tags["Randomness"] != "table":
         raise LogFormatError('[Randomness "table"]: the outcomes were recorded at a real table', where=at("Randomness"))
-    for name in ("Events",):
-        if name in tags and not (tags[name].isdigit() and len(tags[name]) <= 9):
-            raise LogFormatError(f"the [{name}] tag holds a number", where=at(name))
-    data = {
-        "tabletop": int(version),
-        "game": game,
-        "players": players,
-        "variants": variants,
-        "options": options,
-        "randomness": randomness,
-    }
+    return {}
+
+
+def _made_header(registry: Registry, data: dict[str, Any], tags: dict[str, Any], at: Callable[[str], str]) -> Header:
+    """The header of ``data``, and its game made: what the header's own checks
+    refuse is said at the tag most likely at fault."""
     try:
         header = Header.from_json(data)
         registry.game(header)
