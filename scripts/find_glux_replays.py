@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 
 from tabletop import Bot, Registry, get_plugin_manager
+from tabletop.log.logfile import create
 from tabletop.play.engine import Match
 from tabletop.play.live import selfplay
-from tabletop.log.logfile import create
 
 PLAYERS = {2: ["ann", "ben"], 3: ["ann", "ben", "cat"], 4: ["ann", "ben", "cat", "dan"]}
 

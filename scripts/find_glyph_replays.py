@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 from tabletop import Registry, get_plugin_manager
-from tabletop.play.live import selfplay
 from tabletop.log.logfile import create
+from tabletop.play.live import selfplay
 
 PLAYERS = {2: ["ann", "ben"], 3: ["ann", "ben", "cat"]}
 SPELLS = {"swap", "replica", "foresee", "blaze", "blast", "revive", "march", "summon"}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +18,32 @@ from tabletop.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 PILE = Path(__file__).resolve().parent / "plugins" / "pile.py"
 REPLAYS = ROOT / "replays"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--slow-sample",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also run N of the tests marked slow, a different N each day (CI runs such a bounded sample)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Slow tests are left out unless ``-m`` chooses them, or ``--slow-sample N``
+    picks N of them. The pick is the same on every worker of a parallel run
+    (it depends on the day and the test ids alone), and over the days it
+    comes round to every slow test."""
+    if config.getoption("markexpr"):
+        return
+    slow = sorted((item for item in items if item.get_closest_marker("slow")), key=lambda item: item.nodeid)
+    count = min(max(config.getoption("slow_sample"), 0), len(slow))
+    kept = set(random.Random(datetime.date.today().toordinal()).sample(slow, count))
+    left_out = [item for item in slow if item not in kept]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if item not in left_out]
 
 
 @pytest.fixture(scope="session")

@@ -37,14 +37,10 @@ from .refusal import refuse
 from .state import State, evolve
 
 
-class Glux(Game):
+class Glux(Game, about=about):
+    # The title, description, players and options are written once, in
+    # ``about``, which ``tabletop games`` reads without importing the game.
     name = "glux"
-    # What the game says of itself is written once, in ``about`` (which
-    # ``tabletop games`` reads without importing the game).
-    title = about.TITLE
-    description = about.DESCRIPTION
-    min_players, max_players = about.PLAYERS
-    options = dict(about.OPTIONS)
     events = EVENTS
     turn_ends = turn_end.turn_ends  # a turn is counted by its placement
     rule_specs = hookspecs

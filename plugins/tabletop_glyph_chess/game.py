@@ -92,14 +92,10 @@ def occupant_tables(landing: Any, passing: Any) -> dict:
     return tables
 
 
-class GlyphChess(Game):
+class GlyphChess(Game, about=about):
+    # The title, description, players and options are written once, in
+    # ``about``, which ``tabletop games`` reads without importing the game.
     name = "glyph-chess"
-    # What the game says of itself is written once, in ``about`` (which
-    # ``tabletop games`` reads without importing the game).
-    title = about.TITLE
-    description = about.DESCRIPTION
-    min_players, max_players = about.PLAYERS
-    options = dict(about.OPTIONS)
     events = EVENTS
     turn_ends = turn_end.turn_ends  # a turn is counted by its action
     rule_specs = hookspecs

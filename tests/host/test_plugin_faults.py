@@ -464,7 +464,7 @@ def test_register_games_something_that_is_not_a_game_is_one_line(cli, tmp_path, 
         ),
         (
             "rule_specs = 5",
-            "game 'coin': its rule_specs and official_rules do not go together: did not find any 'tabletop.host.rules' hooks in 5",
+            "game 'coin': its rule_specs and official_rules do not go together: did not find any 'tabletop.rules' hooks in 5",
         ),
     ],
     ids=["no-turn", "no-rule-specs"],

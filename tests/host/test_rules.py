@@ -78,7 +78,7 @@ class Doubler:
 def _resolved(*variants, official=None):
     import pluggy
 
-    pm = pluggy.PluginManager("tabletop.host.rules")
+    pm = pluggy.PluginManager("tabletop.rules")
     pm.add_hookspecs(Specs)
     pm.register(official or Official(), name="official")
     for i, variant in enumerate(variants):
@@ -103,7 +103,7 @@ def test_resolved_rules_agree_with_pluggys_own_dispatch():
     import pluggy
 
     for variants in [(), (Shy(),), (Doubler(),), (Shy(), Doubler()), (Doubler(), Shy())]:
-        pm = pluggy.PluginManager("tabletop.host.rules")
+        pm = pluggy.PluginManager("tabletop.rules")
         pm.add_hookspecs(Specs)
         pm.register(Official(), name="official")
         for i, variant in enumerate(variants):
@@ -150,7 +150,7 @@ def test_resolved_rules_whose_arguments_share_the_chains_own_names_agree_with_pl
     import pluggy
 
     for variants in [(), (ClashingVariant(),)]:
-        pm = pluggy.PluginManager("tabletop.host.rules")
+        pm = pluggy.PluginManager("tabletop.rules")
         pm.add_hookspecs(Clashing)
         pm.register(ClashingOfficial(), name="official")
         for i, variant in enumerate(variants):
@@ -288,7 +288,7 @@ def test_a_gathering_hook_agrees_with_pluggy_with_wrappers_and_fall_throughs():
     import pluggy
 
     for variants in [(), (GiveA(),), (GiveA(), GiveNothing()), (GiveA(), Tagged()), (Tagged(), GiveA(), GiveA())]:
-        pm = pluggy.PluginManager("tabletop.host.rules")
+        pm = pluggy.PluginManager("tabletop.rules")
         pm.add_hookspecs(GatherSpecs)
         for i, variant in enumerate(variants):
             pm.register(variant, name=f"v{i}")
@@ -648,7 +648,7 @@ def _outcome(call):
 def _managers(firstresult, plugins, trusted):
     import pluggy
 
-    pm = pluggy.PluginManager("tabletop.host.rules")
+    pm = pluggy.PluginManager("tabletop.rules")
     pm.add_hookspecs(_HookSpecs if firstresult else _GatheringSpecs)
     names = []
     for i, *rest in plugins:
@@ -754,7 +754,7 @@ def test_an_old_style_hookwrapper_among_the_rules_is_refused():
         def points(self, pips):
             yield
 
-    pm = pluggy.PluginManager("tabletop.host.rules")
+    pm = pluggy.PluginManager("tabletop.rules")
     pm.add_hookspecs(Specs)
     pm.register(Official(), name="official")
     pm.register(Old(), name="old")

@@ -10,7 +10,6 @@ through the other. Nothing is imported until an old path is asked for.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 from types import ModuleType
@@ -103,9 +102,11 @@ OLD_PATHS = {
 }
 
 
-class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class _Alias:
     """Finds ``tabletop.OLD`` (and modules under it) and loads it as the module
-    at its new path."""
+    at its new path: a finder and loader as the import system calls them
+    (``importlib.abc``'s bases would import ``importlib.resources`` into
+    every command's start-up)."""
 
     def __init__(self, package: str) -> None:
         self.package = package

@@ -202,7 +202,7 @@ class Registry:
         manager of their own (so a variant never changes another game) and
         resolved once into plain functions."""
         cls = self.games[game]
-        pm = pluggy.PluginManager("tabletop.host.rules")
+        pm = pluggy.PluginManager("tabletop.rules")
         official = cls.official_rules
         officials = official if isinstance(official, (tuple, list)) else () if official is None else (official,)
         names = []

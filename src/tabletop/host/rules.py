@@ -31,8 +31,8 @@ from ..base.naming import where
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-rulespec = pluggy.HookspecMarker("tabletop.host.rules")
-rulehook = pluggy.HookimplMarker("tabletop.host.rules")
+rulespec = pluggy.HookspecMarker("tabletop.rules")
+rulehook = pluggy.HookimplMarker("tabletop.rules")
 
 # -- the three families of rule hooks ------------------------------------------
 #: A rule the header fixes (directions, a stack height, the turn's steps, the

@@ -11,6 +11,8 @@ from the game's ``view`` for them; nothing else of the log goes in.
 
     from tabletop.viewer import write_html
     write_html(registry, "game.jsonl", "game-ann.html", viewer="ann")
+
+May import: base, log, model, host, sight, play, api, testing, many, review, ai.
 """
 
 from __future__ import annotations
