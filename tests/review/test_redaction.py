@@ -350,3 +350,21 @@ def test_a_copy_matches_the_published_schema(cli, games, tmp_path):
         validator("#/$defs/hiddenEvent" if "hidden" in row else "#/$defs/copyEvent").validate(row)
     with pytest.raises(jsonschema.ValidationError):
         validator("#/$defs/hiddenEvent").validate({**rows[2], "hidden": "2/5"})
+
+
+def test_with_the_seed_a_hidden_line_that_misstates_its_player_is_named(cli, games, tmp_path):
+    """The commitment covers the event, not the player the copy states for it
+    in the clear: with the seed, that player is held to the opened event's."""
+    log, seed = sealed(games, tmp_path, "glux", ["ann", "ben", "cat"], bens_turn)
+    ben = copy(cli, log)
+    rows = lines_of(ben)
+    at, row = next((i, r) for i, r in enumerate(rows) if "hidden" in r and r.get("player") not in (None, "ben"))
+    other = next(p for p in ("ann", "cat") if p != row["player"])
+    text = ben.read_text().splitlines()
+    text[at] = text[at].replace(f'"player":"{row["player"]}"', f'"player":"{other}"')
+    assert text[at] != ben.read_text().splitlines()[at]
+    ben.write_text("\n".join(text) + "\n")
+    result = cli("verify", ben, "--seed", seed, plugins=False)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(f"tabletop: {ben}:{at + 1}: event {row['seq']}")
+    assert f"the copy says it is {other}'s, it opens as {row['player']}'s" in result.stderr

@@ -77,6 +77,7 @@ class Notes:
             raise LogFormatError(f"{what}: a note holds a comment, a mark, squares or arrows")
         seen_as = self._eyes(data, what)
         self._visible(at, seen_as, what)
+        self.note_ids.add(ident)
         self.notes.append(Note(ident, at, seen_as, comment, mark, squares, tuple(pairs), number))  # type: ignore[arg-type]
 
 

@@ -477,10 +477,24 @@ class CopyReplay:
             candidates = []
         for event in candidates:
             if chance_line(codec, line.seq, event, salt) == line.hidden:
+                self._as_stated(line, event)
                 self.opened += 1
                 return event
         said = f": the seed and the rules give '{match.describe(candidates[0])}'" if len(candidates) == 1 else ""
         raise CheckFailed(f"event {line.seq} ({line.kind}) does not open its commitment{said}")
+
+    def _as_stated(self, line: Line, event: Event) -> None:
+        """The kind and player a hidden line states in the clear are the opened
+        event's: the commitment covers the event, not what the copy says of
+        it, so a copy shown as proof could otherwise misstate whose event a
+        line was."""
+        player = event.player if self.registry.codec.has_player(type(event)) else None  # type: ignore[attr-defined]
+        if event.kind != line.kind:
+            raise CheckFailed(f"event {line.seq}: the copy says it is a {line.kind}, it opens as a {event.kind}")
+        if player != line.player:
+            whose = f"{player}'s" if player is not None else "no player's"
+            said = f"{line.player}'s" if line.player is not None else "no player's"
+            raise CheckFailed(f"event {line.seq} ({line.kind}): the copy says it is {said}, it opens as {whose}")
 
     # -- without it: stand-ins --------------------------------------------------------
     def _fit(self, line: Line) -> Event | None:

@@ -117,6 +117,8 @@ class Study(StudyFile, Anchors, Variations, Notes, Judgements):
         #: The log's bytes as they were read (what everything here is anchored to).
         self.source = b""
         self.notes: list[Note] = []
+        #: The notes' ids, so that an id taken is found at once however many notes there are.
+        self.note_ids: set[str] = set()
         self.variations: dict[str, Variation] = {}
         self.analyses: dict[str, Analysis] = {}
         self.judgements: dict[tuple[str, int], Judgement] = {}

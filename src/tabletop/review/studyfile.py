@@ -164,6 +164,7 @@ class StudyFile:
         # The log, its events and heads are never changed: the copy shares them.
         taken = copy.copy(self)
         taken.notes = list(self.notes)
+        taken.note_ids = set(self.note_ids)
         taken.variations = {
             k: attrs.evolve(v, events=list(v.events), heads=list(v.heads)) for k, v in self.variations.items()
         }
@@ -176,6 +177,7 @@ class StudyFile:
 
     def _adopt(self, taken: StudyFile) -> None:
         self.notes, self.variations, self.analyses = taken.notes, taken.variations, taken.analyses
+        self.note_ids = taken.note_ids
         self.judgements, self.lines = taken.judgements, taken.lines
         self._matches = taken._matches
 
@@ -247,7 +249,7 @@ class StudyFile:
             raise LogFormatError(
                 f"a {data['kind']}'s id is '{prefix}' and a number (n1, v1, a1), not {describe(ident)}"
             )
-        if ident in self.variations or ident in self.analyses or any(n.id == ident for n in self.notes):
+        if ident in self.variations or ident in self.analyses or ident in self.note_ids:
             raise LogFormatError(f"{data['kind']} {ident}: the id is taken by an earlier record")
         return ident
 
