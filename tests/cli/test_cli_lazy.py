@@ -11,21 +11,92 @@ from pathlib import Path
 import click
 import pytest
 
-from tabletop.cli import COMMANDS, MODULES, main
+import tabletop.cli
+from tabletop.cli import declared, main
 from tabletop.cli import pbem as pbem_package
+
+FOLDER = Path(tabletop.cli.__file__).parent
+#: The commands the modules of the package declare, found as ``--help`` finds them.
+FOUND = declared.find(FOLDER)
+COMMANDS = {name: command.summary for name, command in FOUND.items()}
 
 
 def module(name: str) -> str:
     """The module of command ``name`` (``import``, a Python keyword, is in ``import_``)."""
-    return f"tabletop.cli.{MODULES.get(name, name)}"
+    return f"tabletop.cli.{FOUND[name].module}"
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_each_command_lives_in_the_module_named_after_it(name):
-    command = getattr(importlib.import_module(module(name)), MODULES.get(name, name))
+    command = getattr(importlib.import_module(module(name)), FOUND[name].module)
     assert isinstance(command, click.Command) and command.name == name
     # The help listed without importing the module is the command's own.
     assert COMMANDS[name] == inspect.cleandoc(command.help).split("\n\n")[0].replace("\n", " ")
+    assert declared.look_up(FOLDER, name) == FOUND[name]
+    assert tabletop.cli.COMMANDS[name] == COMMANDS[name]
+
+
+def test_every_module_with_its_command_is_found_and_no_helper_is():
+    stems = {path.stem for path in FOLDER.glob("*.py")} | {path.parent.name for path in FOLDER.glob("*/__init__.py")}
+    commands = {
+        stem
+        for stem in stems - {"__init__"}
+        if isinstance(getattr(importlib.import_module(f"tabletop.cli.{stem}"), stem, None), click.Command)
+    }
+    assert {command.module for command in FOUND.values()} == commands
+    assert {"common", "shapes", "terminal", "adding", "history", "hotseat", "declared"} <= stems - commands
+    assert {"bots", "import", "pbem", "play", "replay"} <= set(FOUND)
+
+
+def test_a_module_is_a_command_when_it_declares_one(tmp_path):
+    def write(name: str, text: str) -> None:
+        path = tmp_path / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(inspect.cleandoc(text) + "\n")
+
+    write(
+        "plain.py",
+        '''
+        """A command."""
+        import click
+
+
+        @click.command()
+        @click.option(
+            "--x",
+            help="x",
+        )
+        # a comment
+        @click.pass_obj
+        def plain(env, x) -> None:  # a comment
+            r"""Do it: on
+            two lines.
+
+            And more."""
+    ''',
+    )
+    write("with_.py", '@click.command("with")\ndef with_():\n    """With."""')
+    write("named_cmd.py", '@click.command(name="other")\ndef named_cmd(\n    a: int = 1,\n):\n    "Named."')
+    write("snake_case.py", "@click.command()\ndef snake_case():\n    pass")
+    write("group/__init__.py", '@click.group(cls=Group)\ndef group():\n    """A group."""')
+    # Helpers: a command named otherwise, a function named after the module
+    # that is no command, a click decorator of another function.
+    write("helper.py", '@click.command()\ndef other():\n    """Other."""\n\n\ndef helper():\n    """Helper."""')
+    write("lookalike.py", '@click.command()\ndef first():\n    pass\n\n\n@cache\ndef lookalike():\n    """No."""')
+    write("broken.py", '@click.command(\ndef broken(:\n    """')
+    found = declared.find(tmp_path)
+    # Listed as it says, though cut short: running it shows what is wrong.
+    assert found.pop("broken").summary == ""
+    assert {name: (c.module, c.summary) for name, c in found.items()} == {
+        "plain": ("plain", "Do it: on two lines."),
+        "with": ("with_", "With."),
+        "other": ("named_cmd", "Named."),
+        "snake-case": ("snake_case", ""),
+        "group": ("group", "A group."),
+    }
+    assert declared.look_up(tmp_path, "with") == found["with"]
+    assert declared.look_up(tmp_path, "snake-case") == found["snake-case"]
+    assert declared.look_up(tmp_path, "helper") is declared.look_up(tmp_path, "with_") is None
 
 
 def test_help_lists_every_command_as_click_would():

@@ -69,16 +69,14 @@ def rows_written(path: Path) -> int:
         return 0
 
 
-def interrupt(
-    args: list[str], cwd: Path, results: Path, signum: int, rows: int = 30
-) -> tuple[int, str, float, set[int]]:
-    """Start the command, wait until it has written ``rows`` rows, send
+def interrupt(args: list[str], cwd: Path, results: Path, signum: int, rows: int) -> tuple[int, str, float, set[int]]:
+    """Start the command, wait until ``results`` holds ``rows`` rows, send
     ``signum``; its exit code, stderr, seconds to stop, and its processes."""
     proc = subprocess.Popen(
         command(*args), cwd=cwd, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300  # only so that a run that hangs fails
         while rows_written(results) < rows:
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "no rows written"
@@ -98,7 +96,8 @@ def interrupt(
 
 
 def assert_no_orphans(family: set[int]) -> None:
-    deadline = time.monotonic() + 3
+    # As long as a loaded machine takes to reap them; gone at once, mostly.
+    deadline = time.monotonic() + 30
     while any(alive(pid) for pid in family) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [pid for pid in family if alive(pid)]
@@ -107,18 +106,22 @@ def assert_no_orphans(family: set[int]) -> None:
 @pytest.mark.parametrize(("signum", "code", "name"), [(signal.SIGINT, 130, "SIGINT"), (signal.SIGTERM, 143, "SIGTERM")])
 def test_signal_stops_a_pool_run_and_the_rerun_finishes_it(tmp_path, signum, code, name):
     args = [*RUN, "--workers", "2", "--games", "400", "--results", "games.csv", "-o", "logs"]
-    status, err, took, family = interrupt(args, tmp_path, tmp_path / "games.csv", signum)
+    # The workers write the rows; a game counts once its batch is back in the
+    # command, and the rows past the games counted are dropped when it stops.
+    # However far behind a loaded machine leaves the command, the signal comes
+    # while rows are written, so it may keep any number of games, none included.
+    status, err, took, family = interrupt(args, tmp_path, tmp_path / "games.csv", signum, rows=1)
     assert family, "the pool had no worker processes"
     assert status == code, err
     assert took < 5
     assert err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith(f"tabletop: interrupted by {name}: ") and "run the same command again to continue" in err
     kept = rows_written(tmp_path / "games.csv")
-    assert 30 <= kept < 400 and f": {kept} of 400 games are in games.csv and logs" in err
+    assert kept < 400 and f": {kept} of 400 games are in games.csv and logs" in err
     assert_no_orphans(family)
     # The rerun plays the rest; the file is the one a run never stopped writes.
     again = finish(args, tmp_path)
-    assert f"Resumed: games 1 to {kept} were played before." in again.stdout
+    assert (f"Resumed: games 1 to {kept} were played before." in again.stdout) == (kept > 0)
     finish([*RUN, "--workers", "1", "--games", "400", "--results", "whole.csv"], tmp_path)
     assert (tmp_path / "games.csv").read_bytes() == (tmp_path / "whole.csv").read_bytes()
     assert len(list((tmp_path / "logs").glob("*.jsonl"))) == 400
@@ -131,7 +134,8 @@ def test_signal_stops_a_dask_run_and_the_rerun_finishes_it(tmp_path):
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, protocol="tcp"
     ) as cluster:
         args = [*RUN, "--games", "600", "--scheduler", cluster.scheduler_address, "--results", "games.jsonl"]
-        status, err, took, family = interrupt(args, tmp_path, tmp_path / "games.jsonl", signal.SIGINT)
+        # Here the command writes the rows as their batches come back: those seen are kept.
+        status, err, took, family = interrupt(args, tmp_path, tmp_path / "games.jsonl", signal.SIGINT, rows=30)
         assert status == 130 and took < 5, err
         assert err.count("\n") == 1 and err.startswith("tabletop: interrupted by SIGINT: ")
         kept = rows_written(tmp_path / "games.jsonl")
@@ -139,7 +143,7 @@ def test_signal_stops_a_dask_run_and_the_rerun_finishes_it(tmp_path):
         assert_no_orphans(family)
         # The cluster is free again: its tasks were cancelled.
         with distributed.Client(cluster.scheduler_address) as client:
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + 30
             while client.processing() and any(client.processing().values()) and time.monotonic() < deadline:
                 time.sleep(0.1)
             assert not any(client.processing().values())

@@ -1,6 +1,8 @@
 """The ``tabletop`` command: a click group whose commands live in this
 package, one module per command named after it, imported only when that
-command runs (``tabletop --help`` imports none of them)."""
+command runs (``tabletop --help`` imports none of them). A module is a
+command when it declares one (see :mod:`.declared`): a new command is a new
+module, and no list names them."""
 
 from __future__ import annotations
 
@@ -19,81 +21,12 @@ from ..log.files import reason
 if TYPE_CHECKING:
     from ..host.registry import Registry
 
-#: Every built-in command and the first paragraph of its help, which
-#: ``tabletop --help`` shortens as click would. Command NAME is the click command
-#: ``NAME`` of the module ``tabletop.cli.NAME`` (a test holds the text here to
-#: the command's own). A new command is one line here.
-COMMANDS = {
-    "analyse": (
-        "Analyse every decision of a log with a search bot: the mover's winning chance before and after it, the"
-        " decision the bot prefers, and inaccuracies, mistakes and blunders marked."
-    ),
-    "bots": (
-        "List the installed bots (those that play GAME, or every one), each with the games it plays and its"
-        " settings, their types and defaults."
-    ),
-    "cut": "Write a branch of a log: its header and events up to SEQ, to continue differently with play.",
-    "diff": (
-        "Compare two logs: the common prefix, the first differing event on each side, and what differs in the"
-        " state there and at the end."
-    ),
-    "export": (
-        "Write a log as a transcript to read and share, or as one player's copy that still verifies against the chain."
-    ),
-    "games": "List the installed games.",
-    "import": (
-        "Turn a transcript (export --transcript) back into its log, checking every event against the rules and"
-        " every draw against the seed."
-    ),
-    "moves": (
-        "List the legal decisions now, in the game's notation (at a real table: the possible chance outcomes "
-        "when one is due)."
-    ),
-    "new": "Start a game: write its header and the setup's chance outcomes.",
-    "pbem": (
-        "Run a game by email: the referee reads moves from mail, checks them, keeps the log and mails every "
-        "player their own view."
-    ),
-    "play": "Add one decision to a log, then the chance outcomes that follow it.",
-    "render": "Draw the board of a log, as an SVG or PNG picture or as text.",
-    "replay": "Replay logs, checking every event against the rules.",
-    "selfplay": "Play complete games between bots, optionally keeping their logs.",
-    "simulate": (
-        "Play many games between bots and summarise them: wins per seat with 95% intervals, shared victories,"
-        " scores, game length."
-    ),
-    "stats": (
-        "Summarise logs, results files or results folders (simulate --results): wins per seat, player, bot, start player or place in"
-        " turn order with 95% intervals, shared victories, scores and game length."
-    ),
-    "study": (
-        "Serve the analysis board of a log on 127.0.0.1: step through the game, write notes, play other decisions"
-        " as variations, see a bot's analysis; all saved as it is made in a study file beside the log."
-    ),
-    "variants": (
-        "List the installed variants (of GAME, or of every game), each with its parameters, their types and defaults."
-    ),
-    "tournament": "Play bots against each other in every seat order and rate them.",
-    "tune": (
-        "Find the values of a variant's parameters that come nearest a target (even seats or turn order, a share"
-        " of shared victories, a game length, a stronger bot's share), by successive halving on paired seeds."
-    ),
-    "verify": (
-        "Check a log: every event legal, every chance outcome the one its seed gives, and (with --head) that "
-        "history was not rewritten since a head you were sent."
-    ),
-    "watch": (
-        "Serve the viewer of a log on 127.0.0.1 and update it as the log grows, for spectators of a game "
-        "played by mail, at one screen or by bots."
-    ),
-    "view": (
-        "Write a step-through viewer of a log: one HTML page that opens from disk or as a mail attachment, "
-        "with no network and no server."
-    ),
-}
-#: The module (and the click command in it) of a command whose name is a
-#: Python keyword: ``import`` is ``tabletop.cli.import_``.
-MODULES = {"import": "import_"}
+
+def __getattr__(name: str) -> Any:
+    # Found when asked for (by tests, by the guide's), not when the CLI starts.
+    if name == "COMMANDS":
+        return main.commands_table_found()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Env:
@@ -154,21 +87,34 @@ def _quiet_stdout() -> None:
 
 
 class TableGroup(click.Group):
-    """A group whose commands are listed in a table (``commands``: each name
-    and its one-line help) and each imported from the module of ``package``
-    named after it when it runs (``modules`` renames one that is a Python
-    word), so that ``--help`` imports none of them."""
+    """A group whose commands are those the modules of ``package`` declare
+    (see :mod:`tabletop.cli.declared`), each imported when it runs, so that
+    ``--help`` imports none of them."""
 
-    commands_table: dict[str, str] = {}
-    modules: dict[str, str] = {}
     package = ""
     #: Who is named when a command's module cannot be imported here.
     who = ""
 
+    def _folder(self) -> Path:
+        return Path(importlib.import_module(self.package).__file__ or "").parent
+
+    def commands_table_found(self) -> dict[str, str]:
+        """Each built-in command and the first paragraph of its help, read without importing any."""
+        from .declared import find
+
+        return {name: command.summary for name, command in find(self._folder()).items()}
+
+    def _module_of(self, cmd_name: str) -> str | None:
+        from .declared import look_up
+
+        # Only the module that may hold it is read: a command starts without reading the others.
+        command = look_up(self._folder(), cmd_name)
+        return command.module if command is not None else None
+
     def _built_in(self, cmd_name: str) -> click.Command | None:
-        if cmd_name not in self.commands_table:
+        name = self._module_of(cmd_name)
+        if name is None:
             return None
-        name = self.modules.get(cmd_name, cmd_name)
         try:
             module = importlib.import_module(f"{self.package}.{name}")
         except ImportError as exc:  # the referee's folder locks need POSIX calls, say
@@ -181,12 +127,12 @@ class TableGroup(click.Group):
         return super().get_command(ctx, cmd_name) or self._built_in(cmd_name)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(self.commands_table) | set(self.commands))
+        return sorted(set(self.commands_table_found()) | set(self.commands))
 
     def _table_rows(self, ctx: click.Context, formatter: click.HelpFormatter) -> list[tuple[str, str]]:
         # The lines come from the table, so listing them imports no command.
         limit = formatter.width - 6 - max(map(len, self.list_commands(ctx)))
-        table = self.commands_table
+        table = self.commands_table_found()
         rows = [(name, click.Command(name, help=table[name]).get_short_help_str(limit)) for name in sorted(table)]
         rows += [
             (name, command.get_short_help_str(limit))
@@ -266,8 +212,6 @@ class TabletopGroup(TableGroup):
                     del self.commands[name]
                     self._misplaced[name] = (command, impl.function)
 
-    commands_table = COMMANDS
-    modules = MODULES
     package = __name__
 
     #: What plugins added to the group that is not a command, by name, with the hook that added it.

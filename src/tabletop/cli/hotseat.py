@@ -53,85 +53,120 @@ def hot_seat(registry: Registry, file: Path, seed_path: Path | None, color: bool
     if handover is None:
         handover = sys.stdin.isatty() and sys.stdout.isatty()
     click.echo(f"{file}: hot-seat play. {HELP}")
-    show_all = False
-    said: list[str] = []  # said to the player at the screen, under the board: a mistake, help
-    told: Told | None = None
-    holder: str | None = None  # whose screen it is
+    screen = _Screen(registry, file, seed_path, color)
     while True:
         match = snapshot.run(registry, file)
-        if told is None:
-            told = Told(match.seq)
-        told.cut(match.seq)  # an undo took events back
+        told = screen.follow(match)
         who = _who(match)
         # A chance outcome that concerns nobody (a die at a real table) leaves the screen where it is.
-        coming = who if who is not None else holder
-        if handover and holder is not None and coming != holder and not match.over:
-            if not _hand_over(match, told, said, holder, coming):
+        coming = who if who is not None else screen.holder
+        if handover and screen.holder is not None and coming != screen.holder and not match.over:
+            if not _hand_over(match, told, screen.said, screen.holder, coming):
                 return
-        holder = coming
+        screen.holder = coming
         click.echo("")
         if match.over:  # a finished game is shown whole
-            click.echo(seen.text(match.game, match.state, seen.EVERYONE, color), color=color)
-            for line in told.unread(match, holder):
-                click.echo(line)
-            click.echo(status(match, holder))
+            screen.show_end(match)
             return
-        if holder is not None:  # else no seat has the screen yet (a die at a real table): no board to show
-            click.echo(seen.text(match.game, match.state, holder, color), color=color)
-        choices = _choices(match, who)
-        if choices is None:
-            raise UsageError(f"{status(match)} Nobody can decide here: the game needs its seed", where=str(file))
-        shown = choices if show_all else choices[:LISTED]
-        for line in columns([f"{number}. {text}" for number, text in enumerate(shown, start=1)]):
-            click.echo(line)
-        if len(choices) > len(shown):
-            click.echo(f"  ... and {len(choices) - len(shown)} more: type one in notation, or 'moves' to list them")
-        click.echo(status(match, holder))
-        for line in [*told.unread(match, holder), *said]:
-            click.echo(line)
-        told.mark(holder, match.seq)
-        said = []
-        show_all = False
+        choices = screen.show(match, who)
         try:
             line = click.prompt(f"{who or 'chance'}>", default="", show_default=False, prompt_suffix=" ").strip()
         except click.Abort:  # end of input (Ctrl-D)
             click.echo("")
             return
+        if not screen.answer(line, who, choices):
+            return
+
+
+class _Screen:
+    """Hot-seat play at one screen: what it keeps from one round to the next."""
+
+    def __init__(self, registry: Registry, file: Path, seed_path: Path | None, color: bool) -> None:
+        self.registry = registry
+        self.file = file
+        self.seed_path = seed_path
+        self.color = color
+        self.show_all = False
+        self.said: list[str] = []  # said to the player at the screen, under the board: a mistake, help
+        self.told: Told | None = None
+        self.holder: str | None = None  # whose screen it is
+
+    def follow(self, match: Match) -> Told:
+        """The events told so far, up to date with ``match``."""
+        if self.told is None:
+            self.told = Told(match.seq)
+        self.told.cut(match.seq)  # an undo took events back
+        return self.told
+
+    def show_end(self, match: Match) -> None:
+        assert self.told is not None
+        click.echo(seen.text(match.game, match.state, seen.EVERYONE, self.color), color=self.color)
+        for line in self.told.unread(match, self.holder):
+            click.echo(line)
+        click.echo(status(match, self.holder))
+
+    def show(self, match: Match, who: str | None) -> list[str]:
+        """Show the board, the choices of ``who`` and what to say; the choices."""
+        assert self.told is not None
+        holder = self.holder
+        if holder is not None:  # else no seat has the screen yet (a die at a real table): no board to show
+            click.echo(seen.text(match.game, match.state, holder, self.color), color=self.color)
+        choices = _choices(match, who)
+        if choices is None:
+            raise UsageError(f"{status(match)} Nobody can decide here: the game needs its seed", where=str(self.file))
+        shown = choices if self.show_all else choices[:LISTED]
+        for line in columns([f"{number}. {text}" for number, text in enumerate(shown, start=1)]):
+            click.echo(line)
+        if len(choices) > len(shown):
+            click.echo(f"  ... and {len(choices) - len(shown)} more: type one in notation, or 'moves' to list them")
+        click.echo(status(match, holder))
+        for line in [*self.told.unread(match, holder), *self.said]:
+            click.echo(line)
+        self.told.mark(holder, match.seq)
+        self.said = []
+        self.show_all = False
+        return choices
+
+    def answer(self, line: str, who: str | None, choices: list[str]) -> bool:
+        """Do what ``line`` says: a word, or a decision (by its number or in
+        notation) played for ``who``; False to stop playing."""
         if not line:
-            continue
+            return True
         word = line.lower()
         if word in ("quit", "q", "exit"):
-            return
+            return False
         if word in ("help", "?"):
-            said.append(HELP)
-            continue
-        if word == "moves":
-            show_all = True
-            continue
-        if word == "undo":
-            done = _report(undo, said, registry, file, holder)
+            self.said.append(HELP)
+        elif word == "moves":
+            self.show_all = True
+        elif word == "undo":
+            done = _report(undo, self.said, self.registry, self.file, self.holder)
             if done is not None:
-                said.append(f"Undone: {done}.")
-            continue
-        if line.isdigit():
-            index = int(line) - 1
-            if not 0 <= index < len(choices):
-                said.append(f"No decision {line}: choose 1 to {len(choices)}.")
-                continue
-            line = choices[index]
+                self.said.append(f"Undone: {done}.")
+        elif not line.isdigit():
+            self.play(line, who, choices)
+        elif 0 <= int(line) - 1 < len(choices):
+            self.play(choices[int(line) - 1], who, choices)
+        else:
+            self.said.append(f"No decision {line}: choose 1 to {len(choices)}.")
+        return True
+
+    def play(self, line: str, who: str | None, choices: list[str]) -> None:
+        """Add the decision ``line`` to the log; a mistake is said, with what may have been meant."""
+        assert self.told is not None
         try:
-            added = add(registry, file, line, who, seed_path)
+            added = add(self.registry, self.file, line, who, self.seed_path)
         except TabletopError as exc:
-            said.append(f"Not played: {exc.message}")
+            self.said.append(f"Not played: {exc.message}")
             # A line that cannot be read at all may be a word or a decision mistyped.
             import difflib  # only for a line that is no command nor option
 
             guess = difflib.get_close_matches(line, [*WORDS, *choices], n=1, cutoff=0.6)
             if isinstance(exc, NotationError) and guess:
-                said.append(f"Did you mean '{guess[0]}'?")
-            continue
+                self.said.append(f"Did you mean '{guess[0]}'?")
+            return
         after, events, _ = added
-        told.add(after.seq - len(events) + 1, events)
+        self.told.add(after.seq - len(events) + 1, events)
 
 
 class Told:

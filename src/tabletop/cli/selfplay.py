@@ -16,7 +16,7 @@ from ..log import logfile
 from ..log.files import reason
 from ..log.header import check_seed
 from ..many.stats import bot_seat_name
-from ..play.live import selfplay as play_out
+from ..play import live
 from .common import game_option, parse_options, pass_env, report, result, seat_count, seats_option, variant_option
 from .shapes import emit
 
@@ -129,7 +129,7 @@ def _play(
     quiet = contextlib.nullcontext(stderr) if games > 1 and stderr.isatty() else open(os.devnull, "w")
     with quiet as bar_file, click.progressbar(range(1, games + 1), label=f"{game} self-play", file=bar_file) as bar:
         for i in bar:
-            header, match, played = play_out(registry, game, players, seats, f"{seed}-{i}", variants, opts)
+            header, match, played = live.selfplay(registry, game, players, seats, f"{seed}-{i}", variants, opts)
             events += len(played)
             outcome = match.game.outcome(match.state)
             for w in outcome.winners:

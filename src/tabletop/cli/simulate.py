@@ -121,10 +121,26 @@ def simulate(
         raise UsageError("--workers and --scheduler exclude each other (Dask decides how many workers)")
     if compare is not None and sweep is not None:
         raise UsageError("--compare and --sweep exclude each other")
+    arms = balance.arms(_plan(env, game, count, bots, variants, options, seed), compare, sweep)
+    run = _run(arms, games, results, output, workers, scheduler, per_batch, until_interval, by, continue_anyway)
+    if plot_path is not None:
+        # Before any game: a picture that cannot be drawn is refused now, not after hours.
+        from ..many.plotting import check_target
+
+        check_target(plot_path)
+    label = f"{game} " + " / ".join(", ".join(a.variants) or "official rules" for a in arms)
+    where = " and ".join(str(p) for p in (run.results, output) if p is not None)
+    with Guard() as guard, Progress(games, label, sys.stderr) as bar:
+        done = play(run, bar.update, guard, starting=bar.resuming(where))
+    _show(balance.Report(done, compare=compare, sweep=sweep), as_json, plot_path, run.results, output)
+
+
+def _plan(env, game: str, count: int, bots: tuple[str, ...], variants, options, seed: str) -> Plan:
+    """The games to play: ``count`` seats, each with its bot (one for all, or one per seat)."""
     names = list(bots) or ["random"]
     if len(names) not in (1, count):
         raise UsageError(f"--bot: give one bot for all seats or one per seat ({count})")
-    plan = Plan(
+    return Plan(
         game=game,
         players=count,
         bots=tuple(names * count if len(names) == 1 else names),
@@ -133,14 +149,16 @@ def simulate(
         seed=seed,
         plugins=tuple(str(p) for p in env.plugins),
     )
-    arms = balance.arms(plan, compare, sweep)
+
+
+def _run(arms, games, results, output, workers, scheduler, per_batch, until_interval, by, continue_anyway) -> Run:
+    """The run of ``arms``, its results and logs where the options say."""
     # A trailing slash asks for a folder of parts whatever the name (games.parquet/).
     folder = results is not None and results.endswith(("/", os.sep))
-    results = Path(results) if results is not None else None
-    run = Run(
+    return Run(
         arms=arms,
         games=games,
-        results=results,
+        results=Path(results) if results is not None else None,
         folder=folder,
         logs=output,
         workers=workers,
@@ -150,16 +168,12 @@ def simulate(
         by=parse_by(by),
         continue_anyway=continue_anyway,
     )
-    if plot_path is not None:
-        # Before any game: a picture that cannot be drawn is refused now, not after hours.
-        from ..many.plotting import check_target
 
-        check_target(plot_path)
-    label = f"{game} " + " / ".join(", ".join(a.variants) or "official rules" for a in arms)
-    where = " and ".join(str(p) for p in (results, output) if p is not None)
-    with Guard() as guard, Progress(games, label, sys.stderr) as bar:
-        done = play(run, bar.update, guard, starting=bar.resuming(where))
-    report = balance.Report(done, compare=compare, sweep=sweep)
+
+def _show(
+    report: balance.Report, as_json: bool, plot_path: Path | None, results: Path | None, output: Path | None
+) -> None:
+    """Print the summary (text or JSON), draw it if asked, and say where the games are."""
     if as_json:
         click.echo(json.dumps(report.as_json(), ensure_ascii=False))
     else:

@@ -112,23 +112,8 @@ def tune(
     if workers is not None and scheduler is not None:
         raise UsageError("--workers and --scheduler exclude each other (Dask decides how many workers)")
     registry = env.registry_for(game)
-    cls = registry.game_class(game)
-    names = list(bots) or ["random"]
-    count = how_many if how_many is not None else (len(names) if len(names) > 1 else cls.min_players)
-    if len(names) not in (1, count):
-        raise UsageError(f"--bot: give one bot for all seats or one per seat ({count})")
-    if not cls.min_players <= count <= cls.max_players:
-        raise UsageError(f"--seats: {cls.name} is for {cls.min_players} to {cls.max_players} players, not {count}")
-    lineup = tuple(names * count if len(names) == 1 else names)
-    plan = Plan(
-        game=game,
-        players=count,
-        bots=lineup,
-        options=tuple(sorted(parse_options(options).items())),
-        seed=seed,
-        plugins=tuple(str(p) for p in env.plugins),
-    )
-    aim = targets.parse(target, lineup)
+    plan = _plan(env, registry, game, how_many, bots, options, seed)
+    aim = targets.parse(target, plan.bots)
     search = tuning.search_of(registry, plan, variant, params, aim, budget)
     if results is not None:
         tuning.check_folder(search, results)
@@ -145,6 +130,32 @@ def tune(
 
     with Guard() as guard, Progress(planned, f"tune {game}", sys.stderr) as bar:
         tuned = tuning.tune(registry, search, where, guard, bar, note)
+    _show(tuned, as_json, plot_path, results)
+
+
+def _plan(env, registry, game: str, how_many: int | None, bots: tuple[str, ...], options, seed: str) -> Plan:
+    """The games of the search: its seats (one per --bot, else the fewest the game takes), each with its bot."""
+    cls = registry.game_class(game)
+    names = list(bots) or ["random"]
+    count = how_many if how_many is not None else (len(names) if len(names) > 1 else cls.min_players)
+    if len(names) not in (1, count):
+        raise UsageError(f"--bot: give one bot for all seats or one per seat ({count})")
+    if not cls.min_players <= count <= cls.max_players:
+        raise UsageError(f"--seats: {cls.name} is for {cls.min_players} to {cls.max_players} players, not {count}")
+    return Plan(
+        game=game,
+        players=count,
+        bots=tuple(names * count if len(names) == 1 else names),
+        options=tuple(sorted(parse_options(options).items())),
+        seed=seed,
+        plugins=tuple(str(p) for p in env.plugins),
+    )
+
+
+def _show(tuned, as_json: bool, plot_path: Path | None, results: Path | None) -> None:
+    """Print the answer (text or JSON), draw the search if asked, and say where its games are."""
+    from ..many import tuning
+
     if as_json:
         click.echo(json.dumps(tuned.as_json(), ensure_ascii=False))
     else:

@@ -185,16 +185,24 @@ def plot(
     """Draw ``groups`` into ``path`` (its suffix picks the format: .svg, .png,
     .pdf): win rates, the paired difference when there is one, scores."""
     plt = pyplot()
-    from matplotlib.ticker import MaxNLocator, PercentFormatter
-
     groups = [g for g in groups if g.finished]
     if not groups:
         raise UsageError("--plot: no finished games to draw")
     panels = 3 if paired is not None else 2
     fig, axes = plt.subplots(1, panels, figsize=(5.2 * panels, 4.8))
-    rates, scores = axes[0], axes[-1]
+    _rates_panel(axes[0], groups)
+    if paired is not None:
+        _paired_panel(axes[1], paired, paired_name)
+    _scores_panel(axes[-1], groups)
+    fig.suptitle(title or title_of(groups))
+    fig.tight_layout()
+    return save_figure(plt, fig, path)
 
-    # Win rates, zoomed around the fair share.
+
+def _rates_panel(rates: Any, groups: list[Group]) -> None:
+    """Win rates, zoomed around the fair share."""
+    from matplotlib.ticker import PercentFormatter
+
     all_bars = [rate_bars(g) for g in groups]
     labels = list(dict.fromkeys(b.label for bars in all_bars for b in bars))
     width = 0.8 / len(groups)
@@ -232,30 +240,37 @@ def plot(
     rates.set_title("win rate, 95% interval")
     rates.legend(fontsize="small")
 
-    if paired is not None:
-        diff = axes[1]
-        seats = paired.seats()
-        xs = list(range(1, len(seats) + 1))
-        ys = [e["difference"] for e in seats]
-        diff.errorbar(
-            xs,
-            ys,
-            yerr=[[y - e["ci95"][0] for y, e in zip(ys, seats)], [e["ci95"][1] - y for y, e in zip(ys, seats)]],
-            fmt="o",
-            capsize=4,
-            color="C3",
-        )
-        diff.axhline(0, color="grey", linewidth=0.8)
-        reach = max([0.02] + [max(abs(e["ci95"][0]), abs(e["ci95"][1])) for e in seats]) * 1.2
-        diff.set_ylim(-reach, reach)
-        diff.set_xlim(0.5, len(xs) + 0.5)
-        diff.set_xticks(xs)
-        diff.set_xticklabels([paired.label(x) for x in xs])
-        diff.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
-        diff.set_ylabel("change in win rate (percentage points)")
-        diff.set_title(f"with minus without {paired_name}\n(paired by seed, 95% interval)", fontsize="medium")
 
-    # Scores: one series per group, on the same integer bins.
+def _paired_panel(diff: Any, paired: Paired, paired_name: str) -> None:
+    """Each seat's paired difference in win rate, with its interval."""
+    from matplotlib.ticker import PercentFormatter
+
+    seats = paired.seats()
+    xs = list(range(1, len(seats) + 1))
+    ys = [e["difference"] for e in seats]
+    diff.errorbar(
+        xs,
+        ys,
+        yerr=[[y - e["ci95"][0] for y, e in zip(ys, seats)], [e["ci95"][1] - y for y, e in zip(ys, seats)]],
+        fmt="o",
+        capsize=4,
+        color="C3",
+    )
+    diff.axhline(0, color="grey", linewidth=0.8)
+    reach = max([0.02] + [max(abs(e["ci95"][0]), abs(e["ci95"][1])) for e in seats]) * 1.2
+    diff.set_ylim(-reach, reach)
+    diff.set_xlim(0.5, len(xs) + 0.5)
+    diff.set_xticks(xs)
+    diff.set_xticklabels([paired.label(x) for x in xs])
+    diff.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
+    diff.set_ylabel("change in win rate (percentage points)")
+    diff.set_title(f"with minus without {paired_name}\n(paired by seed, 95% interval)", fontsize="medium")
+
+
+def _scores_panel(scores: Any, groups: list[Group]) -> None:
+    """Scores: one series per group, on the same integer bins."""
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
     series = [Counter() for _ in groups]
     for counts, group in zip(series, groups):
         for tally in group.seats:
@@ -272,10 +287,6 @@ def plot(
     scores.set_ylabel("share of scores")
     scores.set_title("scores")
     scores.legend(fontsize="small")
-
-    fig.suptitle(title or title_of(groups))
-    fig.tight_layout()
-    return save_figure(plt, fig, path)
 
 
 def plot_sweep(report: Report, path: Path) -> Path:

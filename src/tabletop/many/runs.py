@@ -41,7 +41,7 @@ from .intervals import wilson
 from .paired import Paired
 from .parts import Folder
 from .results import Results, row_from
-from .simulation import ClusterLost, Guard, Interrupted, Plan, log_name
+from .simulation import Batch, ClusterLost, Guard, Interrupted, Plan, log_name
 from .stats import GameRow, Summary
 from .totals import Totals
 
@@ -172,45 +172,116 @@ def play(
         simulation.check(arm)
     # What this run makes: removed again when it ends in an error before any game.
     made = [path for path in (run.results, run.logs) if path is not None and not os.path.lexists(path)]
-    meta = metadata(run)
-    arms = len(run.arms)
-    players = run.arms[0].players
-    totals = Totals(arms, run.by, players)
-    folder = Folder(run.results) if run.results is not None and results_folder(run) else None
-    results = Results(run.results, meta) if run.results is not None and folder is None else None
-    on_dask = run.scheduler is not None
+    store = _Store.of(run)
+    logs_meta = store.resume()
+    done = store.begin(logs_meta)
+    out = store.out()
+    if starting is not None:
+        starting(store.kept)
+    guard = guard or Guard()
+    try:
+        store.stream(done, out, guard, progress)
+    except (Interrupted, ClusterLost) as exc:
+        store.finish(done)
+        raise _stopped(exc, done) from None
+    except BaseException:
+        # Whatever stopped the run (a worker's error, a full disk), what is
+        # written stays readable and a rerun continues it; a run that made
+        # its files and ended before any game (a bot that cannot play) leaves
+        # none, so that the mended run is not refused as other code's.
+        with contextlib.suppress(Exception):
+            store.finish(done)
+            if not done.games and not store.kept:
+                _unmake(made)
+        raise
+    store.finish(done)
+    return done
 
-    # What the files hold already: the beginning of this run, or nothing.
-    kept = 0
-    listed: list[tuple[int, int]] = []
-    stamp = None
-    where_results = str(run.results)
-    there = folder.existing() if folder is not None else results.existing() if results is not None else None
-    if there is not None:
-        there_run = there["run"] if folder is not None else there
-        if not _same_run(there_run, meta):
-            raise UsageError(f"holds another run ({_differs(there_run, meta)}); choose another", where=where_results)
-        other_code = _made_elsewhere(there_run, meta, run, where_results)
-        kept_meta = {**there_run, "games": run.games}
-        stamp = (lambda games: origin.continued(kept_meta, meta, games + 1)) if other_code else None
-        meta_now = kept_meta
-    else:
-        meta_now = meta
-    logs_there, logs_meta = _check_logs(run, meta)
-    if folder is not None and there is not None:
-        listed = folder.done(there)
-        kept = there["games"]
+
+@attrs.define
+class _Store:
+    """Where a run keeps its games (a results file or folder, a logs folder)
+    and what they hold: the games counted so far and their totals."""
+
+    run: Run
+    #: The run's metadata as this code gives it (:func:`metadata`).
+    meta: dict[str, Any]
+    totals: Totals
+    folder: Folder | None
+    results: Results | None
+    #: The games the files held when the run began.
+    kept: int = 0
+    #: The batches of a results folder, first and last game of each.
+    listed: list[tuple[int, int]] = attrs.Factory(list)
+    #: The metadata the results say, once resumed (a continued run's history included).
+    meta_now: dict[str, Any] = attrs.Factory(dict)
+    #: A results file's size after each game counted so far (the last) and
+    #: after games the workers appended beyond it.
+    offsets: dict[int, int] = attrs.Factory(dict)
+    appended: Appended | None = None
+
+    @classmethod
+    def of(cls, run: Run) -> _Store:
+        meta = metadata(run)
+        totals = Totals(len(run.arms), run.by, run.arms[0].players)
+        folder = Folder(run.results) if run.results is not None and results_folder(run) else None
+        results = Results(run.results, meta) if run.results is not None and folder is None else None
+        return cls(run, meta, totals, folder, results)
+
+    @property
+    def on_dask(self) -> bool:
+        return self.run.scheduler is not None
+
+    def resume(self) -> Callable[[int], dict[str, Any]] | None:
+        """Count what the files hold already: the beginning of this run, or
+        nothing. Returns what the logs folder's ``run.json`` is to say given
+        the games kept (None: the run's metadata)."""
+        run, meta, folder, results = self.run, self.meta, self.folder, self.results
+        where = str(run.results)
+        there = folder.existing() if folder is not None else results.existing() if results is not None else None
+        stamp = None
+        self.meta_now = meta
+        if there is not None:
+            there_run = there["run"] if folder is not None else there
+            if not _same_run(there_run, meta):
+                raise UsageError(f"holds another run ({_differs(there_run, meta)}); choose another", where=where)
+            other_code = _made_elsewhere(there_run, meta, run, where)
+            kept_meta = {**there_run, "games": run.games}
+            stamp = (lambda games: origin.continued(kept_meta, meta, games + 1)) if other_code else None
+            self.meta_now = kept_meta
+        logs_there, logs_meta = _check_logs(run, meta)
+        if folder is not None and there is not None:
+            self._resume_folder(there, logs_there, stamp)
+        elif results is not None and there is not None:
+            self._resume_file(logs_there, stamp)
+        elif results is not None:
+            results.start()
+        if results is None and folder is None and logs_there:
+            self.kept = logs_there
+            _summaries_from_logs(run, self.kept, self.totals.add)
+        if results is not None and logs_there is not None:
+            self.kept = min(self.kept, logs_there)
+        return logs_meta
+
+    def _resume_folder(
+        self, there: dict[str, Any], logs_there: int | None, stamp: Callable[[int], dict[str, Any]] | None
+    ) -> None:
+        run, where = self.run, str(self.run.results)
+        assert self.folder is not None
+        self.listed = self.folder.done(there)
+        self.kept = kept = there["games"]
         if kept > run.games:
             raise UsageError(
                 f"holds more than the {run.games} games asked for; rerun with the --games it was started with",
-                where=where_results,
+                where=where,
             )
         if logs_there is not None and logs_there < kept:
             raise UsageError(
                 f"holds games 1 to {kept} but the logs folder {run.logs} only 1 to {logs_there}; "
                 "choose another results folder or logs folder",
-                where=where_results,
+                where=where,
             )
+        arms, players = len(run.arms), run.arms[0].players
         try:
             totals = Totals.from_state(there["totals"], players)
             if len(totals.summaries) != arms or totals.by != tuple(run.by) or totals.games != kept:
@@ -218,94 +289,76 @@ def play(
         except (KeyError, TypeError, ValueError):
             # Counted --by otherwise, or damaged: the parts are read again.
             totals = Totals(arms, run.by, players)
-            _totals_from_rows(parts.records(run.results), arms, totals, where_results)
+            _totals_from_rows(parts.records(run.results), arms, totals, where)
+        self.totals = totals
         if stamp is not None:
-            meta_now = stamp(kept)
-    elif results is not None and there is not None:
-        results.meta = meta_now
+            self.meta_now = stamp(kept)
+
+    def _resume_file(self, logs_there: int | None, stamp: Callable[[int], dict[str, Any]] | None) -> None:
+        run, results = self.run, self.results
+        assert results is not None
+        results.meta = self.meta_now
+        arms = len(run.arms)
         group: list[GameRow] = []
         limit = run.games if logs_there is None else min(run.games, logs_there)
         for rec in results.resume(arms, limit=limit, seed=run.arms[0].seed, stamp=stamp):
             group.append(row_from(rec))
             if len(group) == arms:
-                totals.add(group)
+                self.totals.add(group)
                 group = []
-                kept += 1
-        meta_now = results.meta
-    elif results is not None:
-        results.start()
-    if results is None and folder is None and logs_there:
-        kept = logs_there
-        _summaries_from_logs(run, kept, totals.add)
-    if results is not None and logs_there is not None:
-        kept = min(kept, logs_there)
-    done = Done(run, totals.summaries, kept, resumed=kept, paired=totals.paired, recorded=meta)
-    history = meta_now if run.results is not None else logs_meta(kept) if logs_meta is not None else meta
-    done.continued_from = [
-        int(c.get("from_game", 0)) for c in history.get(origin.CONTINUED) or [] if isinstance(c, dict)
-    ]
-    if run.logs is not None:
-        run.logs.mkdir(parents=True, exist_ok=True)
-        record_ = logs_meta(kept) if logs_meta is not None else meta
-        (run.logs / RUN_FILE).write_text(orjson.dumps(record_, option=orjson.OPT_INDENT_2).decode() + "\n")
-        for k in range(arms):
-            arm_folder(run, k).mkdir(parents=True, exist_ok=True)
+                self.kept += 1
+        self.meta_now = results.meta
 
-    # Where the workers put what they play.
-    out = simulation.Out(by=tuple(run.by), keep=run.results is not None)
-    appended: Appended | None = None
-    #: A results file's size after each game counted so far (the last) and
-    #: after games the workers appended beyond it.
-    offsets: dict[int, int] = {}
-    if folder is not None:
-        folder.start()
-        folder.open(listed)
-        folder.save(meta_now, listed, totals.state())
-        out = attrs.evolve(out, rows=folder.sink(meta_now), kind="parquet")
-    elif results is not None:
-        offsets[kept] = results.size()
-        out = attrs.evolve(out, kind=results.line_kind)
-        if not on_dask:
-            appended = Appended(str(results.appended.resolve()), str(results.appended))
-            appended.prepare(kept + 1)
-            out = attrs.evolve(out, rows=appended)
-    if on_dask:
-        out = attrs.evolve(out, maker=simulation.maker_of(run.arms))
-    log_folders = [arm_folder(run, k) for k in range(arms)] if run.logs is not None else []
-    if log_folders and not on_dask:
-        out = attrs.evolve(out, logs=tuple(str(f.resolve()) for f in log_folders))
-    if starting is not None:
-        starting(kept)
+    def begin(self, logs_meta: Callable[[int], dict[str, Any]] | None) -> Done:
+        """What the run has done so far, as it begins; the logs folder made ready."""
+        run, meta, kept, totals = self.run, self.meta, self.kept, self.totals
+        done = Done(run, totals.summaries, kept, resumed=kept, paired=totals.paired, recorded=meta)
+        history = self.meta_now if run.results is not None else logs_meta(kept) if logs_meta is not None else meta
+        done.continued_from = [
+            int(c.get("from_game", 0)) for c in history.get(origin.CONTINUED) or [] if isinstance(c, dict)
+        ]
+        if run.logs is not None:
+            run.logs.mkdir(parents=True, exist_ok=True)
+            record_ = logs_meta(kept) if logs_meta is not None else meta
+            (run.logs / RUN_FILE).write_text(orjson.dumps(record_, option=orjson.OPT_INDENT_2).decode() + "\n")
+            for k in range(len(run.arms)):
+                arm_folder(run, k).mkdir(parents=True, exist_ok=True)
+        return done
 
-    guard = guard or Guard()
-    last_sync = time.monotonic()
+    def log_folders(self) -> list[Path]:
+        return [arm_folder(self.run, k) for k in range(len(self.run.arms))] if self.run.logs is not None else []
 
-    def save() -> None:
+    def out(self) -> simulation.Out:
+        """Where the workers put what they play."""
+        run, folder, results = self.run, self.folder, self.results
+        out = simulation.Out(by=tuple(run.by), keep=run.results is not None)
         if folder is not None:
-            folder.save(meta_now, listed, totals.state())
-        _sync(results, run)
+            folder.start()
+            folder.open(self.listed)
+            folder.save(self.meta_now, self.listed, self.totals.state())
+            out = attrs.evolve(out, rows=folder.sink(self.meta_now), kind="parquet")
+        elif results is not None:
+            self.offsets[self.kept] = results.size()
+            out = attrs.evolve(out, kind=results.line_kind)
+            if not self.on_dask:
+                self.appended = Appended(str(results.appended.resolve()), str(results.appended))
+                self.appended.prepare(self.kept + 1)
+                out = attrs.evolve(out, rows=self.appended)
+        if self.on_dask:
+            out = attrs.evolve(out, maker=simulation.maker_of(run.arms))
+        log_folders = self.log_folders()
+        if log_folders and not self.on_dask:
+            out = attrs.evolve(out, logs=tuple(str(f.resolve()) for f in log_folders))
+        return out
 
-    def finish() -> None:
-        """Once no worker writes any more: the files hold the games counted, no more."""
-        if folder is not None:
-            save()
-            folder.close(listed)
-            return
-        if results is not None:
-            if done.games in offsets:
-                results.cut_at(offsets[done.games])
-            if appended is not None:
-                appended.clear()
-        _sync(results, run)
-        if results is not None:
-            results.close()
-
-    numbers = range(kept + 1, run.games + 1)
-    try:
+    def stream(self, done: Done, out: simulation.Out, guard: Guard, progress: Callable[[int], None] | None) -> None:
+        """Play the games not kept yet, counting each batch as it comes back in game order."""
+        run = self.run
+        last_sync = time.monotonic()
         with contextlib.closing(
             simulation.stream_written(
                 [attrs.evolve(a, logs=run.logs is not None) for a in run.arms],
-                numbers,
+                range(self.kept + 1, run.games + 1),
                 out,
                 run.workers,
                 run.scheduler,
@@ -315,63 +368,81 @@ def play(
         ) as batches:
             if run.until_interval is not None and _narrow(done, run.until_interval):
                 done.narrow = True
+            log_folders = self.log_folders()
             for batch in () if done.narrow else batches:
-                first, last = batch.numbers[0], batch.numbers[-1]
-                if batch.lines is not None:
-                    simulation.write_logs(log_folders, run.arms, batch.numbers, batch.lines)
-                if batch.data is not None:
-                    done.written_here += 1
-                    if folder is not None:
-                        folder.put(first, last, batch.data)
-                    elif results is not None:
-                        results.write_bytes(batch.data, len(batch.numbers) * arms)
-                        offsets[last] = results.size()
-                elif run.results is not None:
-                    done.written_by_workers += 1
-                    if results is not None:
-                        results.added(len(batch.numbers) * arms)
-                        offsets.update(batch.appended)
-                totals.merge(batch.totals)
-                listed.append((first, last))
-                if results is not None:
-                    # Only the size after the last game counted, and after those beyond it, is needed.
-                    for game in [g for g in offsets if g < last]:
-                        del offsets[game]
-                done.games += len(batch.numbers)
+                self.count(batch, done, log_folders)
                 if progress is not None:
                     progress(len(batch.numbers))
                 if time.monotonic() - last_sync > SYNC_EVERY:
-                    save()
+                    self.save()
                     last_sync = time.monotonic()
                 if run.until_interval is not None and _narrow(done, run.until_interval):
                     done.narrow = True
                     break
                 guard.check()
-    except (Interrupted, ClusterLost) as exc:
-        finish()
-        where = " and ".join(str(p) for p in (run.results, run.logs) if p is not None)
-        kept_text = (
-            f"{done.games} of {run.games} games are in {where}"
-            if where
-            else f"{done.games} of {run.games} games were played (nothing was kept: use --results)"
-        )
-        if isinstance(exc, ClusterLost):
-            rerun = "; the same command on a cluster continues them" if where else ""
-            raise ClusterLost(f"{exc}: {kept_text}{rerun}") from None
-        rerun = "; run the same command again to continue" if where else ""
-        raise Interrupted(f"interrupted by {exc.name}: {kept_text}{rerun}", signum=exc.signum) from None
-    except BaseException:
-        # Whatever stopped the run (a worker's error, a full disk), what is
-        # written stays readable and a rerun continues it; a run that made
-        # its files and ended before any game (a bot that cannot play) leaves
-        # none, so that the mended run is not refused as other code's.
-        with contextlib.suppress(Exception):
-            finish()
-            if not done.games and not kept:
-                _unmake(made)
-        raise
-    finish()
-    return done
+
+    def count(self, batch: Batch, done: Done, log_folders: list[Path]) -> None:
+        """Write what ``batch`` sent back (rows, logs) and count its games."""
+        run, folder, results, arms = self.run, self.folder, self.results, len(self.run.arms)
+        first, last = batch.numbers[0], batch.numbers[-1]
+        if batch.lines is not None:
+            simulation.write_logs(log_folders, run.arms, batch.numbers, batch.lines)
+        if batch.data is not None:
+            done.written_here += 1
+            if folder is not None:
+                folder.put(first, last, batch.data)
+            elif results is not None:
+                results.write_bytes(batch.data, len(batch.numbers) * arms)
+                self.offsets[last] = results.size()
+        elif run.results is not None:
+            done.written_by_workers += 1
+            if results is not None:
+                results.added(len(batch.numbers) * arms)
+                self.offsets.update(batch.appended)
+        self.totals.merge(batch.totals)
+        self.listed.append((first, last))
+        if results is not None:
+            # Only the size after the last game counted, and after those beyond it, is needed.
+            for game in [g for g in self.offsets if g < last]:
+                del self.offsets[game]
+        done.games += len(batch.numbers)
+
+    def save(self) -> None:
+        if self.folder is not None:
+            self.folder.save(self.meta_now, self.listed, self.totals.state())
+        _sync(self.results, self.run)
+
+    def finish(self, done: Done) -> None:
+        """Once no worker writes any more: the files hold the games counted, no more."""
+        folder, results = self.folder, self.results
+        if folder is not None:
+            self.save()
+            folder.close(self.listed)
+            return
+        if results is not None:
+            if done.games in self.offsets:
+                results.cut_at(self.offsets[done.games])
+            if self.appended is not None:
+                self.appended.clear()
+        _sync(results, self.run)
+        if results is not None:
+            results.close()
+
+
+def _stopped(exc: Interrupted | ClusterLost, done: Done) -> Exception:
+    """What stopped a run, with what it kept and how to continue it."""
+    run = done.run
+    where = " and ".join(str(p) for p in (run.results, run.logs) if p is not None)
+    kept_text = (
+        f"{done.games} of {run.games} games are in {where}"
+        if where
+        else f"{done.games} of {run.games} games were played (nothing was kept: use --results)"
+    )
+    if isinstance(exc, ClusterLost):
+        rerun = "; the same command on a cluster continues them" if where else ""
+        return ClusterLost(f"{exc}: {kept_text}{rerun}")
+    rerun = "; run the same command again to continue" if where else ""
+    return Interrupted(f"interrupted by {exc.name}: {kept_text}{rerun}", signum=exc.signum)
 
 
 def _unmake(paths: list[Path]) -> None:

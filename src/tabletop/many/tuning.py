@@ -433,122 +433,176 @@ def tune(
     schedule = search.schedule()
     seatings = search.lineups()
     planned = sum(n * g for n, g in schedule) * len(seatings)
-    folder = where.results
-    temporary = folder is None
-    if folder is not None:
-        check_folder(search, folder)
-    else:
-        folder = Path(tempfile.mkdtemp(prefix="tabletop-tune-"))
+    temporary = where.results is None
+    if where.results is not None:
+        check_folder(search, where.results)
+    folder = where.results if where.results is not None else Path(tempfile.mkdtemp(prefix="tabletop-tune-"))
     grid = search.grid()
     candidates = [
         Candidate(k, values, search.label(values), search.entry(registry, values)) for k, values in enumerate(grid)
     ]
     tallies = [search.target.tally(search.plan.players) for _ in candidates]
-    state: dict[str, Any] = {"kept": 0, "played": 0, "started": False}
+    count = _Count(planned, folder, temporary, progress, note)
     rounds: list[dict[str, Any]] = []
     alive = list(range(len(candidates)))
     best: Candidate | None = None
     try:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UsageError(f"cannot make the folder: {files.reason(exc)}", where=str(folder)) from None
+        _make(folder)
         _write_manifest(folder, search, schedule, rounds, None)
         for k, (size, games) in enumerate(schedule, start=1):
             assert len(alive) == size
             guard.check()
-            plan = search.round_plan(k)
-            arms = tuple(
-                attrs.evolve(plan, bots=lineup, variants=(*plan.variants, candidates[c].entry))
-                for c in alive
-                for lineup in seatings
-            )
-            run = Run(
-                arms=arms,
-                games=games,
-                results=folder / f"round-{k}.csv",
-                workers=where.workers,
-                scheduler=where.scheduler,
-                per_batch=where.per_batch,
-                continue_anyway=where.continue_anyway,
-            )
-
-            def starting(kept: int, arms: int = len(arms), games: int = games) -> None:
-                state["kept"] += kept * arms
-                if kept < games and not state["started"]:
-                    state["started"] = True
-                    if state["kept"] and note is not None:
-                        note(f"resuming: {state['kept']:,} of {planned:,} games of the search already in {folder}")
-                    if progress is not None:
-                        progress.start(state["kept"])
-
-            def played(seeds: int, arms: int = len(arms)) -> None:
-                state["played"] += seeds * arms
-                if progress is not None:
-                    progress.update(seeds * arms)
-
-            if progress is not None:
-                progress.label = f"tune {search.plan.game} round {k}/{len(schedule)}"
-            try:
-                runs.play(run, played, guard, starting=starting)
-            except Interrupted as exc:
-                done = state["kept"] + state["played"]
-                if temporary:
-                    kept_text = f"{done:,} of {planned:,} games were played (nothing was kept: use --results)"
-                    rerun = ""
-                else:
-                    kept_text = (
-                        f"{done:,} of {planned:,} games of the search are in {folder} (round {k} of {len(schedule)})"
-                    )
-                    rerun = "; run the same command again to continue"
-                raise Interrupted(f"interrupted by {exc.name}: {kept_text}{rerun}", signum=exc.signum) from None
-            # A row is told by its variants and its seat names, which each arm
-            # makes from its own line-up (p1-mcts, p2-random).
-            arm_of = {(arm.variants, tuple(arm.seat_names())): alive[j // len(seatings)] for j, arm in enumerate(arms)}
-            for row in iter_rows(run.results):
-                c = arm_of.get((row.variants, row.players))
-                if c is None:
-                    raise UsageError(f"game {row.number}: a row of no candidate of round {k}", where=str(run.results))
-                tallies[c].add(row)
-            for c in alive:
-                candidates[c].rounds = k
-                candidates[c].measure = tallies[c].measure()
-                candidates[c].losses.append(candidates[c].measure.loss)
-            # The ranking counts every game each survivor played (all on the
-            # same seeds); ties go to the earlier candidate of the grid.
-            ranked = sorted(alive, key=lambda c: (candidates[c].measure.loss, c))  # type: ignore[union-attr]
+            run = _round_run(search, k, [candidates[c].entry for c in alive], seatings, folder, where, games)
+            _play_round(search, run, k, len(schedule), count, guard)
+            _measure(run, k, alive, len(seatings), candidates, tallies)
             keep = schedule[k][0] if k < len(schedule) else 1
-            survivors = sorted(ranked[:keep])
-            rounds.append(
-                {
-                    "round": k,
-                    "seed": plan.seed,
-                    "seeds": games,
-                    "file": run.results.name if run.results is not None else None,
-                    "candidates": [{"label": candidates[c].label, "loss": _loss(candidates[c].measure)} for c in alive],
-                    "kept": [list(candidates[c].values) for c in survivors],
-                    "kept_labels": [candidates[c].label for c in survivors],
-                }
-            )
-            alive = survivors
+            alive = _next_round(run, k, alive, keep, candidates, rounds)
             if k == len(schedule):
                 best = candidates[alive[0]]
             _write_manifest(folder, search, schedule, rounds, best)
     finally:
         if temporary:
             shutil.rmtree(folder, ignore_errors=True)
-    if not state["started"] and progress is not None:
-        progress.start(state["kept"])
+    if not count.started and progress is not None:
+        progress.start(count.kept)
+    kept, folder_kept = count.kept, None if temporary else folder
     return Tuned(
-        search,
-        schedule,
-        candidates,
-        rounds,
-        best,
-        played=state["kept"] + state["played"],
-        resumed=state["kept"] if state["kept"] else 0,
-        folder=None if temporary else folder,
+        search, schedule, candidates, rounds, best, played=kept + count.played, resumed=kept, folder=folder_kept
     )
+
+
+def _make(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot make the folder: {files.reason(exc)}", where=str(folder)) from None
+
+
+@attrs.define
+class _Count:
+    """The games of a search: those its folder held, those played since;
+    the progress bar and the note are told as they come."""
+
+    planned: int
+    folder: Path
+    #: Whether the folder goes when the search ends (no ``--results``).
+    temporary: bool
+    progress: Any
+    note: Callable[[str], None] | None
+    kept: int = 0
+    played: int = 0
+    started: bool = False
+
+    def starting(self, arms: int, games: int) -> Callable[[int], None]:
+        """What a round's run (of ``arms`` arms, ``games`` seeds) tells of the seeds it holds already."""
+
+        def starting(kept: int) -> None:
+            self.kept += kept * arms
+            if kept < games and not self.started:
+                self.started = True
+                if self.kept and self.note is not None:
+                    self.note(
+                        f"resuming: {self.kept:,} of {self.planned:,} games of the search already in {self.folder}"
+                    )
+                if self.progress is not None:
+                    self.progress.start(self.kept)
+
+        return starting
+
+    def playing(self, arms: int) -> Callable[[int], None]:
+        """What a round's run (of ``arms`` arms) tells of each batch of seeds played."""
+
+        def played(seeds: int) -> None:
+            self.played += seeds * arms
+            if self.progress is not None:
+                self.progress.update(seeds * arms)
+
+        return played
+
+
+def _round_run(
+    search: Search,
+    k: int,
+    entries: list[str],
+    seatings: tuple[tuple[str, ...], ...],
+    folder: Path,
+    where: Where,
+    games: int,
+) -> Run:
+    """Round ``k``: every candidate left (by its variant ``entries``) in
+    every line-up on the round's seeds, into the round's results file."""
+    plan = search.round_plan(k)
+    arms = tuple(
+        attrs.evolve(plan, bots=lineup, variants=(*plan.variants, entry)) for entry in entries for lineup in seatings
+    )
+    return Run(
+        arms=arms,
+        games=games,
+        results=folder / f"round-{k}.csv",
+        workers=where.workers,
+        scheduler=where.scheduler,
+        per_batch=where.per_batch,
+        continue_anyway=where.continue_anyway,
+    )
+
+
+def _play_round(search: Search, run: Run, k: int, of: int, count: _Count, guard: Guard) -> None:
+    """Play round ``k`` of ``of``; interrupted, say what the search kept."""
+    if count.progress is not None:
+        count.progress.label = f"tune {search.plan.game} round {k}/{of}"
+    arms = len(run.arms)
+    try:
+        runs.play(run, count.playing(arms), guard, starting=count.starting(arms, run.games))
+    except Interrupted as exc:
+        done = count.kept + count.played
+        if count.temporary:
+            kept_text = f"{done:,} of {count.planned:,} games were played (nothing was kept: use --results)"
+            rerun = ""
+        else:
+            kept_text = f"{done:,} of {count.planned:,} games of the search are in {count.folder} (round {k} of {of})"
+            rerun = "; run the same command again to continue"
+        raise Interrupted(f"interrupted by {exc.name}: {kept_text}{rerun}", signum=exc.signum) from None
+
+
+def _measure(
+    run: Run, k: int, alive: list[int], seatings: int, candidates: list[Candidate], tallies: list[Any]
+) -> None:
+    """Count the games of round ``k`` for the candidates ``alive``, and measure each."""
+    # A row is told by its variants and its seat names, which each arm
+    # makes from its own line-up (p1-mcts, p2-random).
+    arm_of = {(arm.variants, tuple(arm.seat_names())): alive[j // seatings] for j, arm in enumerate(run.arms)}
+    assert run.results is not None
+    for row in iter_rows(run.results):
+        c = arm_of.get((row.variants, row.players))
+        if c is None:
+            raise UsageError(f"game {row.number}: a row of no candidate of round {k}", where=str(run.results))
+        tallies[c].add(row)
+    for c in alive:
+        candidates[c].rounds = k
+        candidates[c].measure = tallies[c].measure()
+        candidates[c].losses.append(candidates[c].measure.loss)
+
+
+def _next_round(
+    run: Run, k: int, alive: list[int], keep: int, candidates: list[Candidate], rounds: list[dict[str, Any]]
+) -> list[int]:
+    """The ``keep`` best of the candidates ``alive`` after round ``k``, the round recorded in ``rounds``."""
+    # The ranking counts every game each survivor played (all on the
+    # same seeds); ties go to the earlier candidate of the grid.
+    ranked = sorted(alive, key=lambda c: (candidates[c].measure.loss, c))  # type: ignore[union-attr]
+    survivors = sorted(ranked[:keep])
+    rounds.append(
+        {
+            "round": k,
+            "seed": run.arms[0].seed,
+            "seeds": run.games,
+            "file": run.results.name if run.results is not None else None,
+            "candidates": [{"label": candidates[c].label, "loss": _loss(candidates[c].measure)} for c in alive],
+            "kept": [list(candidates[c].values) for c in survivors],
+            "kept_labels": [candidates[c].label for c in survivors],
+        }
+    )
+    return survivors
 
 
 def _loss(measure: Measure | None) -> float | None:
@@ -583,10 +637,20 @@ def plot_search(tuned: Tuned, path: Path) -> Path:
     plt = pyplot()
     search = tuned.search
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.8))
+    rounds = max(1, len(tuned.schedule))
+    _values_panel(left, tuned, rounds, plt.get_cmap("viridis"))
+    _losses_panel(right, tuned, rounds)
+    best_label = tuned.best.label if tuned.best is not None else "none"
+    fig.suptitle(f"{search.plan.game}: {search.variant} tuned for {search.target.text}; best {best_label}")
+    fig.tight_layout()
+    return save_figure(plt, fig, path)
+
+
+def _values_panel(left: Any, tuned: Tuned, rounds: int, colours: Any) -> None:
+    """Each candidate's measured value with its interval, coloured by the round it reached."""
+    search = tuned.search
     numeric = len(search.params) == 1
     xs = [c.values[0] if numeric else c.index for c in tuned.candidates]
-    rounds = max(1, len(tuned.schedule))
-    colours = plt.get_cmap("viridis")
     shown: set[int] = set()
     for x, c in zip(xs, tuned.candidates):
         m = c.measure
@@ -623,6 +687,10 @@ def plot_search(tuned: Tuned, path: Path) -> Path:
         left.yaxis.set_major_formatter(PercentFormatter(1.0))
     left.set_ylabel(f"{search.target.text}: measured, 95% interval")
     left.legend(fontsize="small")
+
+
+def _losses_panel(right: Any, tuned: Tuned, rounds: int) -> None:
+    """Each candidate's loss after each round it played."""
     ends: dict[tuple[int, float], list[str]] = {}
     for c in tuned.candidates:
         ys = [y for y in c.losses if math.isfinite(y)]
@@ -641,10 +709,6 @@ def plot_search(tuned: Tuned, path: Path) -> Path:
     right.set_xticks(range(1, rounds + 1))
     right.set_xlim(0.8, rounds + 0.6)
     right.set_ylabel("loss over every game played so far")
-    best_label = tuned.best.label if tuned.best is not None else "none"
-    fig.suptitle(f"{search.plan.game}: {search.variant} tuned for {search.target.text}; best {best_label}")
-    fig.tight_layout()
-    return save_figure(plt, fig, path)
 
 
 def _is_length(target: Target) -> bool:
