@@ -94,3 +94,26 @@ def test_the_help_lists_every_command_found_and_the_command_line_has_the_masters
     for name in commands.on_the_command_line():
         assert name in pbem.list_commands(None), name
         assert f"{name}|" in told or f"|{name} " in told
+
+
+def test_each_master_command_is_a_pbem_subcommand_made_from_its_class(fresh_finder):
+    """The game master's commands are ``tabletop pbem`` subcommands made from
+    their classes: ``pbem --help`` lists each (read from the source, the
+    referee not imported) with the first paragraph of the subcommand's own
+    help, which says what the mail's help says, and takes the class's
+    arguments and options after the game folder."""
+    import click
+
+    from tabletop.cli import pbem as pbem_package
+
+    group = pbem_package.pbem
+    ctx = click.Context(group)
+    listed = pbem_package.masters()
+    assert sorted(listed) == sorted(commands.on_the_command_line())
+    for name, summary in listed.items():
+        master = commands.master_command(name)
+        made = group.get_command(ctx, name)
+        assert made is not None and made.help is not None and made.name == name
+        assert made.help.split("\n\n")[0] == summary == f"Game master: {' '.join(master.does.split())}."
+        assert [p.name for p in made.params] == ["directory", *master.takes, *(k for _, k, _ in master.repeats)]
+        assert f"tabletop pbem {name} duel" in made.help

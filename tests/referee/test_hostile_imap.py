@@ -43,15 +43,43 @@ main(sys.argv[1:], prog_name="tabletop")
 """
 
 
-def start(*args: str, cwd, password: str = "imap-secret"):
+def start(*args: str, cwd, password: str = "imap-secret", hook: str = ""):
+    """tabletop started with ``args``; ``hook``: code run first (a
+    :data:`tabletop.referee.faults.hook` set, to learn where it is)."""
     peak = tempfile.NamedTemporaryFile(delete=False)
     peak.close()
     env = {**os.environ, "TABLETOP_IMAP_PASSWORD": password, "PYTHONPATH": os.pathsep.join(sys.path)}
     env["PEAK_FILE"] = peak.name
     env.pop("TABLETOP_PLUGINS", None)
     out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
-    proc = subprocess.Popen([sys.executable, "-c", MEASURED, *args], cwd=cwd, stdout=out, stderr=err, env=env)
+    code = hook + MEASURED
+    proc = subprocess.Popen([sys.executable, "-c", code, *args], cwd=cwd, stdout=out, stderr=err, env=env)
     return proc, out, err, peak.name
+
+
+def announcing(point: str, path) -> str:
+    """A hook that makes the file ``path`` once the process reaches the fault point ``point``."""
+    return (
+        "from tabletop.referee import faults\n"
+        f"def _reached(name, path={str(path)!r}):\n"
+        f"    if name == {point!r}:\n"
+        "        open(path, 'a').close()\n"
+        "faults.hook = _reached\n"
+    )
+
+
+def reached(path, started, timeout: float = 60) -> None:
+    """Wait until the process made the file ``path`` (it reached a state);
+    the test fails if the process ends first, or reaches nothing in ``timeout`` s."""
+    proc = started[0]
+    ends = time.monotonic() + timeout
+    while not path.exists():
+        if proc.poll() is not None:
+            pytest.fail(f"ended ({proc.returncode}) before it made {path.name}")
+        if time.monotonic() > ends:
+            proc.kill()
+            pytest.fail(f"did not make {path.name} in {timeout} s")
+        time.sleep(0.05)
 
 
 def finish(started, timeout: float = 60) -> Run:
@@ -221,11 +249,47 @@ def test_a_strangers_huge_headers_cost_little_memory_through_dovecot(tmp_path, d
     assert "too large" in run.stdout and "played 1 decision(s) of ann" in run.stdout
 
 
-def test_sigterm_still_stops_watch(game, server):
-    """watch on a server that behaves still stops cleanly on SIGTERM."""
+def test_sigterm_still_stops_watch(game, server, tmp_path):
+    """watch on a server that behaves still stops cleanly on SIGTERM, sent
+    once it has polled and waits for mail (however slow its start)."""
     good = server()
-    started = start("pbem", "watch", "g", "--imap", good.url(), "--every", "1s", cwd=game.path.parent)
-    time.sleep(3)
+    waiting = tmp_path / "waiting"
+    started = start(
+        "pbem",
+        "watch",
+        "g",
+        "--imap",
+        good.url(),
+        "--every",
+        "1s",
+        cwd=game.path.parent,
+        hook=announcing("watch-waiting", waiting),
+    )
+    reached(waiting, started)
     started[0].send_signal(signal.SIGTERM)
     run = finish(started, timeout=30)
     assert run.returncode == 0 and run.stdout.rstrip().endswith("stopped."), (run.stdout, run.stderr)
+
+
+def test_sigterm_at_start_up_stops_watch_as_usual(game, server, tmp_path):
+    """A SIGTERM the moment watch starts (as soon as its own code runs,
+    before the referee and the mail modules load, before any connection)
+    ends it as usual: its one line, exit 0, nothing read."""
+    good = server()
+    loaded = tmp_path / "loaded"
+    hook = (
+        "import os, signal, sys\n"
+        "from tabletop.referee import faults\n"
+        f"def _start(name, path={str(loaded)!r}):\n"
+        "    if name == 'watch-signals':\n"
+        "        with open(path, 'w') as out:\n"
+        "            out.write(' '.join(sorted(sys.modules)))\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "faults.hook = _start\n"
+    )
+    run = finish(start("pbem", "watch", "g", "--imap", good.url(), cwd=game.path.parent, hook=hook), timeout=60)
+    assert run.returncode == 0 and run.stdout == "stopped.\n", (run.stdout, run.stderr)
+    modules = set(loaded.read_text().split())
+    assert "tabletop.cli.pbem.watch" in modules
+    assert not {"tabletop.referee.referee", "tabletop.referee.imap", "imaplib", "smtplib"} & modules
+    assert not (game.path / "imap.json").exists()

@@ -8,7 +8,7 @@ import quopri
 
 import pytest
 
-from tabletop.referee import mailin
+from tabletop.referee import commands, mailin
 
 from .conftest import ANN, REF
 
@@ -130,7 +130,7 @@ def test_a_reply_from_a_mail_program_is_played(glux, program):
 
 @pytest.mark.parametrize("program", list(PROGRAMS))
 def test_only_the_answer_is_read_not_the_quote(program):
-    letter = mailin.read(PROGRAMS[program]("kq7m-x2pd-w9tb-4hcn", "2@start"), REF)
+    letter = mailin.read(PROGRAMS[program]("kq7m-x2pd-w9tb-4hcn", "2@start"), REF, words=commands.words())
     assert [k for _, k, _ in letter.lines] == ["game", "secret", "move"]
     assert letter.values("move")[0][1] == "2@start"
 
@@ -152,4 +152,4 @@ def test_only_the_answer_is_read_not_the_quote(program):
     ],
 )
 def test_lines_with_known_keys_are_read_and_prose_is_passed_over(text, keys):
-    assert [k for _, k, _ in mailin.read_lines(text)] == keys
+    assert [k for _, k, _ in mailin.read_lines(text, commands.words())] == keys

@@ -2,7 +2,10 @@
 package, one module per command named after it, imported only when that
 command runs (``tabletop --help`` imports none of them). A module is a
 command when it declares one (see :mod:`.declared`): a new command is a new
-module, and no list names them."""
+module, and no list names them.
+
+May import: base, log, model, host, sight, play, api, testing, many, review, ai, viewer, referee.
+"""
 
 from __future__ import annotations
 

@@ -34,6 +34,7 @@ from ..play.engine import Match
 from ..play.live import decide
 from ..sight import seen
 from . import conditionals
+from .botseats import of, spec
 from .gamedir import one_line
 from .seats import in_disorder
 
@@ -42,19 +43,10 @@ if TYPE_CHECKING:
     from .ledger import Ledger
     from .settings import Settings
 
-#: How a seat's address names the bot that plays it.
-PREFIX = "bot:"
 #: At most this many of the bots' decisions in one run: a table of bots
 #: goes on at the next run (a tick, the next mail) rather than holding the
 #: game's lock for the length of a whole game.
 DECISIONS_A_RUN = 50
-
-
-def spec(address: str | None) -> str | None:
-    """The bot an address names (``bot:mcts:seconds=2`` -> ``mcts:seconds=2``), or None."""
-    if isinstance(address, str) and address.startswith(PREFIX):
-        return address[len(PREFIX) :]
-    return None
 
 
 def check(registry: Registry, game: str, name: str, address: str) -> None:
@@ -66,12 +58,6 @@ def check(registry: Registry, game: str, name: str, address: str) -> None:
         bot_named(registry, named, game)
     except UsageError as error:
         raise UsageError(f"--player {name}={one_line(address)}: {error.message}") from None
-
-
-def of(settings: Settings, player: str) -> str | None:
-    """The bot that plays ``player``'s seat, or None (a person does)."""
-    data: dict[str, Any] = settings.players.get(player) or {}
-    return spec(data.get("address"))
 
 
 def due(settings: Settings, match: Match) -> bool:

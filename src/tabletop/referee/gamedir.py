@@ -41,6 +41,7 @@ from ..base.errors import CheckFailed, UsageError
 from ..log import files
 from ..log.files import sync_folder
 from . import blackout
+from .botseats import PREFIX
 
 if TYPE_CHECKING:
     from .settings import Settings
@@ -150,8 +151,6 @@ class GameDir:
         the outbox, sent or set aside, nothing is done (what makes a change
         replayed after a crash mail nobody twice). A mail to a seat a bot
         plays (its address ``bot:SPEC``) is not queued: the bot reads no mail."""
-        from .bots import PREFIX
-
         if str(message.get("To", "")).startswith(PREFIX):
             return None
         self.folder(self.outbox)

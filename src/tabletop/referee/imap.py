@@ -428,6 +428,11 @@ class Polled:
 BEFORE_START = 2 * 86400
 
 
+#: What came of a mail in a poll: handled (or passed to the games before
+#: this one), or failed (tried again at the next poll).
+HANDLED, FAILED = "handled", "failed"
+
+
 def poll(
     referee,
     connection: Connection,
@@ -444,81 +449,130 @@ def poll(
     asks only for the mail of the days since the game began: a mailbox that
     served other games before keeps their old mail to itself. Each mail's
     arrival goes to the referee, which answers nothing older than the game."""
-    directory: GameDir = referee.dir
-    box = connection.box
-    state = load_state(directory, box)
-    since = None
-    if state.get("uidvalidity") != connection.validity:
-        # A new mailbox, or one whose UIDs were renumbered: read it again
-        # from the game's start (the referee knows each mail it handled by its id).
-        state = {"mailbox": str(box), "uidvalidity": connection.validity, "last": 0, "retry": []}
-        created = referee.settings.created
-        since = created - BEFORE_START if isinstance(created, (int, float)) else None
-    handled = failed = 0
-    retry = [u for u in state.get("retry", []) if isinstance(u, int)]
     created = referee.settings.created
+    progress, since = _Progress.begin(referee.dir, connection, created)
     begun = created - CLOCKS_DIFFER if isinstance(created, (int, float)) else None
-
-    def record(uid: int | None = None) -> None:
-        if uid is not None:
-            state["last"] = max(state["last"], uid)
-        state["retry"] = retry
-        write_private(_state_file(directory), json.dumps(state))
-
-    for uid in itertools.chain(sorted(set(retry)), connection.uids(state["last"], since)):
+    counted = {HANDLED: 0, FAILED: 0}
+    for uid in itertools.chain(sorted(set(progress.retry)), connection.uids(progress.state["last"], since)):
         if deadline is not None and time.monotonic() >= deadline:
-            return Polled(handled, failed, unfinished=True)
-        try:
-            # The first reading of a mailbox that served other games: their
-            # mail from before this game began is passed over unread.
-            when = connection.arrived(uid) if since is not None and begun is not None else None
-            if when is not None and when < begun:
-                record(uid)
-                echo(f"uid {uid}: arrived before the game began; left to the games before it")
-                handled += 1
-                continue
-            fetched = connection.fetch(uid)
-        except imaplib.IMAP4.error as exc:  # the server said NO to this one mail
-            echo(f"uid {uid}: not fetched, tried again at the next poll: {_why(exc)}")
-            if uid not in retry:
-                retry.append(uid)
-            record()
-            failed += 1
-            continue
-        if fetched is None:
-            if uid in retry:
-                retry.remove(uid)
-                record()
-            continue
-        if begun is not None and fetched.arrived is not None and fetched.arrived < begun:
-            retry = [u for u in retry if u != uid]
-            record(uid)
+            return Polled(counted[HANDLED], counted[FAILED], unfinished=True)
+        fetched = _fetch(connection, echo, progress, uid, begun, ask_first=since is not None)
+        if isinstance(fetched, Fetched):
+            counted[_hand_over(referee, connection, echo, progress, uid, fetched)] += 1
+        elif fetched is not None:
+            counted[fetched] += 1
+    return Polled(counted[HANDLED], counted[FAILED])
+
+
+class _Progress:
+    """Where the reading of a mailbox stands (``imap.json``): its
+    UIDVALIDITY, the last UID handled and the UIDs to try again, recorded
+    as each mail is done with."""
+
+    def __init__(self, directory: GameDir, state: dict) -> None:
+        self.directory = directory
+        self.state = state
+        self.retry = [u for u in state.get("retry", []) if isinstance(u, int)]
+
+    @classmethod
+    def begin(cls, directory: GameDir, connection: Connection, created: object) -> tuple[_Progress, float | None]:
+        """Where the reading stands, and since when to ask for mail (None:
+        every mail after the last one handled)."""
+        box = connection.box
+        state = load_state(directory, box)
+        since = None
+        if state.get("uidvalidity") != connection.validity:
+            # A new mailbox, or one whose UIDs were renumbered: read it again
+            # from the game's start (the referee knows each mail it handled by its id).
+            state = {"mailbox": str(box), "uidvalidity": connection.validity, "last": 0, "retry": []}
+            since = created - BEFORE_START if isinstance(created, (int, float)) else None
+        return cls(directory, state), since
+
+    def record(self, uid: int | None = None) -> None:
+        """Write where the reading stands; ``uid``: read up to that one."""
+        if uid is not None:
+            self.state["last"] = max(self.state["last"], uid)
+        self.state["retry"] = self.retry
+        write_private(_state_file(self.directory), json.dumps(self.state))
+
+    def again(self, uid: int, passed: bool = False) -> None:
+        """Try ``uid`` again at the next poll; ``passed``: the reading goes
+        on past it all the same."""
+        if uid not in self.retry:
+            self.retry.append(uid)
+        self.record(uid if passed else None)
+
+    def passed_over(self, uid: int) -> None:
+        """The box has no mail ``uid``: not tried again, and the reading not moved on by it."""
+        if uid in self.retry:
+            self.retry.remove(uid)
+            self.record()
+
+    def done(self, uid: int) -> None:
+        """``uid`` is done with: never read again."""
+        self.retry = [u for u in self.retry if u != uid]
+        self.record(uid)
+
+
+def _fetch(
+    connection: Connection,
+    echo: Callable[[str], None],
+    progress: _Progress,
+    uid: int,
+    begun: float | None,
+    ask_first: bool,
+) -> Fetched | str | None:
+    """Mail ``uid``, or what came of it: HANDLED when it arrived before the
+    game ``begun`` (``ask_first``: asked of the server before it is
+    fetched), FAILED when the server said no, None when the box has no such
+    mail (it moves nothing on)."""
+    try:
+        # The first reading of a mailbox that served other games: their
+        # mail from before this game began is passed over unread.
+        when = connection.arrived(uid) if ask_first and begun is not None else None
+        if when is not None and begun is not None and when < begun:
+            progress.record(uid)
             echo(f"uid {uid}: arrived before the game began; left to the games before it")
-            handled += 1
-            continue
-        try:
-            report = referee.receive(fetched.raw, size=fetched.size, arrived=fetched.arrived)
-        except Exception as exc:  # noqa: BLE001 - one mail never stops the others
-            why = exc.message if isinstance(exc, TabletopError) else _why(exc)
-            echo(f"uid {uid}: not handled, tried again at the next poll: {one_line(why)}")
-            if uid not in retry:
-                retry.append(uid)
-            record(uid)
-            failed += 1
-            continue
-        faults.point("imap-handled")
-        lost: TabletopError | None = None
-        try:
-            connection.seen(uid)
-        except imaplib.IMAP4.error as exc:
-            echo(f"uid {uid}: handled, but not flagged seen: {_why(exc)}")
-        except TabletopError as exc:  # the connection is gone: what was handled is recorded first
-            lost = exc
-        faults.point("imap-flagged")
-        retry = [u for u in retry if u != uid]
-        record(uid)
-        echo(f"uid {uid}: {report}")
-        handled += 1
-        if lost is not None:
-            raise lost
-    return Polled(handled, failed)
+            return HANDLED
+        fetched = connection.fetch(uid)
+    except imaplib.IMAP4.error as exc:  # the server said NO to this one mail
+        echo(f"uid {uid}: not fetched, tried again at the next poll: {_why(exc)}")
+        progress.again(uid)
+        return FAILED
+    if fetched is None:
+        progress.passed_over(uid)
+        return None
+    if begun is not None and fetched.arrived is not None and fetched.arrived < begun:
+        progress.done(uid)
+        echo(f"uid {uid}: arrived before the game began; left to the games before it")
+        return HANDLED
+    return fetched
+
+
+def _hand_over(
+    referee, connection: Connection, echo: Callable[[str], None], progress: _Progress, uid: int, fetched: Fetched
+) -> str:
+    """Mail ``uid`` handed to the referee, then flagged seen, then recorded:
+    HANDLED, or FAILED (tried again at the next poll). A connection lost
+    while flagging it is raised once the mail is recorded."""
+    try:
+        report = referee.receive(fetched.raw, size=fetched.size, arrived=fetched.arrived)
+    except Exception as exc:  # noqa: BLE001 - one mail never stops the others
+        why = exc.message if isinstance(exc, TabletopError) else _why(exc)
+        echo(f"uid {uid}: not handled, tried again at the next poll: {one_line(why)}")
+        progress.again(uid, passed=True)
+        return FAILED
+    faults.point("imap-handled")
+    lost: TabletopError | None = None
+    try:
+        connection.seen(uid)
+    except imaplib.IMAP4.error as exc:
+        echo(f"uid {uid}: handled, but not flagged seen: {_why(exc)}")
+    except TabletopError as exc:  # the connection is gone: what was handled is recorded first
+        lost = exc
+    faults.point("imap-flagged")
+    progress.done(uid)
+    echo(f"uid {uid}: {report}")
+    if lost is not None:
+        raise lost
+    return HANDLED

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ..base.errors import TabletopError, UsageError
 from ..play.engine import Match
 from . import blackout, commands, faults, mailin, mailout, passwords
-from .bots import of
+from .botseats import of
 from .gamedir import one_line
 from .seats import Refused
 from .settings import ANSWERS_A_DAY, CLOCKS_DIFFER, DAY
@@ -126,24 +126,52 @@ class Inbox:
 
     def _receive(self, raw: bytes, now: float, archived_before: bool, size: int) -> str:
         settings = self.ledger.settings
-        letter = mailin.read(raw, settings.referee, size)
+        letter = mailin.read(raw, settings.referee, size, words=commands.words())
         if letter.ignored:
             self._bounce(letter, now)
             return f"ignored a mail from {letter.sender or 'nobody'}: {letter.ignored}"
         mid = letter.message_id or mailin.fallback_id(raw)
         key = "re-" + hashlib.sha256(mid.encode()).hexdigest()[:20]
         if mid in settings.seen or mid in settings.accepted:
-            if archived_before:
-                return f"this very message ({mid}) was handled before; nothing to do"
-            played = settings.played.get(mid)
-            text = (
-                f"this mail ({mid}) was already played (up to event {played}); it is not played again"
-                if played
-                else f"this mail ({mid}) was received before and answered then; it is ignored this time"
-            )
-            return self.reply(letter, text, key="again-" + key[3:], echo=False)
+            return self._again(letter, mid, key, archived_before)
         self.changes.seen(mid)
-        letter_key = key
+        refused = self._not_this_games(letter, key, now)
+        if refused is not None:
+            return refused
+        if letter.has("claim"):
+            # A substitute's claim to a seat on offer: its token is its proof.
+            taken = self.seats.claim(letter, mid, key, now)
+            if isinstance(taken, Refused):
+                return self.reply(letter, taken.why, key=key, echo=taken.proven, now=None if taken.proven else now)
+            return taken
+        master = settings.master
+        if master and letter.sender == master.lower() and not letter.values("player"):
+            return self._master_mail(letter, mid, key, now)
+        player, problem = self._who(letter)
+        if problem:
+            return self.reply(letter, problem, key=key, now=now)
+        refused = self._secret_refused(letter, player, key, now)
+        if refused is not None:
+            return refused
+        self.changes.accepted(mid)
+        return self._player_mail(letter, player, mid, key, now)
+
+    def _again(self, letter: mailin.Letter, mid: str, key: str, archived_before: bool) -> str:
+        """A mail handled before: these very bytes say nothing; a copy
+        delivered again (another relay's) is told it is not played again."""
+        if archived_before:
+            return f"this very message ({mid}) was handled before; nothing to do"
+        played = self.ledger.settings.played.get(mid)
+        text = (
+            f"this mail ({mid}) was already played (up to event {played}); it is not played again"
+            if played
+            else f"this mail ({mid}) was received before and answered then; it is ignored this time"
+        )
+        return self.reply(letter, text, key="again-" + key[3:], echo=False)
+
+    def _not_this_games(self, letter: mailin.Letter, key: str, now: float) -> str | None:
+        """Why the mail goes no further (another game's, passed over; one the
+        referee cannot read, or for no game or another, answered), or None."""
         elsewhere = self._elsewhere(letter)
         if elsewhere:
             self.passed_over = True
@@ -151,40 +179,28 @@ class Inbox:
                 f"passed over a mail from {letter.sender} for game '{elsewhere}': another game's, left to its referee"
             )
         if letter.problem:
-            return self.reply(letter, letter.problem, key=letter_key, now=now)
+            return self.reply(letter, letter.problem, key=key, now=now)
+        game_id = self.ledger.settings.game_id
         games = letter.values("game")
         if len(games) != 1:
+            return self.reply(letter, "say which game, once: a line 'game: " + game_id + "'", key=key, now=now)
+        if games[0][1].strip().lower() != game_id.lower():
             return self.reply(
-                letter, "say which game, once: a line 'game: " + settings.game_id + "'", key=letter_key, now=now
+                letter, f"line {games[0][0]}: not this game (this referee runs '{game_id}')", key=key, now=now
             )
-        if games[0][1].strip().lower() != settings.game_id.lower():
-            return self.reply(
-                letter,
-                f"line {games[0][0]}: not this game (this referee runs '{settings.game_id}')",
-                key=letter_key,
-                now=now,
-            )
-        if letter.has("claim"):
-            # A substitute's claim to a seat on offer: its token is its proof.
-            taken = self.seats.claim(letter, mid, letter_key, now)
-            if isinstance(taken, Refused):
-                return self.reply(
-                    letter, taken.why, key=letter_key, echo=taken.proven, now=None if taken.proven else now
-                )
-            return taken
-        master = settings.master
-        if master and letter.sender == master.lower() and not letter.values("player"):
-            return self._master_mail(letter, mid, letter_key, now)
-        player, problem = self._who(letter)
-        if problem:
-            return self.reply(letter, problem, key=letter_key, now=now)
+        return None
+
+    def _secret_refused(self, letter: mailin.Letter, player: str, key: str, now: float) -> str | None:
+        """Why the mail in ``player``'s name is refused, answered: no secret,
+        too many wrong ones from its sender this hour, or a wrong one (the
+        player told of a stranger's); None when its secret is theirs."""
         secrets = letter.values("secret")
         own = letter.sender == self.ledger.address(player).lower()
         if not secrets:
             if not own:
                 self.alert(player, letter, now)
             return self.reply(
-                letter, "no secret: add a line 'secret: ...' with the secret you were sent", key=letter_key, now=now
+                letter, "no secret: add a line 'secret: ...' with the secret you were sent", key=key, now=now
             )
         stored = self.ledger.players[player]["secret"]
         if self.secrets.guessed_enough(letter.sender, stored, now):
@@ -192,7 +208,7 @@ class Inbox:
                 letter,
                 f"too many wrong secrets from {letter.sender} this hour; this mail's secret was not checked and "
                 "nothing was played: try again later, with the secret from your first mail",
-                key=letter_key,
+                key=key,
                 now=now,
             )
         if not passwords.matches(secrets[0][1], stored):
@@ -202,9 +218,8 @@ class Inbox:
             why = f"line {secrets[0][0]}: wrong secret for {player}; nothing was played"
             if own:
                 why += "\n\n  Use the secret from your first mail (a mistyped one is refused like this)."
-            return self.reply(letter, why, key=letter_key, now=now)
-        self.changes.accepted(mid)
-        return self._player_mail(letter, player, mid, letter_key, now)
+            return self.reply(letter, why, key=key, now=now)
+        return None
 
     def _elsewhere(self, letter: mailin.Letter) -> str | None:
         """The game a mail is for when it is another game's: its ``game:`` line

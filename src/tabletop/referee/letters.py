@@ -25,7 +25,7 @@ from ..model.events import CHANCE, DECISION, Event, Seal, Unseal
 from ..model.nodes import Decide, Over
 from ..play.engine import Match
 from ..sight import seen
-from . import bots, faults, mailin, mailout, notices, observers
+from . import bots, botseats, faults, mailin, mailout, notices, observers
 from . import html as layout
 from .settings import LISTED
 
@@ -135,7 +135,7 @@ class Letters:
     def mail_to(
         self, player: str, subject: str, body: str, key: str | None, letter: mailin.Letter | None = None
     ) -> None:
-        if bots.of(self.ledger.settings, player):
+        if botseats.of(self.ledger.settings, player):
             return  # a seat a bot plays reads no mail
         self.ledger.dir.queue(
             mailout.message(
@@ -205,7 +205,7 @@ class Letters:
     ) -> None:
         """Mail ``player`` their own view: the events since their last mail, the
         board, what is asked of them, the chain head."""
-        if bots.of(self.ledger.settings, player):
+        if botseats.of(self.ledger.settings, player):
             return  # a seat a bot plays reads no mail: the bot is handed the seat's view
         events, head = log or self.ledger.read_log(match.header.game)
         data = self.ledger.players[player]

@@ -27,7 +27,9 @@ from email.utils import getaddresses
 import attrs
 
 #: Keys written ``key: value`` that name no command: whose mail it is. The
-#: commands' own words are the commands' (:func:`.commands.words`).
+#: commands' own words are the commands' (:func:`.commands.words`), handed in
+#: by the reader of the mail: the commands run on the referee, which reads
+#: mail through this module.
 ENVELOPE = ("game", "player", "secret", "claim")
 #: Larger mails are refused: a move is a few lines.
 MAX_BYTES = 256 * 1024
@@ -153,9 +155,14 @@ def valid_address(address: str) -> bool:
     return all(c.isprintable() and not c.isspace() for c in address)
 
 
-def read(raw: bytes, referee: str, size: int | None = None) -> Letter:
-    """The mail ``raw`` as the referee reads it; ``size``: how large the mail
-    really was when ``raw`` is only its start (see :func:`bounded`)."""
+#: The commands' words: those written ``name: value``, and those written alone on a line.
+Words = tuple[frozenset[str], frozenset[str]]
+
+
+def read(raw: bytes, referee: str, size: int | None = None, *, words: Words) -> Letter:
+    """The mail ``raw`` as the referee reads it, for the commands' ``words``
+    (:func:`.commands.words`); ``size``: how large the mail really was when
+    ``raw`` is only its start (see :func:`bounded`)."""
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(message, EmailMessage)
     sender = sender_of(message)
@@ -176,7 +183,7 @@ def read(raw: bytes, referee: str, size: int | None = None) -> Letter:
     body, problem = _body(message)
     if problem:
         return attrs.evolve(letter, problem=problem)
-    lines = read_lines(body)
+    lines = read_lines(body, words)
     hint = colon_hint(body, lines)
     if hint:
         return attrs.evolve(letter, problem=hint)
@@ -258,11 +265,10 @@ def html_text(markup: str) -> str:
     return html.unescape(re.sub(r"(?s)<[^>]*>", "", markup))
 
 
-def read_lines(body: str) -> list[tuple[int, str, str]]:
-    """The key lines of a body, up to where quoting or a signature starts."""
-    from .commands import words
-
-    keys, alone = words()
+def read_lines(body: str, words: Words) -> list[tuple[int, str, str]]:
+    """The key lines of a body, up to where quoting or a signature starts:
+    the envelope's and the commands' ``words``."""
+    keys, alone = words
     keys |= set(ENVELOPE)
     found: list[tuple[int, str, str]] = []
     lines = body.splitlines()

@@ -34,12 +34,13 @@ from typing import Any
 from ..base.errors import UsageError
 from ..host.registry import Registry
 from ..log import logfile
-from ..log.header import check_players
+from ..log.header import Header, check_players
 from ..model.events import Event
 from ..play.engine import Match
 from ..play.live import make_header, seed_file, settle
-from . import bots, commands, mailin, mailout, passwords
+from . import bots, botseats, commands, mailin, mailout, passwords
 from . import observers as watchers
+from .asked import check_settings
 from .bots import Bots
 from .change import Changes
 from .clock import Clock, check_zone
@@ -66,7 +67,6 @@ from .settings import (
     PICTURES,
     SEEN_KEPT,
     Settings,
-    check_settings,
     read,
 )
 from .status import Status
@@ -123,39 +123,12 @@ def init(
     a bot (:mod:`.bots`); ``observers`` get the game as any onlooker may
     see it (:mod:`.observers`)."""
     path = Path(path)
-    if path.exists() and (not path.is_dir() or any(path.iterdir())):
-        raise UsageError(f"{path}: the folder exists and is not empty")
-    if path.exists():
-        check_owned(path)
-    names = [name for name, _ in players]
-    check_players(names)
-    addresses = set()
-    for name, address in players:
-        if bots.spec(address) is not None:
-            bots.check(registry, game, name, address)
-            continue
-        if not mailin.valid_address(address):
-            raise UsageError(f"--player {name}={one_line(address)}: not a single mail address")
-        if address.lower() in addresses:
-            raise UsageError(f"--player {name}={address}: the address is another player's too")
-        addresses.add(address.lower())
-    if all(bots.spec(address) is not None for _, address in players):
-        raise UsageError("--player: every seat is a bot's; a game by mail needs one person at least")
-    watching: list[str] = []
-    for address in observers:
-        watching.append(watchers.check(address, {n: {"address": a} for n, a in players}, watching, "--observer"))
-    zones = dict(zones or {})
-    for name, zone in zones.items():
-        if name not in names:
-            raise UsageError(f"--tz {one_line(name)}=...: not a player of this game ({', '.join(names)})")
-        check_zone(name, zone)
-    if pictures not in PICTURES:
-        raise UsageError(f"--pictures '{one_line(pictures)}': one of {', '.join(PICTURES)}")
-    game_id = game_id if game_id is not None else path.name
-    if not GAME_ID.match(game_id):
-        raise UsageError(f"--id '{one_line(game_id)}': a game's name is letters, digits, '.', '_' or '-' (at most 40)")
+    _check_folder(path)
+    names = _check_seats(registry, game, players)
+    watching = _check_observers(observers, players)
+    zones = _check_zones(zones or {}, names)
     settings: dict[str, Any] = {
-        "game_id": game_id,
+        "game_id": game_id if game_id is not None else path.name,
         "game": game,
         "referee": referee,
         "smtp": smtp,
@@ -173,11 +146,75 @@ def init(
         # When the game began: mail that reached a shared mailbox before is not its.
         "created": int(time.time()),
     }
-    check_settings(settings, registry)
+    _check_asked(settings, registry)
     header, seed, _ = make_header(registry, game, names, variants, options or {}, sealed=True)
     match = Match(registry, header)
     settings["thread"] = f"{match.game.title or match.game.name}: {', '.join(names)}"
-    events = settle(match, seed)
+    directory = _write_folder(path, registry, header, seed, settle(match, seed))
+    secrets = _hand_out_secrets(settings, players, zones)
+    ref = Referee(registry, directory, read(settings, directory.settings_file))
+    _welcome(ref, match, players, secrets, watching)
+    return secrets
+
+
+def _check_folder(path: Path) -> None:
+    """The game's folder: new, or empty and the referee's own."""
+    if path.exists() and (not path.is_dir() or any(path.iterdir())):
+        raise UsageError(f"{path}: the folder exists and is not empty")
+    if path.exists():
+        check_owned(path)
+
+
+def _check_seats(registry: Registry, game: str, players: Sequence[tuple[str, str]]) -> list[str]:
+    """The players' names, once each seat's address is checked: a bot the
+    game has, or one plain address no other player has; a person in one
+    seat at least."""
+    names = [name for name, _ in players]
+    check_players(names)
+    addresses = set()
+    for name, address in players:
+        if botseats.spec(address) is not None:
+            bots.check(registry, game, name, address)
+            continue
+        if not mailin.valid_address(address):
+            raise UsageError(f"--player {name}={one_line(address)}: not a single mail address")
+        if address.lower() in addresses:
+            raise UsageError(f"--player {name}={address}: the address is another player's too")
+        addresses.add(address.lower())
+    if all(botseats.spec(address) is not None for _, address in players):
+        raise UsageError("--player: every seat is a bot's; a game by mail needs one person at least")
+    return names
+
+
+def _check_observers(observers: Sequence[str], players: Sequence[tuple[str, str]]) -> list[str]:
+    """The observers' addresses, each checked against the players' and the others'."""
+    watching: list[str] = []
+    for address in observers:
+        watching.append(watchers.check(address, {n: {"address": a} for n, a in players}, watching, "--observer"))
+    return watching
+
+
+def _check_zones(zones: dict[str, str], names: list[str]) -> dict[str, str]:
+    """The players' time zones, each a player's and a zone this system knows."""
+    for name, zone in zones.items():
+        if name not in names:
+            raise UsageError(f"--tz {one_line(name)}=...: not a player of this game ({', '.join(names)})")
+        check_zone(name, zone)
+    return dict(zones)
+
+
+def _check_asked(settings: dict[str, Any], registry: Registry) -> None:
+    """The pictures, the game's name, then what :func:`.asked.check_settings` checks."""
+    pictures, game_id = settings["pictures"], settings["game_id"]
+    if pictures not in PICTURES:
+        raise UsageError(f"--pictures '{one_line(pictures)}': one of {', '.join(PICTURES)}")
+    if not GAME_ID.match(game_id):
+        raise UsageError(f"--id '{one_line(game_id)}': a game's name is letters, digits, '.', '_' or '-' (at most 40)")
+    check_settings(settings, registry)
+
+
+def _write_folder(path: Path, registry: Registry, header: Header, seed: str, events: list[Event]) -> GameDir:
+    """The game's folder made, with its secret seed and its sealed log."""
     try:
         path.mkdir(parents=True, exist_ok=True, mode=0o700)
         directory = GameDir(path)
@@ -187,7 +224,16 @@ def init(
         logfile.create(directory.log, lines, mode=0o600)
     except OSError as exc:
         raise UsageError(f"{path}: cannot write the game folder ({exc.strerror})") from None
-    secrets = {name: passwords.new_secret() for name in names}
+    return directory
+
+
+def _hand_out_secrets(
+    settings: dict[str, Any], players: Sequence[tuple[str, str]], zones: dict[str, str]
+) -> dict[str, str]:
+    """A secret for each person's seat and the game master, stored in
+    ``settings`` as hashes with the players' and the mail state's records;
+    the secrets themselves, to be mailed."""
+    secrets = {name: passwords.new_secret() for name, _ in players}
     settings.update(
         players={
             name: {"address": address, "secret": passwords.store(secrets[name]), "mailed": 0, "tz": zones.get(name)}
@@ -204,42 +250,51 @@ def init(
         alerted={},
     )
     for name, address in players:
-        if bots.spec(address) is not None:
+        if botseats.spec(address) is not None:
             del secrets[name]  # a bot's seat has a secret nobody was given: a mail in its name is a stranger's
-    if master:
+    if settings["master"]:
         secrets["(master)"] = passwords.new_secret()
         settings["master_secret"] = passwords.store(secrets["(master)"])
-    ref = Referee(registry, directory, read(settings, directory.settings_file))
+    return secrets
+
+
+def _welcome(
+    ref: Referee, match: Match, players: Sequence[tuple[str, str]], secrets: dict[str, str], watching: list[str]
+) -> None:
+    """The first mails of a new game: a bot to decide first decides, then
+    each person is welcomed with their secret and view, the game master
+    with theirs and the help, each observer with the game so far."""
     ref.clock.refresh_due(match, time.time())
-    if any(bots.spec(address) is not None for _, address in players):
+    if any(botseats.spec(address) is not None for _, address in players):
         # A bot to decide first decides before anyone is mailed: the welcomes show it.
         ref.ledger.save()
         ref.letters.holding = True
         ref.bots.play(time.time())
         ref.letters.holding = False
         match = ref.ledger.replay()
-    log = ref.ledger.read_log(game)
-    held = ref.settings.held_notes or []
-    ref.settings.held_notes = None
-    for name in names:
+    settings = ref.settings
+    log = ref.ledger.read_log(settings.game)
+    held = settings.held_notes or []
+    settings.held_notes = None
+    for name, _ in players:
         if name in secrets:
             ref.letters.queue_view(
                 match, name, welcome=secrets[name], note=joined(held, name), log=log, key=f"welcome-{name}", first=True
             )
-    if master:
+    if settings.master:
+        names = ", ".join(name for name, _ in players)
         ref.letters.mail_master(
             "You are the game master",
-            f"You are the game master of game '{game_id}' ({match.game.title or match.game.name}) "
-            f"for {', '.join(names)}.\n\nYour secret: {secrets['(master)']}\n"
+            f"You are the game master of game '{settings.game_id}' ({match.game.title or match.game.name}) "
+            f"for {names}.\n\nYour secret: {secrets['(master)']}\n"
             "Put it in every mail you send to the referee; it is stored only as a hash.\n\n"
-            + mailout.master_help(game_id),
+            + mailout.master_help(settings.game_id),
             key="welcome-master",
             first=True,
         )
     for number, address in enumerate(watching):
         ref.observers.welcome(address, f"welcome-observer-{number}", note=joined(held, None))
     ref.ledger.save()
-    return secrets
 
 
 class Referee:

@@ -7,7 +7,7 @@ and shown to every player. A player who missed ``civil_disorder`` of them
 the game has one, decides for them as soon as a decision of theirs is due
 (no deadline, no grace); a decision they mail themselves brings them back.
 
-The game master offers a seat with ``pbem seek DIR SEAT --to ADDRESS ...``
+The game master offers a seat with ``pbem seek DIR PLAYER --to ADDRESS ...``
 (or the game's list of substitutes): each address gets a claim token of its
 own, stored as a hash like a secret. The first mail with a valid ``claim:``
 takes the seat for the address the token was mailed to: a new secret is
@@ -25,8 +25,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..base.errors import UsageError
+from ..model.events import Handover
 from . import mailin, mailout, passwords
 from .gamedir import one_line
+from .votes import in_game
 
 if TYPE_CHECKING:
     from .change import Changes
@@ -184,13 +186,9 @@ class Seats:
     def claim(self, letter: mailin.Letter, mid: str, key: str, now: float) -> str | Refused:
         """A mail with ``claim: TOKEN``: the first valid one takes the seat;
         what was done, or why not (the mail in answers it)."""
-        from ..model.events import Handover
-        from .votes import in_game
-
         settings = self.ledger.settings
         number, token = letter.values("claim")[0]
-        offers = settings.offers or []
-        found = next((o for o in offers if passwords.matches(token.strip(), o["token"])), None)
+        found = next((o for o in settings.offers or [] if passwords.matches(token.strip(), o["token"])), None)
         if found is None:
             return Refused(f"line {number}: no seat of this game is offered with that claim (taken already?)", False)
         self.changes.accepted(mid)
@@ -208,77 +206,94 @@ class Seats:
             handover = Handover(seat)
             match.accept(handover)
             old = self.ledger.address(seat)
-            players = copy.deepcopy(settings.players)
-            players[seat].update(
-                address=address, secret=passwords.store(secret), mailed=0, missed=0, disorder=False, tz=None
-            )
-            votes = {k: {p: s for p, s in v.items() if p != seat} for k, v in (settings.votes or {}).items()}
-            chains = {p: c for p, c in (settings.conditionals or {}).items() if p != seat}
-            guesses = {k: v for k, v in (settings.guesses or {}).items() if k != "for:" + seat}
-            thread = settings.thread or settings.game_id
-            mails = [
-                {
-                    "key": f"{key}-seat",
-                    "to": address,
-                    "subject": f"Welcome: you now play {seat}",
-                    "body": (
-                        f"You take over {seat}'s seat in game '{settings.game_id}' ({thread}).\n\n"
-                        f"Your secret: {secret}\n"
-                        "Put it in every mail you send; keep it to yourself. It is stored only as a hash.\n\n"
-                        + mailout.syntax(settings.game_id, "...")
-                        + "\n\nThe game as your seat sees it comes in the next mail."
-                    ),
-                },
-                {
-                    "key": f"{key}-seat-was",
-                    "to": old,
-                    "subject": f"A substitute plays {seat} now",
-                    "body": (
-                        f"A substitute took {seat}'s seat in game '{settings.game_id}' ({thread}); "
-                        "your secret no longer works. Thank you for playing.\n"
-                    ),
-                },
-            ]
-            for index, other in enumerate(o for o in offers if o["seat"] == seat and o is not found):
-                mails.append(
-                    {
-                        "key": f"{key}-lapsed-{index}",
-                        "to": other["address"],
-                        "subject": f"The seat of {seat} is taken",
-                        "body": f"{seat}'s seat in game '{settings.game_id}' was taken by another substitute.\n",
-                    }
-                )
-            if letter.sender != address.lower():
-                mails.append(
-                    {
-                        "key": f"{key}-claimed",
-                        "to": letter.sender,
-                        "subject": f"{seat}'s seat is claimed",
-                        "body": f"Your claim took {seat}'s seat; its secret went to the address the seat was offered to.\n",
-                        "reply_to": letter.message_id,
-                    }
-                )
-            if settings.master:
-                mails.append(
-                    {
-                        "key": f"{key}-seat-to-master",
-                        "to": settings.master,
-                        "subject": f"{seat}'s seat is taken",
-                        "body": f"{address} took {seat}'s seat (was {old}); a new secret was mailed there.\n",
-                    }
-                )
             change.commit(
                 [handover],
                 now,
                 message_id=mid,
                 note=f"A substitute takes {seat}'s seat from here on.",
-                mails=mails,
-                records={
-                    "players": players,
-                    "offers": [o for o in offers if o["seat"] != seat],
-                    "votes": votes,
-                    "conditionals": chains,
-                    "guesses": guesses,
-                },
+                mails=_seat_mails(settings, found, old, secret, key) + _claim_news(settings, letter, found, old, key),
+                records=_handed_over(settings, seat, address, secret),
             )
         return f"{address} took {seat}'s seat (was {old})"
+
+
+def _seat_mails(settings: Settings, offer: dict[str, Any], old: str, secret: str, key: str) -> list[dict[str, Any]]:
+    """The seat's new secret to the address it was offered to, and word to its old player."""
+    seat, thread = offer["seat"], settings.thread or settings.game_id
+    return [
+        {
+            "key": f"{key}-seat",
+            "to": offer["address"],
+            "subject": f"Welcome: you now play {seat}",
+            "body": (
+                f"You take over {seat}'s seat in game '{settings.game_id}' ({thread}).\n\n"
+                f"Your secret: {secret}\n"
+                "Put it in every mail you send; keep it to yourself. It is stored only as a hash.\n\n"
+                + mailout.syntax(settings.game_id, "...")
+                + "\n\nThe game as your seat sees it comes in the next mail."
+            ),
+        },
+        {
+            "key": f"{key}-seat-was",
+            "to": old,
+            "subject": f"A substitute plays {seat} now",
+            "body": (
+                f"A substitute took {seat}'s seat in game '{settings.game_id}' ({thread}); "
+                "your secret no longer works. Thank you for playing.\n"
+            ),
+        },
+    ]
+
+
+def _claim_news(
+    settings: Settings, letter: mailin.Letter, offer: dict[str, Any], old: str, key: str
+) -> list[dict[str, Any]]:
+    """Word that the seat is taken: to the other substitutes it was offered
+    to, to the claim's sender when another address got the secret, and to
+    the game master."""
+    seat, address = offer["seat"], offer["address"]
+    others = (o for o in settings.offers or [] if o["seat"] == seat and o is not offer)
+    mails = [
+        {
+            "key": f"{key}-lapsed-{index}",
+            "to": other["address"],
+            "subject": f"The seat of {seat} is taken",
+            "body": f"{seat}'s seat in game '{settings.game_id}' was taken by another substitute.\n",
+        }
+        for index, other in enumerate(others)
+    ]
+    if letter.sender != address.lower():
+        mails.append(
+            {
+                "key": f"{key}-claimed",
+                "to": letter.sender,
+                "subject": f"{seat}'s seat is claimed",
+                "body": f"Your claim took {seat}'s seat; its secret went to the address the seat was offered to.\n",
+                "reply_to": letter.message_id,
+            }
+        )
+    if settings.master:
+        mails.append(
+            {
+                "key": f"{key}-seat-to-master",
+                "to": settings.master,
+                "subject": f"{seat}'s seat is taken",
+                "body": f"{address} took {seat}'s seat (was {old}); a new secret was mailed there.\n",
+            }
+        )
+    return mails
+
+
+def _handed_over(settings: Settings, seat: str, address: str, secret: str) -> dict[str, Any]:
+    """The records once ``seat`` is ``address``'s with ``secret``: the player's
+    count and state start anew, the seat's offers lapse, and its votes,
+    conditional moves and wrong secrets counted go with the old player."""
+    players = copy.deepcopy(settings.players)
+    players[seat].update(address=address, secret=passwords.store(secret), mailed=0, missed=0, disorder=False, tz=None)
+    return {
+        "players": players,
+        "offers": [o for o in settings.offers or [] if o["seat"] != seat],
+        "votes": {k: {p: s for p, s in v.items() if p != seat} for k, v in (settings.votes or {}).items()},
+        "conditionals": {p: c for p, c in (settings.conditionals or {}).items() if p != seat},
+        "guesses": {k: v for k, v in (settings.guesses or {}).items() if k != "for:" + seat},
+    }

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..base.errors import TabletopError
 from ..play.engine import Match
-from . import bots
+from . import botseats
 
 if TYPE_CHECKING:
     from .settings import Settings
@@ -71,7 +71,7 @@ def voters(settings: Settings, match: Match) -> list[str]:
     """Who votes: the players still in the game whose seat a person plays,
     in seat order (a bot never votes, so counting it would block every vote
     that needs all)."""
-    return [p for p in in_game(match) if not bots.of(settings, p)]
+    return [p for p in in_game(match) if not botseats.of(settings, p)]
 
 
 def needed(settings: Settings, players: list[str]) -> int:

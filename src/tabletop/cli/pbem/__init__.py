@@ -1,74 +1,128 @@
-"""``tabletop pbem``: run a game by email. Each subcommand lives in the
-module of this package named after it, imported only when it runs
-(``tabletop pbem --help`` imports none of them, nor the referee); what
-several share is in :mod:`.common`."""
+"""``tabletop pbem``: run a game by email. Its subcommands are found, not
+listed (``tabletop pbem --help`` imports none of them, nor the referee):
+
+- each module of this package that declares one (see
+  :mod:`tabletop.cli.declared`) is a subcommand, imported only when it runs;
+  what several share is in :mod:`.common`;
+- each game master's command (:class:`tabletop.referee.commands.MasterCommand`)
+  is a subcommand of its name, made from its class when it runs, so that
+  the mail's command and the command line's are one, help and all.
+"""
 
 from __future__ import annotations
+
+import ast
+import functools
+import importlib.util
+from pathlib import Path
+from typing import Any
 
 import click
 
 from ...base.errors import UsageError
 from .. import TableGroup
 
-#: Every subcommand and the first paragraph of its help, which ``tabletop pbem
-#: --help`` shortens as click would. Subcommand NAME is the click command ``NAME``
-#: of the module ``tabletop.cli.pbem.NAME`` (a test holds the text here to the
-#: command's own). A new subcommand is one line here.
-COMMANDS = {
-    "end": "Game master: end the game; no more decisions are played.",
-    "extend": "Game master: move PLAYER's deadline LENGTH later (like 24h).",
-    "init": (
-        "Create a game directory: a sealed log, players with secrets, settings; queue a welcome mail to each"
-        " player (their secret, the syntax, their view)."
-    ),
-    "observe": (
-        "Game master: mail the game to ADDRESS from now on, as any onlooker may see it (no player's hidden"
-        " chips, draws or secret choices), and the whole log at the end."
-    ),
-    "pause": "Game master: stop the game and its deadlines (players are told).",
-    "poll": (
-        "Handle every new message in a Maildir (moving each to cur/ once handled) or an IMAP mailbox (flagging"
-        " each seen once handled). One poll of a game runs at a time; a message that cannot be handled is"
-        " quarantined in the game folder and never blocks the others."
-    ),
-    "receive": (
-        "Handle one raw message, from FILE or standard input (for procmail or a .forward pipe). Every message"
-        " is archived first; a bad one is answered."
-    ),
-    "reissue": "Game master: mail PLAYER a new secret (the old one stops working).",
-    "replace": "Game master: hand PLAYER to a new ADDRESS, with a new secret mailed there.",
-    "resume": "Game master: restart a paused game; deadlines move on by the pause.",
-    "seek": (
-        "Game master: offer SEAT to substitutes; each address gets a claim token of its own, and the first"
-        " 'claim:' mail takes the seat."
-    ),
-    "send": "Deliver the outbox over SMTP; what the server does not accept stays for the next send or tick.",
-    "set": (
-        "Change settings after init: smtp, smtp_security, ca_file, referee, master, deadline, remind, grace,"
-        " late_bot, pictures, tz (tz=NAME=ZONE), vote_majority, civil_disorder, substitutes (ADDRESS,ADDRESS)"
-        " (KEY=VALUE; an empty VALUE clears an optional one)."
-    ),
-    "status": "Whose move it is, deadlines, the outbox, the chain head.",
-    "tick": "For cron: reminders and deadlines (and the late bot), then send.",
-    "watch": (
-        "Referee as the mail arrives: keep a connection to the IMAP mailbox open (IDLE; NOOP every few seconds"
-        " where the server has no IDLE), handle each mail at once, send the answers, keep the deadlines. Stops"
-        " on SIGTERM or Ctrl-C (after the mail in hand), or after --max-time."
-    ),
-}
-#: The module (and the click command in it) of a subcommand whose name is a
-#: Python builtin: ``set`` is ``tabletop.cli.pbem.set_``.
-MODULES = {"set": "set_"}
+
+def __getattr__(name: str) -> Any:
+    """``COMMANDS``: each subcommand a module of this package declares, and
+    the first paragraph of its help; ``MODULES``: the module of one not
+    named after it (``set``, a Python builtin, is in ``set_``). Found when
+    asked for (by tests), not when a subcommand starts."""
+    if name in ("COMMANDS", "MODULES"):
+        from ..declared import find
+
+        found = find(Path(__file__).parent)
+        if name == "COMMANDS":
+            return {command: declared.summary for command, declared in found.items()}
+        return {command: declared.module for command, declared in found.items() if declared.module != command}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def summary(does: str) -> str:
+    """The first paragraph of a game master's command's help on the command
+    line, from what it ``does`` (as its mail help says it)."""
+    return f"Game master: {' '.join(does.split())}."
+
+
+def master_help(name: str, does: str, example: str) -> str:
+    """The help of the game master's command ``name`` on the command line."""
+    return f"{summary(does)}\n\n\b\nExample:\n  {' '.join(['tabletop pbem', name, 'duel', example]).rstrip()}"
+
+
+@functools.cache
+def masters() -> dict[str, str]:
+    """The game master's commands that are subcommands too, each with the
+    first paragraph of its help: read from the source of the referee's
+    command modules, not run, so that listing them imports nothing of the
+    referee (the mail's parser and the game engine would come with it)."""
+    spec = importlib.util.find_spec("...referee", __package__)  # found; the package is not run
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    found: dict[str, str] = {}
+    for path in sorted((Path(spec.submodule_search_locations[0]) / "commands").glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        if "(MasterCommand)" not in source:
+            continue  # players' commands only
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.ClassDef) and [ast.unparse(base) for base in node.bases] == ["MasterCommand"]:
+                said = _plain_values(node)
+                if isinstance(said.get("name"), str) and not said.get("by_mail_only"):
+                    found[said["name"]] = summary(str(said.get("does", "")))
+    return found
+
+
+def _plain_values(node: ast.ClassDef) -> dict[str, Any]:
+    """The names a class body gives a plain value (a string, True), and those values."""
+    return {
+        statement.targets[0].id: statement.value.value
+        for statement in node.body
+        if isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+        and isinstance(statement.value, ast.Constant)
+    }
 
 
 class _Group(TableGroup):
-    """The subcommands, each imported when it runs; a folder a subcommand
-    cannot write is one line, not a traceback."""
+    """The subcommands, each imported (or, the game master's, made) when it
+    runs; a folder a subcommand cannot write is one line, not a traceback."""
 
-    commands_table = COMMANDS
-    modules = MODULES
     package = __name__
     who = "pbem"
+
+    def commands_table_found(self) -> dict[str, str]:
+        return {**super().commands_table_found(), **masters()}
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in masters():
+            command = self._made(cmd_name)
+            self.add_command(command, cmd_name)
+        return command
+
+    def _made(self, name: str) -> click.Command:
+        """``tabletop pbem NAME``: the game master's command ``name``, its
+        arguments, options and help as its class says; it says what it did."""
+        try:
+            from ...referee import commands
+            from ..common import pass_env
+            from .common import game_folder, master
+        except ImportError as exc:  # as for the other subcommands: the folder locks need POSIX calls
+            raise UsageError(f"'{self.who}' does not work on this system: {exc}") from None
+        command = commands.master_command(name)
+        if command is None:  # the source names it, the module does not: as if unknown
+            raise UsageError(f"unknown game master command '{name}'")
+
+        def run(env, directory: Path, **values: Any) -> None:
+            master(env, directory, name, **command.given(**values))
+
+        # As decorators would stack them, the last first: the folder, the arguments, the options.
+        made = pass_env(run)
+        for option, keyword, text in reversed(command.repeats):
+            made = click.option(option, keyword, multiple=True, help=text)(made)
+        for argument in reversed(command.takes):
+            made = click.argument(argument)(made)
+        return click.command(name, help=master_help(name, command.does, command.example))(game_folder(made))
 
     def invoke(self, ctx):
         try:

@@ -1,17 +1,24 @@
 """What several ``pbem`` subcommands share: the game folder argument, the
-registry of a folder's game, the mail options and sending the outbox."""
+registry of a folder's game, the mail options, sending the outbox and
+running a game master's command.
+
+The referee is imported by the functions that use it, not with this
+module: ``watch`` takes its signals before the referee loads (the longest
+part of its start), so that a SIGTERM then still ends it as usual."""
 
 from __future__ import annotations
 
 import importlib
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ...base.errors import CheckFailed, UsageError
-from ...referee import referee
-from ...referee.gamedir import GameDir
+
+if TYPE_CHECKING:
+    from ...referee.gamedir import GameDir
 
 #: The game folder every subcommand works on.
 game_folder = click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
@@ -59,6 +66,8 @@ class Later(click.Choice):
 
 def registry(env, directory: Path):
     """The registry for the game in ``directory``: its game's plugins only."""
+    from ...referee.gamedir import GameDir
+
     return env.registry_for_log(GameDir(directory).log)
 
 
@@ -98,7 +107,7 @@ def _security(settings) -> dict:
 def deliver(directory: GameDir, env) -> None:
     """Send the outbox of ``directory`` over SMTP, say what was sent, refused
     or kept, and report mail refused for good to the game master."""
-    from ...referee import delivery
+    from ...referee import delivery, referee
 
     settings = directory.load()
     outcome = delivery.send(directory, settings.smtp, **_security(settings))
@@ -121,5 +130,7 @@ def deliver(directory: GameDir, env) -> None:
 
 def master(env, directory: Path, command: str, **kwargs) -> None:
     """Run the game master's ``command`` on the game in ``directory`` and say what it did."""
+    from ...referee import referee
+
     ref = referee.Referee.open(registry(env, directory), directory)
     click.echo(ref.locked_master(command, **kwargs))

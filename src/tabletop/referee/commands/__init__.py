@@ -13,7 +13,9 @@ with no secret: :meth:`..seats.Seats.claim`).
 
 No list names them: every module of this package is read once (its
 command classes, those defining a ``name``), so a command is added by
-adding its module, and the help mails list what is found here.
+adding its module, and the help mails list what is found here. A game
+master's command is a ``tabletop pbem`` subcommand too, made from its class
+(its arguments, options and help: :class:`MasterCommand`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
+from textwrap import wrap
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -46,6 +49,9 @@ class Mail:
 
 #: How a mail writes a command: ``name: value``, the name alone on its line, or either.
 KEY, ALONE, EITHER = "key", "alone", "either"
+
+#: How wide the help mails' lines may grow before what a command does is wrapped.
+HELP_WIDTH = 100
 
 #: When a player's command runs among those of one mail: the asking ones
 #: first, then at most one decision, else (nothing asked) the fallback.
@@ -77,10 +83,18 @@ class PlayerCommand:
 
 class MasterCommand:
     """A game master's command; the same by mail (a line ``name: value``) and
-    on the command line (its keyword arguments)."""
+    on the command line (``tabletop pbem NAME DIR ...``, made from this class
+    by :mod:`tabletop.cli.pbem`), each read into the keyword arguments of
+    :meth:`run`.
+
+    ``tabletop pbem --help`` lists these commands without importing the
+    referee: it reads ``name``, ``does`` and ``by_mail_only`` from the source
+    of a class that names ``MasterCommand`` as its base, so those are
+    written there as plain strings (or True)."""
 
     name: ClassVar[str]
     #: How a mail writes it and what it does, for the help; its place there.
+    #: ``does`` is the command line's help too ("Game master: " ``does``).
     usage: ClassVar[str] = ""
     does: ClassVar[str] = ""
     #: How a mail writes it (by default as its usage does: a colon, a key).
@@ -90,10 +104,22 @@ class MasterCommand:
     about_a_player: ClassVar[bool] = False
     #: Whether it is asked by mail only (no ``tabletop pbem`` command of its name).
     by_mail_only: ClassVar[bool] = False
+    #: On the command line, after the game folder: its arguments (each a
+    #: keyword of :meth:`given`, shown in capitals), its repeatable options
+    #: (each the option, the keyword it fills with a list, and its help),
+    #: and what follows ``tabletop pbem NAME duel`` in the help's example.
+    takes: ClassVar[tuple[str, ...]] = ()
+    repeats: ClassVar[tuple[tuple[str, str, str], ...]] = ()
+    example: ClassVar[str] = ""
 
     def arguments(self, value: str) -> dict[str, Any]:
         """The keyword arguments of the mail's line ``name: value``."""
         return {}
+
+    def given(self, **values: Any) -> dict[str, Any]:
+        """The keyword arguments of the command line's ``values`` (as they
+        are, unless the command reads one, as ``extend`` reads a length)."""
+        return values
 
     def run(self, ref: Referee, now: float, stamp: str, **kwargs: Any) -> str:
         raise NotImplementedError
@@ -149,7 +175,13 @@ def listing(commands: tuple[PlayerCommand, ...] | tuple[MasterCommand, ...]) -> 
     shown.sort(key=lambda c: getattr(c, "runs", ASKING) != DECISION)
     width = max(len(c.usage) for c in shown) + 2
     indent = "\n" + " " * (4 + width)
-    return "\n".join(f"    {c.usage.ljust(width)}{indent.join(c.does.splitlines())}" for c in shown)
+    # A game master's command says as much as its command line's help: its
+    # longer lines are wrapped, so that a mail reads as the others do.
+    fit = max(40, HELP_WIDTH - 4 - width)
+    return "\n".join(
+        f"    {c.usage.ljust(width)}{indent.join(part for line in c.does.splitlines() for part in wrap(line, fit))}"
+        for c in shown
+    )
 
 
 @functools.cache

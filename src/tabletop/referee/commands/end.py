@@ -10,7 +10,7 @@ from . import MasterCommand
 class End(MasterCommand):
     name = "end"
     usage = "end"
-    does = "end the game"
+    does = "end the game; no more decisions are played"
     order = 80
 
     def run(self, ref, now: float, stamp: str, **kwargs: Any) -> str:

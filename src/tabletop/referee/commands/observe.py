@@ -11,8 +11,13 @@ from . import MasterCommand
 class Observe(MasterCommand):
     name = "observe"
     usage = "observe: ADDRESS"
-    does = "mail the game as any onlooker may see it there, from now on"
+    does = (
+        "mail the game to ADDRESS from now on, as any onlooker may see it (no player's hidden chips, draws or"
+        " secret choices), and the whole log at the end"
+    )
     order = 70
+    takes = ("address",)
+    example = "carol@example.org"
 
     def arguments(self, value: str) -> dict[str, Any]:
         return {"address": value.strip()}

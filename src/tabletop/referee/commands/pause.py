@@ -10,7 +10,7 @@ from . import MasterCommand
 class Pause(MasterCommand):
     name = "pause"
     usage = "pause"
-    does = "stop the game and its deadlines"
+    does = "stop the game and its deadlines (players are told)"
     order = 10
 
     def run(self, ref, now: float, stamp: str, **kwargs: Any) -> str:

@@ -11,9 +11,11 @@ from . import MasterCommand
 class Reissue(MasterCommand):
     name = "reissue"
     usage = "reissue: PLAYER"
-    does = "mail a player a new secret (the old one stops working)"
+    does = "mail PLAYER a new secret (the old one stops working)"
     order = 50
     about_a_player = True
+    takes = ("player",)
+    example = "ann"
 
     def arguments(self, value: str) -> dict[str, Any]:
         return {"player": value.strip()}

@@ -14,9 +14,11 @@ from . import MasterCommand
 class Replace(MasterCommand):
     name = "replace"
     usage = "replace: PLAYER ADDRESS"
-    does = "hand a player to a new address, with a new secret"
+    does = "hand PLAYER to a new ADDRESS, with a new secret mailed there"
     order = 40
     about_a_player = True
+    takes = ("player", "address")
+    example = "ann anne@example.org"
 
     def arguments(self, value: str) -> dict[str, Any]:
         who, _, address = value.partition(" ")

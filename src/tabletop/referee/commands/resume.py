@@ -10,7 +10,7 @@ from . import MasterCommand
 class Resume(MasterCommand):
     name = "resume"
     usage = "resume"
-    does = "restart the game and its deadlines"
+    does = "restart a paused game; deadlines move on by the pause"
     order = 20
 
     def run(self, ref, now: float, stamp: str, **kwargs: Any) -> str:

@@ -14,9 +14,15 @@ from . import MasterCommand
 class Seek(MasterCommand):
     name = "seek"
     usage = "seek: PLAYER [ADDRESS ...]"
-    does = "offer a player's seat to substitutes (first claim: takes it)"
+    does = (
+        "offer PLAYER's seat to substitutes (those named, else the game's); each address gets a claim token"
+        " of its own, and the first 'claim:' mail takes the seat"
+    )
     order = 60
     about_a_player = True
+    takes = ("player",)
+    repeats = (("--to", "addresses", "An address to offer the seat to (default: the substitutes)."),)
+    example = "ann --to sub@example.org --to other@example.org"
 
     def arguments(self, value: str) -> dict[str, Any]:
         words = value.split()
