@@ -94,7 +94,7 @@ def planes(game: GlyphChess) -> Planes:
             out["used"][k] = view.used[seat]
             for j, fate in enumerate(view.fates[seat]):
                 if fate != "alive":
-                    out["fates"][k, j, fate != KILLED] = 1
+                    out["fates"][k, j, int(fate != KILLED)] = 1  # an index, not a mask
             out["eliminated"][k] = view.eliminated[seat]
         for i, face in enumerate(view.dice):
             if face is not None:

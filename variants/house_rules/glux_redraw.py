@@ -13,6 +13,7 @@ from tabletop_glux import recall, remember
 class Redraw(Event):
     kind: ClassVar[str] = "redraw"
     origin: ClassVar[str] = DECISION
+    ends_turn: ClassVar[bool] = True  # it takes the placement's place: the turn is counted by it
     player: str
 
 
