@@ -1,0 +1,85 @@
+"""What the conformance kit found in shipped rules, each as a failing test
+marked ``xfail`` (strict: once the rule is fixed the test passes, and the
+mark must go). The games' code is their owners'; these tests say what is
+wrong and how to see it.
+
+1. ``glux-joker`` (variants/house_rules/glux_joker.py): a placement names
+   the face and the square (``2@i8``), not the chip. A joker placed showing
+   2 and a 2/5 chip placed showing 2 are one event, and the log as any
+   other seat reads it is the same (the draw was hidden from them), yet
+   every other seat's view shows which it was (the bags: all chips less
+   those placed). Placing a chip does show it at a real table; what is
+   wrong is that no event says so: the log line, ``replay --as``, and the
+   OpenSpiel adapter's information state (the log as the seat reads it)
+   give two states the seat can tell apart the same information.
+2. Glyph Chess: the picture of a seat's view (``render -o board.svg``, the
+   viewer's board) asks the game who acts next on that view
+   (``tabletop.sight.svg.whose_turn``), and in a position where the player
+   to act has an empty bag the rules read that player's hand, which the
+   view hides: ``TypeError: 'Hidden' object is not subscriptable``
+   (plugins/tabletop_glyph_chess/context.py, ``_paying``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import tabletop.api
+from tabletop import testing
+from tabletop.model.nodes import Decide
+from tabletop.sight import seen
+from tabletop.sight.svg import whose_turn
+
+ROOT = Path(__file__).parent.parent
+PLAYERS = ("ann", "ben", "cy")
+
+
+def registry():
+    return tabletop.api.registry([ROOT / "variants" / "house_rules"])
+
+
+def joker_branches(games: int = 10):
+    """Twin histories of glux-joker games that part at a joker drawn (or a
+    chip drawn where the joker could have been), hidden from ``seat``."""
+    for number in range(games):
+        header, choices = testing.random_history(registry(), "glux", PLAYERS, ["glux-joker"], seed=f"joker {number}")
+        game = registry().game(header)
+        for seat in PLAYERS:
+            for at, others in testing.branches(game, choices, seat):
+                drawn = choices[at].event
+                for other in others:
+                    if "joker" in (drawn.chip, other.chip):
+                        yield header, choices, testing.Branch(at, other, seat)
+
+
+@pytest.mark.xfail(strict=True, raises=testing.Nonconformance, reason="finding 1: glux-joker's placement")
+def test_glux_joker_a_joker_placed_shows_only_through_an_event():
+    for header, choices, branch in joker_branches():
+        testing.histories_alike(registry(), header, choices, branch, steps=12, where="glux (glux-joker)")
+
+
+def test_glux_joker_what_the_view_shows_and_the_log_does_not():
+    """Finding 1, spelt out: the first pair of histories that shows it."""
+    for header, choices, branch in joker_branches():
+        try:
+            testing.histories_alike(registry(), header, choices, branch, steps=12, where="glux (glux-joker)")
+        except testing.Nonconformance as exc:
+            message = str(exc)
+            break
+    else:
+        return  # fixed: the strict xfail above says so
+    assert message.startswith("a secret shows later: glux (glux-joker), event ")
+    assert "joker" in message and "different view: State.bags" in message
+
+
+@pytest.mark.xfail(strict=True, raises=TypeError, reason="finding 2: a Glyph Chess picture of a seat's view")
+def test_glyph_chess_pictures_name_who_acts_on_every_seats_view():
+    header, choices = testing.random_history(registry(), "glyph-chess", PLAYERS, seed="official 3-1")
+    played = testing.Played(registry(), header)
+    for choice in choices:
+        if isinstance(played.match.node, Decide):
+            for seat in PLAYERS:
+                whose_turn(played.game, seen.view(played.game, played.match.state, seat), seat)
+        assert played.take(choice.event) is None
