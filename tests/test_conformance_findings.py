@@ -1,23 +1,23 @@
-"""What the conformance kit found in shipped rules, each as a failing test
-marked ``xfail`` (strict: once the rule is fixed the test passes, and the
-mark must go). The games' code is their owners'; these tests say what is
-wrong and how to see it.
+"""What the conformance kit's twin histories found in shipped rules.
 
-1. ``glux-joker`` (variants/house_rules/glux_joker.py): a placement names
-   the face and the square (``2@i8``), not the chip. A joker placed showing
-   2 and a 2/5 chip placed showing 2 are one event, and the log as any
-   other seat reads it is the same (the draw was hidden from them), yet
-   every other seat's view shows which it was (the bags: all chips less
-   those placed). Placing a chip does show it at a real table; what is
-   wrong is that no event says so: the log line, ``replay --as``, and the
-   OpenSpiel adapter's information state (the log as the seat reads it)
-   give two states the seat can tell apart the same information.
-2. Glyph Chess: the picture of a seat's view (``render -o board.svg``, the
-   viewer's board) asks the game who acts next on that view
-   (``tabletop.sight.svg.whose_turn``), and in a position where the player
-   to act has an empty bag the rules read that player's hand, which the
-   view hides: ``TypeError: 'Hidden' object is not subscriptable``
-   (plugins/tabletop_glyph_chess/context.py, ``_paying``).
+1. ``glux-joker`` (variants/house_rules/glux_joker.py), not yet mended, so
+   a strict ``xfail`` (once mended the test passes, and the mark must go):
+   a placement names the face and the square (``2@i8``), not the chip. A
+   joker placed showing 2 and a 2/5 chip placed showing 2 are one event,
+   and the log as any other seat reads it is the same (the draw was hidden
+   from them), yet every other seat's view shows which it was (the bags:
+   all chips less those placed). Placing a chip does show it at a real
+   table; what is wrong is that no event says so: the log line, ``replay
+   --as``, and the OpenSpiel adapter's information state (the log as the
+   seat reads it) give two states the seat can tell apart the same
+   information.
+2. Glyph Chess, mended: the picture of a seat's view (``render -o
+   board.svg``, the viewer's board) asks the game who acts next on that
+   view (``tabletop.sight.svg.whose_turn``), and where the player to act
+   had an empty bag the rules read that player's hand, which the view hides
+   (``TypeError: 'Hidden' object is not subscriptable``). Whether another
+   seat can act is not the viewer's to know: on a view, the player at turn
+   may act (``actions.can_act``).
 """
 
 from __future__ import annotations
@@ -74,7 +74,6 @@ def test_glux_joker_what_the_view_shows_and_the_log_does_not():
     assert "joker" in message and "different view: State.bags" in message
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason="finding 2: a Glyph Chess picture of a seat's view")
 def test_glyph_chess_pictures_name_who_acts_on_every_seats_view():
     header, choices = testing.random_history(registry(), "glyph-chess", PLAYERS, seed="official 3-1")
     played = testing.Played(registry(), header)

@@ -14,7 +14,7 @@ from itertools import accumulate, chain
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from tabletop import Event
+from tabletop import Event, Hidden
 from tabletop.base.caches import Bound
 from tabletop.play.sampling import drawn
 
@@ -432,6 +432,11 @@ def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None
     stopped at the first action found. On a Work (and with the shared ways
     to pay), the context is kept in ``Work.listed`` for the listing that
     follows."""
+    if isinstance(state.hands[seat], Hidden):
+        # Another seat's view: its coins are hidden, so whether it has an
+        # action is not the viewer's to know. As far as the view goes it
+        # may act (a picture's "who acts next" must not tell a forced pass).
+        return True
     ctx = Context(game, state, seat, known) if known is not None else _context(game, state, seat)
     casting = game.casting
     found: list = []
