@@ -44,8 +44,11 @@ from .state import State, Work
 if TYPE_CHECKING:
     from .game import Glux
 
-#: Rule hooks for decisions a variant adds outside the table of steps: when
-#: a variant implements one, Glüx has no fast path (see the module's docstring).
+#: Rule hooks for decisions a variant adds by hooks rather than by a step of
+#: its own, answering on the immutable state: when a variant implements one,
+#: every step takes the variant's events by them (``steps.with_variant_decisions``,
+#: through ``TurnStep.adding``) and Glüx has no fast path (see the module's
+#: docstring).
 PLAIN_ONLY = ("glux_check", "glux_apply", "glux_decisions")
 
 #: For the possible draws of a game (its players and kinds of chip), each

@@ -29,7 +29,9 @@ step); ``TurnStep.follows`` leads into it and back out (:func:`set_step`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
 
 from tabletop import Event, Forced, Over, Turn, TurnStep, rulehook
 from tabletop.base.caches import Bound
@@ -37,11 +39,12 @@ from tabletop.base.errors import quote
 from tabletop.model.steps import decided_by
 from tabletop.play.sampling import sampled_by
 
-from . import setup, turn
-from .events import Draw, Exclude, FirstPlayer, Place, Start
+from . import decisions, setup, turn
+from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
+from .fast import PLAIN_ONLY
 from .placement import place
 from .refusal import refuse
-from .state import Work, hand_of, hand_size
+from .state import State, Work, hand_of, hand_size
 
 if TYPE_CHECKING:
     from .game import Glux
@@ -116,9 +119,8 @@ def check(game: Glux, state: Any, decision: Event) -> str | None:
         return game.placement.error(state, seat, square, decision.face, decision.start)  # type: ignore[attr-defined]
     if kind is Start:
         return setup.check_start(game, state, decision)  # type: ignore[arg-type]
-    reason = game.rules.glux_check(game=game, state=state, decision=decision)
-    if reason is not None:
-        return reason or None
+    # (A variant's own decision is checked by ``glux_check``, in the step that
+    # takes it: :func:`with_variant_decisions`.)
     return f"{decision.kind} is not a decision"
 
 
@@ -229,20 +231,7 @@ def _place_legal(game: Glux, state: Any, player: str) -> Sequence[Event]:
         squares = sorted(fast.count_reach(state)[seat] if placement.lines else set(placement.reachable(state, seat)))
         return placement.listing(state, seat, player, squares, fast.made[seat])
     squares = sorted(set(placement.reachable(state, seat)))
-    placements = placement.listing(state, seat, player, squares)
-    if game.variant_decisions:
-        extra = tuple(game.rules.glux_decisions(game=game, state=state, seat=seat))
-        if extra:
-            for decision in extra:
-                why = check(game, state, decision) if getattr(decision, "player", None) == player else "not theirs"
-                if why:
-                    raise refuse(
-                        game.rules,
-                        "glux_decisions",
-                        f"gave {quote(game.format(decision))} for {player}, who may not take it now ({why})",
-                    )
-            return [*placements, *extra]
-    return placements
+    return placement.listing(state, seat, player, squares)
 
 
 def _place_asks(game: Glux, state: Any, player: str) -> str:
@@ -289,14 +278,90 @@ REFILL_STEP = TurnStep(
 STEPS: dict[str, TurnStep] = {step.name: step for step in (SETUP_STEP, PLACE_STEP, DRAW_STEP, REFILL_STEP, OVER_STEP)}
 
 
+# -- a variant's own events, by the decision hooks (plain path only) --------------------------
+class _NotGlux(type):
+    def __instancecheck__(cls, instance: object) -> bool:
+        return isinstance(instance, Event) and not isinstance(instance, EVENTS)
+
+
+class VariantEvent(Event, metaclass=_NotGlux):
+    """Any event of a class Glüx does not write: a variant's own (``isinstance``
+    says so of it), of no origin itself. The steps take such events by the
+    decision hooks (:func:`with_variant_decisions`)."""
+
+    origin: ClassVar[str] = ""
+
+
+def with_variant_decisions(table: Mapping[str, TurnStep]) -> dict[str, TurnStep]:
+    """``table`` with every step also taking a variant's own events
+    (:class:`VariantEvent`) by ``TurnStep.adding``, as a step of a
+    variant's adds its decision: ``glux_decisions`` lists them after the
+    placements (in the place step, to the player at turn), ``glux_check``
+    checks them and ``glux_apply`` applies them (after ``glux_memo``, on the
+    immutable state: ``decisions.applied``)."""
+    return {
+        name: step.adding(VariantEvent, _variant_decisions if name == PLACE else _none, _variant_check, _variant_apply)
+        for name, step in table.items()
+    }
+
+
+def _none(game: Glux, state: Any, player: str) -> Sequence[Event]:
+    return ()
+
+
+def _variant_decisions(game: Glux, state: Any, player: str) -> Sequence[Event]:
+    """The decisions variants add for ``player`` (``glux_decisions``) while
+    they are at turn to place, each one they may take now (else one line
+    names the variant)."""
+    seat = game.seats[player]
+    if not game.variant_decisions or state.hands[seat] is None or state.turn != seat or state.drawing:
+        return ()
+    extra = tuple(game.rules.glux_decisions(game=game, state=state, seat=seat))
+    for decision in extra:
+        if getattr(decision, "player", None) != player:
+            why: str | None = "not theirs"
+        else:
+            why = (
+                _variant_check(game, state, decision)
+                if isinstance(decision, VariantEvent)
+                else check(game, state, decision)
+            )
+        if why:
+            raise refuse(
+                game.rules,
+                "glux_decisions",
+                f"gave {quote(game.format(decision))} for {player}, who may not take it now ({why})",
+            )
+    return extra
+
+
+def _variant_check(game: Glux, state: Any, decision: Event) -> str | None:
+    reason = game.rules.glux_check(game=game, state=state, decision=decision)
+    if reason is not None:
+        return reason or None
+    return f"{decision.kind} is not a decision"
+
+
+def _variant_apply(game: Glux, work: Work, event: Event) -> None:
+    # The hook makes a new state: the twin takes its fields.
+    after = Work.thaw(decisions.applied(game, Work.freeze(work), event))
+    for field in _FIELDS:
+        setattr(work, field, getattr(after, field))
+
+
+#: The fields of the state, which the twin holds too.
+_FIELDS = tuple(field.name for field in attrs.fields(State))
+
+
 @rulehook
 def glux_turn_steps(players: int) -> Mapping[str, TurnStep]:
     return STEPS
 
 
 #: Turns already made, by the identity of the table the hook gave (kept with
-#: it, so that the identity stays its own).
-_TURNS: dict[int, tuple[Mapping[str, TurnStep], Turn]] = {}
+#: it, so that the identity stays its own) and whether a variant's decisions
+#: are added to it (:func:`with_variant_decisions`).
+_TURNS: dict[tuple[int, bool], tuple[Mapping[str, TurnStep], Turn]] = {}
 #: The official table is one object and a variant's usually one too: a
 #: process meets a few; more come from a variant that makes its table
 #: afresh for each game, whose tables are not asked for again.
@@ -309,13 +374,19 @@ def turn_of(table: Mapping[str, TurnStep], rules: Any = None) -> Turn:
     (``state.Work``); an official step is read from the state
     (:func:`step_of`), a variant's named in it (:func:`set_step`). Every
     step's check names what is wrong with any decision (``check``), so none
-    is screened by the classes the step takes."""
-    found = _TURNS.get(id(table))
+    is screened by the classes the step takes. Where a variant implements
+    the decision hooks (``PLAIN_ONLY``: ``glux_decisions``, ``glux_check``,
+    ``glux_apply``, given the ``rules`` in force), every step also takes
+    the variant's own events, by those hooks (:func:`with_variant_decisions`)."""
+    adds = rules is not None and not all(map(rules.official, PLAIN_ONLY))
+    key = (id(table), adds)
+    found = _TURNS.get(key)
     if found is not None and found[0] is table:
         return found[1]
     check_table(table, rules)
-    made = Turn(table, work=Work, phase=step_of, set_phase=set_step, screens=False)
-    return TURNS_KEPT.keep(_TURNS, id(table), (table, made))[1]
+    steps = with_variant_decisions(table) if adds else table
+    made = Turn(steps, work=Work, phase=step_of, set_phase=set_step, screens=False)
+    return TURNS_KEPT.keep(_TURNS, key, (table, made))[1]
 
 
 def check_table(table: Mapping[str, TurnStep], rules: Any = None) -> None:

@@ -65,13 +65,13 @@ class Fast(TurnFast):
         self.ways = WAYS
         #: The node of the Work now: (the Work, the node), forgotten at every event.
         self._node: tuple[Work, Any] | None = None
-        fold, nodes = self.apply, self.turn.nodes
+        fold, asked = self.apply, self.next
 
         def next(live: Work) -> Any:
             known = self._node
             if known is not None and known[0] is live:
                 return known[1]
-            node = nodes[live.at](game, live)
+            node = asked(live)
             self._node = (live, node)
             return node
 

@@ -26,6 +26,7 @@ from tabletop import (
 from tabletop.log.header import Header
 from tabletop_glux.events import Draw, Exclude, FirstPlayer, Place
 from tabletop_glux.state import recall, remember
+from tabletop_glux.steps import VariantEvent
 
 from .helpers import position, squares
 
@@ -379,6 +380,23 @@ def test_glux_decisions_glux_check_glux_apply_a_redraw_once_per_game(registry):
     after = variant.apply(after, Draw("ann", "2/5"))
     assert variant.next(after) == Decide(("ben",))
     assert variant.check(after, Redraw("ben")) == "you have redrawn once already"
+
+
+def test_a_variants_events_by_the_decision_hooks_are_taken_by_the_steps_through_adding(registry):
+    """``glux_decisions``, ``glux_check`` and ``glux_apply`` answer through
+    ``TurnStep.adding``, as a variant's own step does: every step takes a
+    variant's own events (``steps.VariantEvent``), and the turn folds them."""
+    official, variant = game(registry), game(registry, "RedrawOnce")
+    assert all(VariantEvent in step.accepts for step in variant.turn.table.values())
+    assert not any(VariantEvent in step.accepts for step in official.turn.table.values())
+    assert isinstance(Redraw("ann"), VariantEvent) and isinstance(Pass("ann"), VariantEvent)
+    assert not any(isinstance(event, VariantEvent) for event in (Place("ann", "a3", 4), Draw("ann", "1/6")))
+    state = position(variant, TWO, hands={"ann": "1/6"})
+    after = variant.turn.fold(variant, state, Redraw("ann"))
+    assert after is not None and after == variant.apply(state, Redraw("ann")) and after.drawing
+    # A forced event of a variant's own, too (``glux_stuck``, then ``glux_apply``).
+    passing = game(registry, "StuckPlayersPass")
+    assert passing.turn.fold(passing, state, Pass("ann")).turn == 1
 
 
 def test_glux_notate_and_glux_parse_a_redraw(registry):

@@ -12,13 +12,16 @@ was given, so a replay can keep any state it passed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import attrs
 
 from ..base.errors import IllegalEventError
 from .events import Event
 from .nodes import Node, Outcome
+
+if TYPE_CHECKING:
+    from ..play.turn import Steps
 
 
 @attrs.frozen
@@ -46,11 +49,15 @@ class Fast(Protocol):
     ``freeze`` would give (a property test holds the two together).
 
     A game on the core's turn (:class:`tabletop.play.turn.Turn`) gets its fast
-    path from it (:class:`tabletop.play.turn.TurnFast`), which also offers
-    ``game`` and ``turn``: the engine's fast loops then ask the step the
-    live state is in (``live.at``) for its node, check and listing
-    directly, and take a decision of the player a step's node declares
-    (:func:`tabletop.model.steps.decided_by`) without asking the node.
+    path from it (:class:`tabletop.play.turn.TurnFast`), which also declares
+    what :class:`tabletop.play.turn.Stepped` asks: the game and the turn it
+    runs, and the engine's fast loops, which fold a batch of events
+    (``Match.follow``) or play on (``Match.race``) asking the step the live
+    state is in (``live.at``) directly, and take a decision of the player a
+    step's node declares (:func:`tabletop.model.steps.decided_by`) without
+    asking the node. The engine folds a game's own fast path, one that is
+    no :class:`~tabletop.play.turn.TurnFast`, an event at a time through
+    these methods, and leaves its self-play to the caller's loop.
     """
 
     def thaw(self, state: Any) -> Any:
@@ -101,11 +108,12 @@ class Game:
     #: or object, or a tuple of them, e.g. one per rule module).
     official_rules: ClassVar[object | tuple[object, ...] | None] = None
 
-    #: The turn the core runs for this game (:class:`tabletop.play.turn.Turn`), or
-    #: None: a game that makes one in ``__init__`` (from its table of steps)
-    #: is answered ``next``, ``check``, ``apply``, ``legal``, ``asks`` and
-    #: ``fast`` by it, and writes none of them.
-    turn: Any = None
+    #: The turn the core runs for this game (:class:`tabletop.play.turn.Turn`,
+    #: what :class:`tabletop.play.turn.Steps` declares), or None: a game that
+    #: makes one in ``__init__`` (from its table of steps) is answered
+    #: ``next``, ``check``, ``apply``, ``legal``, ``asks`` and ``fast`` by
+    #: it, and writes none of them.
+    turn: Steps | None = None
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any], rules: Any) -> None:
         self.players = tuple(players)
@@ -135,13 +143,9 @@ class Game:
         declared a :class:`tabletop.model.options.Number` as a number within its
         bounds.
         """
-        from ..base.errors import UsageError
         from . import options as declared
 
-        for key in options:
-            if key not in cls.options:
-                known = ", ".join(sorted(cls.options)) or "none"
-                raise UsageError(f"unknown option '{key}' for {cls.name} (options: {known})")
+        _refuse_unknown(cls, options)
         return declared.read(cls.options, options)
 
     @classmethod
@@ -157,13 +161,9 @@ class Game:
         :class:`tabletop.model.options.Number` that is not a number within its
         bounds.
         """
-        from ..base.errors import UsageError, quote
         from . import options as declared
 
-        for key in options:
-            if key not in cls.options:
-                known = ", ".join(sorted(cls.options)) or "none"
-                raise UsageError(f"unknown option {quote(key)} for {cls.name} (options: {known})")
+        _refuse_unknown(cls, options)
         return declared.check(cls.options, options)
 
     def option(self, name: str) -> Any:
@@ -217,7 +217,7 @@ class Game:
         (:meth:`tabletop.play.turn.Turn.fast`) when the game has one."""
         return None if self.turn is None else self.turn.fast(self)
 
-    def _turn(self) -> Any:
+    def _turn(self) -> Steps:
         turn = self.turn
         if turn is None:
             raise NotImplementedError(
@@ -369,3 +369,15 @@ class Game:
         """What is asked of ``player`` now, in a few words (e.g. "place the 2/5
         chip"): the step's ``asks`` on the core's turn, else "decide"."""
         return "decide" if self.turn is None else self.turn.asks(self, state, player)
+
+
+def _refuse_unknown(game: type[Game], options: Mapping[str, Any]) -> None:
+    """Refuse the first of ``options`` that ``game`` does not declare, naming
+    it and the options there are (read from the command line or from a log's
+    header alike)."""
+    from ..base.errors import UsageError, quote
+
+    for key in options:
+        if key not in game.options:
+            known = ", ".join(sorted(game.options)) or "none"
+            raise UsageError(f"unknown option {quote(key)} for {game.name} (options: {known})")

@@ -159,7 +159,3 @@ def declared_decider(node: Any, check: Any) -> Callable[[Any, Any], str | None] 
     if declared is None or declared[0] is not node or declared[2] is not check:
         return None
     return declared[1]
-
-
-def _phase(state: Any) -> str:
-    return state.phase

@@ -20,7 +20,7 @@ from ..model.events import AGREED, CHANCE, DECISION, Agreement, Event, Handover,
 from ..model.game import Fast, Game
 from ..model.nodes import Chance, Decide, Forced, Node, Outcome, Over
 from . import chance
-from .sampling import uniform
+from .turn import TurnFast
 
 _COMMITMENT = re.compile(r"^sha256:[0-9a-f]{64}$")
 
@@ -320,105 +320,40 @@ class Match:
         """Validate and apply each ``(seq, event)`` in turn, as :meth:`accept`
         does, on the fast path when the match has one (see :meth:`hurry`).
 
-        The common events (a decision of a player the node names, a possible
-        chance outcome, the event the rules force) are checked and applied
-        here directly; anything else (sealed decisions, the seed's reveal, a
-        resignation, an illegal event and its message) goes through
-        :meth:`accept`."""
+        On a fast path on the core's turn (``tabletop.play.turn.Stepped``),
+        the common events (a decision of a player the node names, a possible
+        chance outcome, the event the rules force) are checked and folded a
+        batch at a time by the fast path itself (``TurnFast.follow``, which
+        asks the steps directly); anything else (sealed decisions, the
+        seed's reveal, a resignation, an illegal event and its message) goes
+        through :meth:`accept`, as every event does on the plain path or on
+        a game's own fast path."""
         fast = self._fast
-        if fast is None:
+        if not isinstance(fast, TurnFast):
             for seq, event in events:
                 self.accept(event, seq)
             return
-        foreign = self._foreign
-        fold = fast.apply
-        # A fast path on the core's turn (``tabletop.play.turn.TurnFast``) is
-        # asked the step its live state is in (``live.at``) directly: one
-        # call per question rather than two (this loop runs for every event).
-        steps = getattr(fast, "turn", None)
-        if steps is not None:
-            arg, nodes, checks = fast.game, steps.nodes, steps.checks
-            # Steps whose node declares who decides in it (``decided_by``): a
-            # decision of that player that the step's check finds legal is
-            # folded without asking the node, which may have to look for a
-            # legal decision to tell a decision from a forced event.
-            deciders = steps.deciders
-            effects, phase, leading, settle = steps.effects, steps.phase, steps.leading, steps.settle
-            # The turn's own apply is written out below, unless the fast path
-            # does more at each event than the turn (``TurnFast.stepping``).
-            inline = fast.apply is getattr(fast, "stepping", None)
-        else:
-            next_node, check = fast.next, fast.check
-            inline = False
         # Events of these kinds, and any event while a node is pending or a
         # decision sealed, go through :meth:`accept`; only it changes those.
-        unusual = {*foreign, Resign, Agreement, Handover}
-        live = self._live
-        done = self.seq
-        pending = self._node is not None or bool(self.seals) or self.agreed is not None
-        folded = False
-        try:
-            for seq, event in events:
-                if pending or seq != done + 1 or type(event) in unusual:
-                    self.seq = done
-                    if folded:  # accept reads the state as folded so far
-                        self._stale, folded = True, False
-                    self.accept(event, seq)  # resigning makes a new live state
-                    live, done = self._live, self.seq
-                    pending = self._node is not None or bool(self.seals) or self.agreed is not None
-                    continue
-                origin = event.origin
-                if steps is not None:
-                    at = live.at
-                    who = deciders.get(at) if origin == DECISION else None
-                    if who is not None and who(arg, live) == event.player and checks[at](arg, live, event) is None:
-                        node, ok = None, True  # that player's legal decision: no node asked
-                    else:
-                        node = nodes[at](arg, live)
-                        ok = False
-                else:
-                    node, ok = next_node(live), False
-                if ok:
-                    pass
-                elif (kind := type(node)) is Decide:
-                    ok = (
-                        origin == DECISION
-                        and not node.sealed
-                        and event.player in node.players  # type: ignore[attr-defined]
-                        and (checks[at](arg, live, event) if steps is not None else check(live, event)) is None
-                    )
-                elif kind is Chance or (kind is not Forced and isinstance(node, Chance)):
-                    # A game's own kind of chance node (one that looks its
-                    # outcomes up faster) is a chance node all the same.
-                    ok = origin == CHANCE and node.allows(event)  # type: ignore[union-attr]
-                elif kind is Forced:
-                    ok = origin != DECISION and origin != CHANCE and event == node.event  # type: ignore[union-attr]
-                if not ok:
-                    self.seq = done
-                    self._node = node
-                    if folded:
-                        self._stale, folded = True, False
-                    self.accept(event, seq)  # says why, or handles what is not common
-                    live, done = self._live, self.seq
-                    pending = self._node is not None or bool(self.seals) or self.agreed is not None
-                    continue
-                if inline:
-                    # ``TurnFast.apply`` without its call: the step's effect,
-                    # then settling when the step it leads to may lead on.
-                    effects[at](arg, live, event)
-                    at = phase(live)
-                    if at in leading:
-                        settle(arg, live)
-                        at = phase(live)
-                    live.at = at
-                else:
-                    fold(live, event)
-                done = seq
-                folded = True
-        finally:
-            self.seq = done
-            if folded:
-                self._stale = True
+        unusual = {*self._foreign, Resign, Agreement, Handover}
+        events = iter(events)
+        while True:
+            if self._node is None and not self.seals and self.agreed is None:
+                reached = [self.seq]
+                try:
+                    stopped = fast.follow(self._live, events, reached, unusual)
+                finally:
+                    if reached[0] != self.seq:  # accept reads the state as folded so far
+                        self.seq, self._stale = reached[0], True
+                if stopped is None:
+                    return
+                seq, event, self._node = stopped  # the node asked for it, if any
+            else:
+                item = next(events, None)
+                if item is None:
+                    return
+                seq, event = item
+            self.accept(event, seq)  # says why, or handles what is not common (a resignation makes a new live state)
 
     def race(
         self,
@@ -436,92 +371,22 @@ class Match:
         so every choice is legal). Each event is appended to ``events``; more
         than ``max_events`` in all is an error. A sealed decision, a decision
         of a player missing from ``choose`` or the end leaves the rest to the
-        caller.
+        caller, and so does a game whose fast path is not on the core's turn
+        (``tabletop.play.turn.Stepped``): the fast path on the turn plays
+        (``TurnFast.race``), asking the steps directly.
 
         A player whose bot draws as the core's random bot does (declared
         with ``tabletop.play.sampling.draws_uniformly``) is given, in a step whose
         listing declares the random bot's draw
         (``tabletop.play.sampling.sampled_by``), that draw: the same decision,
         without the listing."""
-        if not self.hurry():
+        if not self.hurry() or not isinstance(self._fast, TurnFast):
             return
-
-        fast, live, game = self._fast, self._live, self.game
-        name = game.name
-        assert fast is not None
-        # Looked up once: this loop runs for every event of every self-played game.
-        next_node, legal_of, fold, append = fast.next, fast.legal, fast.apply, events.append
-        steps = getattr(fast, "turn", None)
-        if steps is not None:  # the step's own functions, as in :meth:`follow`
-            arg, nodes, legals = fast.game, steps.nodes, steps.legals
-            # A step whose node declares who decides in it (``decided_by``)
-            # is asked that player's decisions first: when there are any,
-            # the node is that player's decision, and need not be asked.
-            deciders = steps.deciders
-            # The players drawn for by a step's own draw, where it has one.
-            samplers = getattr(fast, "samplers", None) or {}
-            drawn = {player for player, bot in choose.items() if uniform(bot)} if samplers else set()
-        else:
-            samplers, drawn = {}, set()
-        seq = self.seq
-        # The event number past which self-play has gone on too long.
-        last = seq + max_events - len(events)
+        reached = [self.seq]
         try:
-            while True:
-                node = event = None
-                if steps is not None:
-                    at = live.at
-                    who = deciders.get(at)
-                    if who is not None:
-                        player = who(arg, live)
-                        if player in drawn and at in samplers:
-                            event = samplers[at](arg, live, player, rngs[player])
-                            if event is None:  # none: the node says what comes instead
-                                node = nodes[at](arg, live)
-                        else:
-                            legal = legals[at](arg, live, player) if player is not None else ()
-                            if legal:
-                                try:
-                                    pick = choose[player]
-                                except KeyError:
-                                    return  # a player without a bot: the caller's to decide
-                                event = pick(game, None, player, legal, rngs[player])
-                            else:  # none: the node says what comes instead
-                                node = nodes[at](arg, live)
-                    else:
-                        node = nodes[at](arg, live)
-                else:
-                    node = next_node(live)
-                if event is None:
-                    kind = type(node)
-                    if kind is Chance or (kind is not Decide and kind is not Forced and isinstance(node, Chance)):
-                        # An outcome the number cannot change needs no number.
-                        event = node.sure
-                        if event is None:
-                            event = node.pick(number(seq + 1))
-                    elif kind is Forced:
-                        event = node.event
-                    elif kind is Decide and not node.sealed:
-                        player = node.players[0]
-                        try:
-                            pick = choose[player]
-                        except KeyError:
-                            return
-                        legal = legals[at](arg, live, player) if steps is not None else legal_of(live, player)
-                        if not legal:
-                            raise IllegalEventError(f"{name}: {player} must decide but has no legal decision")
-                        event = pick(game, None, player, legal, rngs[player])
-                    else:
-                        return
-                # (Writing the turn's apply out here, as :meth:`follow` does,
-                # gains self-play about 1.5%: not worth a second copy.)
-                fold(live, event)
-                append(event)
-                seq += 1
-                if seq > last:
-                    raise IllegalEventError(f"{name}: self-play did not end within {max_events} events")
+            self._fast.race(self._live, choose, rngs, number, events, reached, max_events)
         finally:
-            self.seq = seq
+            self.seq = reached[0]
             self._stale = True
             self._node = None
 

@@ -1,7 +1,11 @@
 """The turn, run by the core: a game declares its steps (a table of
 :class:`~tabletop.TurnStep`), its state and the state's mutable twin; the
 :class:`Turn` made from them answers every question the engine asks, on
-every path, from that one table:
+every path, from that one table.
+
+The step dispatch (finding the step a state is in, then calling its
+``node``, ``check``, ``legal``, ``asks`` or ``apply`` and settling after
+it) is written here once, on the plain path and on the fast one:
 
 ========================  ==================================================
 path                      asks the current step's
@@ -12,16 +16,27 @@ path                      asks the current step's
 ``Game.asks``             ``asks``
 ``Game.apply``            ``apply`` on a thawed twin, then :meth:`Turn.settle`
 ``Game.fast()``           the same, on a twin kept for a whole game
-                          (:class:`TurnFast`)
-engine's fast loops       ``Turn.nodes`` / ``checks`` / ``legals`` /
-                          ``deciders`` by the name the twin keeps in ``at``
+                          (:class:`TurnFast`), which keeps the name of its
+                          step in ``at``
+``Match.follow``          ``node`` (or, in a step whose node declares who
+                          decides, nothing), ``check`` and ``apply`` on the
+                          twin, a batch of events at a time
+                          (:meth:`TurnFast.follow`)
+``Match.race``            ``node``, ``legal`` (or the random bot's draw a
+                          step's listing declares) and ``apply`` on the
+                          twin, until the bots cannot play on
+                          (:meth:`TurnFast.race`)
 ========================  ==================================================
 
 So a log line goes one way to its rule: the event it parses to is checked
-by the step the state is in (``Turn.checks[at]``, the step's ``check``) and
-applied by it (``Turn.effects[at]``, the step's ``apply``), whether one
-event is accepted (``Match.accept``), a folder is replayed
-(``Match.follow``), bots play (``Match.race``) or a search plays out.
+by the step the state is in (the step's ``check``) and applied by it (the
+step's ``apply``), whether one event is accepted (``Match.accept``), a
+folder is replayed (``Match.follow``), bots play (``Match.race``) or a
+search plays out. The engine reads no table of steps and finds no step:
+it calls what :class:`Steps` (a game's turn) and :class:`Stepped` (a fast
+path on it) declare. (The fast loops ask the steps' functions themselves,
+one call per question, and fold with the fast path's ``apply``: they run
+for every event replayed or self-played.)
 
 A game with a :class:`Turn` (``self.turn``) need not write ``next``,
 ``check``, ``apply``, ``legal``, ``asks`` or ``fast``: :class:`~tabletop.Game`
@@ -32,17 +47,91 @@ answers them from it. A game whose fast path keeps more than the state
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
+from typing import Any, Protocol
 
-from ..base.errors import PluginError
+from ..base.errors import IllegalEventError, PluginError
 from ..base.naming import code_of
-from ..model.events import Event
-from ..model.nodes import Decide, Node
+from ..model.events import CHANCE, DECISION, Event
+from ..model.nodes import Chance, Decide, Forced, Node
 from ..model.steps import NOT_NOW, TurnStep, declared_decider, wait
-from .sampling import declared_sampler
+from .sampling import declared_sampler, uniform
 
 Check = Callable[[Any, Any, Event], "str | None"]
+#: A bot's ``choose(game, state, player, legal, rng)``.
+Choose = Callable[[Any, Any, str, Sequence[Event], Any], Event]
+
+
+class Steps(Protocol):
+    """The contract between a game and its turn (``Game.turn``): what
+    :class:`~tabletop.Game` asks of it for its rules, on immutable states.
+    :class:`Turn` is the core's."""
+
+    #: The steps in force, by name.
+    table: Mapping[str, TurnStep]
+
+    def next(self, game: Any, state: Any) -> Node: ...
+
+    def check(self, game: Any, state: Any, decision: Event) -> str | None: ...
+
+    def legal(self, game: Any, state: Any, player: str) -> Sequence[Event]: ...
+
+    def asks(self, game: Any, state: Any, player: str) -> str: ...
+
+    def fold(self, game: Any, state: Any, event: Event) -> Any:
+        """The state after ``event``, or None when the step the state is in
+        does not take events of its kind."""
+
+    def fast(self, game: Any) -> Stepped | None:
+        """The fast path of ``game`` on this turn, or None."""
+
+
+class Stepped(Protocol):
+    """The contract between the engine and a fast path on the core's turn:
+    the general fast path's answers (:class:`tabletop.Fast`: ``thaw``,
+    ``freeze``, ``next``, ``check``, ``legal``, ``apply``), the game and
+    the turn it runs, and the engine's two fast loops, which ask the steps
+    themselves: ``Match.follow`` hands it a batch of events to check and
+    fold (:meth:`follow`), ``Match.race`` the bots to play on with
+    (:meth:`race`). :class:`TurnFast` is the core's, and the engine takes a
+    fast path for one when it is a :class:`TurnFast` (a game's own fast
+    path, a plain :class:`tabletop.Fast`, is folded an event at a time)."""
+
+    #: The game the fast path runs.
+    game: Any
+    #: The turn it runs.
+    turn: Turn
+    #: The random bot's draw in each step whose listing declares one, by name.
+    samplers: Mapping[str, Callable[[Any, Any, str, Any], Any]]
+
+    def thaw(self, state: Any) -> Any: ...
+
+    def freeze(self, live: Any) -> Any: ...
+
+    def next(self, live: Any) -> Node: ...
+
+    def check(self, live: Any, decision: Event) -> str | None: ...
+
+    def legal(self, live: Any, player: str) -> Sequence[Event]: ...
+
+    def apply(self, live: Any, event: Event) -> None: ...
+
+    def follow(
+        self, live: Any, events: Iterator[tuple[int, Event]], reached: list[int], unusual: Container[type]
+    ) -> tuple[int, Event, Node | None] | None:
+        """See :meth:`TurnFast.follow`."""
+
+    def race(
+        self,
+        live: Any,
+        choose: Mapping[str, Choose],
+        rngs: Mapping[str, Any],
+        number: Callable[[int], float],
+        events: list[Event],
+        reached: list[int],
+        max_events: int,
+    ) -> None:
+        """See :meth:`TurnFast.race`."""
 
 
 class Turn:
@@ -83,8 +172,8 @@ class Turn:
         self.set_phase: Callable[[Any, str], None] = set_phase if set_phase is not None else _set_phase
         self.guarded = guarded
         table = self.table
-        #: Each step's answers by its name: the engine's fast loops call them
-        #: directly (one call per question, no wrapper).
+        #: Each step's answers by its name, which the dispatch below (and
+        #: :class:`TurnFast`'s) calls directly: one call per question.
         self.nodes = {name: step.node for name, step in table.items()}
         self.checks: dict[str, Check] = {name: _checking(step, screens, screen) for name, step in table.items()}
         self.legals = {name: step.legal for name, step in table.items()}
@@ -100,6 +189,18 @@ class Turn:
         self.deciders = {
             name: who for name, step in table.items() if (who := declared_decider(step.node, step.check)) is not None
         }
+        #: The random bot's draw in each step whose ``legal`` declares it
+        #: (``tabletop.play.sampling.sampled_by``), by the step's name: self-play
+        #: (``Match.race``, through :meth:`TurnFast.race`) asks it instead of
+        #: the listing. Empty in a turn whose listing asks the node first
+        #: (``guarded``).
+        self.samplers: dict[str, Callable[[Any, Any, str, Any], Any]] = (
+            {}
+            if guarded
+            else {
+                name: sampler for name, step in table.items() if (sampler := declared_sampler(step.legal)) is not None
+            }
+        )
         self._shapes: tuple[type[Event], ...] | None = None
 
     # -- the plain answers -----------------------------------------------------------
@@ -115,10 +216,8 @@ class Turn:
 
     def legal(self, game: Any, state: Any, player: str) -> Sequence[Event]:
         at = self.phase(state)
-        if self.guarded:
-            node = self.nodes[at](game, state)
-            if type(node) is not Decide or player not in node.players:
-                return []
+        if self.guarded and _not_theirs(self.nodes[at](game, state), player):
+            return []
         return self.legals[at](game, state, player)
 
     def asks(self, game: Any, state: Any, player: str) -> str:
@@ -135,8 +234,7 @@ class Turn:
         events of its kind."""
         if not self.takes(work, event):
             return False
-        self.effects[self.phase(work)](game, work, event)
-        self.settle(game, work)
+        self.stepped(game, work, self.phase(work), event)
         return True
 
     def fold(self, game: Any, state: Any, event: Event) -> Any:
@@ -146,9 +244,19 @@ class Turn:
         if not self.takes(state, event):
             return None
         work = self.work.thaw(state)
-        self.effects[self.phase(work)](game, work, event)
-        self.settle(game, work)
+        self.stepped(game, work, self.phase(work), event)
         return self.work.freeze(work)
+
+    def stepped(self, game: Any, work: Any, at: str, event: Event) -> str:
+        """Apply ``event`` to the twin ``work``, in step ``at``, with that
+        step's effect, then settle: the name of the step ``work`` is in
+        after it (:class:`TurnFast`'s ``apply`` too, on its live twin)."""
+        self.effects[at](game, work, event)
+        at = self.phase(work)
+        if at in self.leading:
+            self.settle(game, work)
+            at = self.phase(work)
+        return at
 
     def settle(self, game: Any, work: Any) -> None:
         """Pass over the steps that need no event now, to the next one that does."""
@@ -191,26 +299,35 @@ class TurnFast:
     step it is in as ``at`` (an own attribute of the twin class), set by
     :meth:`thaw` and after every event.
 
-    The engine's fast loops read :attr:`turn` and :attr:`game` and call the
-    step's functions directly; :meth:`next`, :meth:`check`, :meth:`legal`
-    and :meth:`apply` answer the same for everyone else."""
+    It is the engine's :class:`Stepped`: the engine's fast loops
+    (``Match.follow``, ``Match.race``) hand it a batch of events to fold
+    (:meth:`follow`) or the bots to play on with (:meth:`race`), and it asks
+    each step's functions directly; its ``next``, ``check``, ``legal`` and
+    ``apply`` answer one question at a time (``Match.node`` and
+    ``Match.accept``, bots, search). A
+    subclass that does more at each event (Glyph Chess's forgets the node
+    it keeps) replaces ``next`` or ``apply`` with its own, which call these;
+    :meth:`follow` and :meth:`race` fold with the ``apply`` in force."""
+
+    #: The random bot's draw in each step whose ``legal`` declares it
+    #: (:attr:`Turn.samplers`): :meth:`race` gives it to a bot that draws as
+    #: the random bot does, instead of a listing to draw from.
+    samplers: Mapping[str, Callable[[Any, Any, str, Any], Any]]
+    #: The answers, bound to the game and the turn's tables in ``_bind``:
+    #: :meth:`Turn.next`, :meth:`Turn.check` and :meth:`Turn.legal` in the
+    #: step ``live.at`` (in a guarded turn, ``legal`` asks this fast path's
+    #: ``next`` first), and ``apply``, the step's effect and settling, after
+    #: which ``live.at`` names the step the twin is in.
+    next: Callable[[Any], Node]
+    check: Callable[[Any, Event], str | None]
+    legal: Callable[[Any, str], Sequence[Event]]
+    apply: Callable[[Any, Event], None]
+    stepping: Callable[[Any, Event], None]
 
     def __init__(self, game: Any, turn: Turn) -> None:
         self.game = game
         self.turn = turn
-        #: The random bot's draw in each step whose ``legal`` declares it
-        #: (``tabletop.play.sampling.sampled_by``), by the step's name: self-play
-        #: (``Match.race``) asks it instead of the listing. None in a turn
-        #: whose listing asks the node first (``Turn.guarded``).
-        self.samplers = (
-            {}
-            if turn.guarded
-            else {
-                name: sampler
-                for name, step in turn.table.items()
-                if (sampler := declared_sampler(step.legal)) is not None
-            }
-        )
+        self.samplers = turn.samplers
         self._bind()
 
     def thaw(self, state: Any) -> Any:
@@ -222,9 +339,9 @@ class TurnFast:
         return self.turn.work.freeze(live)
 
     def _bind(self) -> None:
-        # Closures over the tables rather than methods: they run for every
-        # event of every self-played game, and a closure read from the
-        # instance is called without binding a method.
+        # Closures over the turn's tables rather than methods: they run for
+        # every event of every self-played game and every replayed one, and
+        # a closure read from the instance is called without binding a method.
         game, turn = self.game, self.turn
         nodes, checks, legals, effects = turn.nodes, turn.checks, turn.legals, turn.effects
         phase, leading, settle = turn.phase, turn.leading, turn.settle
@@ -236,6 +353,7 @@ class TurnFast:
             return checks[live.at](game, live, decision)
 
         def apply(live: Any, event: Event) -> None:
+            # :meth:`Turn.stepped`, on the step the twin keeps.
             effects[live.at](game, live, event)
             at = phase(live)
             if at in leading:
@@ -248,8 +366,7 @@ class TurnFast:
             def legal(live: Any, player: str) -> Sequence[Event]:
                 # ``self.next``: a fast path that keeps its node (Glyph
                 # Chess's) is asked for the one it keeps.
-                node = self.next(live)
-                if type(node) is not Decide or player not in node.players:
+                if _not_theirs(self.next(live), player):
                     return []
                 return legals[live.at](game, live, player)
 
@@ -259,10 +376,174 @@ class TurnFast:
                 return legals[live.at](game, live, player)
 
         self.next, self.check, self.apply, self.legal = next, check, apply, legal
-        #: The turn's own ``apply``: the engine's fast loops write it out in
-        #: place of a call while ``self.apply`` is still this one (a fast path
-        #: that does more at each event replaces ``apply`` and is called).
+        #: The turn's own ``apply``: :meth:`follow` writes it out in place of
+        #: a call while ``self.apply`` is still this one (a fast path that
+        #: does more at each event replaces ``apply``, and is called).
         self.stepping = apply
+
+    # -- the engine's fast loops ----------------------------------------------------
+    def follow(
+        self, live: Any, events: Iterator[tuple[int, Event]], reached: list[int], unusual: Container[type]
+    ) -> tuple[int, Event, Node | None] | None:
+        """Check and fold on ``live`` the common events of ``events``, each
+        ``(seq, event)``, as ``Match.accept`` would: a decision of a player
+        the step's node names that the step's check finds legal, a possible
+        outcome of its chance node, or the event it forces. A decision of
+        the player a step's node declares (:func:`~tabletop.model.steps.decided_by`)
+        that the step's check finds legal is folded without asking the
+        node, which may have to look for a legal decision to tell a
+        decision from a forced event.
+
+        Stops at the first other event: one of a kind in ``unusual``, one
+        not numbered next, or one found illegal here; returns it, with the
+        node asked for it (None when none was), for the engine to handle or
+        to say why; None once ``events`` are all folded. ``reached[0]`` is
+        the number of the last event folded, as given and as left (when a
+        rule raises too)."""
+        game, fold = self.game, self.apply
+        turn = self.turn
+        nodes, checks, deciders = turn.nodes, turn.checks, turn.deciders
+        effects, phase, leading, settle = turn.effects, turn.phase, turn.leading, turn.settle
+        inline = fold is self.stepping
+        done = reached[0]
+        try:
+            for seq, event in events:
+                if seq != done + 1 or type(event) in unusual:
+                    return seq, event, None
+                origin = event.origin
+                at = live.at
+                who = deciders.get(at) if origin == DECISION else None
+                if (
+                    who is None
+                    or who(game, live) != event.player  # type: ignore[attr-defined]
+                    or checks[at](game, live, event) is not None
+                ):
+                    node = nodes[at](game, live)
+                    if (kind := type(node)) is Decide:
+                        ok = (
+                            origin == DECISION
+                            and not node.sealed  # type: ignore[union-attr]
+                            and event.player in node.players  # type: ignore[attr-defined,union-attr]
+                            and checks[at](game, live, event) is None
+                        )
+                    elif kind is Chance or (kind is not Forced and isinstance(node, Chance)):
+                        # A game's own kind of chance node (one that looks its
+                        # outcomes up faster) is a chance node all the same.
+                        ok = origin == CHANCE and node.allows(event)  # type: ignore[union-attr]
+                    elif kind is Forced:
+                        ok = origin != DECISION and origin != CHANCE and event == node.event  # type: ignore[union-attr]
+                    else:
+                        ok = False
+                    if not ok:
+                        return seq, event, node
+                if inline:
+                    # ``apply`` written out (a call fewer for every event
+                    # replayed: some 5% of a replay's time).
+                    effects[at](game, live, event)
+                    at = phase(live)
+                    if at in leading:
+                        settle(game, live)
+                        at = phase(live)
+                    live.at = at
+                else:
+                    fold(live, event)
+                done = seq
+            return None
+        finally:
+            reached[0] = done
+
+    def race(
+        self,
+        live: Any,
+        choose: Mapping[str, Choose],
+        rngs: Mapping[str, Any],
+        number: Callable[[int], float],
+        events: list[Event],
+        reached: list[int],
+        max_events: int,
+    ) -> None:
+        """Play on from ``live`` as ``Match.race`` says: chance outcomes from
+        ``number(seq)``, the events the rules force, and each decision by
+        the bot of its player, ``choose[player](game, None, player, legal,
+        rng)``, each event appended to ``events``; until a sealed decision,
+        a decision of a player without a bot, or the end. ``reached[0]`` is
+        the number of the last event played, as given and as left; more than
+        ``max_events`` in ``events`` is an error.
+
+        A step whose node declares who decides in it (``decided_by``) is
+        asked that player's decisions first: when there are any, the node is
+        that player's decision, and need not be asked. A player whose bot
+        draws as the core's random bot does
+        (:func:`~tabletop.play.sampling.draws_uniformly`) is given, in a step
+        whose listing declares the random bot's draw
+        (:func:`~tabletop.play.sampling.sampled_by`), that draw: the same
+        decision, without the listing."""
+        game = self.game
+        name = game.name
+        turn = self.turn
+        nodes, legals, deciders, samplers = turn.nodes, turn.legals, turn.deciders, self.samplers
+        fold, append = self.apply, events.append
+        # The players drawn for by a step's own draw, where it has one.
+        drawn = {player for player, bot in choose.items() if uniform(bot)} if samplers else ()
+        seq = reached[0]
+        # The event number past which self-play has gone on too long.
+        last = seq + max_events - len(events)
+        try:
+            while True:
+                node = event = None
+                at = live.at
+                who = deciders.get(at)
+                if who is not None:
+                    player = who(game, live)
+                    if player in drawn and at in samplers:
+                        event = samplers[at](game, live, player, rngs[player])
+                        if event is None:  # none: the node says what comes instead
+                            node = nodes[at](game, live)
+                    else:
+                        legal = legals[at](game, live, player) if player is not None else ()
+                        if legal:
+                            try:
+                                pick = choose[player]  # type: ignore[index]
+                            except KeyError:
+                                return  # a player without a bot: the caller's to decide
+                            event = pick(game, None, player, legal, rngs[player])  # type: ignore[arg-type,index]
+                        else:  # none: the node says what comes instead
+                            node = nodes[at](game, live)
+                else:
+                    node = nodes[at](game, live)
+                if event is None:
+                    kind = type(node)
+                    if kind is Chance or (kind is not Decide and kind is not Forced and isinstance(node, Chance)):
+                        # An outcome the number cannot change needs no number.
+                        event = node.sure  # type: ignore[union-attr]
+                        if event is None:
+                            event = node.pick(number(seq + 1))  # type: ignore[union-attr]
+                    elif kind is Forced:
+                        event = node.event  # type: ignore[union-attr]
+                    elif kind is Decide and not node.sealed:  # type: ignore[union-attr]
+                        player = node.players[0]  # type: ignore[union-attr]
+                        try:
+                            pick = choose[player]
+                        except KeyError:
+                            return
+                        legal = legals[at](game, live, player)
+                        if not legal:
+                            raise IllegalEventError(f"{name}: {player} must decide but has no legal decision")
+                        event = pick(game, None, player, legal, rngs[player])
+                    else:
+                        return
+                fold(live, event)
+                append(event)
+                seq += 1
+                if seq > last:
+                    raise IllegalEventError(f"{name}: self-play did not end within {max_events} events")
+        finally:
+            reached[0] = seq
+
+
+def _not_theirs(node: Node, player: str) -> bool:
+    """Whether ``node`` is not a decision of ``player`` (a guarded turn lists nothing then)."""
+    return type(node) is not Decide or player not in node.players  # type: ignore[attr-defined]
 
 
 def _checking(step: TurnStep, screens: bool, screen: Check | None) -> Check:
