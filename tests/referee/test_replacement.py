@@ -116,9 +116,9 @@ def test_a_seat_sought_is_taken_by_the_first_valid_claim(tmp_path, smtp, cli):
     assert view and "a new player takes ann's seat" in view[-1]
     assert any("A substitute took ann's seat" in m.get_body(("plain",)).get_content() for m in smtp.inbox.to(ANN))
     assert any("was taken by another substitute" in m.get_body(("plain",)).get_content() for m in smtp.inbox.to(OTHER))
-    # The old secret is refused; the new one plays, from the new address.
+    # The old secret is refused (its holder told the seat is no longer his); the new one plays, from the new address.
     old = raw_mail(ANN, ["game: g", "player: ann", f"secret: {game.secrets['ann']}", "history"])
-    assert "wrong secret for ann" in game.receive(old)
+    assert "the seat is no longer yours" in game.receive(old)
     again = game.receive(raw_mail(OTHER, ["game: g", f"claim: {tokens[OTHER]}"]))
     assert "no seat of this game is offered" in again, again
     settings = game.settings()

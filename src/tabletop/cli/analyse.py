@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..base.errors import shown
-from .common import pass_env, report, workers_option
+from .common import check_study_name, pass_env, report, workers_option
 
 
 @click.command()
@@ -52,10 +52,14 @@ def analyse(env, file: Path, spec: str, viewer: str | None, as_json: bool, worke
       tabletop analyse game.jsonl --bot mcts:iterations=400 --as ann --json
     """
     from ..base.progress import Progress
+    from ..log import files
     from ..many.simulation import Guard, Interrupted
     from ..review import analysis, study
     from ..sight.standing import check_viewer
 
+    # The study is written: never over the log, its seed, another log's study, ...
+    files.check_output(study_path, file, option="--study", allow=("the study",))
+    check_study_name(file)
     registry = env.registry_for_log(file)
     loaded = study.load(registry, file, study_path)
     if viewer is not None:

@@ -6,6 +6,7 @@ about a game (who acts next, the result, a summary) is in
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 from collections.abc import Iterable
@@ -17,7 +18,55 @@ from ..base.errors import UsageError
 from ..log.files import reason
 from ..sight.standing import check_viewer, next_actor, result, status, summary  # noqa: F401  (used by the commands)
 
-pass_env = click.pass_obj
+
+def pass_env(command):
+    """``click.pass_obj`` for tabletop's commands (the :class:`Env` first),
+    which first refuses, in one line, a text option or argument that is not
+    UTF-8 (see :func:`check_text`)."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        ctx = click.get_current_context()
+        check_text(ctx)
+        return command(ctx.obj, *args, **kwargs)
+
+    return run
+
+
+def check_text(ctx: click.Context) -> None:
+    """Refuse a value of a text option or argument of ``ctx``'s command that
+    is not UTF-8: the system hands Python bytes that are not UTF-8 as lone
+    surrogates, which no text written, printed or hashed can hold. File
+    names (``click.Path``, ``click.File``) may be any bytes and are let be."""
+    for param in ctx.command.params:
+        if isinstance(param.type, (click.Path, click.File)):
+            continue
+        if not _utf8(ctx.params.get(param.name or "")):
+            if isinstance(param, click.Option):
+                name = max(param.opts, key=len)
+            else:
+                name = param.human_readable_name
+            raise UsageError(f"{name} is not UTF-8 text")
+
+
+def check_study_name(log: Path) -> None:
+    """A study records its log's name (as UTF-8 JSON): a log whose name is
+    not UTF-8 is refused in one line before anything is written."""
+    if not _utf8(log.name):
+        raise UsageError("a study records its log's name, and this name is not UTF-8: rename the log", where=str(log))
+
+
+def _utf8(value: object) -> bool:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, (tuple, list)):
+        return all(map(_utf8, value))
+    return True
+
 
 #: ``--variant``, as every command that starts games takes it.
 variant_option = click.option(

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..base.errors import TabletopError, UsageError
+from ..log import files
 from ..play.engine import Replay
 from ..play.live import create_log, seed_file, settle
 from ..play.table import at_the_table
@@ -40,6 +41,7 @@ def cut(env, file: Path, until: int, output: Path, seed_path: Path | None) -> No
       tabletop cut game.jsonl --until 40 -o branch.jsonl
       tabletop play branch.jsonl 6@f7
     """
+    files.check_output(output, file)  # a new log never takes the name of one of this log's files
     registry = env.registry_for_log(file)
     match, events = run_until(Replay(registry, file), until)
     if match.seals:

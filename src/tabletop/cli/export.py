@@ -3,13 +3,13 @@ player's copy that hides what they may not see and still verifies."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import click
 
 from ..base.errors import TabletopError, UsageError, shown
+from ..log import files
 from .common import pass_env, report
 
 
@@ -51,8 +51,7 @@ def export(env, file: Path, transcript: bool, player: str | None, output: Path |
     """
     if transcript == (player is not None):
         raise UsageError("give --transcript, or --as PLAYER for one player's copy")
-    if output is not None and os.path.lexists(output) and os.path.lexists(file) and os.path.samefile(output, file):
-        raise UsageError(f"-o {shown(output)}: that is the log itself; choose another name")
+    files.check_output(output, file)  # never the log, its seed, its study, ...
     registry = env.registry_for_log(file)
     if transcript:
         _transcript(registry, file, output)
@@ -121,8 +120,6 @@ def _copy(registry, file: Path, player: str, output: Path | None, seed_path: Pat
 
 
 def _write(output: Path | None, data: bytes) -> None:
-    from ..log import files
-
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

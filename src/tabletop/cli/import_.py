@@ -29,8 +29,11 @@ def import_(env, transcript: Path, output: Path) -> None:
     Example:
       tabletop import game.txt -o game.jsonl
     """
+    from ..log import files
     from ..play.live import create_log
     from ..review import transcript as transcripts
+
+    files.check_output(output)  # never named as another log's seed, study, ...
 
     data = transcripts.load(transcript)
     registry = env.registry_for(transcripts.peek_game(data))

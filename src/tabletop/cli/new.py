@@ -8,6 +8,7 @@ import attrs
 import click
 
 from ..base.errors import UsageError, shown
+from ..log import files
 from ..log.header import Randomness
 from ..play.engine import Match
 from ..play.live import create_log, make_header, seed_file, settle
@@ -35,6 +36,7 @@ def new(env, game, players, variants, options, seed, sealed, table, output) -> N
       tabletop new glux --players ann,ben,cat --sealed -o game.jsonl
       tabletop new glux --players ann,ben --table -o table.jsonl
     """
+    files.check_output(output)  # never named as another log's seed, study, ...
     if seed is not None and sealed:
         raise UsageError("--seed and --sealed exclude each other: a sealed game draws its own seed")
     if table and (seed is not None or sealed):

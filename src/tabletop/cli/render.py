@@ -31,6 +31,7 @@ def render(env, file: Path, viewer, until, fmt, output, color) -> None:
       tabletop render game.jsonl -o board.png
       tabletop render game.jsonl --until 40
     """
+    files.check_output(output, file)
     if fmt is None:
         fmt = output.suffix.lstrip(".").lower() if output is not None and output.suffix else "text"
     if fmt == "txt":

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..base.errors import UsageError, shown
-from .common import pass_env, report
+from .common import check_study_name, pass_env, report
 
 
 @click.command()
@@ -67,10 +67,14 @@ def study(
       tabletop study game.jsonl --at 12 --comment "too early for the middle room" --mark "?!"
       tabletop study game.jsonl --at 12 --play 6@g9 --play 3@f1
     """
+    from ..log import files
     from ..play.engine import Match
     from ..review import study as studies
     from ..sight.standing import check_viewer
 
+    # The study is written: never over the log, its seed, another log's study, ...
+    files.check_output(study_path, file, option="--study", allow=("the study",))
+    check_study_name(file)
     registry = env.registry_for_log(file)
     loaded = studies.load(registry, file, study_path)
     check_viewer(Match(registry, loaded.header, loaded.game), viewer)

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..base.errors import UsageError, shown
+from ..log import files
 from ..review.study import default_path as default_study
 from .common import pass_env
 
@@ -63,6 +64,7 @@ def view(env, file: Path, viewers: tuple[str, ...], output: Path | None, study_p
     from ..viewer import write_html
 
     output = output or default_output(file, viewers)
+    files.check_output(output, file)
     viewer = viewers[0] if viewers else None
     registry = env.registry_for_log(file)
     addition, studied = "", ""

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import IO
 
-from ..base.errors import UsageError
+from ..base.errors import UsageError, shown
 
 #: Where the system has no nameless files, a temporary file this old (seconds)
 #: was left by a process that was killed, and is removed by the next write.
@@ -75,6 +75,122 @@ def read_text(path: Path, limit: int, what: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{what}: not UTF-8 text", where=str(path)) from None
+
+
+#: A log's own files beside it, each named from the log's name: its seed
+#: (:func:`tabletop.play.live.seed_file`), its sealed decisions
+#: (:class:`tabletop.log.secretfile.SecretKeeper`), its snapshot
+#: (:func:`tabletop.play.snapshot.path_of`); its study
+#: (:func:`tabletop.review.studyfile.default_path`) is named from its stem.
+_BESIDE = (("{}.seed", "the seed"), ("{}.secrets", "the sealed decisions"), (".{}.fold", "the snapshot"))
+_STUDY = ".study.jsonl"
+#: A game folder of the email referee (:mod:`tabletop.referee.gamedir`):
+#: its records and the folders of its mail, all its own.
+_REFEREE_FILES = (
+    "game.jsonl",
+    "referee.json",
+    "journal.json",
+    "imap.json",
+    "delivery.json",
+    "press.jsonl",
+    "lock",
+    "send.lock",
+    "poll.lock",
+)
+_REFEREE_FOLDERS = ("archive", "quarantine", "outbox", "sent", "undeliverable")
+
+
+def own_files(log: Path) -> list[tuple[Path, str]]:
+    """The files that belong to ``log`` (the log itself first), each with
+    what it is to the log; in the email referee's game folder, the
+    referee's files too."""
+    log = Path(log)
+    stem = log.name[: -len(".jsonl")] if log.name.endswith(".jsonl") else log.name
+    found = [(log, "the log itself")]
+    found += [(log.with_name(name.format(log.name)), what) for name, what in _BESIDE]
+    found.append((log.with_name(stem + _STUDY), "the study"))
+    folder = log.parent
+    if log.name == "game.jsonl" and os.path.lexists(folder / "referee.json"):
+        found += [(folder / name, "one of the referee's files") for name in _REFEREE_FILES[1:]]
+    return found
+
+
+def _log_of(path: Path) -> tuple[Path, str] | None:
+    """The log ``path`` is named as a file of, when that log is there: its
+    seed, sealed decisions, snapshot, study, or a file of a referee's
+    game folder."""
+    name = path.name
+    candidates = []
+    for pattern, what in _BESIDE:
+        before, _, after = pattern.partition("{}")
+        if name.startswith(before) and name.endswith(after) and len(name) > len(before) + len(after):
+            candidates.append((path.with_name(name[len(before) : len(name) - len(after)]), what))
+    if name.endswith(_STUDY) and len(name) > len(_STUDY):
+        stem = name[: -len(_STUDY)]
+        candidates += [(path.with_name(stem + ".jsonl"), "the study"), (path.with_name(stem), "the study")]
+    for log, what in candidates:
+        if os.path.isfile(log):
+            return log, what
+    for folder in (path.parent, path.parent.parent):
+        game = folder / "game.jsonl"
+        if not (os.path.lexists(folder / "referee.json") and os.path.lexists(game)):
+            continue
+        if (folder == path.parent and name in _REFEREE_FILES) or (
+            folder == path.parent.parent and path.parent.name in _REFEREE_FOLDERS
+        ):
+            return game, "one of the referee's files"
+    return None
+
+
+def _same(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same path once links are
+    resolved, or (both there) the same file under two names."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def check_output(output: Path | None, *logs: Path, option: str = "-o", allow: tuple[str, ...] = ()) -> None:
+    """Refuse, before anything is written, an ``output`` that is one of the
+    own files of the logs a command reads (the log, its seed, its sealed
+    decisions, its snapshot, its study, the referee's files of its game
+    folder), through links too, or that is named as the own file of any
+    log that is there. ``allow``: what of the ``logs``' own the output may
+    be (``"the study"`` for the study a command writes). One
+    :class:`UsageError`, exit 2."""
+    if output is None:
+        return
+    output = Path(output)
+    for log in logs:
+        named = own_files(Path(log))
+        resolved = own_files(Path(os.path.realpath(log)))
+        for path, what in [*named, *resolved]:
+            if what not in allow and _same(output, path):
+                _refuse(output, Path(log), what, option)
+        folder = Path(log).parent
+        if os.path.lexists(folder / "referee.json") and Path(log).name == "game.jsonl":
+            for sub in _REFEREE_FOLDERS:
+                if _inside(output, folder / sub):
+                    _refuse(output, Path(log), "one of the referee's files", option)
+    for path in (output, Path(os.path.realpath(output))):
+        found = _log_of(path)
+        if found is not None and not (found[1] in allow and any(_same(found[0], log) for log in logs)):
+            _refuse(output, found[0], found[1], option)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    where, top = os.path.realpath(path), os.path.realpath(folder)
+    return where == top or where.startswith(top.rstrip(os.sep) + os.sep)
+
+
+def _refuse(output: Path, log: Path, what: str, option: str) -> None:
+    why = "that is the log itself" if what == "the log itself" else f"that is {what} of {shown(log)}"
+    raise UsageError(
+        f"{option} {shown(output)}: {why}; a command never writes over a log's own files: choose another name"
+    )
 
 
 def _folder(path: Path) -> Path:

@@ -128,12 +128,11 @@ class Bots:
             # each in their news, as they may see it (a secret one is hidden);
             # the player it was made for reads it as theirs.
             yours = f"You {'are in civil disorder' if disorder else 'were late'}: the bot '{bot_name}' decided for you: {text}."
-            answered_notes = [f"{a}." for a in answered]
-            note = {"": " ".join([said, *answered_notes]), player: " ".join([yours, *answered_notes])}
+            note = conditionals.answered_note({"": said, player: yours}, answered)
             records = {"conditionals": chains} if chains is not None else None
             change.commit(events + more, now, note=note, mails=answers, records=records)
         done.append(f"{player} {why}: the bot '{bot_name}' played {text}")
-        done += answered
+        done += [conditionals.conditional_played(owner) for owner in answered]
         return True
 
     def seated(self, match: Match) -> dict[str, dict[str, Any]]:

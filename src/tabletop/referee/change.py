@@ -91,6 +91,9 @@ class Changes:
         self.letters = letters
         self.clock = clock
         self.secrets = secrets
+        #: The id of the mail in hand by what it says (:func:`.mailin.content_id`),
+        #: remembered with its Message-ID (:meth:`accepted`); "" between mails.
+        self.content_id = ""
 
     @contextlib.contextmanager
     def change(self) -> Iterator[Change]:
@@ -141,6 +144,7 @@ class Changes:
             "first": match_before + 1,
             "last": match_before + len(events),
             "message_id": message_id,
+            "content_id": self.content_id if message_id else "",
             "note": note,
             "mails": list(mails),
             "secrets_before": secrets_before,
@@ -175,7 +179,7 @@ class Changes:
         self.clock.restart_clocks(journal.get("decided") or [])
         if journal["message_id"]:
             self.seen(journal["message_id"])
-            self.accepted(journal["message_id"])
+            self.accepted(journal["message_id"], journal.get("content_id") or "")
             settings.played[journal["message_id"]] = last
             played = settings.played
             for old in list(played)[:-2000]:
@@ -204,14 +208,17 @@ class Changes:
             seen.append(message_id)
             del seen[:-SEEN_KEPT]
 
-    def accepted(self, message_id: str) -> None:
-        """Remember the id of a mail with a good secret: only players and the
-        master add to this list, so strangers' mails never push an accepted
-        mail out of it (which would make it playable again)."""
+    def accepted(self, message_id: str, content_id: str = "") -> None:
+        """Remember the id of a mail with a good secret, and its id by what
+        it says (``content_id``, or the mail in hand's): only players and
+        the master add to this list, so strangers' mails never push an
+        accepted mail out of it (which would make it playable again), and
+        the same mail delivered again under a new Message-ID is known."""
         accepted = self.ledger.settings.accepted
-        if message_id not in accepted:
-            accepted.append(message_id)
-            del accepted[:-ACCEPTED_KEPT]
+        for one in (message_id, content_id or self.content_id):
+            if one and one not in accepted:
+                accepted.append(one)
+        del accepted[:-ACCEPTED_KEPT]
 
 
 def _write_secrets(log: Path, secrets: dict) -> None:

@@ -135,7 +135,8 @@ def answer(
     """After ``events`` were played on ``match`` in this change: the
     conditional moves they meet, played on ``match`` in turn. The events
     they add, the answers to their owners (mails of the change), the
-    conditional moves left (None: unchanged) and what was played."""
+    conditional moves left (None: unchanged) and whose conditional moves
+    were played, in turn (:func:`answered_note` says so to each)."""
     chains = copy.deepcopy(kept(ledger.settings))
     if not any(chains.values()):
         return [], [], None, []
@@ -188,12 +189,30 @@ def answer(
                 chains[owner] = rest
             else:
                 del chains[owner]
-            done.append(f"{owner}'s conditional move was played")
+            done.append(owner)
             fired = True
             break
         if not fired:
             break
     return made, mails, (chains if changed else None), done
+
+
+def conditional_played(owner: str, reader: str | None = None) -> str:
+    """That ``owner``'s conditional move was played, as ``reader`` reads it
+    (its owner as their own)."""
+    return "Your conditional move was played" if reader == owner else f"{owner}'s conditional move was played"
+
+
+def answered_note(said: dict[str, str], owners: Sequence[str]) -> dict[str, str]:
+    """A change's note (``{"": for all, PLAYER: theirs}``) followed by the
+    conditional moves the change played, in turn: each owner reads theirs
+    as their own ("Your conditional move was played."), everyone else as
+    ``ann's``."""
+    readers = {**said, **{owner: said.get(owner, said[""]) for owner in owners}}
+    return {
+        reader: " ".join([text, *(conditional_played(owner, reader or None) + "." for owner in owners)])
+        for reader, text in readers.items()
+    }
 
 
 def _last_decision(events: list[Event]) -> Event | None:

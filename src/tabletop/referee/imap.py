@@ -132,9 +132,25 @@ FETCHED = mailin.MAX_BYTES + 1
 WINDOW = 20_000
 
 
-def _why(exc: BaseException) -> str:
+#: What OpenSSL says when the other end answered with something that is not TLS.
+_NOT_TLS = (
+    "WRONG_VERSION_NUMBER",
+    "UNKNOWN_PROTOCOL",
+    "PACKET_LENGTH_TOO_LONG",
+    "HTTP_REQUEST",
+    "RECORD_LAYER_FAILURE",
+)
+
+
+def _why(exc: BaseException, box: Mailbox | None = None) -> str:
     if isinstance(exc, ssl.SSLCertVerificationError):
         return f"its certificate is not trusted: {one_line(exc.verify_message or str(exc))}"
+    if isinstance(exc, ssl.SSLError) and (exc.reason in _NOT_TLS or any(w in str(exc) for w in _NOT_TLS)):
+        port = f" on port {box.port}" if box is not None else ""
+        return (
+            f"the server did not speak TLS{port} (a plain IMAP port?): imaps:// needs the server's TLS port "
+            "(993 by default); nothing was sent, the password neither"
+        )
     if isinstance(exc, imaplib.IMAP4.error):
         text = exc.args[0] if exc.args else exc
         return one_line(text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text))
@@ -173,7 +189,7 @@ class Connection:
             raise ServerFault(f"{box}: {exc}") from None
         except (OSError, imaplib.IMAP4.error, ValueError) as exc:
             self._hang_up()
-            raise CheckFailed(f"cannot read the mail at {box}: {_why(exc)}") from None
+            raise CheckFailed(f"cannot read the mail at {box}: {_why(exc, box)}") from None
 
     def _hang_up(self) -> None:
         with contextlib.suppress(OSError, AttributeError):

@@ -91,6 +91,7 @@ class Inbox:
             return self._kept_and_handled(raw, now, size)
         finally:
             self._older = False
+            self.changes.content_id = ""
 
     def _kept_and_handled(self, raw: bytes, now: float, size: int | None) -> str:
         size = len(raw) if size is None else max(size, len(raw))
@@ -134,7 +135,20 @@ class Inbox:
         key = "re-" + hashlib.sha256(mid.encode()).hexdigest()[:20]
         if mid in settings.seen or mid in settings.accepted:
             return self._again(letter, mid, key, archived_before)
+        said = mailin.content_id(letter)
+        if said and said in settings.accepted:
+            # The same mail under another Message-ID (delivered again by a
+            # relay or a list): never played again, nor a vote withdrawn since cast again.
+            self.changes.seen(mid)
+            return self.reply(
+                letter,
+                "this mail was received before under another Message-ID (the same sender, date and lines); "
+                "it is not played again",
+                key="again-" + key[3:],
+            )
         self.changes.seen(mid)
+        # Remembered with the Message-ID once the sender is proved (:meth:`.change.Changes.accepted`).
+        self.changes.content_id = said
         refused = self._not_this_games(letter, key, now)
         if refused is not None:
             return refused
@@ -149,7 +163,9 @@ class Inbox:
             return self._master_mail(letter, mid, key, now)
         player, problem = self._who(letter)
         if problem:
-            return self.reply(letter, problem, key=key, now=now)
+            named = letter.values("player")
+            passed = self.seat_passed(letter, named[0][1].strip() if named else None, key, now)
+            return passed or self.reply(letter, problem, key=key, now=now)
         refused = self._secret_refused(letter, player, key, now)
         if refused is not None:
             return refused
@@ -212,6 +228,9 @@ class Inbox:
                 now=now,
             )
         if not passwords.matches(secrets[0][1], stored):
+            passed = self.seat_passed(letter, player, key, now)
+            if passed is not None:
+                return passed
             self.secrets.wrong_guess(letter.sender, player, now)
             if not own:
                 self.alert(player, letter, now)
@@ -219,6 +238,36 @@ class Inbox:
             if own:
                 why += "\n\n  Use the secret from your first mail (a mistyped one is refused like this)."
             return self.reply(letter, why, key=key, now=now)
+        return None
+
+    def seat_passed(self, letter: mailin.Letter, seat: str | None, key: str, now: float) -> str | None:
+        """A mail with the secret of a seat's former holder (the seat handed
+        to another address by ``replace`` or a claim), naming the seat or
+        from the address that held it: answered that the seat passed on,
+        and nothing more (not to whom, nor anything of the game); None
+        when the mail is no such one. The secret is its proof: a wrong one
+        costs no slow hash (:func:`.passwords.matches`)."""
+        secrets = letter.values("secret")
+        if not secrets:
+            return None
+        for former in reversed(self.ledger.settings.former or []):
+            ours = former["seat"] == seat if seat else former["address"].lower() == letter.sender
+            if not ours or (
+                not passwords.tagged(former["secret"])
+                and self.secrets.guessed_enough(letter.sender, former["secret"], now)
+            ):
+                continue
+            if passwords.matches(secrets[0][1], former["secret"]):
+                seat = former["seat"]
+                if self.ledger.address(seat).lower() == letter.sender:
+                    # The seat's own address with a secret it had before (replace to the same person).
+                    why = f"line {secrets[0][0]}: that secret is an old one of {seat}'s: use the one of your last welcome mail"
+                else:
+                    why = (
+                        f"line {secrets[0][0]}: {seat}'s seat in this game was handed to another address, and "
+                        "this secret no longer works: the seat is no longer yours"
+                    )
+                return self.reply(letter, why + "; nothing was played", key=key, now=now)
         return None
 
     def _elsewhere(self, letter: mailin.Letter) -> str | None:

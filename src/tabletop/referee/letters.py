@@ -27,6 +27,7 @@ from ..play.engine import Match
 from ..sight import seen
 from . import bots, botseats, faults, mailin, mailout, notices, observers
 from . import html as layout
+from .conditionals import answered_note
 from .settings import LISTED
 
 if TYPE_CHECKING:
@@ -94,7 +95,8 @@ def joined(notes: Sequence[Note], reader: str | None) -> str:
 def played_note(game: Any, player: str, events: Sequence[Event], answered: Sequence[str] = ()) -> dict[str, str]:
     """The note for a mail of ``player``'s that was played: the others read
     that it was; ``player`` reads what was played ("Your move 5@a1 was
-    played.")."""
+    played."); ``answered``: whose conditional moves the change played
+    (see :func:`answered_note`)."""
     mine = [e for e in events if e.origin == DECISION and getattr(e, "player", None) == player]
     shown = []
     for event in mine:
@@ -113,11 +115,8 @@ def played_note(game: Any, player: str, events: Sequence[Event], answered: Seque
             said.append("Your secret decision was sealed; every player's is in, so all are revealed.")
         else:
             said.append("Your secret decision was sealed: it is revealed once every player has made theirs.")
-    also = [f"{a}." for a in answered]
-    return {
-        "": " ".join([f"{player}'s mail was played.", *also]),
-        player: " ".join([*(said or ["Your mail was played."]), *also]),
-    }
+    mover = " ".join(said or ["Your mail was played."])
+    return answered_note({"": f"{player}'s mail was played.", player: mover}, answered)
 
 
 class Letters:

@@ -22,7 +22,7 @@ import email.policy
 import hashlib
 import re
 from email.message import EmailMessage
-from email.utils import getaddresses
+from email.utils import getaddresses, parsedate_to_datetime
 
 import attrs
 
@@ -69,6 +69,8 @@ class Letter:
     report: str = ""
     #: The games the Subject names by their tag ("Re: [duel] Glüx: ann, ben").
     tags: tuple[str, ...] = ()
+    #: The Date its sender's mail program wrote (one line), or "".
+    date: str = ""
 
     def values(self, key: str) -> list[tuple[int, str]]:
         return [(n, v) for n, k, v in self.lines if k == key]
@@ -131,6 +133,33 @@ def sender_of(message: EmailMessage) -> str:
     return addresses[0].lower()
 
 
+def date_of(message: EmailMessage) -> str:
+    """The Date header on one line ("" without one, or one the parser cannot read)."""
+    try:
+        return clean_header(message.get("Date", ""))[:200]
+    except Exception:  # a header the parser cannot decode: no date
+        return ""
+
+
+def content_id(letter: Letter) -> str:
+    """An id for a mail by what it says, whatever its Message-ID: its
+    sender, its Date and the lines the referee reads (the secret's aside,
+    which is kept only as a slow hash). The same mail delivered again under
+    a new Message-ID (a relay, a list, a mail program that sends it again)
+    has the same id: its Date is the one its sender's mail program wrote.
+    "" for a mail without a Date (which RFC 5322 requires and mail servers
+    add) or without lines: then only its Message-ID knows it."""
+    if not letter.date or not letter.lines:
+        return ""
+    try:
+        when = str(int(parsedate_to_datetime(letter.date).timestamp()))
+    except (TypeError, ValueError, OverflowError, IndexError):
+        when = " ".join(letter.date.split())
+    said = [f"{key}: {' '.join(value.split())}" for _, key, value in letter.lines if key != "secret"]
+    text = "\n".join([letter.sender, when, *said])
+    return f"<said-{hashlib.sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()[:32]}>"
+
+
 _TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9._-]{0,39})\]")
 
 
@@ -166,7 +195,7 @@ def read(raw: bytes, referee: str, size: int | None = None, *, words: Words) -> 
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(message, EmailMessage)
     sender = sender_of(message)
-    letter = Letter(sender, message_id_of(message), tags=tags_of(message))
+    letter = Letter(sender, message_id_of(message), tags=tags_of(message), date=date_of(message))
     size = len(raw) if size is None else size
     if reason := _machine(message, sender, referee):
         report = ""

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .change import Changes
     from .ledger import Ledger
     from .letters import Letters
-    from .settings import Player, Settings
+    from .settings import Former, Player, Settings
 
 
 def check_disorder(value: Any) -> int | None:
@@ -59,6 +59,23 @@ def check_substitutes(addresses: Any) -> list[str]:
         if address.lower() not in (a.lower() for a in found):
             found.append(address)
     return found
+
+
+def passed_on(settings: Settings, seat: str, now: float) -> list[Former]:
+    """The former holders of seats once ``seat``'s holder is no more (the
+    seat handed to another address by ``replace`` or a claim): the record
+    with them added, the last :data:`~.settings.FORMER_KEPT`. A mail with a
+    former holder's secret is told the seat passed on, and nothing more
+    (:meth:`.inbox.Inbox.seat_passed`). A seat a bot played leaves none."""
+    from .botseats import of
+    from .settings import FORMER_KEPT
+
+    former = list(settings.former or [])
+    data = settings.players[seat]
+    if not of(settings, seat):
+        secret = copy.deepcopy(data["secret"])
+        former.append({"seat": seat, "address": data["address"], "secret": secret, "time": now})
+    return former[-FORMER_KEPT:]
 
 
 def missed(settings: Settings, player: str) -> int:
@@ -212,7 +229,7 @@ class Seats:
                 message_id=mid,
                 note=f"A substitute takes {seat}'s seat from here on.",
                 mails=_seat_mails(settings, found, old, secret, key) + _claim_news(settings, letter, found, old, key),
-                records=_handed_over(settings, seat, address, secret),
+                records=_handed_over(settings, seat, address, secret, now),
             )
         return f"{address} took {seat}'s seat (was {old})"
 
@@ -284,10 +301,12 @@ def _claim_news(
     return mails
 
 
-def _handed_over(settings: Settings, seat: str, address: str, secret: str) -> dict[str, Any]:
+def _handed_over(settings: Settings, seat: str, address: str, secret: str, now: float) -> dict[str, Any]:
     """The records once ``seat`` is ``address``'s with ``secret``: the player's
     count and state start anew, the seat's offers lapse, and its votes,
-    conditional moves and wrong secrets counted go with the old player."""
+    conditional moves and wrong secrets counted go with the old player, who
+    is remembered as the seat's former holder."""
+    former = passed_on(settings, seat, now)
     players = copy.deepcopy(settings.players)
     players[seat].update(address=address, secret=passwords.store(secret), mailed=0, missed=0, disorder=False, tz=None)
     return {
@@ -296,4 +315,5 @@ def _handed_over(settings: Settings, seat: str, address: str, secret: str) -> di
         "votes": {k: {p: s for p, s in v.items() if p != seat} for k, v in (settings.votes or {}).items()},
         "conditionals": {p: c for p, c in (settings.conditionals or {}).items() if p != seat},
         "guesses": {k: v for k, v in (settings.guesses or {}).items() if k != "for:" + seat},
+        "former": former,
     }

@@ -44,6 +44,8 @@ ANSWERS_A_DAY = 5
 #: Ids of mails from anyone kept to answer each once; of mails with a good secret, kept apart.
 SEEN_KEPT = 5000
 ACCEPTED_KEPT = 20000
+#: Former holders of seats remembered (their old secret told that the seat passed on).
+FORMER_KEPT = 50
 #: Wrong secrets checked (each check costs a deliberately slow hash) from one
 #: sender an hour, and for one player a day; past these, no secret is checked.
 GUESSES_AN_HOUR = 5
@@ -127,6 +129,17 @@ class Offer(TypedDict):
     time: Number
 
 
+class Former(TypedDict):
+    """Who held a seat before it passed to another (``replace``, a
+    substitute's claim): their address and their old secret's hash, so
+    that a mail with that secret is told the seat passed on (:mod:`.seats`)."""
+
+    seat: str
+    address: str
+    secret: Stored
+    time: Number
+
+
 class Pending(TypedDict):
     """A new secret still to mail (a crash came between its hash and its mail)."""
 
@@ -198,6 +211,8 @@ class Settings:
     #: Notes of changes whose mails wait for a bot's decision (:mod:`.bots`).
     held_notes: list[Note] | None = _later()
     pending_secrets: list[Pending] | None = _later()
+    #: Former holders of seats that passed on, the last :data:`FORMER_KEPT`.
+    former: list[Former] | None = _later()
 
     def to_json(self) -> dict[str, Any]:
         """The file's object: every field, but those once needed and not yet."""

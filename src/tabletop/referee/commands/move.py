@@ -68,7 +68,11 @@ class Move(PlayerCommand):
                 events + more, mail.now, message_id=mail.mid, note=note, mails=mails + answers, records=records
             )
         report = f"played {played} decision(s) of {player}: {len(events) + len(more)} events appended"
-        return report + "".join(f"; {a}" for a in answered) + (f"; {problem}" if problem else "")
+        return (
+            report
+            + "".join(f"; {conditionals.conditional_played(a)}" for a in answered)
+            + (f"; {problem}" if problem else "")
+        )
 
 
 def plan(match: Match, player: str, moves, secrets: dict, seed: str | None) -> tuple[list[Event], int, str | None]:

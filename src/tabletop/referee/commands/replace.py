@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...base.errors import UsageError
-from .. import mailin
+from .. import mailin, seats
 from ..gamedir import one_line
 from . import MasterCommand
 
@@ -31,6 +31,7 @@ class Replace(MasterCommand):
         if any(d["address"].lower() == address.lower() for p, d in players.items() if p != player):
             raise UsageError(f"replace {player}: {address} is another player's address")
         old = players[player]["address"]
+        ref.settings.former = seats.passed_on(ref.settings, player, now)  # the old secret is told the seat passed
         players[player]["address"] = address
         ref.secrets.reissue(player, stamp, replaced=address)
         return f"{player} is now played from {address} (was {old}); a new secret was mailed"
