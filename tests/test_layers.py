@@ -154,7 +154,9 @@ def test_no_import_runs_up_the_wings():
     assert not up, "imports up the wings:\n" + "\n".join(sorted(up))
 
 
-@pytest.mark.parametrize("package", [SRC / "tabletop", *(ROOT / "plugins" / game for game in GAMES)], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "package", [SRC / "tabletop", *(ROOT / "plugins" / game for game in GAMES)], ids=lambda p: p.name
+)
 def test_no_import_circle(package):
     found = circles(graph(package))
     assert not found, "import circles:\n" + "\n".join(" <-> ".join(group) for group in found)
