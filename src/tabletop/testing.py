@@ -45,6 +45,11 @@ wants one:
   from the plain one lists, checks and applies exactly as the plain one.
 - **Notation round-trips** (:func:`notation_round_trips`): every legal
   decision, written in the game's notation, reads back as itself.
+- **Every path accepts the same events** (:func:`replays_alike`): each
+  game played is written as a log file, replayed from it as ``tabletop
+  replay`` does (:class:`~tabletop.play.engine.Replay`), and the replay
+  must read the same events, accept every one of them and end in the
+  state, node and outcome the played game ended in.
 - **Logs round-trip and refuse hostile text** (:func:`lines_round_trip`,
   :func:`hostile_lines`): every event is written and read back equal, and a
   mangled line is a :class:`~tabletop.base.errors.TabletopError`, never another
@@ -58,19 +63,22 @@ from __future__ import annotations
 
 import hashlib
 import random
+import tempfile
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
 
 from .base.errors import TabletopError
 from .host.registry import Registry
+from .log import logfile
 from .log.header import Header
 from .model.events import CHANCE, DECISION, Event, Seal, Unseal
 from .model.game import Game, Hidden
 from .model.nodes import Chance, Decide, Forced, Over
 from .play import chance, live
-from .play.engine import Match
+from .play.engine import Match, Replay
 from .play.live import make_header, settle
 from .sight import seen
 from .sight.views import features
@@ -573,6 +581,37 @@ def value_replaced(line: str, start: int, value: str) -> str:
     return line[:start] + value + line[end:]
 
 
+def replays_alike(registry: Registry, header: Header, events: Sequence[Event], played: Match, where: str = "") -> None:
+    """The game ``played`` (from ``header``, ``events`` as played), written
+    as a log file and replayed from it as ``tabletop replay`` does: the
+    replay reads back the same events, accepts every one (one path may not
+    write what another refuses) and ends in the same state, node and
+    outcome."""
+    lines = registry.codec.log(header, events)
+    with tempfile.TemporaryDirectory(prefix="tabletop-conform-") as folder:
+        path = Path(folder) / "game.jsonl"
+        logfile.create(path, lines)
+        read = [registry.codec.decode_line(header.game, line) for line in lines[1:]]
+        if [event for _, event in read] != list(events):
+            at = next(i for i, (a, (_, b)) in enumerate(zip(events, read)) if a != b) if read else 0
+            raise _fail("the log is not the game", where, f"event {at + 1} reads back otherwise from its file")
+        try:
+            replayed = Replay(registry, path).run()
+        except TabletopError as exc:
+            raise _fail("a replay refuses the game played", where, exc.message) from None
+    if replayed.seq != len(events):
+        raise _fail("a replay stops short", where, f"it folds {replayed.seq} of {len(events)} events")
+    for what, mine, theirs in (
+        ("state", played.state, replayed.state),
+        ("next node", played.node, replayed.node),
+        ("outcome", played.outcome(), replayed.outcome()),
+    ):
+        if mine != theirs:
+            raise _fail(
+                "a replay ends elsewhere", where, f"the {what} after the replay differs: {_differing(mine, theirs)}"
+            )
+
+
 def _differing(a: Any, b: Any) -> str:
     """Where two things shown differ: the first lines of two texts that
     differ, or the first items of two lists, else both whole (shortened)."""
@@ -753,6 +792,7 @@ def _one_game(
     if checks:
         plain = [e for e in events if not isinstance(e, (Seal, Unseal))]
         lines_round_trip(registry, game_name, events, where)
+        replays_alike(registry, header, events, match, rules)
         hostile_lines(registry, game_name, plain[:50], drawn, where)
         if pairs:
             histories(registry, header, choices, pairs, steps, seed, rules)

@@ -219,6 +219,8 @@ class Registry:
                 f"game '{game}': its rule_specs and official_rules do not go together: {problem}",
                 where=code_of(cls),
             ) from None
+        if cls.rule_specs is not None:
+            rulebook.check_official(game, pm.hook, names, officials)
         seen = set()
         for entry in variants:
             name, raw = rulebook.split_entry(entry)

@@ -577,6 +577,50 @@ def _missing(name: str, firstresult: bool) -> Callable[..., Any]:
     return nobody
 
 
+# -- checking a game's official rules when its rules are made ----------------------
+def check_official(game: str, hooks: Any, official: Iterable[str], rules: Sequence[object]) -> None:
+    """Every rule hook a game's specs declare (``hooks``, a rule manager's
+    relay) must have an implementation among its official rules (the
+    plugins named ``official``, registered from ``rules``): a hook nobody
+    implements would answer None (or []) in silence, and a game would run
+    without the rule (a module whose functions are not marked
+    ``@rulehook``: games that never end). Else one line naming the game,
+    the first hook missing and the official rules' module or class."""
+    official = set(official)
+    for name, caller in sorted(vars(hooks).items()):
+        if not isinstance(caller, pluggy.HookCaller) or caller.spec is None:
+            continue
+        if any(impl.plugin_name in official for impl in caller.get_hookimpls()):
+            continue
+        if not rules:
+            raise PluginError(
+                f"game '{game}': its rule_specs declare the rule hook '{name}', and it has no official_rules "
+                "to implement it",
+                where=where(caller.spec.function),
+            )
+        named = ", ".join(_rules_named(r) for r in rules)
+        raise PluginError(
+            f"game '{game}': its official rules ({named}) implement no '{name}', a rule hook its rule_specs "
+            f"declare (a function or method named {name}, marked @rulehook)",
+            where=_rules_where(rules[0]),
+        )
+
+
+def _rules_named(rules: object) -> str:
+    """The official rules as a message names them: a module's name, else its
+    class's (the message says where either is)."""
+    if inspect.ismodule(rules):
+        return f"module {rules.__name__}"
+    return (rules if isinstance(rules, type) else type(rules)).__qualname__
+
+
+def _rules_where(rules: object) -> str:
+    """Where the official rules are: a module's file, else its class's place."""
+    if inspect.ismodule(rules):
+        return getattr(rules, "__file__", None) or "?"
+    return where(rules if isinstance(rules, type) else type(rules))
+
+
 # -- checking a variant's rules when its plugin loads ------------------------------
 def check_rules(variant_name: str, game: str, rules: object, specs: Any) -> None:
     """Check a variant's rule hook implementations against its game's specs:

@@ -36,8 +36,32 @@ NOT_NOW = "it is not the time for that decision"
 
 
 def not_now(game: Any, state: Any, decision: Event) -> str | None:
-    """The default ``check``: no decision is taken in this step."""
+    """A ``check`` that takes no decision in its step (a step with neither a
+    ``check`` nor a ``legal`` checks so)."""
     return NOT_NOW
+
+
+#: What a step without a ``check`` says of a decision its listing leaves out.
+NOT_LISTED = "it is not one of the decisions listed here"
+
+
+def listed(legal: Callable[[Any, Any, str], Sequence[Event]]) -> Callable[[Any, Any, Event], str | None]:
+    """The ``check`` of a step that lists its decisions (``legal``) but
+    declares no check: a decision is legal exactly when it is one of its
+    player's listing, compared with ``==``, on whatever state the path holds
+    (the immutable state, or the fast path's twin): every path then takes
+    what ``legal`` lists, and nothing else."""
+
+    def check(game: Any, state: Any, decision: Event) -> str | None:
+        player = getattr(decision, "player", None)
+        if player is None:
+            return NOT_NOW
+        listing = legal(game, state, player)
+        if decision in listing:
+            return None
+        return NOT_LISTED if listing else NOT_NOW
+
+    return check
 
 
 def nothing(game: Any, state: Any, player: str) -> Sequence[Event]:
@@ -69,7 +93,10 @@ class TurnStep:
     - ``follows(game, work)``: asked on entering the step and after each of its
       events: the name of the step that follows when this one needs no event
       now, or None to wait here.
-    - ``check(game, state, decision)``: why a decision is illegal here, or None.
+    - ``check(game, state, decision)``: why a decision is illegal here, or
+      None. Not given (or None): a decision is legal exactly when ``legal``
+      lists it for its player (:func:`listed`); with neither, the step takes
+      no decision (:func:`not_now`). :attr:`checking` is the check in force.
     - ``legal(game, state, player)``: every legal decision of ``player`` here.
     - ``asks(game, state, player)``: what the step asks of ``player``, in words.
     """
@@ -79,9 +106,19 @@ class TurnStep:
     accepts: tuple[type[Event], ...] = ()
     apply: Callable[[Any, Any, Event], None] | None = None
     follows: Callable[[Any, Any], str | None] = wait
-    check: Callable[[Any, Any, Event], str | None] = not_now
+    check: Callable[[Any, Any, Event], str | None] | None = None
     legal: Callable[[Any, Any, str], Sequence[Event]] = nothing
     asks: Callable[[Any, Any, str], str] = decide
+
+    @property
+    def checking(self) -> Callable[[Any, Any, Event], str | None]:
+        """The check in force: ``check`` when the step declares one; else
+        the listing's (:func:`listed`), or, without a listing, none taken
+        (:func:`not_now`). Every path asks this one (``Turn.checks``)."""
+        check = self.check
+        if check is not None:
+            return check
+        return not_now if self.legal is nothing else listed(self.legal)
 
     def adding(
         self,
@@ -99,7 +136,7 @@ class TurnStep:
         - ``effect(game, work, event)`` applies one to the mutable state.
 
         Every other decision and event goes to the step as before."""
-        own_legal, own_check, own_apply = self.legal, self.check, self.apply
+        own_legal, own_check, own_apply = self.legal, self.checking, self.apply
 
         def legal(game: Any, state: Any, player: str) -> Sequence[Event]:
             more = options(game, state, player)

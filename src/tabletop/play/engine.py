@@ -147,6 +147,14 @@ class Match:
             return (
                 f"'{event.kind}' belongs to the variant '{self._foreign[type(event)]}', which this game does not enable"
             )
+        if isinstance(node, Forced):
+            # The event the rules force is taken where it is forced, whatever
+            # its origin (a chance event a rule forces, say): every path plays
+            # and folds it so (``settle``, ``TurnFast.race`` and ``follow``).
+            if event == node.event:
+                return None
+            if event.origin != DECISION:
+                return f"the rules give '{self.game.format(node.event)}' here"
         if event.origin == DECISION:
             if not isinstance(node, Decide):
                 return f"no decision is open now ({_expected(node)} comes next)"
@@ -164,11 +172,7 @@ class Match:
             if not node.allows(event):
                 return "not a possible outcome here"
             return None
-        if not isinstance(node, Forced):
-            return f"the rules force nothing now ({_expected(node)} comes next)"
-        if event != node.event:
-            return f"the rules give '{self.game.format(node.event)}' here"
-        return None
+        return f"the rules force nothing now ({_expected(node)} comes next)"
 
     def _check_reveal(self, event: Reveal, node: Node) -> str | None:
         if not isinstance(node, Over):

@@ -431,7 +431,10 @@ class TurnFast:
                         # outcomes up faster) is a chance node all the same.
                         ok = origin == CHANCE and node.allows(event)  # type: ignore[union-attr]
                     elif kind is Forced:
-                        ok = origin != DECISION and origin != CHANCE and event == node.event  # type: ignore[union-attr]
+                        # The event the rules force, whatever its origin (a
+                        # chance event a house rule forces is taken here
+                        # too): as ``Match.why_illegal`` and self-play take it.
+                        ok = event == node.event  # type: ignore[union-attr]
                     else:
                         ok = False
                     if not ok:
@@ -549,7 +552,7 @@ def _not_theirs(node: Node, player: str) -> bool:
 def _checking(step: TurnStep, screens: bool, screen: Check | None) -> Check:
     """The check the turn asks in ``step``: the step's own, after the
     game's ``screen`` and, when ``screens``, after refusing what it does not take."""
-    own, accepts = step.check, step.accepts
+    own, accepts = step.checking, step.accepts
     if screen is None and not screens:
         return own
     if screen is None:
