@@ -89,6 +89,8 @@ class Glux(Game, about=about):
         self._variant_events = not all(map(rules.official, fast.PLAIN_ONLY))
         #: Whether a variant answers a rule of final scoring (its answers are then looked at).
         self.scored_by_variant = not all(map(rules.official, scoring.FINAL))
+        #: Whether a variant answers the final score as a whole (``glux_final_scores``: asked only then).
+        self.final_scored = not rules.official("glux_final_scores")
         #: Whether a variant adds decisions to the placements (``glux_decisions``).
         self.variant_decisions = not rules.official("glux_decisions")
         #: The turn the core runs (``tabletop.Turn``): the table of steps in

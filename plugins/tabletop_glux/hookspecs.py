@@ -408,6 +408,31 @@ def glux_tiebreak(
     """
 
 
+@move_rule
+def glux_final_scores(game: Any, state: Any, scores: Mapping[str, int]) -> Mapping[str, int] | None:
+    """Per-game (final scoring). The final score as a whole: ``scores``
+    holds each player's victory points, the rooms' points summed
+    (``glux_score_room``), and the answer is every player's final score,
+    which victory (``glux_winners``) and its tiebreak are then told as
+    ``points``. ``state`` is the final state, its memo included: a rule
+    that scores what a variant remembered answers here. Asked only while a
+    variant implements it (the official rules keep ``scores`` as they are);
+    the answer must give a score to every player of the game and to nobody
+    else. None: the next rule decides. Below, a bonus of 3 VP to whoever
+    has the most chips on top (``variants/house_rules/glux_final_bonus.py``).
+
+    Example::
+
+        class MostChipsBonus:
+            @rulehook(wrapper=True)
+            def glux_final_scores(self, game, state, scores):
+                scores = dict((yield))
+                chips = {p: len(state.tops[game.seats[p]]) for p in scores}
+                most = max(chips.values())
+                return {p: vp + 3 * (chips[p] == most) for p, vp in scores.items()}
+    """
+
+
 # -- what variants remember and the decisions they add -------------------------
 
 

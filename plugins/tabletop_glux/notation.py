@@ -63,10 +63,12 @@ def sentence(game: Glux, event: Event, visible: bool) -> str:
             text = event.notation()  # type: ignore[attr-defined]
         if text is not None:
             return f"{event.player} {text}"  # type: ignore[attr-defined]
-    from tabletop.model.shapes import Deal, redacted  # only a variant's event comes this far
+    from tabletop.model.shapes import Deal, Lot, redacted  # only a variant's event comes this far
 
     if isinstance(event, Deal):  # a variant's secret deal: its player's alone
         return f"{event.player} {event.notation() if visible else redacted(event)}"
+    if isinstance(event, Lot):  # a variant's public draw: everyone's (``lucky c``)
+        return event.notation()
     return f"{event.kind}"
 
 

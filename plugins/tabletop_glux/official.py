@@ -20,7 +20,7 @@ from .placement import (
     glux_may_pass,
     glux_stack_height,
 )
-from .scoring import glux_room_pips, glux_score_room, glux_tiebreak, glux_winners, rank_room
+from .scoring import glux_final_scores, glux_room_pips, glux_score_room, glux_tiebreak, glux_winners, rank_room
 from .setup import glux_bag, glux_hand_size, glux_start_squares, glux_who_may_start
 from .start_option import glux_start_option
 from .steps import glux_turn_steps
@@ -34,6 +34,7 @@ __all__ = [
     "glux_counts_from",
     "glux_decisions",
     "glux_directions",
+    "glux_final_scores",
     "glux_distance",
     "glux_draw_after_placing",
     "glux_game_over",

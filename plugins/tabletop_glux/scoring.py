@@ -67,6 +67,12 @@ def glux_score_room(game: Any, state: Any, room: str, pips: Mapping[str, int], p
 
 
 @rulehook
+def glux_final_scores(game: Any, state: Any, scores: Mapping[str, int]) -> Mapping[str, int]:
+    # The rooms' victory points, summed, are the final score.
+    return scores
+
+
+@rulehook
 def glux_winners(points: Mapping[str, int], middle: Mapping[str, int]) -> tuple[str, ...]:
     # "The player with the most victory points is the winner."
     best = max(points.values())
@@ -113,6 +119,21 @@ def _by_players(game: Glux, hook: str, rooms: dict[str, dict[str, int]]) -> None
                 )
 
 
+def final_scores(game: Glux, state: State, points: dict[str, int]) -> dict[str, int]:
+    """A variant's final score as a whole (``glux_final_scores``, asked
+    only while a variant implements it): a score for every player of the
+    game and nobody else, else one line naming the variant."""
+    scores = dict(game.rules.glux_final_scores(game=game, state=state, scores=dict(points)))
+    if set(scores) != set(game.players):
+        raise refuse(
+            game.rules,
+            "glux_final_scores",
+            f"gave scores for {', '.join(map(quote, scores)) or 'nobody'}: "
+            f"one for each player ({', '.join(game.players)}) and nobody else",
+        )
+    return {player: scores[player] for player in game.players}
+
+
 def outcome(game: Glux, state: State) -> Outcome:
     """Victory points, winners, and a note when a tie was broken or shared."""
     rules = game.rules
@@ -121,6 +142,8 @@ def outcome(game: Glux, state: State) -> Outcome:
     for room_points_ in room_points(game, state, pips).values():
         for player, vp in room_points_.items():
             points[player] += vp
+    if game.final_scored:
+        points = final_scores(game, state, points)
     middle = pips.get(game.board.middle, {})
     winners = tuple(rules.glux_winners(game=game, state=state, points=points, middle=middle))
     checked = game.scored_by_variant

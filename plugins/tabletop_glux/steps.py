@@ -384,9 +384,49 @@ def turn_of(table: Mapping[str, TurnStep], rules: Any = None) -> Turn:
     if found is not None and found[0] is table:
         return found[1]
     check_table(table, rules)
-    steps = with_variant_decisions(table) if adds else table
+    steps = passing(with_variant_decisions(table) if adds else table, adds)
     made = Turn(steps, work=Work, phase=step_of, set_phase=set_step, screens=False)
     return TURNS_KEPT.keep(_TURNS, key, (table, made))[1]
+
+
+# -- a variant's own event that ends the turn ------------------------------------------------
+def passing(table: Mapping[str, TurnStep], adds: bool) -> Mapping[str, TurnStep]:
+    """``table`` with the placement step honouring a variant's own event
+    that ends the turn (its class's ``ends_turn: ClassVar[bool] = True``,
+    the attribute that also counts the turn: ``turn_end.py``): once its
+    effect is applied, if it left its player at turn in the placement step
+    (not drawing, in no step of a variant's), the turn passes to the next
+    seat by the game's own turn order (``glux_turn_order``; the game ends
+    when nobody is left to place). An effect that leads on (into a draw,
+    a variant's step) is left to lead on. ``table`` itself while the step
+    takes no such event (the official table, most variants' tables):
+    nothing is asked then. ``adds``: variants' events are taken by the
+    decision hooks (:func:`with_variant_decisions`), any of which may end
+    the turn."""
+    place = table[PLACE]
+    if not adds and not any(_ends_turn(cls) for cls in place.accepts):
+        return table
+    own = place.apply
+
+    def apply(game: Glux, work: Work, event: Event) -> None:
+        if own is not None:
+            own(game, work, event)
+        if _ends_turn(type(event)):
+            end_turn(game, work, event)
+
+    return {**table, PLACE: attrs.evolve(place, apply=apply)}
+
+
+def _ends_turn(cls: type) -> bool:
+    return cls not in EVENTS and bool(getattr(cls, "ends_turn", False))
+
+
+def end_turn(game: Glux, work: Work, event: Event) -> None:
+    """Pass the turn on after ``event``, a variant's own event that ends the
+    turn, if its effect left its player at turn to place (:func:`passing`)."""
+    seat = game.seats.get(getattr(event, "player", None))  # type: ignore[arg-type]
+    if seat is not None and work.turn == seat and not work.drawing and not work.step:
+        work.turn = game.turns.next(work, seat)
 
 
 def check_table(table: Mapping[str, TurnStep], rules: Any = None) -> None:

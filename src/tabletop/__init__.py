@@ -64,7 +64,9 @@ _WHERE = {
     "gathering_rule": "host.rules",
     "header_rule": "host.rules",
     "move_rule": "host.rules",
+    "Bare": "model.shapes",
     "Deal": "model.shapes",
+    "Lot": "model.shapes",
     "One": "model.shapes",
     "Order": "model.shapes",
     "Subset": "model.shapes",
@@ -94,7 +96,7 @@ if TYPE_CHECKING:
     from .model.game import Fast, Game, Hidden
     from .model.memo import Memo
     from .model.nodes import Chance, Decide, Forced, Outcome, Over
-    from .model.shapes import Deal, One, Order, Subset, YesNo
+    from .model.shapes import Bare, Deal, Lot, One, Order, Subset, YesNo
     from .model.steps import TurnStep
     from .play.engine import Match, Replay
     from .play.mcts import MCTS
@@ -128,7 +130,9 @@ __all__ = [
     "Memo",
     "Moment",
     "NotationError",
+    "Bare",
     "Deal",
+    "Lot",
     "One",
     "Order",
     "Outcome",

@@ -38,7 +38,9 @@ the games ask them through :func:`seen` and :func:`redacted`.
 - :class:`Subset`: choose some of several items (none, all, or between
   ``least`` and ``most``);
 - :class:`YesNo`: a yes or a no;
-- :class:`Order`: put items in an order.
+- :class:`Order`: put items in an order;
+- :class:`Bare`: a decision with nothing more to choose, written as its kind
+  alone (``pass``).
 
 One chance shape deals a secret at setup (a hand of cards, a hidden role)::
 
@@ -50,7 +52,24 @@ One chance shape deals a secret at setup (a hand of cards, a hidden role)::
     Patron.dealt(state, "ann")                # ("E",): ann's own, in her view alone
 
 - :class:`Deal`: ``count`` items of a pool dealt to each player in turn,
-  before the game's own setup; each player sees only their own.
+  before the game's own setup; each player sees only their own. By default
+  each player is dealt from the whole pool (with replacement: two players
+  may be dealt the same item); ``Deal.first(table, pool, count,
+  replace=False)`` deals distinct items from one pool, each player from
+  what the players before them left.
+
+One chance shape draws for everyone to see (a lucky room, a weather card)::
+
+    @attrs.frozen
+    class Lucky(Lot):
+        kind: ClassVar[str] = "lucky"
+
+    table = Lucky.first(table, ROOMS, 1)      # one room drawn before setup: ``lucky c``
+    Lucky.drawn(state)                        # ("c",): in every view
+
+- :class:`Lot`: ``count`` items of a pool drawn once, before the game's
+  own setup, seen by every player and kept in the memo's public part; a
+  search's imagined world keeps it as drawn (never drawn again).
 """
 
 from __future__ import annotations
@@ -244,6 +263,57 @@ class Order(Shape):
 
 
 @attrs.frozen
+class Bare(Shape):
+    """A decision with nothing more to choose: its kind alone (``pass``,
+    ``redraw``). Its class says what else it is: ``ends_turn: ClassVar[bool]
+    = True`` for one that ends its player's turn, where a game honours it
+    (Glüx passes the turn to the next seat)."""
+
+    @classmethod
+    def options(cls: type[S], player: str) -> list[S]:
+        return [cls(player)]  # type: ignore[call-arg]
+
+    def notation(self) -> str:
+        return self.kind
+
+    @classmethod
+    def parse(cls, text: str, player: str) -> Bare | None:
+        rest = cls._words(text)
+        if rest is None:
+            return None
+        if rest:
+            raise NotationError(f"write '{cls.kind}' alone")
+        return cls(player)
+
+    @classmethod
+    def offered(
+        cls,
+        table: Mapping[str, TurnStep],
+        step: str,
+        may: Callable[[Any, Any, str], bool],
+        effect: Callable[[Any, Any, Event], None] | None = None,
+    ) -> dict[str, TurnStep]:
+        """``table`` (a game's steps) with the step named ``step`` also
+        taking this decision, by ``TurnStep.adding``: listed for ``player``
+        while ``may(game, state, player)``, legal exactly then (else ``KIND
+        is not open now``), and applied by ``effect(game, work, event)`` on
+        the mutable state; by default it changes nothing itself (what a
+        game remembers at every event, or its class's ``ends_turn``, may do
+        the rest)::
+
+            table = Pass.offered(table, "place", lambda game, state, player: ...)
+        """
+
+        def options(game: Any, state: Any, player: str) -> list[Bare]:
+            return [cls(player)] if may(game, state, player) else []  # type: ignore[call-arg]
+
+        def error(game: Any, state: Any, decision: Event) -> str | None:
+            return None if may(game, state, decision.player) else f"{cls.kind} is not open now"  # type: ignore[attr-defined]
+
+        return {**table, step: table[step].adding(cls, options, error, effect or _unchanged)}
+
+
+@attrs.frozen
 class Deal(Event):
     """A chance shape: ``items`` dealt to ``player`` from a pool, a secret
     (a hand of cards, a hidden role, a secret objective). Subclass it with
@@ -264,8 +334,7 @@ class Deal(Event):
         """The chance node dealing ``count`` items of ``pool`` to ``player``:
         each hand once (its items in the pool's order), as likely as the
         ways to deal it. ``pool``: the items, each once, or item -> how many."""
-        counts = tuple(pool.items()) if isinstance(pool, Mapping) else tuple((item, 1) for item in pool)
-        return _deals(cls, player, counts, count)
+        return _deals(cls, (player,), _counts(pool), count)
 
     def notation(self) -> str:
         """The outcome as a table writes it: ``KIND a,b`` (``KIND -`` for none)."""
@@ -294,17 +363,30 @@ class Deal(Event):
         pool: Mapping[str, int] | Sequence[str] | Callable[[Any, Any, str], Mapping[str, int] | Sequence[str]],
         count: int,
         step: str = "setup",
+        replace: bool = True,
     ) -> dict[str, TurnStep]:
         """``table`` (a game's steps) with the step named ``step``, the one
         a game starts in, first dealing ``count`` items of ``pool`` (or
         ``pool(game, state, player)``) to each player in seat order. Who
         has been dealt is public (the memo's public entry under the shape's
         kind), what each was dealt their own. The game's own setup follows
-        as before."""
+        as before.
+
+        ``pool`` as a function is asked for each player as their turn to be
+        dealt comes, with the game and the state before their deal (the
+        whole state: it may read what earlier players were dealt), and
+        answers that player's pool (the items, or item -> how many).
+
+        ``replace``: True (the default) deals each player from the whole
+        pool, so that two players may be dealt the same item; False deals
+        without replacement: each player from the pool less what every
+        player dealt before them holds (distinct items from one pool, as
+        cards from one deck; the pool must hold enough for every player)."""
         table = dict(table)
         own = table[step]
         own_node, own_apply, name = own.node, own.apply, cls.kind
-        items = pool if callable(pool) else lambda game, state, player: pool
+        given = pool if callable(pool) else lambda game, state, player: pool
+        items = given if replace else _left(given, name)
 
         def node(game: Any, state: Any) -> Any:
             done = memo.recall(state, name, ())
@@ -340,6 +422,8 @@ class Deal(Event):
         if turn is None or memo_now is None or not memo_now.public:
             return world  # no deal: nothing drawn
         for cls, items, count in _deals_of(turn):
+            if not issubclass(cls, Deal):
+                continue  # a public draw (:class:`Lot`): every view holds it as drawn
             for player in memo.recall(memo_now, cls.kind, ()):  # type: ignore[union-attr]
                 if player == viewer or memo.recall(memo_now, cls.kind, None, player=player) is not None:
                     continue
@@ -350,10 +434,11 @@ class Deal(Event):
 
     @staticmethod
     def most(game: Any) -> int:
-        """The most outcomes a deal of ``game``'s turn (made by :meth:`first`)
-        has for any player, from the pools of the game's first state; 0
-        without a deal. A bound for whoever numbers chance outcomes (the
-        OpenSpiel adapter)."""
+        """The most outcomes a deal of ``game``'s turn (made by :meth:`first`,
+        or a public draw's, :meth:`Lot.first`) has for any player, from
+        the pools of the game's first state; 0 without a deal. A bound for
+        whoever numbers chance outcomes (the OpenSpiel adapter): a deal
+        without replacement only deals from less later on."""
         turn = getattr(game, "turn", None)
         found = _deals_of(turn) if turn is not None else ()
         if not found:
@@ -361,15 +446,122 @@ class Deal(Event):
         state = game.initial()
         return max(
             len(cls.chance(player, items(game, state, player), count).outcomes)
+            if issubclass(cls, Deal)
+            else len(cls.chance(items(game, state), count).outcomes)
             for cls, items, count in found
             for player in game.players
         )
 
 
+@attrs.frozen
+class Lot(Event):
+    """A chance shape: ``items`` drawn by lot from a pool for every player to see
+    (a lucky room, the weather, a public objective), once, before a game's
+    own setup. Subclass it with your own ``kind``; :meth:`first` draws it,
+    :meth:`drawn` reads it.
+
+    It is public: every viewer sees the items, in every text, view and
+    mail (``lucky c``); what was drawn is kept in the public part of the
+    state's memo under the shape's kind, so that every view holds it and a
+    search's imagined world (a game's ``determinize``) keeps it as drawn.
+    It concerns no player in particular (it has no ``player``)."""
+
+    origin: ClassVar[str] = CHANCE
+    items: tuple[str, ...]
+
+    @classmethod
+    def chance(cls, pool: Mapping[str, int] | Sequence[str], count: int) -> Chance:
+        """The chance node drawing ``count`` items of ``pool`` (the items,
+        each once, or item -> how many): each draw once (its items in the
+        pool's order), as likely as the ways to draw it."""
+        return _deals(cls, (), _counts(pool), count)
+
+    def notation(self) -> str:
+        """The outcome as a table writes it: ``KIND a,b`` (``KIND -`` for none)."""
+        return f"{self.kind} {','.join(self.items) or '-'}"
+
+    def seen_by(self, viewer: str | None) -> bool:
+        """Every viewer sees a public draw."""
+        return True
+
+    def redacted(self) -> str:  # pragma: no cover - seen by everyone: never redacted
+        return self.notation()
+
+    @classmethod
+    def drawn(cls, state: Any) -> tuple[str, ...]:
+        """What was drawn (empty before the draw): the memo's public entry
+        under the shape's kind, in every view."""
+        return memo.recall(state, cls.kind, ())  # type: ignore[return-value]
+
+    @classmethod
+    def first(
+        cls,
+        table: Mapping[str, TurnStep],
+        pool: Mapping[str, int] | Sequence[str] | Callable[[Any, Any], Mapping[str, int] | Sequence[str]],
+        count: int,
+        step: str = "setup",
+    ) -> dict[str, TurnStep]:
+        """``table`` (a game's steps) with the step named ``step``, the one
+        a game starts in, first drawing ``count`` items of ``pool`` (or
+        ``pool(game, state)``, asked with the state before the draw) for
+        everyone to see. The game's own setup follows as before (after any
+        deal :meth:`Deal.first` wrapped in first)."""
+        table = dict(table)
+        own = table[step]
+        own_node, own_apply, name = own.node, own.apply, cls.kind
+        items = pool if callable(pool) else lambda game, state: pool
+
+        def node(game: Any, state: Any) -> Any:
+            if memo.recall(state, name) is None:
+                return cls.chance(items(game, state), count)
+            return own_node(game, state)
+
+        # Found by :meth:`Deal.most` (a bound on the outcomes); never drawn again by :meth:`Deal.fill`.
+        node.tabletop_deal = (cls, items, count, own_node)  # type: ignore[attr-defined]
+
+        def apply(game: Any, work: Any, event: Event) -> None:
+            if isinstance(event, cls):
+                work.memo = memo.remember(work.memo, name, event.items)  # type: ignore[attr-defined]
+            elif own_apply is not None:
+                own_apply(game, work, event)
+
+        table[step] = attrs.evolve(own, node=node, accepts=(*own.accepts, cls), apply=apply)
+        return table
+
+
+def _unchanged(game: Any, work: Any, event: Event) -> None:
+    """A decision's effect that changes nothing itself."""
+
+
+def _counts(pool: Mapping[str, int] | Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """``pool`` as (item, how many) pairs, in its order."""
+    return tuple(pool.items()) if isinstance(pool, Mapping) else tuple((item, 1) for item in pool)
+
+
+def _left(pool: Callable[[Any, Any, str], Mapping[str, int] | Sequence[str]], name: str) -> Callable[..., Any]:
+    """A deal's ``pool`` without replacement: for ``player``, the pool less
+    every item the other players hold of the deal ``name`` (the state's
+    memo, each player's own part: the whole state while dealing, and while
+    a search deals again in a world made from a view, what the viewer holds
+    and what was dealt again so far)."""
+
+    def left(game: Any, state: Any, player: str) -> dict[str, int]:
+        counts = dict(_counts(pool(game, state, player)))
+        for owner, key, items in state.memo.secret:
+            if key == name and owner != player:
+                for item in items:
+                    if counts.get(item, 0) > 0:
+                        counts[item] -= 1
+        return {item: n for item, n in counts.items() if n}
+
+    return left
+
+
 @functools.lru_cache(maxsize=64)
-def _deals_of(turn: Any) -> tuple[tuple[type[Deal], Any, int], ...]:
-    """Every deal :meth:`Deal.first` made in ``turn``'s steps: its class,
-    its pool (``pool(game, state, player)``) and its count. Found once per
+def _deals_of(turn: Any) -> tuple[tuple[type[Deal | Lot], Any, int], ...]:
+    """Every deal :meth:`Deal.first` (or public draw, :meth:`Lot.first`)
+    made in ``turn``'s steps: its class, its pool (``pool(game, state,
+    player)``; a public draw's ``pool(game, state)``) and its count. Found once per
     turn (a search asks at every world it makes up)."""
     found = []
     for node in turn.nodes.values():
@@ -382,7 +574,7 @@ def _deals_of(turn: Any) -> tuple[tuple[type[Deal], Any, int], ...]:
 
 
 @functools.lru_cache(maxsize=256)
-def _deals(cls: type[Deal], player: str, pool: tuple[tuple[str, int], ...], count: int) -> Chance:
+def _deals(cls: type[Deal | Lot], before: tuple[str, ...], pool: tuple[tuple[str, int], ...], count: int) -> Chance:
     # A setup asks for the same node again and again (made once each).
     hands = list(_hands(pool, count))
     if len(hands) > MAX_HANDS:
@@ -390,7 +582,7 @@ def _deals(cls: type[Deal], player: str, pool: tuple[tuple[str, int], ...], coun
     if not hands:
         raise ValueError(f"{cls.kind}: {count} items cannot be dealt from {sum(n for _, n in pool)}")
     weights = tuple(prod(comb(n, k) for (_, n), k in zip(pool, taken)) for _, taken in hands)
-    outcomes = tuple(cls(player, items) for items, _ in hands)  # type: ignore[call-arg]
+    outcomes = tuple(cls(*before, items) for items, _ in hands)  # type: ignore[call-arg]
     return Chance(outcomes, None if set(weights) == {1} else weights)
 
 
