@@ -348,3 +348,34 @@ def test_a_study_is_read_in_time_linear_in_its_notes(cli, registry, duel, monkey
     path.write_text("\n".join([*lines, json.dumps(record)]) + "\n")
     refused = cli("study", duel, "--at", 3, "--comment", "more")
     assert refused.exit_code == 2 and "n7: the id is taken by an earlier record" in refused.output
+
+
+def test_a_variation_through_an_outcome_the_rules_force_is_written_and_read_back(cli, tmp_path):
+    """A house rule whose setup forces the first player (a chance event the
+    rules give, not drawn): a variation that plays through it is checked as
+    every other path checks it, the event the rules force there."""
+    plugin = ROOT / "tests" / "plugins" / "glux_first_seat.py"
+    made = cli(
+        "--plugins",
+        plugin,
+        "new",
+        "glux",
+        "--players",
+        "ann,ben",
+        "--seed",
+        "3",
+        "--variant",
+        "glux-first-seat",
+        "-o",
+        "g.jsonl",
+        plugins=False,
+    )
+    assert made.exit_code == 0, made.output
+    assert cli("--plugins", plugin, "play", "g.jsonl", "2@a1", "--player", "ann", plugins=False).exit_code == 0
+    played = cli("--plugins", plugin, "study", "g.jsonl", "--at", "3", "--play", "5@m9", plugins=False)
+    assert played.exit_code == 0, played.output
+    assert "7. ann is the start player" in played.stdout
+    again = cli(
+        "--plugins", plugin, "study", "g.jsonl", "--at", "7", "--line", "v1", "--comment", "forced", plugins=False
+    )
+    assert again.exit_code == 0, again.output

@@ -239,7 +239,9 @@ class Variations:
                     raise CheckFailed(f"{said}: {reason}")
             elif not decided:
                 raise CheckFailed(f"{said}: a record of a variation begins with a decision")
-            elif event.origin == CHANCE:
+            elif event.origin == CHANCE and not isinstance(
+                node, Forced
+            ):  # a forced one is checked as the rules force it
                 if not isinstance(node, Chance):
                     raise CheckFailed(f"{said}: no chance outcome is due here")
                 drawn = node.pick(chance.number(variation.seed, seq))
