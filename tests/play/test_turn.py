@@ -12,9 +12,10 @@ import pytest
 
 import tabletop.api
 from tabletop import Turn, TurnFast
+from tabletop.model.steps import Steps
 from tabletop.play.engine import Match, Replay
 from tabletop.play.live import selfplay
-from tabletop.play.turn import Stepped, Steps
+from tabletop.play.turn import Stepped
 
 from ..conftest import ROOT
 

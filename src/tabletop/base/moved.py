@@ -60,7 +60,7 @@ OLD_PATHS = {
     "views": "sight.views",
     "viewdata": "sight.viewdata",
     "planes": "sight.planes",
-    "standing": "sight.standing",
+    "standing": "play.standing",
     "pictures": "sight.pictures",
     "svg": "sight.svg",
     # play

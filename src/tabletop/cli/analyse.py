@@ -54,8 +54,8 @@ def analyse(env, file: Path, spec: str, viewer: str | None, as_json: bool, worke
     from ..base.progress import Progress
     from ..log import files
     from ..many.simulation import Guard, Interrupted
+    from ..play.standing import check_viewer
     from ..review import analysis, study
-    from ..sight.standing import check_viewer
 
     # The study is written: never over the log, its seed, another log's study, ...
     files.check_output(study_path, file, option="--study", allow=("the study",))

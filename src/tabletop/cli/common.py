@@ -1,7 +1,7 @@
 """What several commands share: their options for variants, game options and
 pictures, and how a command that changed a file reports it. What they print
 about a game (who acts next, the result, a summary) is in
-:mod:`tabletop.sight.standing`, shared with the viewer."""
+:mod:`tabletop.play.standing`, shared with the viewer."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import click
 
 from ..base.errors import UsageError
 from ..log.files import reason
-from ..sight.standing import check_viewer, next_actor, result, status, summary  # noqa: F401  (used by the commands)
+from ..play.standing import check_viewer, next_actor, result, status, summary  # noqa: F401  (used by the commands)
 
 
 def pass_env(command):

@@ -69,8 +69,8 @@ def study(
     """
     from ..log import files
     from ..play.engine import Match
+    from ..play.standing import check_viewer
     from ..review import study as studies
-    from ..sight.standing import check_viewer
 
     # The study is written: never over the log, its seed, another log's study, ...
     files.check_output(study_path, file, option="--study", allow=("the study",))

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..base.errors import shown
-from ..sight.standing import check_viewer
+from ..play.standing import check_viewer
 from .common import pass_env
 
 

@@ -21,8 +21,8 @@ decision shapes (:mod:`tabletop.model.shapes`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 import attrs
 
@@ -196,3 +196,29 @@ def declared_decider(node: Any, check: Any) -> Callable[[Any, Any], str | None] 
     if declared is None or declared[0] is not node or declared[2] is not check:
         return None
     return declared[1]
+
+
+class Steps(Protocol):
+    """The contract between a game and its turn (``Game.turn``): what
+    :class:`~tabletop.Game` asks of it for its rules, on immutable states.
+    :class:`tabletop.play.turn.Turn` is the core's. It stands here, with
+    the steps, so that the game's model names it without importing play."""
+
+    #: The steps in force, by name.
+    table: Mapping[str, TurnStep]
+
+    def next(self, game: Any, state: Any) -> Node: ...
+
+    def check(self, game: Any, state: Any, decision: Event) -> str | None: ...
+
+    def legal(self, game: Any, state: Any, player: str) -> Sequence[Event]: ...
+
+    def asks(self, game: Any, state: Any, player: str) -> str: ...
+
+    def fold(self, game: Any, state: Any, event: Event) -> Any:
+        """The state after ``event``, or None when the step the state is in
+        does not take events of its kind."""
+
+    def fast(self, game: Any) -> Any:
+        """The fast path of ``game`` on this turn (a
+        :class:`tabletop.play.turn.Stepped`), or None."""

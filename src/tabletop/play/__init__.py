@@ -3,7 +3,8 @@
 The turn's one dispatch (:mod:`.turn`), the fold and self-play's loop
 (:mod:`.engine`), live games with chance drawn from the seed and sealed
 decisions (:mod:`.live`, :mod:`.chance`, :mod:`.sampling`), a table of
-seats (:mod:`.table`), rollouts (:mod:`.rollouts`), tree search
+seats (:mod:`.table`), a match's standing as a seat may know it
+(:mod:`.standing`), rollouts (:mod:`.rollouts`), tree search
 (:mod:`.mcts`), a fold kept beside a long log (:mod:`.snapshot`) and the
 core's own bots (:mod:`.builtin`).
 

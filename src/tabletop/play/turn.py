@@ -33,7 +33,7 @@ by the step the state is in (the step's ``check``) and applied by it (the
 step's ``apply``), whether one event is accepted (``Match.accept``), a
 folder is replayed (``Match.follow``), bots play (``Match.race``) or a
 search plays out. The engine reads no table of steps and finds no step:
-it calls what :class:`Steps` (a game's turn) and :class:`Stepped` (a fast
+it calls what :class:`~tabletop.model.steps.Steps` (a game's turn) and :class:`Stepped` (a fast
 path on it) declare. (The fast loops ask the steps' functions themselves,
 one call per question, and fold with the fast path's ``apply``: they run
 for every event replayed or self-played.)
@@ -60,30 +60,6 @@ from .sampling import declared_sampler, uniform
 Check = Callable[[Any, Any, Event], "str | None"]
 #: A bot's ``choose(game, state, player, legal, rng)``.
 Choose = Callable[[Any, Any, str, Sequence[Event], Any], Event]
-
-
-class Steps(Protocol):
-    """The contract between a game and its turn (``Game.turn``): what
-    :class:`~tabletop.Game` asks of it for its rules, on immutable states.
-    :class:`Turn` is the core's."""
-
-    #: The steps in force, by name.
-    table: Mapping[str, TurnStep]
-
-    def next(self, game: Any, state: Any) -> Node: ...
-
-    def check(self, game: Any, state: Any, decision: Event) -> str | None: ...
-
-    def legal(self, game: Any, state: Any, player: str) -> Sequence[Event]: ...
-
-    def asks(self, game: Any, state: Any, player: str) -> str: ...
-
-    def fold(self, game: Any, state: Any, event: Event) -> Any:
-        """The state after ``event``, or None when the step the state is in
-        does not take events of its kind."""
-
-    def fast(self, game: Any) -> Stepped | None:
-        """The fast path of ``game`` on this turn, or None."""
 
 
 class Stepped(Protocol):

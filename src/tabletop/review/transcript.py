@@ -51,9 +51,9 @@ from ..model.events import CHANCE, DECISION, Event, Resign, Reveal, Seal, Unseal
 from ..model.nodes import Chance, Decide, Forced, Node
 from ..play import chance
 from ..play.engine import Match, Replay
+from ..play.standing import result
 from ..play.table import possible
 from ..sight import seen
-from ..sight.standing import result
 
 #: The transcript format this module writes and reads.
 VERSION = 1

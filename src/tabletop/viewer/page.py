@@ -22,8 +22,8 @@ from ..log import files
 from ..model.events import CHANCE, DECISION, Event
 from ..model.nodes import Chance, Decide
 from ..play.engine import Match, Replay
+from ..play.standing import check_viewer, status
 from ..sight import seen
-from ..sight.standing import check_viewer, status
 from ..sight.svg import shape
 
 

@@ -19,10 +19,10 @@ from typing import Any
 from ..base.errors import TabletopError
 from ..model.events import CHANCE, DECISION
 from ..play.engine import Match
+from ..play.standing import status
 from ..review.analysis import decision_json, summary
 from ..review.study import MARK_WORDS, MARKS, THRESHOLDS, Study, sees
 from ..sight import seen
-from ..sight.standing import status
 from .page import data_json, encode_pictures, legend_of, renderer_of
 
 #: Seat colours for the graph when the game's pictures give none (Okabe and Ito).

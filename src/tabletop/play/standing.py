@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..base.errors import UsageError
 from ..model.nodes import Chance, Decide, Forced, Over
-from . import seen
+from ..sight import seen
 
 if TYPE_CHECKING:
-    from ..play.engine import Match
+    from .engine import Match
 
 
 def check_viewer(match: Match, viewer: str | None, option: str = "--as", where: str | None = None) -> None:
