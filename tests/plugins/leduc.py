@@ -7,6 +7,8 @@ dealt face up, then a second round (a raise is 4 chips). A player facing a
 raise may fold, call it or raise again; a player who folds loses what they
 put in. When the second round is called, the cards are shown: a card that
 pairs the board wins, else the higher card; equal cards split the pot.
+Its payoffs are the chips won or lost, from -13 to 13 (OpenSpiel's
+``leduc_poker`` pays the same), not the win/loss share of the default.
 
 Written from the guide (docs/writing-a-game.md): events with templates (the
 core writes the notation and log lines), a frozen state, ``view``,
@@ -30,6 +32,8 @@ COPIES = 2
 RAISE = (2, 4)
 #: The most raises in one round.
 MOST_RAISES = 2
+#: The most chips a player can lose: the ante and every raise called.
+MOST_CHIPS = 1 + MOST_RAISES * sum(RAISE)
 
 
 @attrs.frozen
@@ -190,6 +194,17 @@ class Leduc(Game):
             (self.players[winner],),
             f"{self.players[winner]} shows the better card",
         )
+
+    # -- payoffs: the chips won or lost --------------------------------------
+    def payoffs(self, state: State) -> dict[str, int]:
+        return dict(self.outcome(state).scores)
+
+    def payoff_bounds(self) -> tuple[float, float]:
+        return -MOST_CHIPS, MOST_CHIPS
+
+    def values(self, event, field):
+        """The ranks a card may be (numbering the chance outcomes, for OpenSpiel)."""
+        return RANKS if field == "card" else None
 
     # -- what a player may know --------------------------------------------
     def view(self, state: State, player: str | None) -> State:

@@ -19,8 +19,9 @@ and tensors come from what the game shows each player (its events as that
 player sees them, its ``view``: never the state; the tensors are the game's
 declared planes, :mod:`tabletop.sight.planes`, or hashed), ``max_game_length`` is
 the bound the rules in force give (:mod:`tabletop.base.limits`; the parameter
-``limit`` stops a game they do not bound), and a state serializes as its
-tabletop log.
+``limit`` stops a game they do not bound), returns, rewards and utilities are
+the game's declared payoffs (:mod:`.returns`; by default win/loss), and a
+state serializes as its tabletop log.
 
 What the adapter guarantees (docs/ai.md):
 
@@ -67,6 +68,7 @@ from ..host.registry import Registry
 from ..log import jsonline
 from ..log.header import Header, Randomness
 from ..model.events import DECISION, Event, Seal, Unseal
+from ..model.game import Game
 from ..model.nodes import Chance, Decide, Forced, Over
 from ..model.shapes import Deal
 from ..play import chance, live
@@ -75,7 +77,7 @@ from ..sight import seen
 from ..sight.planes import MOST_WORDS, Observation, planes_of
 from ..sight.views import features, hashed
 from .actions import Actions, Menu, actions_for
-from .returns import returns_of
+from .returns import CONSTANT_SUM, GENERAL_SUM, Payout, kind_of, returns_of  # noqa: F401 (imported from here)
 
 #: Sizes of the hashed tensors (see :func:`tabletop.sight.views.hashed`); the
 #: information state of a game with planes ends with the hashed history.
@@ -174,6 +176,10 @@ class Setup:
         declared = planes_of(self.game)
         #: The game's planes and the words being spelt, or None: the hashed form.
         self.observation = None if declared is None else Observation(declared, self.actions.words)
+        #: What the game pays (its declared payoffs, rewards during play and bounds).
+        self.payout = Payout(self.game)
+        #: How many events the rules force before the first action (paid at the end).
+        self.opening = 0
 
     def match(self) -> Match:
         return Match(self.registry, self.header, self.game)
@@ -185,15 +191,23 @@ class Setup:
         return Setup, (self.name, self.params)
 
 
+#: OpenSpiel's kind of utility for each kind of payoffs (:mod:`.returns`).
+UTILITY = {CONSTANT_SUM: pyspiel.GameType.Utility.CONSTANT_SUM, GENERAL_SUM: pyspiel.GameType.Utility.GENERAL_SUM}
+
+
 def game_type(cls: type) -> pyspiel.GameType:
+    """The game's OpenSpiel type: its kind of utility is its ``payoff_sum``'s,
+    and its rewards come during play where it declares ``rewards``."""
+    kind = kind_of(cls.payoff_sum)
+    during = cls.rewards is not Game.rewards
     return pyspiel.GameType(
         short_name=short_name(cls.name),
         long_name=f"tabletop {cls.title or cls.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        utility=UTILITY.get(kind, pyspiel.GameType.Utility.ZERO_SUM),
+        reward_model=pyspiel.GameType.RewardModel.REWARDS if during else pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
         provides_information_state_string=True,
@@ -230,6 +244,7 @@ def _make_game_class(name: str, spiel_type: pyspiel.GameType) -> type:
                 full[key] = quote(unquote(str(full[key])), safe=SAFE)
             self.setup = Setup(name, full)
             n = len(self.setup.players)
+            payout = self.setup.payout
             info = pyspiel.GameInfo(
                 num_distinct_actions=len(self.setup.actions),
                 # A house rule's deal may have more outcomes than the game's own chance.
@@ -237,9 +252,9 @@ def _make_game_class(name: str, spiel_type: pyspiel.GameType) -> type:
                     self.setup.actions.numbering.most_outcomes(self.setup.game), Deal.most(self.setup.game)
                 ),
                 num_players=n,
-                min_utility=-1.0 / (n - 1),
-                max_utility=1.0,
-                utility_sum=0.0,
+                min_utility=payout.low,
+                max_utility=payout.high,
+                utility_sum=payout.total,
                 max_game_length=self.setup.length.longest,
             )
             super().__init__(spiel_type, info, full)
@@ -302,6 +317,7 @@ class TabletopState(pyspiel.State):
         self.setup: Setup = game.setup
         self.play = Play(self.setup)
         self._settle()
+        self.setup.opening = len(self.events)
 
     # -- OpenSpiel's state API ----------------------------------------------
     def current_player(self) -> int:
@@ -329,6 +345,9 @@ class TabletopState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         node = self.match.node
+        paying = self.setup.payout.during
+        if paying:
+            before, count = self.match.state, len(self.events)
         if isinstance(node, Chance):
             self._add(node.outcomes[action])
         else:
@@ -344,6 +363,9 @@ class TabletopState(pyspiel.State):
                     decision = live.seal(self.match, decision, self.secrets, salt)
                 self._add(decision)
         self._settle()
+        if paying:
+            got = self.setup.payout.along(before, self.events[count:], self.match.unsealed)
+            self._paid(got, since=self.play.last if isinstance(node, Chance) else None)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -364,9 +386,52 @@ class TabletopState(pyspiel.State):
         return stop is not None and self.play.words >= stop and not self.match.over
 
     def returns(self) -> list[float]:
-        if not self.match.over:
-            return [0.0] * len(self.setup.players)
-        return returns_of(self.setup.game.outcome(self.match.state), self.setup.players)
+        """The game's payoffs once it is over; before (or stopped at the
+        limit), what it paid during play so far."""
+        payout = self.setup.payout
+        if self.match.over:
+            return payout.at_end(self.match.state)
+        return list(self.play.paid) if payout.during else payout.none()
+
+    def rewards(self) -> list[float]:
+        """What the last decision paid: for a game that pays only at the
+        end, its payoffs at the end and nothing before; for one that declares
+        rewards, those of the events the last decision brought and of the
+        chance outcomes and forced events after it (so that rewards read
+        before each decision, as OpenSpiel's loops read them, miss none),
+        and at the end the rest of the payoffs."""
+        payout = self.setup.payout
+        if not payout.during:
+            return self.returns() if self.match.over else payout.none()
+        return list(self.play.last)
+
+    def _paid(self, got: list[float], since: Sequence[float] | None = None) -> None:
+        """Count what the last action paid (after a chance outcome, added
+        to ``since``: what was paid since the last decision); the game
+        over, the rest of its payoffs."""
+        play = self.play
+        paid = [a + b for a, b in zip(play.paid, got)]
+        if since is not None:
+            got = [a + b for a, b in zip(since, got)]
+        if self.match.over:
+            rest = [a - b for a, b in zip(self.setup.payout.at_end(self.match.state), paid)]
+            got, paid = [a + b for a, b in zip(got, rest)], [a + b for a, b in zip(paid, rest)]
+        play.paid, play.last = tuple(paid), tuple(got)
+
+    def _recount(self) -> None:
+        """What the events of a state read from its log paid: in all, and
+        since the last decision (see :meth:`rewards`)."""
+        payout = self.setup.payout
+        if not payout.during:
+            return
+        events, opening = self.events, self.setup.opening
+        start = max(
+            [k for k, e in enumerate(events) if e.origin == DECISION and not isinstance(e, Unseal)],
+            default=opening,
+        )
+        each = list(payout.each(self.setup.game.initial(), events, self.match.unsealed))
+        self.play.paid = tuple(map(sum, zip(payout.none(), *each[opening : max(start, opening)])))
+        self._paid(list(map(sum, zip(payout.none(), *each[max(start, opening) :]))))
 
     def __str__(self) -> str:
         # OpenSpiel's ToString is the whole state, as for every game: asked for
@@ -512,6 +577,9 @@ class Play:
         self.own: dict[int, str] = {}
         #: Decision words taken so far (OpenSpiel's game length).
         self.words = 0
+        #: For a game that pays during play: what it paid so far, and what the last action paid.
+        self.paid: tuple[float, ...] = tuple(setup.payout.none())
+        self.last: tuple[float, ...] = self.paid
 
     def __deepcopy__(self, memo: dict) -> Play:
         other = Play.__new__(Play)
@@ -528,7 +596,17 @@ class Play:
         # OpenSpiel's own copy of a Python state pickles its __dict__: this
         # part goes as its events (a resampled state as what its player had
         # seen). A state pickled by Python goes as its log (TabletopState).
-        return _restore, (self.setup, self.events, self.secrets, self.prefix, self.before, self.own, self.words)
+        return _restore, (
+            self.setup,
+            self.events,
+            self.secrets,
+            self.prefix,
+            self.before,
+            self.own,
+            self.words,
+            self.paid,
+            self.last,
+        )
 
 
 def _restore(
@@ -539,6 +617,8 @@ def _restore(
     before: Any,
     own: dict[int, str],
     words: int = 0,
+    paid: tuple[float, ...] | None = None,
+    last: tuple[float, ...] | None = None,
 ) -> Play:
     play = Play(setup)
     for event in events:
@@ -546,6 +626,8 @@ def _restore(
     play.events, play.secrets, play.prefix, play.before = list(events), dict(secrets), prefix, before
     play.own = dict(own)
     play.words = words
+    play.paid = play.paid if paid is None else tuple(paid)
+    play.last = play.last if last is None else tuple(last)
     return play
 
 
@@ -591,6 +673,7 @@ class _Reading:
         if missing:
             raise UsageError(f"line {end + 1}: no '#sealed' line for the decision {missing[0]} sealed")
         self._settle(secrets)
+        state._recount()
         if spelling is not None:
             self._spell(*spelling)
 

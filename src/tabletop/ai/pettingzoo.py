@@ -22,9 +22,11 @@ agent to act sees it, and the whole board once the game is over. Nothing an
 agent is shown comes from more than its view (:mod:`tabletop.sight.seen`). Chance
 is drawn inside the environment from the episode's seed (``reset(seed=N)``
 plays the seed ``pettingzoo-N``), as in any live tabletop game, so a saved
-episode is checked by ``tabletop verify``. Rewards come at the end
-(:func:`tabletop.ai.returns.returns_of`); an episode the rules do not bound is
-truncated after ``limit`` steps (:mod:`tabletop.base.limits`).
+episode is checked by ``tabletop verify``. Rewards are the game's payoffs
+(:meth:`tabletop.Game.payoffs`; by default a share of the victory), at the
+end, and during play for a game that declares :meth:`tabletop.Game.rewards`
+(the rest of its payoffs then comes at the end); an episode the rules do not
+bound is truncated after ``limit`` steps (:mod:`tabletop.base.limits`).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ from ..sight import seen
 from ..sight.planes import Observation, planes_of
 from ..sight.views import features, hashed
 from .actions import Actions, Menu, actions_for
-from .returns import returns_of
+from .returns import Payout
 
 #: The length of the hashed observation vector (a game that declares no planes).
 OBSERVATION_SIZE = 2048
@@ -89,6 +91,10 @@ class TabletopEnv(AECEnv):
         self.actions: Actions = actions_for(self.registry, self.table.header, self.table.game)
         #: The most steps an episode takes, and where one is truncated (``tabletop.base.limits``).
         self.length = length_of(self.table.game, limit)
+        #: What the game pays (:mod:`tabletop.ai.returns`).
+        self.payout = Payout(self.table.game)
+        #: What the episode paid each agent so far, in seat order.
+        self.paid = self.payout.none()
         declared = planes_of(self.table.game)
         #: The game's planes and the words being spelt (``tabletop.sight.planes``), or None: hashed.
         self.planes = None if declared is None else Observation(declared, self.actions.words)
@@ -139,6 +145,7 @@ class TabletopEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.prefix = ()
         self.words = 0
+        self.paid = self.payout.none()
         self._menu: _Menu | None = None
         self._mask: np.ndarray | None = None
         self._settled()
@@ -171,10 +178,14 @@ class TabletopEnv(AECEnv):
         self.words += 1
         self.prefix, decision = self._menu_now().take(self.prefix, int(action))
         self._mask = None
+        got = None
         if decision is not None:
-            self.table.play(decision)
+            before = self.table.match.state if self.payout.during else None
+            added = self.table.play(decision)
             self._menu = None
-        self._settled()
+            if before is not None:
+                got = self.payout.along(before, added, self.table.match.unsealed)
+        self._settled(got)
         self._accumulate_rewards()
 
     def render(self) -> str | None:
@@ -211,18 +222,22 @@ class TabletopEnv(AECEnv):
             self._mask = mask
         return self._mask
 
-    def _settled(self) -> None:
-        """Whose turn it is, the rewards once the game is over, or the
-        truncation once it reaches the limit unfinished."""
+    def _settled(self, got: list[float] | None = None) -> None:
+        """Whose turn it is, the rewards (``got``, what the step paid
+        during play; once the game is over, the rest of its payoffs), or
+        the truncation once it reaches the limit unfinished."""
+        got = got or self.payout.none()
         if self.table.over:
-            payoff = returns_of(self.table.outcome, self.possible_agents)
-            for agent, value in zip(self.possible_agents, payoff):
-                self.rewards[agent] = value
+            payoffs = self.payout.at_end(self.table.match.state)
+            for k, agent in enumerate(self.possible_agents):
+                self.rewards[agent] = payoffs[k] - self.paid[k]
                 self.terminations[agent] = True
+            self.paid = payoffs
             self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
             return
-        for agent in self.agents:
-            self.rewards[agent] = 0.0
+        for k, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = got[k]
+        self.paid = [a + b for a, b in zip(self.paid, got)]
         self.agent_selection = self.table.deciding[0]
         stop = self.length.stop
         if stop is not None and self.words >= stop:

@@ -21,7 +21,7 @@ from .events import Event
 from .nodes import Node, Outcome
 
 if TYPE_CHECKING:
-    from ..play.turn import Steps
+    from .steps import Steps
 
 
 @attrs.frozen
@@ -109,7 +109,7 @@ class Game:
     official_rules: ClassVar[object | tuple[object, ...] | None] = None
 
     #: The turn the core runs for this game (:class:`tabletop.play.turn.Turn`,
-    #: what :class:`tabletop.play.turn.Steps` declares), or None: a game that
+    #: what :class:`tabletop.model.steps.Steps` declares), or None: a game that
     #: makes one in ``__init__`` (from its table of steps) is answered
     #: ``next``, ``check``, ``apply``, ``legal``, ``asks`` and ``fast`` by
     #: it, and writes none of them.
@@ -224,6 +224,30 @@ class Game:
                 f"{type(self).__name__} has no turn (tabletop.play.turn.Turn) and answers no rule"
             )
         return turn
+
+    # -- payoffs: what the AI adapters pay (tabletop.ai) --------------------
+    #: What the returns of every finished game add up to, whatever the
+    #: header: 0 (zero-sum, the default), another number (constant-sum), or
+    #: None (general-sum).
+    payoff_sum: ClassVar[float | None] = 0.0
+
+    def payoffs(self, state: Any) -> Mapping[str, float] | Sequence[float]:
+        """Each player's return from the finished ``state`` (by name, or in
+        seat order): all the game pays them, :meth:`rewards` included. By
+        default a share of the victory (:func:`shares`): win/loss, whatever
+        the scores."""
+        return shares(self.outcome(state), self.players)
+
+    def payoff_bounds(self) -> tuple[float, float]:
+        """The least and the most one player's return can be under this
+        header. By default those of :func:`shares`: -1/(n-1) and 1."""
+        return -1.0 / max(len(self.players) - 1, 1), 1.0
+
+    def rewards(self, before: Any, event: Event, after: Any) -> Mapping[str, float] | Sequence[float] | None:
+        """What ``event`` pays each player as it happens (``before`` and
+        ``after`` are the states around it): an advance on :meth:`payoffs`,
+        whose rest comes at the end. None (the default): all at the end."""
+        return None
 
     # -- what a player may know -----------------------------------------
     def view(self, state: Any, player: str | None) -> Any:
@@ -369,6 +393,17 @@ class Game:
         """What is asked of ``player`` now, in a few words (e.g. "place the 2/5
         chip"): the step's ``asks`` on the core's turn, else "decide"."""
         return "decide" if self.turn is None else self.turn.asks(self, state, player)
+
+
+def shares(outcome: Outcome, players: Sequence[str]) -> list[float]:
+    """Each player's share of the victory, zero-sum: a sole winner gets 1
+    and the others -1/(n-1); a shared victory splits the 1; no winner: 0
+    for all (the default :meth:`Game.payoffs`)."""
+    n = len(players)
+    if not outcome.winners:
+        return [0.0] * n
+    share = 1 / len(outcome.winners)
+    return [(n * (share if p in outcome.winners else 0.0) - 1) / max(n - 1, 1) for p in players]
 
 
 def _refuse_unknown(game: type[Game], options: Mapping[str, Any]) -> None:
