@@ -22,8 +22,11 @@ force instead (``answer = yield``).
 Arguments, all passed by keyword; an implementation takes only those it needs:
 
 - ``game``: the :class:`~tabletop_glux.Glux` being played: ``game.board``
-  (squares, rooms, names), ``game.players``, ``game.seats``,
-  ``game.start_squares``, ``game.start_owner`` and ``game.rules``.
+  (squares, names; ``game.board.rooms``, a ``tuple[str, ...]``: each
+  square's room letter by index, ``.`` off the rooms), ``game.players``,
+  ``game.seats``, ``game.start_squares`` (a ``tuple[int, ...]``: each
+  seat's start square, by index, in seat order), ``game.start_owner`` and
+  ``game.rules``.
 - ``state``: the :class:`~tabletop_glux.State` asked about. Read it, never
   change it. During a fast replay it is a mutable copy with the same fields.
 - ``seat``: a player's seat number (0 is the first player in the header);

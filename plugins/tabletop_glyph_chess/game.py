@@ -19,6 +19,7 @@ from . import (
     escape,
     evaluation,
     hookspecs,
+    memo,
     movement,
     notation,
     official,
@@ -31,6 +32,7 @@ from . import (
     spells,
     steps,
     turn_end,
+    victory,
 )
 from .context import ByOccupant, Stops
 from .events import EVENTS, Draw, Glimpse, Roll, Shuffle
@@ -222,6 +224,14 @@ class GlyphChess(Game, about=about):
         table = r.glyph_turn_steps(players=n)
         if not rules.official("glyph_turn_steps"):
             steps.check(self, table)
+        # What variants remember, asked before every step's effect
+        # (``glyph_memo``), and an end a variant adds, asked whenever the game
+        # waits (``glyph_game_over``): the table as it is while no variant
+        # implements them.
+        table = victory.ending(memo.remembering(table, rules), rules)
+        #: A variant's rule at the end of a turn (``glyph_turn_end``), or None:
+        #: the official one does nothing, and is not asked.
+        self.turn_end = None if rules.official("glyph_turn_end") else r.glyph_turn_end
         self.turn = Turn(table, work=Work, screens=False, screen=steps.arranged, guarded=True)
         #: The table of steps in force, by phase.
         self.steps = self.turn.table

@@ -14,8 +14,11 @@ The official rule (beside the rule it implements, in the module named after
 it, gathered in ``official.py``) answers last. A hook may read the state it
 is given (a :class:`~tabletop_glyph_chess.state.State` or a
 :class:`~tabletop_glyph_chess.state.Work`, which read alike). Hooks that *do*
-something (``glyph_strike``, ``glyph_eliminate``) get the state being changed
-and change it in place, returning True.
+something (``glyph_strike``, ``glyph_eliminate``, ``glyph_turn_end``) get
+the state being changed and change it in place. Three are asked only where
+a variant implements them, and cost the official game nothing:
+``glyph_turn_end`` (as a turn ends), ``glyph_memo`` (before each event's
+effect) and ``glyph_game_over`` (whenever the game waits).
 
 ``game`` is the :class:`~tabletop_glyph_chess.game.GlyphChess` instance: its
 ``geo`` (the board, :class:`~tabletop_glyph_chess.hexes.HexBoard`:
@@ -30,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletop import Event, Outcome, gathering_rule, header_rule, move_rule
+from tabletop import Event, Memo, Outcome, gathering_rule, header_rule, move_rule
 
 if TYPE_CHECKING:
     from tabletop import TurnStep
@@ -197,6 +200,32 @@ def glyph_draws(game: Game, state: State, seat: int) -> bool | None:
             def glyph_draws(self, game, state, seat):
                 if sum(state.hands[seat]) >= 3:
                     return False
+    """
+
+
+@move_rule
+def glyph_turn_end(game: Game, state: State, seat: int) -> str | None:
+    """What happens as ``seat``'s turn ends: asked once the reset roll is
+    done (the dice spent re-rolled) and the turn has passed (``state.turn``
+    is the next player still in, ``state.spent`` empty), before the next
+    player's awakening; for every turn, the last of a player who resigned on
+    it included (``state.eliminated[seat]``). ``state`` is the ``Work``: a
+    rule changes it in place (as ``glyph_strike`` does) and returns the
+    step that follows, or None for the next player's awakening. A coin owed
+    (``state.owed[seat] += 1``, then ``"draw"``) is drawn by the draw step,
+    which then leads to the awakening; another ``state.turn`` is another
+    player's turn. Asked only when a variant implements it (the official
+    rule does nothing), on every path: the plain fold, the fast path,
+    resigning.
+
+    Example (draw a coin at the end of your own turn)::
+
+        class CoinAtTurnEnd:
+            @rulehook
+            def glyph_turn_end(self, game, state, seat):
+                if not state.eliminated[seat] and (any(state.bags[seat]) or any(state.used[seat])):
+                    state.owed[seat] += 1
+                    return "draw"
     """
 
 
@@ -524,6 +553,34 @@ def glyph_notate(game: Game, decision: Event) -> str | None:
     """
 
 
+# -- what a variant remembers -----------------------------------------------------
+@move_rule
+def glyph_memo(game: Game, state: State, event: Event, memo: Memo) -> Memo | None:
+    """A variant's memory (as Glüx's ``glux_memo``). What the variants
+    remember as ``event`` takes effect: asked before the effect, with
+    ``state`` the state before it (the ``Work`` both paths change) and
+    ``memo`` its memory (``state.memo``, a :class:`tabletop.Memo`); the answer
+    is the memory the event's effect starts from. Every event a step takes
+    is told (rolls and draws too: ``game.turn_ends(event)`` is True for the
+    one action of a turn). Implement it as a wrapper (``memo = yield``) and
+    change only your own entry (``remember(memo, name, value)``, with
+    ``player=...`` for what only that player may know), so that several
+    variants combine; read it anywhere with ``recall(state, name,
+    default)``. Asked only when a variant implements it (the official rule
+    remembers nothing), on the plain and the fast path alike.
+
+    Example (count the turns played)::
+
+        class CountTurns:
+            @rulehook(wrapper=True)
+            def glyph_memo(self, game, state, event, memo):
+                memo = yield
+                if game.turn_ends(event):  # a move, a spell or a pass: one turn more
+                    memo = remember(memo, "turns", recall(state, "turns", 0) + 1)
+                return memo
+    """
+
+
 # -- kills -------------------------------------------------------------------------
 @move_rule
 def glyph_strike(game: Game, state: State, spot: int, burn: bool) -> bool | None:
@@ -615,6 +672,32 @@ def glyph_eliminate(game: Game, state: State, seat: int) -> bool | None:
                 state.phase, state.winner = "over", state.turn
                 state.steps.clear()
                 return True
+    """
+
+
+@move_rule
+def glyph_game_over(game: Game, state: State) -> bool | None:
+    """Whether the game has ended (as Glüx's ``glux_game_over``). Asked
+    whenever the game comes to wait for an event (after each event's effect
+    and the steps that need none, on the ``Work`` both paths change, in the
+    step that waits), only when a variant implements it; True ends the game
+    there (``phase`` ``"over"``), and ``glyph_outcome`` gives its result
+    (officially, with no ``winner``, nobody wins: wrap it to name winners).
+    Official: only a win ends the game (a scepter on the centre, the last
+    player standing), which goes to ``over`` itself.
+
+    Example (the game ends after 40 turns)::
+
+        class TurnLimit:
+            @rulehook(wrapper=True)
+            def glyph_memo(self, game, state, event, memo):
+                memo = yield
+                return remember(memo, "turns", recall(state, "turns", 0) + 1) if game.turn_ends(event) else memo
+
+            @rulehook
+            def glyph_game_over(self, game, state):
+                if recall(state, "turns", 0) >= 40:
+                    return True
     """
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .awakening import glyph_draws, glyph_hand_limit, glyph_rerollable
 from .escape import glyph_escape_coins, glyph_escape_cost
 from .kills import glyph_strike
+from .memo import glyph_memo
 from .movement import (
     glyph_landing,
     glyph_may_land,
@@ -30,7 +31,8 @@ from .setup import (
 from .sight import glyph_may_use_coins
 from .spells import COSTS, glyph_costs, glyph_more_spells, glyph_spells
 from .steps import glyph_turn_steps
-from .victory import glyph_outcome
+from .turn_end import glyph_turn_end
+from .victory import glyph_game_over, glyph_outcome
 
 #: Every official rule, by hook name.
 OFFICIAL = {
@@ -43,6 +45,7 @@ OFFICIAL = {
         glyph_coins,
         glyph_dice,
         glyph_turn_steps,
+        glyph_turn_end,
         glyph_rerollable,
         glyph_hand_limit,
         glyph_draws,
@@ -62,11 +65,13 @@ OFFICIAL = {
         glyph_payers,
         glyph_parse,
         glyph_notate,
+        glyph_memo,
         glyph_strike,
         glyph_escape_cost,
         glyph_escape_coins,
         glyph_centre_wins,
         glyph_eliminate,
+        glyph_game_over,
         glyph_outcome,
     )
 }

@@ -11,8 +11,9 @@ game. Everything that only reads (listing, checking, the rule hooks that
 answer questions) works on either.
 
 A variant that needs memory keeps it in ``memo``: read it with
-:func:`recall`, change it (on a ``Work``, in a hook that changes the state)
-with :func:`remember`. Values must be immutable (numbers, strings, tuples).
+:func:`recall`, change it (on a ``Work``, in a hook that changes the state,
+or on the memo ``glyph_memo`` is told, as each event takes effect) with
+:func:`remember`. Values must be immutable (numbers, strings, tuples).
 """
 
 from __future__ import annotations
@@ -83,7 +84,9 @@ class State:
     target: int | None = None
     #: Setup: which seats have their pieces on the board.
     placed: tuple[bool, ...] = ()
-    #: Setup: coins still to draw, per seat.
+    #: Coins still to draw, per seat, before the player at turn awakens: in
+    #: setup, the starting coins; after a turn, what a variant's
+    #: ``glyph_turn_end`` owes (the draw step draws them, then the awakening).
     owed: tuple[int, ...] = ()
     winner: int | None = None
     #: What variants remember (``tabletop.Memo``: public entries and each
@@ -149,7 +152,12 @@ class Work:
 thaw, freeze = Work.thaw, Work.freeze
 
 
-def remember(work: Work, name: str, value: object, *, player: str | None = None) -> None:
+def remember(work: Work | Memo, name: str, value: object, *, player: str | None = None) -> Memo:
     """Keep ``value`` (immutable) under the variant's ``name`` in the state
-    being changed: for everyone, or for ``player``'s eyes only."""
-    work.memo = memory.remember(work.memo, name, value, player=player)
+    being changed, for everyone or for ``player``'s eyes only, and return the
+    memo that holds it; given a memo itself (what ``glyph_memo`` is told and
+    answers), only return the memo with the entry set."""
+    if isinstance(work, Memo):
+        return memory.remember(work, name, value, player=player)
+    memo = work.memo = memory.remember(work.memo, name, value, player=player)
+    return memo

@@ -6,11 +6,15 @@ needs no event. The rule hook ``glyph_turn_steps`` gives the table in force.
 phase       offers                                       follows
 ==========  ===========================================  ==============================
 setup       shuffles (or sealed arrangements)            rolling, once all are placed
-rolling     a roll of the next die to roll               the next turn's awakening, or
-                                                         what the rolls were for
+rolling     a roll of the next die to roll               the next turn's awakening (or
+                                                         the step ``glyph_turn_end``
+                                                         names), or what the rolls
+                                                         were for
 awaken      re-roll or skip (when a die shows a dead     (the centre wins) draw
             piece's type)
-draw        a coin from the bag                          act (nothing to draw: at once)
+draw        a coin from the bag                          act (nothing to draw: at once);
+                                                         coins owed (setup's, a turn
+                                                         end's): awaken
 act         a move or a spell (none possible: a pass)    rolling (the reset step),
                                                          escape or glimpse on the way
 escape      the attacked necromancer's owner decides     the rest of the action
@@ -108,12 +112,14 @@ def _after_rolls(game, work):
     if then != "turn":
         return then
     n = len(game.players)
-    turn = work.turn
+    ended = turn = work.turn
     for _ in range(n):  # the next player still in the game
         turn = (turn + 1) % n
         if not work.eliminated[turn]:
             break
     work.turn, work.spent = turn, []
+    if game.turn_end is not None:  # a variant's rule at the end of a turn: the step it leads to
+        return game.turn_end(game=game, state=work, seat=ended) or AWAKEN
     return AWAKEN
 
 
@@ -169,7 +175,7 @@ def _draw(game, work, event):
     seat = game.seats[event.player]
     awakening.draw(work, seat, event.glyph)
     work.phase = ACT
-    if any(work.owed):  # setup: the coins owed before the first turn
+    if any(work.owed):  # coins owed before the player at turn awakens (setup's, a turn end's)
         work.owed[seat] -= 1
         work.phase = DRAW if any(work.owed) else AWAKEN
 
