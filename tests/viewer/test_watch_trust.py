@@ -152,7 +152,14 @@ def test_only_the_address_printed_is_answered(registry, tmp_path):
         assert url != root and url.startswith(root) and url.endswith("/")
         key = url[len(root) : -1]
         assert len(key) >= 20
-        for wrong in (root, root + "log.jsonl", root + "events?since=x", root + key[:-1] + "x/", root + key + "x/"):
+        other = "y" if key.endswith("x") else "x"  # one letter off, whatever the key's last letter is
+        for wrong in (
+            root,
+            root + "log.jsonl",
+            root + "events?since=x",
+            root + key[:-1] + other + "/",
+            root + key + "x/",
+        ):
             answer = ask(wrong)
             assert status(answer) == 404, wrong
             assert b"ann" not in answer
