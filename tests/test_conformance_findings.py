@@ -22,8 +22,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import tabletop.api
@@ -32,7 +30,8 @@ from tabletop.model.nodes import Decide
 from tabletop.sight import seen
 from tabletop.sight.svg import whose_turn
 
-ROOT = Path(__file__).parent.parent
+from .conftest import ROOT
+
 PLAYERS = ("ann", "ben", "cy")
 
 

@@ -16,7 +16,6 @@ from tabletop.model.shapes import seen
 
 from . import (
     about,
-    decisions,
     fast,
     hookspecs,
     memo,
@@ -86,7 +85,7 @@ class Glux(Game, about=about):
         #: The end as asked, or None when read in its declared form (``forms.py``).
         self.over_asked = None if rules.form("glux_game_over") == "nobody's turn" else rules.glux_game_over
         # Hooks for decisions a variant adds outside the table of steps (the official rules add none).
-        self._variant_events = not all(map(rules.official, fast.PLAIN_ONLY))
+        self._variant_events = steps.adds_decisions(rules)
         #: Whether a variant answers a rule of final scoring (its answers are then looked at).
         self.scored_by_variant = not all(map(rules.official, scoring.FINAL))
         #: Whether a variant answers the final score as a whole (``glux_final_scores``: asked only then).
@@ -107,12 +106,6 @@ class Glux(Game, about=about):
     # -- the engine's questions --------------------------------------------
     def initial(self) -> State:
         return setup.initial(self)
-
-    def apply(self, state: State, event: Event) -> State:
-        # The one effect, on a thawed copy (with what variants remember:
-        # ``memo.py``), or a variant's own event (``decisions.py``).
-        after = self.turn.fold(self, state, event)
-        return after if after is not None else decisions.applied(self, state, event)
 
     def settle(self, work: Any) -> None:
         """Lead on from ``work``'s step through the steps that need no event now."""

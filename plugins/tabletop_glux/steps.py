@@ -368,6 +368,12 @@ _TURNS: dict[tuple[int, bool], tuple[Mapping[str, TurnStep], Turn]] = {}
 TURNS_KEPT = Bound(64)
 
 
+def adds_decisions(rules: Any) -> bool:
+    """Whether a variant in force implements the decision hooks
+    (``PLAIN_ONLY``): then every step also takes its own events by them."""
+    return not all(map(rules.official, PLAIN_ONLY))
+
+
 def turn_of(table: Mapping[str, TurnStep], rules: Any = None) -> Turn:
     """The core's ``Turn`` of ``table`` (``glux_turn_steps``'s answer), made
     once per table: the steps answer on the state and on its twin
@@ -378,7 +384,7 @@ def turn_of(table: Mapping[str, TurnStep], rules: Any = None) -> Turn:
     the decision hooks (``PLAIN_ONLY``: ``glux_decisions``, ``glux_check``,
     ``glux_apply``, given the ``rules`` in force), every step also takes
     the variant's own events, by those hooks (:func:`with_variant_decisions`)."""
-    adds = rules is not None and not all(map(rules.official, PLAIN_ONLY))
+    adds = rules is not None and adds_decisions(rules)
     key = (id(table), adds)
     found = _TURNS.get(key)
     if found is not None and found[0] is table:

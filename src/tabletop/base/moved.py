@@ -44,6 +44,7 @@ OLD_PATHS = {
     "facets": "model.facets",
     "options": "model.options",
     "game": "model.game",
+    "numbering": "model.numbering",
     # host
     "rules": "host.rules",
     "answers": "host.answers",
@@ -54,16 +55,15 @@ OLD_PATHS = {
     "installed": "host.installed",
     "hookspecs": "host.hookspecs",
     "hookdocs": "host.hookdocs",
-    "numbering": "model.numbering",
     # sight
     "seen": "sight.seen",
     "views": "sight.views",
     "viewdata": "sight.viewdata",
     "planes": "sight.planes",
-    "standing": "play.standing",
     "pictures": "sight.pictures",
     "svg": "sight.svg",
     # play
+    "standing": "play.standing",
     "chance": "play.chance",
     "sampling": "play.sampling",
     "turn": "play.turn",
