@@ -31,7 +31,7 @@ from . import (
     turn_end,
 )
 from . import board as boards
-from .events import EVENTS, Draw
+from .events import EVENTS, Draw, Place, Start
 from .refusal import refuse
 from .state import State, evolve
 
@@ -180,6 +180,18 @@ class Glux(Game, about=about):
         with at least one face of the chip in hand)."""
         placement = self.placement
         return {sq for sq in placement.reachable(state, seat) if placement.placeable(state, seat, (sq,))}
+
+    def chip_placed(self, state: Any, event: Event) -> str | None:
+        """The kind of chip ``event``, a placement or the start chip's face
+        chosen, puts on the board from its player's hand in ``state`` (the
+        state before it), or None for any other event: those events name
+        the face shown, not the chip."""
+        kind = type(event)
+        if kind is Start:
+            return state.hands[self.seats[event.player]]  # type: ignore[no-any-return]
+        if kind is not Place:
+            return None
+        return self.chips.placed(state.hand(self.seats[event.player]), event.face)  # type: ignore[attr-defined]
 
     def can_count(self, state: State, seat: int) -> bool:
         """Whether ``seat`` has any counting placement (stops at the first)."""

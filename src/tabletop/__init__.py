@@ -69,6 +69,7 @@ _WHERE = {
     "Lot": "model.shapes",
     "One": "model.shapes",
     "Order": "model.shapes",
+    "Shown": "model.shapes",
     "Subset": "model.shapes",
     "YesNo": "model.shapes",
     "Turn": "play.turn",
@@ -96,7 +97,7 @@ if TYPE_CHECKING:
     from .model.game import Fast, Game, Hidden
     from .model.memo import Memo
     from .model.nodes import Chance, Decide, Forced, Outcome, Over
-    from .model.shapes import Bare, Deal, Lot, One, Order, Subset, YesNo
+    from .model.shapes import Bare, Deal, Lot, One, Order, Shown, Subset, YesNo
     from .model.steps import TurnStep
     from .play.engine import Match, Replay
     from .play.mcts import MCTS
@@ -148,6 +149,7 @@ __all__ = [
     "Replay",
     "Reveal",
     "Rules",
+    "Shown",
     "Subset",
     "Table",
     "TabletopError",

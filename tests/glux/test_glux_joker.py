@@ -154,7 +154,7 @@ def test_glux_joker_notation_lists_reads_and_refuses_faces(registry, tmp_path, c
 
 def test_glux_joker_is_a_short_file_the_guide_shows():
     source = JOKER.read_text()
-    assert len(source.splitlines()) <= 30
+    assert len(source.splitlines()) <= 32  # 26 lines, and 6 that tell all a joker was placed
     guide = (ROOT / "docs" / "house-rules.md").read_text()
     shown = guide.split("`glux_joker.py` adds a kind")[1].split("```python\n")[1].split("```")[0]
     assert shown in source
@@ -173,11 +173,10 @@ def test_glux_joker_log_lines_match_the_published_schema(registry):
 @pytest.mark.parametrize("seed", SEEDS[:2])
 def test_glux_joker_keeps_its_holder_secret_by_twin_states(registry, seed):
     # The conformance kit at every decision: views, texts, pictures, scores,
-    # bots' choices and hidden draws alike for twin states; fast path,
-    # notation and log lines as the plain rules. Twin histories are left out
-    # (pairs=0): a joker placed shows in the views with no event saying so
-    # (tests/test_conformance_findings.py, finding 1).
-    assert testing.conform(registry, "glux", ("ann", "ben", "cy"), ["glux-joker"], games=1, seed=seed, pairs=0) > 20
+    # bots' choices and hidden draws alike for twin states and for twin
+    # histories (a joker drawn, or another chip); fast path, notation and
+    # log lines as the plain rules.
+    assert testing.conform(registry, "glux", ("ann", "ben", "cy"), ["glux-joker"], games=1, seed=seed) > 20
     # And a twin made by hand: ann holds the joker, or a 1/6 chip; ben cannot tell.
     game = make_game(registry, ("ann", "ben", "cy"), ["glux-joker"])
     board = {"a1": [("ann", 2)], "m1": [("ben", 3)], "g13": [("cy", 4)]}

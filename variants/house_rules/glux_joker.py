@@ -1,14 +1,13 @@
-"""glux-joker: each bag holds a joker chip besides its 24: it shows the face
-its player chooses (1 to 6) when it is placed, and that face from then on
-(docs/rulings.md). The chips are data: a kind of chip added (``draw joker``).
-
-Load it with ``tabletop --plugins variants/house_rules/glux_joker.py`` and
-enable it with ``--variant glux-joker`` (``glux-joker:jokers=2``: two a bag).
-"""
+"""glux-joker: each bag holds a joker chip that shows any face its player chooses when placed, and that face
+from then on (docs/rulings.md); ``joker ann`` tells all. ``--variant glux-joker:jokers=2``: two a bag."""
 
 import attrs
 
-from tabletop import Variant, hookimpl, rulehook
+from tabletop import Shown, Variant, hookimpl, rulehook
+
+
+class JokerShown(Shown):  # an event of the rules, for all to see: ``joker ann``
+    kind = "joker"
 
 
 @attrs.frozen
@@ -23,7 +22,11 @@ class Joker:
     def glux_bag(self, players):
         return {**(yield), "joker": self.jokers}
 
+    @rulehook(wrapper=True)
+    def glux_turn_steps(self, players):  # a joker put on the board, in setup or placed, is told
+        return JokerShown.after((yield), lambda game, state, event: game.chip_placed(state, event) == "joker")
+
 
 @hookimpl
 def register_variants():
-    return [Variant("glux-joker", "glux", "a joker chip in each bag shows the face chosen when placed", Joker)]
+    return [Variant("glux-joker", "glux", "a joker in each bag shows any face chosen", Joker, (JokerShown,))]

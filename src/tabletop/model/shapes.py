@@ -70,6 +70,20 @@ One chance shape draws for everyone to see (a lucky room, a weather card)::
 - :class:`Lot`: ``count`` items of a pool drawn once, before the game's
   own setup, seen by every player and kept in the memo's public part; a
   search's imagined world keeps it as drawn (never drawn again).
+
+One shape tells every player what an event showed at the table and its log
+line does not say (a joker placed, where the placement names only its
+face)::
+
+    @attrs.frozen
+    class JokerShown(Shown):
+        kind: ClassVar[str] = "joker"
+
+    table = JokerShown.after(table, placed_a_joker)   # ``joker ann`` follows
+
+- :class:`Shown`: an event of the rules, seen by all, that follows an
+  event whenever ``shows(game, state, event)`` says so (asked with the
+  state before the event's effect).
 """
 
 from __future__ import annotations
@@ -84,8 +98,8 @@ import attrs
 
 from ..base.errors import NotationError
 from . import memo
-from .events import CHANCE, DECISION, Event
-from .nodes import Chance
+from .events import CHANCE, DECISION, RULES, Event
+from .nodes import Chance, Forced
 from .steps import TurnStep
 
 S = TypeVar("S", bound="Shape")
@@ -527,6 +541,53 @@ class Lot(Event):
 
         table[step] = attrs.evolve(own, node=node, accepts=(*own.accepts, cls), apply=apply)
         return table
+
+
+@attrs.frozen
+class Shown(Event):
+    """An event of the rules that tells every player what ``player``'s last
+    event showed at the table and its log line does not say (the placement
+    ``2@i8`` of a chip that was the joker). Subclass it with your own
+    ``kind``; :meth:`after` says when it follows. A twin-history check
+    (``tabletop.testing``) finds a view that shows such a thing with no
+    event saying it."""
+
+    origin: ClassVar[str] = RULES
+    player: str
+
+    def notation(self) -> str:
+        return f"{self.kind} {self.player}"
+
+    @classmethod
+    def after(cls, table: Mapping[str, TurnStep], shows: Callable[[Any, Any, Event], bool]) -> dict[str, TurnStep]:
+        """``table`` (a game's steps) with an event of this class, for the
+        player of an event, following that event wherever ``shows(game,
+        state, event)`` is true (asked of each event, with the state before
+        its effect). It comes before anything else, in whichever step the
+        effect leads to: the memo's public entry under the shape's kind
+        names the player it is due for until then."""
+        name = cls.kind
+
+        def telling(step: TurnStep) -> TurnStep:
+            own_node, own_apply = step.node, step.apply
+
+            def node(game: Any, state: Any) -> Any:
+                player = memo.recall(state, name)
+                return Forced(cls(player)) if player is not None else own_node(game, state)  # type: ignore[call-arg]
+
+            def apply(game: Any, work: Any, event: Event) -> None:
+                if isinstance(event, cls):
+                    work.memo = memo.remember(work.memo, name, None)
+                    return
+                due = shows(game, work, event)
+                if own_apply is not None:
+                    own_apply(game, work, event)
+                if due:
+                    work.memo = memo.remember(work.memo, name, event.player)  # type: ignore[attr-defined]
+
+            return attrs.evolve(step, node=node, accepts=(*step.accepts, cls), apply=apply)
+
+        return {key: telling(step) for key, step in table.items()}
 
 
 def _unchanged(game: Any, work: Any, event: Event) -> None:
