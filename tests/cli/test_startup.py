@@ -77,9 +77,10 @@ def test_what_a_game_says_of_itself_is_what_its_class_says(registry, game):
         (cls.min_players, cls.max_players),
         dict(cls.options),
     )
-    # The plugins it claims are installed, and the game's own is among them.
+    # The plugins it claims are installed; the game itself is its about's to declare.
     names = {e.name for e in installed.entry_points(installed.PLUGIN_GROUP)}
-    assert set(about.plugins) <= names and game in about.plugins
+    assert set(about.plugins) <= names and game not in names
+    assert [e.value for e in installed.abouts_for(game)] == [f"{cls.__module__.rpartition('.')[0]}.about"]
 
 
 def test_games_imports_no_game_and_no_engine():
@@ -216,8 +217,8 @@ def test_a_third_party_game_is_listed_and_played(tmp_path, about):
     assert (tmp_path / "pile.jsonl").is_file(), out
     loaded, out = _loaded_after("moves", "pile.jsonl", env=env, cwd=tmp_path)
     assert "a (pick a number):" in out and "pick 3" in out
-    # A log of a game with an about loads no other game's plugins.
-    assert ("tabletop_glux.game" in loaded) is not about
+    # A log of another game never loads a game its about declares (Glüx), about or not.
+    assert "tabletop_glux.game" not in loaded
     # A Glüx log loads the unclaimed plugin (it may serve any game), an about's only with its game.
     loaded, _ = _loaded_after("moves", str(GLUX_LOG), env=env, cwd=tmp_path)
     assert ("pile_plugin" in loaded) is not about

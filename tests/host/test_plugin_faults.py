@@ -233,7 +233,7 @@ def test_register_renderers_a_render_that_cannot_be_called_is_one_line(cli, tmp_
 
 
 def test_register_renderers_two_of_one_format_for_one_game_read_naturally(cli, tmp_path):
-    from tabletop_glux import plugin as glux
+    from tabletop_glux import about
 
     path = plugin(tmp_path, RENDERERS.replace("RENDERERS", '[Renderer("glux", "svg", "image/svg+xml", draw)]'))
     result = cli("--plugins", path, "render", LOG, "-o", "board.svg", plugins=False)
@@ -241,7 +241,7 @@ def test_register_renderers_two_of_one_format_for_one_game_read_naturally(cli, t
         result,
         2,
         f"{path}:{line_of(path, '@hookimpl')}: two plugins register an svg renderer for glux "
-        f"(the other at {code_of(glux.register_renderers)})",
+        f"(the other at {about.__file__}:{line_of(Path(about.__file__), 'PICTURES')})",
     )
     nothing_in(tmp_path, path.name)
 

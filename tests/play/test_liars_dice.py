@@ -197,19 +197,25 @@ def test_replay_and_view_as_a_player_show_the_same_whatever_the_others_rolled(tm
 
 # -- the package ------------------------------------------------------------------------
 def test_the_package_says_of_itself_what_the_game_class_says():
-    """What `pip install ./examples/liars_dice` registers: every entry point
-    loads, and what ``about`` tells ``tabletop games`` is the game's own."""
+    """What `pip install ./examples/liars_dice` registers: one entry point,
+    its ``about``, which says what ``tabletop games`` lists and where the
+    game and its bots are; the game is made from it. No loader file and no
+    plugin module: the folder given to ``--plugins`` is found the same way."""
+    from tabletop.host.abouts import Declared
     from tabletop.host.installed import EntryPoint
 
-    registry()  # the loader file puts the package on the import path
+    registry()  # the folder's package is on the import path once loaded
     project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text())["project"]
     points = project["entry-points"]
-    loaded = {name: EntryPoint(name, value, project["name"]).load() for name, value in points["tabletop"].items()}
+    assert list(points) == ["tabletop.games"]
     about = EntryPoint("liars-dice", points["tabletop.games"]["liars-dice"], project["name"]).load()
-    [game] = loaded["liars-dice"].register_games()
+    declared = Declared(about)
+    [game] = declared.register_games()
     assert (game.name, game.title, game.description) == ("liars-dice", about.TITLE, about.DESCRIPTION)
     assert (game.min_players, game.max_players) == about.PLAYERS and game.options == about.OPTIONS
-    assert set(about.PLUGINS) == set(points["tabletop"])
+    ours = {name for name, bots in registry().bots.items() if any(bot.game == "liars-dice" for bot in bots)}
+    assert {bot.name for bot in declared.register_bots()} == ours and ours
+    assert not list(EXAMPLE.glob("*.py")) and not (EXAMPLE / "tabletop_liars_dice" / "plugin.py").exists()
 
 
 # -- the AI adapters --------------------------------------------------------------------

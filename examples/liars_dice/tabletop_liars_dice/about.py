@@ -1,7 +1,7 @@
-"""What ``tabletop games`` says of Liar's Dice, read without importing the
-game (the ``tabletop.games`` entry point of an installed package). The game
-class is made from it (``class LiarsDice(Game, about=about)``), so it is
-written once."""
+"""Liar's Dice as ``tabletop games`` lists it, and where the game is: all
+tabletop needs to register the game, installed (the ``tabletop.games``
+entry point) or in a folder given to ``--plugins``. The game class is made
+from it (``class LiarsDice(Game, about=about)``), so each is written once."""
 
 from tabletop.model.options import Number
 
@@ -13,5 +13,7 @@ OPTIONS = {
     "dice": Number("dice each player rolls, as OpenSpiel", 1, 5, default=1),
     "sides": Number("faces of a die", 2, 9, default=6),
 }
-#: The ``tabletop`` entry points that serve Liar's Dice alone.
-PLUGINS = ("liars-dice",)
+#: The game and its bots, each imported when first needed: with these, this
+#: module is all tabletop needs to register the game.
+GAME = "tabletop_liars_dice.game:LiarsDice"
+BOTS = "tabletop_liars_dice.bots:BOTS"

@@ -20,6 +20,12 @@ def code_of(function: Any) -> str | None:
     be found. The one place that names where a plugin's code is: a
     function's is read from its code object, cheaply; a class's from its
     source."""
+    # A hook of a plugin the core made from declarations (a game's about) is
+    # where its declaration is, not where the core's code is: the object
+    # maps each method's name to FILE:LINE.
+    declared = getattr(getattr(function, "__self__", None), "tabletop_declared_at", None)
+    if isinstance(declared, dict) and isinstance(declared.get(getattr(function, "__name__", None)), str):
+        return declared[function.__name__]  # type: ignore[no-any-return]
     try:
         function = inspect.unwrap(function)  # a wrapper the core put around it (a tournament's clock)
     except ValueError:  # a cycle of wrappers

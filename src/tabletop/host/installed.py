@@ -14,10 +14,12 @@ game) is a plain module of constants, cheap to import:
 - ``TITLE``, ``DESCRIPTION``, ``PLAYERS`` (min, max) and ``OPTIONS`` (name:
   help), what ``tabletop games`` lists;
 - ``PLUGINS``: the names of the ``tabletop`` entry points that serve this
-  game only (the game, its numbering, its variants). A command on a log of
-  another game does not load them. Every entry point no game claims (the
-  core's, a third-party plugin's without an ``about``) is loaded for every
-  game.
+  game only (its numbering, its variants; the game itself, for a game with a
+  plugin module of its own). A command on a log of another game does not
+  load them. Every entry point no game claims (the core's, a third-party
+  plugin's without an ``about``) is loaded for every game;
+- ``GAME``, ``BOTS``, ``PICTURES``: where the game is, for a game that has
+  no plugin module of its own (:mod:`tabletop.host.abouts`).
 """
 
 from __future__ import annotations
@@ -171,6 +173,14 @@ def plugins_for(game: str | None) -> list[EntryPoint]:
     others = {p for name, about in known.items() if name != game for p in about.plugins}
     others -= set(known[game].plugins)
     return [e for e in found if e.name not in others]
+
+
+def abouts_for(game: str | None) -> list[EntryPoint]:
+    """The ``tabletop.games`` entry points to load for a log of ``game`` (its
+    own; every one for None), each an ``about`` that may declare its game
+    (:mod:`tabletop.host.abouts`)."""
+    found = entry_points(ABOUT_GROUP)
+    return found if game is None else [e for e in found if e.name == game]
 
 
 def unlisted() -> list[EntryPoint]:

@@ -4,7 +4,9 @@ Plugins come from three places, in this order: the ``tabletop`` entry-point
 group of installed distributions (the built-in games are found this way too),
 the ``TABLETOP_PLUGINS`` environment variable (paths joined with ``os.pathsep``)
 and ``--plugins PATH`` on the command line. A path is a ``.py`` file or a folder
-whose ``.py`` files are each loaded.
+whose ``.py`` files are each loaded, and whose game packages (a package with an
+``about.py`` that says where its game is) are each registered
+(:mod:`tabletop.host.abouts`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import pluggy
 
 from ..base.errors import PluginError
 from ..base.naming import where
-from . import hookspecs, installed
+from . import abouts, hookspecs, installed
 
 ENTRY_POINT_GROUP = installed.PLUGIN_GROUP
 ENV_VAR = "TABLETOP_PLUGINS"
@@ -53,6 +55,16 @@ def get_plugin_manager(
             except Exception as exc:  # a broken third-party package must not crash us
                 raise PluginError(f"cannot load plugin '{ep.name}' ({ep.value}): {_reason(exc)}") from None
             pm.register(plugin, name=ep.name)
+        # A game that its about alone declares (no plugin module of its own).
+        for ep in () if listing else installed.abouts_for(game):
+            if pm.has_plugin(ep.name):
+                continue
+            try:
+                about = ep.load()
+            except Exception as exc:
+                raise PluginError(f"cannot load game '{ep.name}' ({ep.value}): {_reason(exc)}") from None
+            if abouts.declares(about):
+                pm.register(abouts.Declared(about), name=ep.name)
     all_paths: list[str | os.PathLike[str]] = []
     if environment:
         all_paths += [p for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
@@ -63,6 +75,10 @@ def get_plugin_manager(
                 pm.register(module, name=module.__name__)
             except pluggy.PluginValidationError as exc:
                 raise _validation_error(module, exc) from None
+    for folder, package in abouts.packages(all_paths):
+        about = abouts.about_of(folder, package)
+        if not pm.is_registered(about):
+            pm.register(abouts.Declared(about), name=f"{package}.about")
     _check_pending(pm)
     return pm
 
