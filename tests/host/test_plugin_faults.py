@@ -509,3 +509,42 @@ def test_register_numberings_a_words_that_cannot_be_called_is_one_line(tmp_path)
         f"{path}:7: register_numberings: the numbering of glux: its words <lambda>() is not called as (game)"
     )
     assert re.fullmatch(r"[^\n]+", str(raised.value))
+
+
+# -- a game its about declares (tabletop.host.abouts) -------------------------------------
+def game_package(tmp_path: Path, about: str) -> Path:
+    """A folder for --plugins holding one package, ``tabletop_fault_N``,
+    with ``about`` as its about.py (a name of its own: a package once
+    imported stays imported)."""
+    name = f"tabletop_fault_{abs(hash((str(tmp_path), about))) % 10**8}"
+    package = tmp_path / "games" / name
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "about.py").write_text(about.replace("PACKAGE", name))
+    return package / "about.py"
+
+
+ABOUT = "TITLE = 'Faulty'\nDESCRIPTION = 'a game'\nPLAYERS = (2, 2)\n"
+
+
+@pytest.mark.parametrize(
+    ("declared", "problem"),
+    [
+        ("", "a game's about.py in a plugin folder says where its game is: GAME = 'module:Class'"),
+        ("GAME = 'PACKAGE.game'\n", "GAME must be 'package.module:Name', not 'PACKAGE.game'"),
+        (
+            "GAME = 'PACKAGE.game:Faulty'\n",
+            "cannot load PACKAGE.game:Faulty: ModuleNotFoundError: No module named 'PACKAGE.game'",
+        ),
+        (
+            "GAME = 'PACKAGE.game:Faulty'\nPICTURES = {'png': 'PACKAGE.picture'}\n",
+            "PICTURES names the format 'png' (formats: svg)",
+        ),
+    ],
+    ids=["no-game", "no-class", "no-module", "unknown-format"],
+)
+def test_a_game_its_about_declares_wrongly_is_one_line(cli, tmp_path, declared, problem):
+    about = game_package(tmp_path, ABOUT + declared)
+    result = cli("--plugins", tmp_path / "games", "games", plugins=False)
+    one_line(result, 2, f"{about}: {problem.replace('PACKAGE', about.parent.name)}")
+    nothing_in(tmp_path, "games")
