@@ -45,6 +45,7 @@ from ..base.errors import UsageError
 from ..model.events import Event
 from ..model.game import Game
 from ..model.nodes import Chance, Decide, Forced, Over
+from .live import random_choice
 
 
 class _Node:
@@ -291,6 +292,10 @@ class MCTS:
         """The world after up to ``events`` events drawn at random (or by the
         policy) by ``stepper``: the game's fast path, or :class:`_Plain`."""
         live = stepper.thaw(world)
+        # The random bot's own draw in a step that declares one (a space of
+        # slots, or a draw from its listing): the uniform choice without the
+        # listing. A playout by a policy is handed the listing.
+        samplers = getattr(stepper, "samplers", None) if self.policy is None else None
         for _ in range(events):
             step = stepper.next(live)
             if isinstance(step, Over):
@@ -301,13 +306,19 @@ class MCTS:
                 event = step.event
             else:
                 mover = step.players[0]
-                options = stepper.legal(live, mover)
-                if not options:  # pragma: no cover
-                    break
-                if self.policy is None:
-                    event = options[rng.randrange(len(options))]
+                sampler = samplers.get(live.at) if samplers else None
+                if sampler is not None:
+                    event = sampler(game, live, mover, rng)
+                    if event is None:  # pragma: no cover
+                        break
                 else:
-                    event = self.policy(game, stepper.freeze(live), mover, options, rng)
+                    options = stepper.legal(live, mover)
+                    if not options:  # pragma: no cover
+                        break
+                    if self.policy is None:
+                        event = random_choice(game, None, mover, options, rng)
+                    else:
+                        event = self.policy(game, stepper.freeze(live), mover, options, rng)
             stepper.apply(live, event)
         return stepper.freeze(live)
 

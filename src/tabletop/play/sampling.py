@@ -21,6 +21,13 @@ bot makes from its listing, made without the listing: self-play on the fast
 path (``Match.race``) then asks the step for the decision of a bot that
 declares, with :func:`draws_uniformly`, that it draws as the random bot
 does, instead of building a listing for the bot to draw from.
+
+:func:`slotted` declares of a step's ``legal`` a space of *slots* that
+covers its decisions without listing them: the core draws a slot, asks
+the step's own check of the decision it holds, and draws again on a
+refusal (:func:`slot_sampler`), so a rule that changes what is legal
+(a house rule on the check) keeps the draw exact. Self-play, rollouts and
+searches on the fast path draw the random bot's decision so.
 """
 
 from __future__ import annotations
@@ -87,6 +94,74 @@ def sampled_by(sampler: Callable[[Any, Any, str, Any], Any]) -> Callable[[L], L]
     return declare
 
 
+#: ``slots(game, state, player)``: how many slots, and the decision a slot holds.
+Slots = Callable[[Any, Any, str], "tuple[int, Callable[[int], Any]]"]
+
+
+def slotted(slots: Slots) -> Callable[[L], L]:
+    """Declare of a step's ``legal(game, state, player)`` a space of slots
+    that covers its listing: ``slots(game, state, player)`` gives ``(total,
+    slot)``, and ``slot(i)`` for ``i`` below ``total`` is a decision of
+    ``player`` or None. Every decision of the listing is in exactly one
+    slot, and a slot whose decision the step's check allows holds one of
+    the listing's (a slot may hold a decision the check refuses: a bid too
+    low, a move past a wall, a placement a house rule forbids).
+
+    The core's random bot then draws without the listing
+    (:func:`slot_sampler`): a slot uniformly, its decision when the step's
+    check allows it, else another slot; after :data:`TRIES` refusals in a
+    row, a decision of the listing. Each decision of the listing is as
+    likely as any other. As with :func:`sampled_by`, the declaration holds
+    for the function it decorates alone: a wrapper, or a step whose
+    ``legal`` is another (a decision a house rule adds), declares nothing,
+    and the bot draws from the listing."""
+
+    def declare(legal: L) -> L:
+        legal.tabletop_slotted = (legal, slots)  # type: ignore[attr-defined]
+        return legal
+
+    return declare
+
+
+def declared_slots(legal: Any) -> Slots | None:
+    """What ``legal`` declares with :func:`slotted`, or None."""
+    declared = getattr(legal, "tabletop_slotted", None)
+    if declared is None or declared[0] is not legal:
+        return None
+    return declared[1]  # type: ignore[no-any-return]
+
+
+def slot_sampler(
+    slots: Slots,
+    check: Callable[[Any, Any, Any], str | None],
+    legal: Callable[[Any, Any, str], Sequence[T]],
+    tries: int = TRIES,
+) -> Callable[[Any, Any, str, Any], T | None]:
+    """The random bot's draw in a step that declares ``slots``
+    (:func:`slotted`), as :func:`sampled_by` takes it: a slot drawn
+    uniformly until ``check(game, state, decision)`` allows the decision it
+    holds, at most ``tries`` times; then a decision of ``legal``'s listing
+    (built only then); None when there is none."""
+
+    def sample(game: Any, state: Any, player: str, rng: Any) -> T | None:
+        total, slot = slots(game, state, player)
+        if total:
+            bits = rng.getrandbits
+            size = total.bit_length()
+            for _ in range(tries):
+                index = bits(size)
+                while index >= total:
+                    index = bits(size)
+                found = slot(index)
+                if found is not None and check(game, state, found) is None:
+                    return found
+        listing = legal(game, state, player)
+        n = len(listing)
+        return listing[below(rng, n)] if n else None
+
+    return sample
+
+
 def draws_uniformly(choose: L) -> L:
     """Declare of a bot's ``choose`` that it draws from a listing as the
     core's random bot does (a listing's ``sample(rng)``, else the item
@@ -102,7 +177,8 @@ def uniform(choose: Any) -> bool:
 
 
 def declared_sampler(legal: Any) -> Callable[[Any, Any, str, Any], Any] | None:
-    """What ``legal`` declares with :func:`sampled_by`, or None."""
+    """What ``legal`` declares with :func:`sampled_by`, or None (see
+    :func:`declared_slots` for a space of slots)."""
     declared = getattr(legal, "tabletop_sampled_by", None)
     # A wrapper copies its wrapped function's attributes: only the function
     # that was declared counts.

@@ -22,8 +22,9 @@ path                      asks the current step's
                           decides, nothing), ``check`` and ``apply`` on the
                           twin, a batch of events at a time
                           (:meth:`TurnFast.follow`)
-``Match.race``            ``node``, ``legal`` (or the random bot's draw a
-                          step's listing declares) and ``apply`` on the
+``Match.race``            ``node``, ``legal`` (or the random bot's draw
+                          from a step's slots, or the draw its listing
+                          declares) and ``apply`` on the
                           twin, until the bots cannot play on
                           (:meth:`TurnFast.race`)
 ========================  ==================================================
@@ -55,7 +56,7 @@ from ..base.naming import code_of
 from ..model.events import CHANCE, DECISION, Event
 from ..model.nodes import Chance, Decide, Forced, Node
 from ..model.steps import NOT_NOW, TurnStep, declared_decider, wait
-from .sampling import declared_sampler, uniform
+from .sampling import declared_sampler, declared_slots, slot_sampler, uniform
 
 Check = Callable[[Any, Any, Event], "str | None"]
 #: A bot's ``choose(game, state, player, legal, rng)``.
@@ -170,13 +171,20 @@ class Turn:
         #: (``Match.race``, through :meth:`TurnFast.race`) asks it instead of
         #: the listing. Empty in a turn whose listing asks the node first
         #: (``guarded``).
-        self.samplers: dict[str, Callable[[Any, Any, str, Any], Any]] = (
-            {}
-            if guarded
-            else {
-                name: sampler for name, step in table.items() if (sampler := declared_sampler(step.legal)) is not None
-            }
-        )
+        #: A step whose ``legal`` declares a space of slots
+        #: (``tabletop.play.sampling.slotted``) has the draw the core makes
+        #: from it, the step's check (as the turn asks it) deciding each
+        #: slot: in any turn, for the race asks it only of the player whose
+        #: decision it is.
+        self.samplers: dict[str, Callable[[Any, Any, str, Any], Any]] = {
+            name: slot_sampler(slots, self.checks[name], step.legal)
+            for name, step in table.items()
+            if (slots := declared_slots(step.legal)) is not None
+        }
+        if not guarded:
+            self.samplers.update(
+                (name, sampler) for name, step in table.items() if (sampler := declared_sampler(step.legal)) is not None
+            )
         self._shapes: tuple[type[Event], ...] | None = None
 
     # -- the plain answers -----------------------------------------------------------
@@ -454,9 +462,11 @@ class TurnFast:
         that player's decision, and need not be asked. A player whose bot
         draws as the core's random bot does
         (:func:`~tabletop.play.sampling.draws_uniformly`) is given, in a step
-        whose listing declares the random bot's draw
-        (:func:`~tabletop.play.sampling.sampled_by`), that draw: the same
-        decision, without the listing."""
+        whose listing declares a space of slots
+        (:func:`~tabletop.play.sampling.slotted`), a slot's decision the
+        step's check allows, drawn uniformly, or, in one that declares the
+        random bot's draw (:func:`~tabletop.play.sampling.sampled_by`), that
+        draw: the same decision, without the listing."""
         game = self.game
         name = game.name
         turn = self.turn
@@ -505,10 +515,13 @@ class TurnFast:
                             pick = choose[player]
                         except KeyError:
                             return
-                        legal = legals[at](game, live, player)
-                        if not legal:
+                        if player in drawn and at in samplers:
+                            event = samplers[at](game, live, player, rngs[player])
+                        else:
+                            legal = legals[at](game, live, player)
+                            event = pick(game, None, player, legal, rngs[player]) if legal else None
+                        if event is None:
                             raise IllegalEventError(f"{name}: {player} must decide but has no legal decision")
-                        event = pick(game, None, player, legal, rngs[player])
                     else:
                         return
                 fold(live, event)
