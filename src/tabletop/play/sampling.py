@@ -38,6 +38,11 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 L = TypeVar("L", bound=Callable[..., Any])
 
+
+class NoDecision(ValueError):
+    """A draw from a listing that holds no decision."""
+
+
 #: Empty slots drawn in a row before a listing is built instead.
 TRIES = 64
 
@@ -53,11 +58,18 @@ def below(rng: Any, n: int) -> int:
     return index
 
 
-def drawn(rng: Any, total: int, slot: Callable[[int], T | None], listing: Sequence[T], tries: int = TRIES) -> T:
+def drawn(
+    rng: Any,
+    total: int,
+    slot: Callable[[int], T | None],
+    listing: Sequence[T] | Callable[[], Sequence[T]],
+    tries: int = TRIES,
+) -> T:
     """One of ``listing``'s items, each as likely as any other: ``slot(i)``
     for ``i`` drawn below ``total`` until one is not None (each item is in
     exactly one slot), at most ``tries`` times; then an item of
-    ``listing`` (built only then). ValueError when there is none."""
+    ``listing`` (or of ``listing()``, built only then). :class:`NoDecision`
+    (a ValueError) when there is none."""
     if total:
         bits = rng.getrandbits
         size = total.bit_length()
@@ -68,9 +80,11 @@ def drawn(rng: Any, total: int, slot: Callable[[int], T | None], listing: Sequen
             found = slot(index)
             if found is not None:
                 return found
+    if callable(listing):
+        listing = listing()
     n = len(listing)
     if not n:
-        raise ValueError("no legal decision to choose from")
+        raise NoDecision("no legal decision to choose from")
     return listing[below(rng, n)]
 
 
@@ -145,19 +159,15 @@ def slot_sampler(
 
     def sample(game: Any, state: Any, player: str, rng: Any) -> T | None:
         total, slot = slots(game, state, player)
-        if total:
-            bits = rng.getrandbits
-            size = total.bit_length()
-            for _ in range(tries):
-                index = bits(size)
-                while index >= total:
-                    index = bits(size)
-                found = slot(index)
-                if found is not None and check(game, state, found) is None:
-                    return found
-        listing = legal(game, state, player)
-        n = len(listing)
-        return listing[below(rng, n)] if n else None
+
+        def allowed(index: int) -> T | None:
+            found = slot(index)
+            return found if found is not None and check(game, state, found) is None else None
+
+        try:
+            return drawn(rng, total, allowed, lambda: legal(game, state, player), tries)
+        except NoDecision:
+            return None
 
     return sample
 
