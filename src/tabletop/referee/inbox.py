@@ -10,9 +10,11 @@ import re
 import time
 from typing import TYPE_CHECKING
 
+import attrs
+
 from ..base.errors import TabletopError, UsageError
 from ..play.engine import Match
-from . import blackout, commands, faults, mailin, mailout, passwords
+from . import blackout, commands, faults, mailin, mailout, pages, passwords
 from .botseats import of
 from .gamedir import one_line
 from .seats import Refused
@@ -32,6 +34,16 @@ _REPORTED = (
     re.compile(r"(?im)^[ \t>]*subject:[^\n]{0,400}?\[([A-Za-z0-9][A-Za-z0-9._-]{0,39})\]"),
     re.compile(r"<tabletop\.([A-Za-z0-9][A-Za-z0-9._-]{0,39})\.[0-9a-f]{16}@"),
 )
+
+
+@attrs.frozen
+class Posted:
+    """What a post from a turn page did: the report, the answers a mail would
+    have had (subject and text, each), and whether it ran."""
+
+    report: str
+    answers: list[tuple[str, str]]
+    ran: bool
 
 
 def _games_reported(report: str) -> set[str]:
@@ -171,6 +183,46 @@ class Inbox:
             return refused
         self.changes.accepted(mid)
         return self._player_mail(letter, player, mid, key, now)
+
+    def posted(self, reader: str, lines: list[tuple[str, str]], post: str, now: float | None = None) -> Posted:
+        """A post from ``reader``'s turn page (a seat, or :data:`.pages.MASTER`),
+        its token checked by the server as a mail's secret is checked here:
+        run as the mail with these ``lines`` (key, value) from the reader's
+        address, through the same commands, journal, log and mails. ``post``
+        names it (drawn by the page): the same post again (a browser that
+        sends it twice, a post sent again after the server died) is never
+        run twice. The answers a mail would get are the page's: kept in
+        ``shown/``, not mailed; what the others are mailed is as for a mail."""
+        now = time.time() if now is None else now
+        directory = self.ledger.dir
+        game = self.ledger.settings.game_id
+        mid = f"<page.{post}@{game}>"
+        key = "re-" + hashlib.sha256(mid.encode()).hexdigest()[:20]
+        with directory.locked():
+            self.changes.begin(now)
+            settings = self.ledger.settings
+            if mid in settings.accepted:
+                return Posted("this was sent before and handled then; it is not done again", [], False)
+            if reader == pages.MASTER:
+                address = settings.master or ""
+            elif reader in settings.players:
+                address = self.ledger.address(reader)
+            else:
+                return Posted("the page's seat is not in this game", [], False)
+            letter = mailin.Letter(address.lower(), mid, lines=tuple((n, k, v) for n, (k, v) in enumerate(lines, 1)))
+            self.changes.seen(mid)
+            self.changes.accepted(mid)
+            if reader == pages.MASTER:
+                report = self._master_lines(letter, key, now)
+            else:
+                report = self._player_mail(letter, reader, mid, key, now)
+            self.ledger.save()
+            faults.point("saved")
+            played = self.bots.play(now)
+            if played:
+                self.ledger.save()
+            answers = directory.shown_answers(key, address)
+        return Posted(report, answers, True)
 
     def _again(self, letter: mailin.Letter, mid: str, key: str, archived_before: bool) -> str:
         """A mail handled before: these very bytes say nothing; a copy
@@ -319,6 +371,10 @@ class Inbox:
                 letter, "the game master's mail needs the master's secret: a line 'secret: ...'", key=key, now=now
             )
         self.changes.accepted(mid)
+        return self._master_lines(letter, key, now)
+
+    def _master_lines(self, letter: mailin.Letter, key: str, now: float) -> str:
+        """Run the game master's commands a mail (or the master's page) gives, in order."""
         done = []
         try:
             for _, name, value in letter.lines:

@@ -27,6 +27,7 @@ from ..play.engine import Match
 from ..sight import seen
 from . import bots, botseats, faults, mailin, mailout, notices, observers
 from . import html as layout
+from . import pages
 from .conditionals import answered_note
 from .settings import LISTED
 
@@ -217,7 +218,8 @@ class Letters:
             html += layout.from_text(said)
         self._news_and_notices(match, player, events, since, note_for(note, player), text, html)
         subject = self._subject(match, player, welcome is not None)
-        mail = self._view_mail(match, player, events, head, text, html, data["address"], subject, first)
+        page = pages.link(self.ledger.dir, self.ledger.settings, player)
+        mail = self._view_mail(match, player, events, head, text, html, data["address"], subject, first, page)
         self.ledger.dir.queue(mail, key=key)
         data["mailed"] = max(data["mailed"], match.seq)
 
@@ -244,7 +246,10 @@ class Letters:
             html += layout.from_text(said)
         self._news_and_notices(match, seen.PUBLIC, events, since, note, text, html)
         subject = ("Welcome. " if welcome else "") + self._watch_subject(match)
-        mail = self._view_mail(match, seen.PUBLIC, events, head, text, html, watcher["address"], subject, welcome)
+        page = pages.link(self.ledger.dir, self.ledger.settings, pages.OBSERVER + watcher["address"])
+        mail = self._view_mail(
+            match, seen.PUBLIC, events, head, text, html, watcher["address"], subject, welcome, page
+        )
         self.ledger.dir.queue(mail, key=key)
         watcher["mailed"] = max(since, match.seq)
 
@@ -259,13 +264,19 @@ class Letters:
         address: str,
         subject: str,
         first: bool,
+        page: str | None = None,
     ) -> Any:
         """The view mail of ``viewer`` (a player, or :data:`tabletop.sight.seen.PUBLIC`):
-        ``text`` and ``html`` so far, then what is asked, the board and the rest."""
+        ``text`` and ``html`` so far, then what is asked, the board and the rest.
+        ``page``: the reader's turn page, linked (:mod:`.pages`)."""
         asked = self._asked(match, viewer, events)
         when = self.clock.when(asked.deadline, viewer) if asked.deadline and viewer is not None else ""
         attachments, inline, width = self._board_pictures(match, viewer)
-        self._board_and_more(match, viewer, (asked.text(when), asked.html(when)), head, width, text, html)
+        said = (asked.text(when), asked.html(when))
+        if page is not None:
+            label = "Your page: the board, the history, your decisions" if viewer != seen.PUBLIC else "The game's page"
+            said = (f"{said[0]}\n\n{label}:\n  {page}", said[1] + "\n" + layout.page_link(page, label))
+        self._board_and_more(match, viewer, said, head, width, text, html)
         self._at_the_end(match, text, html, attachments)
         return mailout.message(
             self.ledger.settings,
