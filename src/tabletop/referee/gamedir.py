@@ -157,9 +157,7 @@ class GameDir:
             return None
         self.folder(self.outbox)
         name = f"{_safe(key)}.eml" if key else f"{time.time_ns():020d}.eml"
-        if key and any(
-            (folder / name).exists() for folder in (self.outbox, self.sent, self.undeliverable, self.shown)
-        ):
+        if key and any((folder / name).exists() for folder in (self.outbox, self.sent, self.undeliverable, self.shown)):
             return None
         path = self.outbox / name
         # SMTP wants CRLF line ends; smtplib does not fix those of bytes.

@@ -25,9 +25,8 @@ from ..model.events import CHANCE, DECISION, Event, Seal, Unseal
 from ..model.nodes import Decide, Over
 from ..play.engine import Match
 from ..sight import seen
-from . import bots, botseats, faults, mailin, mailout, notices, observers
+from . import bots, botseats, faults, mailin, mailout, notices, observers, pages
 from . import html as layout
-from . import pages
 from .conditionals import answered_note
 from .settings import LISTED
 
@@ -247,9 +246,7 @@ class Letters:
         self._news_and_notices(match, seen.PUBLIC, events, since, note, text, html)
         subject = ("Welcome. " if welcome else "") + self._watch_subject(match)
         page = pages.link(self.ledger.dir, self.ledger.settings, pages.OBSERVER + watcher["address"])
-        mail = self._view_mail(
-            match, seen.PUBLIC, events, head, text, html, watcher["address"], subject, welcome, page
-        )
+        mail = self._view_mail(match, seen.PUBLIC, events, head, text, html, watcher["address"], subject, welcome, page)
         self.ledger.dir.queue(mail, key=key)
         watcher["mailed"] = max(since, match.seq)
 

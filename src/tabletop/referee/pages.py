@@ -118,7 +118,9 @@ def check_url(value: str | None) -> str | None:
     except ValueError:
         host = ""
     if not value.isprintable() or parts.query or parts.fragment or parts.path.strip("/") or not host:
-        raise UsageError(f"page_url '{one_line(value)[:80]}': write the server's address, like https://games.example.org")
+        raise UsageError(
+            f"page_url '{one_line(value)[:80]}': write the server's address, like https://games.example.org"
+        )
     if parts.scheme != "https" and not (parts.scheme == "http" and host in _LOOPBACK):
         raise UsageError(
             f"page_url '{one_line(value)[:80]}': https:// (a page carries what only its reader may see); "

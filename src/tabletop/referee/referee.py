@@ -290,7 +290,11 @@ def _welcome(
             f"You are the game master of game '{settings.game_id}' ({match.game.title or match.game.name}) "
             f"for {names}.\n\nYour secret: {secrets['(master)']}\n"
             "Put it in every mail you send to the referee; it is stored only as a hash.\n\n"
-            + (f"Your page, with these commands:\n  {page}\n\n" if (page := pages.link(ref.dir, settings, pages.MASTER)) else "")
+            + (
+                f"Your page, with these commands:\n  {page}\n\n"
+                if (page := pages.link(ref.dir, settings, pages.MASTER))
+                else ""
+            )
             + mailout.master_help(settings.game_id),
             key="welcome-master",
             first=True,

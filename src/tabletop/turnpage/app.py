@@ -134,11 +134,11 @@ def say(message: str) -> None:
 class Pages:
     """The games served, and the limits on who asks how much."""
 
-    def __init__(self, games: Sequence[Game]) -> None:
+    def __init__(self, games: Sequence[Game], limits: guard.Limits) -> None:
         self.games = list(games)
-        self.by_address = guard.Rates(guard.ADDRESS_REQUESTS)
-        self.by_page = guard.Rates(guard.PAGE_REQUESTS)
-        self.posts = guard.Rates(guard.PAGE_POSTS)
+        self.by_address = guard.Rates(limits.address_requests)
+        self.by_page = guard.Rates(limits.page_requests)
+        self.posts = guard.Rates(limits.page_posts)
         #: The answer to each page's last post, shown once.
         self.answers: dict[str, str] = {}
 
@@ -185,9 +185,10 @@ async def _gate(request: Request, served: Pages) -> tuple[Game, str, str] | Resp
     return found
 
 
-def application(games: Sequence[Game]) -> Starlette:
-    """The ASGI application serving ``games``' pages."""
-    served = Pages(games)
+def application(games: Sequence[Game], limits: guard.Limits | None = None) -> Starlette:
+    """The ASGI application serving ``games``' pages, each page and each
+    address held to ``limits`` (the defaults of :class:`guard.Limits` unless told)."""
+    served = Pages(games, limits or guard.Limits())
 
     async def home(request: Request) -> Response:
         return _text(404, "a page of this server is at the link in your mail from the referee")

@@ -19,17 +19,27 @@ from collections import deque
 from collections.abc import Mapping
 from urllib.parse import parse_qsl
 
+import attrs
+
 from ..base.errors import UsageError
 
 #: The largest body a post may have (a press message of 4,000 characters, escaped, fits).
 MAX_BODY = 32 * 1024
 #: At most this many fields in a post.
 MAX_FIELDS = 12
-#: Requests a page may make, and an address, in :data:`WINDOW` seconds; posts a page may make.
-PAGE_REQUESTS = 120
-ADDRESS_REQUESTS = 600
-PAGE_POSTS = 20
+#: The window the rates are counted in, in seconds.
 WINDOW = 60.0
+
+
+@attrs.frozen
+class Limits:
+    """Requests a page may make, and an address, in :data:`WINDOW`; posts a page may make."""
+
+    page_requests: int = 120
+    address_requests: int = 600
+    page_posts: int = 20
+
+
 #: Sent with every answer: no other site may frame, embed or sniff a page, nor learn its address.
 HEADERS = {
     "Cache-Control": "no-store",

@@ -12,6 +12,7 @@ comes from a player (names, press, notation) is escaped."""
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -65,8 +66,13 @@ def section(ref: Referee, match: Match, reader: str, csrf: str) -> str:
     )
 
 
+#: A mail's answer names the line at fault: a page's post has one line, and the number says nothing there.
+_LINE = re.compile(r"\bline \d+: ")
+
+
 def answer_html(answers: list[tuple[str, str]], report: str) -> str:
     """The answer to a post, as the mail would have read (its first line, then its text)."""
+    answers = [(first, _LINE.sub("", text)) for first, text in answers]
     if not answers:
         return f'<div id="answer" role="status"><p>Done: {escape(report)}</p></div>'
     parts = "".join(
@@ -97,7 +103,9 @@ def _asked(ref: Referee, match: Match, reader: str) -> str:
         text = f"It is your turn: {seen.asks(match.game, match.state, reader)}."
         deadline = ref.clock.deadline_of(reader)
         when = f'<p id="deadline">Deadline: {escape(ref.clock.when(deadline, reader))}</p>' if deadline else ""
-        secret = "<p>This decision is secret: it is sealed until every player has made theirs.</p>" if node.sealed else ""
+        secret = (
+            "<p>This decision is secret: it is sealed until every player has made theirs.</p>" if node.sealed else ""
+        )
         return f'<p id="asked" class="yours"><strong>{escape(text)}</strong></p>{secret}{when}'
     paused = "<p>The game is paused.</p>" if ref.settings.paused else ""
     return f'<p id="asked">Waiting for {escape(waiting_for(match))}.</p>{paused}'
@@ -129,7 +137,12 @@ def _decisions(match: Match, player: str, csrf: str) -> str:
         '<p id="clicked" aria-live="polite"></p>'
         '<button type="submit" id="play">Play</button>'
     )
-    return _form(csrf, "move", inner, ident="play-form")
+    written = (
+        '<label for="written">or write it in the game\'s notation</label>'
+        '<input id="written" name="value" maxlength="200" autocomplete="off" required>'
+        '<button type="submit" id="play-written">Play this</button>'
+    )
+    return _form(csrf, "move", inner, ident="play-form") + _form(csrf, "move", written, ident="write-form")
 
 
 def _spots(notation: str) -> list[str]:

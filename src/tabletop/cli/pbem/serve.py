@@ -18,7 +18,9 @@ from ..common import pass_env
     show_default=True,
     help="HOST:PORT to listen on (behind a reverse proxy that gives it TLS: this machine's loopback address).",
 )
-@click.option("--certfile", type=click.Path(dir_okay=False, path_type=Path), help="A certificate (PEM) of its own: serve TLS.")
+@click.option(
+    "--certfile", type=click.Path(dir_okay=False, path_type=Path), help="A certificate (PEM) of its own: serve TLS."
+)
 @click.option("--keyfile", type=click.Path(dir_okay=False, path_type=Path), help="The certificate's private key (PEM).")
 @click.option(
     "--proxy",
@@ -28,8 +30,21 @@ from ..common import pass_env
     show_default=True,
     help="The address of a reverse proxy whose X-Forwarded-For names the client (repeatable).",
 )
+@click.option(
+    "--page-requests", type=click.IntRange(1), default=120, show_default=True, help="Requests a page may make a minute."
+)
+@click.option(
+    "--page-posts", type=click.IntRange(1), default=20, show_default=True, help="Posts a page may make a minute."
+)
+@click.option(
+    "--address-requests",
+    type=click.IntRange(1),
+    default=600,
+    show_default=True,
+    help="Requests an address may make a minute.",
+)
 @pass_env
-def serve(env, directories, listen, certfile, keyfile, proxies):
+def serve(env, directories, listen, certfile, keyfile, proxies, page_requests, page_posts, address_requests):
     """Serve each player's turn page, and the observers' and the game
     master's, for the games in DIRECTORIES, until Ctrl-C or SIGTERM. Each
     game's mails link to its pages at its page_url ('pbem set DIR
@@ -49,6 +64,7 @@ def serve(env, directories, listen, certfile, keyfile, proxies):
         import uvicorn
 
         from ...turnpage.app import Game, application
+        from ...turnpage.guard import Limits
     except ImportError as exc:
         raise UsageError(f"'pbem serve' needs the serve extra: pip install 'tabletop[serve]' ({exc})") from None
     from ...referee.gamedir import GameDir
@@ -59,11 +75,13 @@ def serve(env, directories, listen, certfile, keyfile, proxies):
     for directory in directories:
         settings = GameDir(directory).load()
         if not settings.page_url:
-            raise UsageError(f"{directory}: the game has no page_url: 'tabletop pbem set {directory} page_url=https://HOST'")
+            raise UsageError(
+                f"{directory}: the game has no page_url: 'tabletop pbem set {directory} page_url=https://HOST'"
+            )
         games.append(Game(directory, registry(env, directory)))
         click.echo(f"{directory}: pages at {origin(settings)}/turn/...")
     config = uvicorn.Config(
-        application(games),
+        application(games, Limits(page_requests, address_requests, page_posts)),
         host=host.strip("[]"),
         port=int(port),
         # Every address holds a reader's token: none is written to a log.
