@@ -12,6 +12,8 @@
     form.addEventListener("submit", function (e) {
       var confirmText = form.getAttribute("data-confirm");
       if (confirmText && !window.confirm(confirmText)) { e.preventDefault(); return; }
+      // The page comes back with the answer: the change it makes must not reload the page first.
+      if (window.tabletopLive) window.tabletopLive.close();
       // Sent once: a second press of the button waits for the first answer.
       Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = true; });
       var chosen = e.submitter;
