@@ -100,7 +100,7 @@ def _whole_game(tmp_path, port, servers, browser, game_name: str, shots: str = "
     mailed = Game(tmp_path / "mailed" / "g", dict(paged.secrets), registry, None)
     shutil.copytree(paged.path, mailed.path)
     # A game played at a machine's pace: more posts a minute than a person makes.
-    server = servers([paged.path], port, options=("--page-posts", "1000", "--page-requests", "10000"))
+    servers([paged.path], port, options=("--page-posts", "1000", "--page-requests", "10000"))
     bot = bot_named(registry, "greedy", Replay(registry, paged.path / "game.jsonl").match.header.game)
     url = f"http://127.0.0.1:{port}"
     step = clicked = 0
@@ -114,7 +114,9 @@ def _whole_game(tmp_path, port, servers, browser, game_name: str, shots: str = "
         if who == "ann":
             browser.get(url + path_of(paged, "ann"))
             _click_and_play(browser, url, notation)
-            WebDriverWait(browser, BOUND).until(lambda b: paged.events() > events and b.find_elements(By.ID, "answer"))
+            WebDriverWait(browser, BOUND).until(
+                lambda b, before=events: paged.events() > before and b.find_elements(By.ID, "answer")
+            )
             answer = browser.find_element(By.ID, "answer").text
             assert "played 1 decision(s) of ann" in answer, answer
             clicked += 1
