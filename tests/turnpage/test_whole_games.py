@@ -171,15 +171,24 @@ def test_the_page_mid_game_at_two_widths_and_markup_that_runs_nothing(tmp_path, 
         match, who = _due(game)
         assert "played" in game.receive(game.mail(who, f"move: {game.legal(who)[0]}"))
     url = f"http://127.0.0.1:{port}"
-    browser.get(url + path_of(game, "ben"))
-    WebDriverWait(browser, BOUND).until(lambda b: b.find_elements(By.ID, "press-text"))
+
+    def press(text: str) -> None:
+        browser.get(url + path_of(game, "ben"))
+        WebDriverWait(browser, BOUND).until(lambda b: b.find_elements(By.ID, "press-text"))
+        browser.find_element(By.ID, "press-text").send_keys(text)
+        browser.find_element(By.CSS_SELECTOR, "#press button[type=submit]").click()
+        WebDriverWait(browser, BOUND).until(lambda b: b.find_elements(By.ID, "answer"))
+
+    press("Good luck, ann!")
+    browser.get(url + path_of(game, "ann"))
+    WebDriverWait(browser, BOUND).until(lambda b: b.find_elements(By.ID, "press-list"))
+    assert "ben: Good luck, ann!" in browser.find_element(By.ID, "press-list").text
+    _widths(browser, "turnpage")
     markup = "<img src=x onerror=\"document.title='owned'\"><script>document.title='owned'</script>"
-    browser.find_element(By.ID, "press-text").send_keys(markup)
-    browser.find_element(By.CSS_SELECTOR, "#press button[type=submit]").click()
-    WebDriverWait(browser, BOUND).until(lambda b: b.find_elements(By.ID, "answer"))
+    press(markup)
     browser.get(url + path_of(game, "ann"))
     WebDriverWait(browser, BOUND).until(lambda b: b.find_elements(By.ID, "press-list"))
     assert markup in browser.find_element(By.ID, "press-list").text
     assert browser.title != "owned"
     assert not browser.find_elements(By.CSS_SELECTOR, "#press-list img, #press-list script")
-    _widths(browser, "turnpage")
+    _widths(browser, "")

@@ -112,7 +112,8 @@ class Game:
         try:
             ref = self.open()
             match = ref.ledger.replay()
-            viewer = reader if reader in ref.settings.players else seen.PUBLIC
+            # Once the game is over its log is everyone's (every last mail carries it): the page shows everything.
+            viewer = None if match.over else reader if reader in ref.settings.players else seen.PUBLIC
             addition = panel.section(ref, match, reader, guard.form_token(pages.key(self.dir), token))
             made = watched(self.registry, self.dir.log, viewer, addition)
         except TabletopError as exc:
@@ -233,6 +234,19 @@ def application(games: Sequence[Game], limits: guard.Limits | None = None) -> St
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers=guard.HEADERS)
 
+    async def log(request: Request) -> Response:
+        found = await _gate(request, served)
+        if isinstance(found, Response):
+            return found
+        game, reader, _ = found
+        # Served once the game is over, as every last mail attaches it: until then it holds every hidden draw.
+        match = await anyio.to_thread.run_sync(lambda: game.open().ledger.replay())
+        if not match.over:
+            return _text(403, "the log is served once the game is over: until then it holds every hidden draw")
+        body = await anyio.to_thread.run_sync(game.dir.log.read_bytes)
+        extra = {"Content-Disposition": 'attachment; filename="game.jsonl"'}
+        return Response(body, media_type="application/x-ndjson", headers={**guard.HEADERS, **extra})
+
     async def post(request: Request) -> Response:
         found = await _gate(request, served)
         if isinstance(found, Response):
@@ -270,6 +284,7 @@ def application(games: Sequence[Game], limits: guard.Limits | None = None) -> St
         Route(f"/{pages.PATH}/{{token}}", bare),
         Route(f"/{pages.PATH}/{{token}}/", page),
         Route(f"/{pages.PATH}/{{token}}/events", events),
+        Route(f"/{pages.PATH}/{{token}}/log.jsonl", log),
         Route(f"/{pages.PATH}/{{token}}/post", post, methods=["POST"]),
     ]
     return Starlette(routes=routes)
