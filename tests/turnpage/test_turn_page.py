@@ -9,6 +9,7 @@ from __future__ import annotations
 import email
 import email.policy
 import html
+import json
 import re
 import shutil
 import threading
@@ -289,3 +290,87 @@ def test_several_games_on_one_server(tmp_path, port, servers):
     assert second.events() == 3 and first.events() == 2
     assert server.get(path_of(first, "ann"))[0] == 200
     assert path_of(first, "ann") != path_of(second, "ann")
+
+
+def test_votes_conditional_moves_and_resigning_on_the_page(tmp_path, port, servers):
+    """The page's forms are the mail's commands: a conditional move kept and
+    withdrawn, a vote cast and withdrawn (told as by mail), a draw agreed by
+    a vote on the page and one by mail, and a resignation."""
+    game = served_game(tmp_path, port)
+    server = servers([game.path], port)
+    for _ in range(4):  # past the setup
+        who = _due(game)
+        assert "played 1" in game.receive(game.mail(who, f"move: {game.legal(who)[0]}"))
+    who = _due(game)
+    other = "ben" if who == "ann" else "ann"
+    condition = f"{game.legal(who)[0]} then: {game.legal(who)[-1]}"
+    answer = html.unescape(_answer(_post(server, game, other, "if", condition)))
+    assert "Conditional moves kept" in answer, answer
+    assert game.settings()["conditionals"][other]
+    assert game.legal(who)[0] in html.unescape(_page(server, game, other))
+    assert game.legal(who)[0] + ", then" not in html.unescape(_page(server, game, who))  # shown to nobody else
+    answer = html.unescape(_answer(_post(server, game, other, "clear")))
+    assert "withdrawn" in answer.lower() and not game.settings()["conditionals"].get(other)
+    answer = html.unescape(_answer(_post(server, game, "ann", "vote", "draw")))
+    assert "counted" in answer and "1 of 2" in answer
+    assert "draw" in _page(server, game, "ben")  # ben's page shows the vote open, not who cast it
+    answer = html.unescape(_answer(_post(server, game, "ann", "unvote", "draw")))
+    assert "withdrawn" in answer.lower()
+    _post(server, game, "ann", "vote", "draw")
+    assert "played" in game.receive(game.mail("ben", "vote: draw")) or game.log().count(b"agreement") == 1
+    assert game.log().count(b'"agreement"') == 1
+    assert "The game is over." in _page(server, game, "ann")
+
+
+def test_resigning_on_the_page_needs_the_box_ticked(tmp_path, port, servers):
+    game = served_game(tmp_path, port)
+    server = servers([game.path], port)
+    for _ in range(4):  # past the setup, where nobody may resign
+        who = _due(game)
+        assert "played 1" in game.receive(game.mail(who, f"move: {game.legal(who)[0]}"))
+    before = game.log()
+    path = path_of(game, "ben")
+    form = form_of(_page(server, game, "ben"), "resign")
+    assert server.post(path + "post", form)[0] == 400 and game.log() == before
+    assert server.post(path + "post", {**form, "sure": "yes"})[0] == 303
+    assert b"resign" in game.log()[len(before) :], game.log()[len(before) :]
+    assert _answer(_page(server, game, "ben")) == "<p>Done: ben resigned</p>"
+
+
+def test_a_page_follows_the_game(tmp_path, port, servers):
+    """The page's events answer at once when the page is behind, and as soon
+    as a mail changes the game when it is not (a wait for that state)."""
+    game = served_game(tmp_path, port)
+    server = servers([game.path], port)
+    path = path_of(game, "ann")
+    stamp = re.search(r'"live":"([0-9a-f]+)"', _page(server, game, "ann")).group(1)
+    status, _, body = server.get(path + "events?since=old")
+    assert status == 200 and body.decode().strip() == f"data: {stamp}"
+    answered: dict[str, bytes] = {}
+    thread = threading.Thread(target=lambda: answered.update(body=server.get(path + f"events?since={stamp}")[2]))
+    thread.start()
+    who = _due(game)
+    assert "played 1" in game.receive(game.mail(who, f"move: {game.legal(who)[0]}"))
+    thread.join()
+    new = re.search(r'"live":"([0-9a-f]+)"', _page(server, game, "ann")).group(1)
+    assert new != stamp and answered["body"].decode().strip() == f"data: {new}"
+
+
+def test_serve_refuses_what_it_cannot_serve_in_one_line(tmp_path, cli):
+    game = served_game(tmp_path, 8080)
+    data = game.settings()
+    del data["page_url"]
+    (game.path / "referee.json").write_text(json.dumps(data))
+    for args, why in (
+        (["g"], "the game has no page_url"),
+        (["g", "--listen", "nowhere"], "write HOST:PORT"),
+        (["g", "--certfile", "x.pem"], "--certfile and --keyfile go together"),
+        (["nothing-here"], "not a game directory"),
+    ):
+        done = cli("pbem", "serve", *args, plugins=False)
+        assert done.exit_code == 2 and why in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.count("\n") == 1
+    refused = cli("pbem", "set", "g", "page_url=http://games.example.org", plugins=False)
+    assert refused.exit_code == 2 and "https://" in refused.stderr
+    done = cli("pbem", "set", "g", "page_url=https://games.example.org/", plugins=False)
+    assert done.exit_code == 0 and game.settings()["page_url"] == "https://games.example.org"
