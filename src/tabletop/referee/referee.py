@@ -407,6 +407,12 @@ class Referee:
             if new.get("pictures", "png") not in PICTURES:
                 raise UsageError(f"pictures '{one_line(str(new['pictures']))}': one of {', '.join(PICTURES)}")
             self.ledger.settings = read(new, self.dir.settings_file)
+            page = pages.link(self.dir, self.settings, pages.MASTER) if "page_url" in changes else None
+            if page:
+                # The players' next mails carry their links; the game master hears of theirs now.
+                self.letters.mail_master(
+                    "Your page", f"The game's pages are served at {self.settings.page_url}.\n\nYours:\n  {page}\n"
+                )
             self.ledger.save()
         return [f"{k} = {v}" for k, v in changes.items()]
 
