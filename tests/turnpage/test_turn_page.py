@@ -374,3 +374,41 @@ def test_serve_refuses_what_it_cannot_serve_in_one_line(tmp_path, cli):
     assert refused.exit_code == 2 and "https://" in refused.stderr
     done = cli("pbem", "set", "g", "page_url=https://games.example.org/", plugins=False)
     assert done.exit_code == 0 and game.settings()["page_url"] == "https://games.example.org"
+
+
+def test_a_substitute_takes_a_seat_offered_on_its_page(tmp_path, port, servers):
+    """The game master offers ben's seat to a substitute: the offer's mail
+    links to a page of its own (the public view, one button); the claim
+    there is the claim a mail makes (the handover in the log, the new
+    secret mailed, ben told), and leads on to the seat's page; the offer's
+    page is gone, and so is ben's old one."""
+    game = served_game(tmp_path, port)
+    server = servers([game.path], port)
+    old_ben = path_of(game, "ben")
+    game.referee().locked_master("seek", player="ben", addresses=[SUB])
+    directory = GameDir(game.path)
+    settings = directory.load()
+    (offer,) = settings.offers
+    reader = pages.OFFER + offer["token"]["salt"]
+    offer_path = path_of(game, reader)
+    (mail,) = [t for t in _texts(game).values() if t.startswith(f"To: {SUB}")]
+    assert f"http://127.0.0.1:{port}{offer_path}" in mail
+    html_page = _page(server, game, reader)
+    assert "ben's seat in this game is offered to you" in html_page and "as any onlooker sees it" in html_page
+    fields = form_of(html_page, "claim")
+    status, headers, _ = server.post(offer_path + "post", fields)
+    assert status == 303
+    new_ben = path_of(game, "ben")
+    assert headers["location"] == f"../{new_ben.split('/')[2]}/"
+    assert b'"kind":"handover"' in game.log()
+    assert game.settings()["players"]["ben"]["address"] == SUB
+    welcome = [t for t in _texts(game).values() if t.startswith(f"To: {SUB}") and "Your secret: " in t]
+    assert welcome and "Welcome: you now play ben" in welcome[0]
+    assert "took ben" in _answer(_page(server, game, "ben"))
+    assert server.get(offer_path)[0] == 404 and server.get(old_ben)[0] == 404
+    # The same claim posted again does nothing more.
+    assert server.post(offer_path + "post", fields)[0] == 404
+    assert game.log().count(b"handover") == 1
+
+
+SUB = "sub@example.net"

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .passwords import Secrets
     from .referee import Referee
     from .seats import Seats
+    from .settings import Offer
 
 #: How a bounced mail of the referee's names its game: the Subject's tag, or the thread's Message-ID.
 _REPORTED = (
@@ -203,6 +204,9 @@ class Inbox:
             settings = self.ledger.settings
             if mid in settings.accepted:
                 return Posted("this was sent before and handled then; it is not done again", [], False)
+            offer = pages.offer_of(settings, reader) if reader.startswith(pages.OFFER) else None
+            if offer is not None:
+                return self._claimed(offer, mid, key, now)
             if reader == pages.MASTER:
                 address = settings.master or ""
             elif reader in settings.players:
@@ -223,6 +227,24 @@ class Inbox:
                 self.ledger.save()
             answers = directory.shown_answers(key, address)
         return Posted(report, answers, True)
+
+    def _claimed(self, offer: Offer, mid: str, key: str, now: float) -> Posted:
+        """A claim from the page of a seat offered to a substitute: the claim
+        a mail makes, the page's token its proof. Its answers are mailed as a
+        claim's are (the new secret among them: a page shows none)."""
+        letter = mailin.Letter(offer["address"].lower(), mid, lines=((1, "claim", ""),))
+        self.changes.seen(mid)
+        taken = self.seats.claim(letter, mid, key, now, offer=offer)
+        if isinstance(taken, Refused):
+            report = self.reply(letter, taken.why, key=key, echo=True)
+        else:
+            report = taken
+        self.ledger.save()
+        faults.point("saved")
+        played = self.bots.play(now)
+        if played:
+            self.ledger.save()
+        return Posted(report, [], True)
 
     def _again(self, letter: mailin.Letter, mid: str, key: str, archived_before: bool) -> str:
         """A mail handled before: these very bytes say nothing; a copy

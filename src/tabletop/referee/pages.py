@@ -28,10 +28,12 @@ from .gamedir import one_line, write_private
 
 if TYPE_CHECKING:
     from .gamedir import GameDir
-    from .settings import Settings
+    from .settings import Offer, Settings
 
-#: The reader a token may name: a seat (its name), an observer, the game master.
+#: The reader a token may name: a seat (its name), an observer, the game master, a
+#: substitute a seat is offered to (by the salt of the offer's claim token).
 OBSERVER = "observer:"
+OFFER = "offer:"
 MASTER = "(master)"
 #: Where a page lives under the server's address.
 PATH = "turn"
@@ -69,6 +71,8 @@ def token(directory: GameDir, settings: Settings, reader: str) -> str | None:
         what = f"master\0{stored['salt']}" if stored and settings.master else None
     elif reader.startswith(OBSERVER):
         what = f"observer\0{reader[len(OBSERVER) :].lower()}"
+    elif reader.startswith(OFFER):
+        what = f"offer\0{reader[len(OFFER) :]}" if offer_of(settings, reader) is not None else None
     else:
         player = settings.players.get(reader)
         what = f"seat\0{reader}\0{player['secret']['salt']}" if player else None
@@ -85,6 +89,7 @@ def readers(directory: GameDir, settings: Settings) -> dict[str, str]:
 
     names = [p for p in settings.players if not botseats.of(settings, p)]
     names += [OBSERVER + w["address"] for w in observers.listed(settings)]
+    names += [OFFER + o["token"]["salt"] for o in settings.offers or []]
     if settings.master:
         names.append(MASTER)
     found = {}
@@ -93,6 +98,12 @@ def readers(directory: GameDir, settings: Settings) -> dict[str, str]:
         if made is not None:
             found[made] = name
     return found
+
+
+def offer_of(settings: Settings, reader: str) -> Offer | None:
+    """The seat offered to the substitute ``reader`` names (``offer:SALT``), while it is on offer."""
+    salt = reader[len(OFFER) :]
+    return next((o for o in settings.offers or [] if o["token"]["salt"] == salt), None)
 
 
 def link(directory: GameDir, settings: Settings, reader: str) -> str | None:

@@ -96,6 +96,19 @@ class Game:
                 self._readers = (now, pages.readers(self.dir, settings), origin)
             return self._readers[1], self._readers[2]
 
+    def offered(self, reader: str) -> tuple[str, str] | None:
+        """The seat offered to the substitute ``reader`` (``offer:SALT``) and their address, while on offer."""
+        offer = pages.offer_of(self.dir.load(), reader)
+        return None if offer is None else (offer["seat"], offer["address"])
+
+    def seat_of(self, seat: str, address: str) -> str | None:
+        """The page token of ``seat`` when ``address`` holds it now, else None."""
+        settings = self.dir.load()
+        player = settings.players.get(seat)
+        if player is None or player["address"].lower() != address.lower():
+            return None
+        return pages.token(self.dir, settings, seat)
+
     def page(self, token: str, reader: str) -> Shown:
         """The reader's page as the game now stands (built again only after a change)."""
         with self._lock:
@@ -271,12 +284,19 @@ def application(games: Sequence[Game], limits: guard.Limits | None = None) -> St
             lines, nonce = _lines(form, reader)
         except UsageError as exc:
             return _text(400, exc.message)
+        offered = await anyio.to_thread.run_sync(game.offered, reader) if reader.startswith(pages.OFFER) else None
         try:
             done = await anyio.to_thread.run_sync(lambda: game.open().inbox.posted(reader, lines, nonce))
         except TabletopError as exc:
             served.answers[token] = panel.answer_html([], f"Nothing was done: {exc.message}")
         else:
             served.answers[token] = panel.answer_html(done.answers, done.report)
+            if offered is not None:
+                taken = await anyio.to_thread.run_sync(game.seat_of, *offered)
+                if taken is not None:
+                    # The seat is the substitute's now: on to its page (the offer's is gone).
+                    served.answers[taken] = served.answers.pop(token)
+                    return RedirectResponse(f"../{taken}/", status_code=303, headers=guard.HEADERS)
         return RedirectResponse("./", status_code=303, headers=guard.HEADERS)
 
     routes = [
@@ -309,7 +329,12 @@ def _lines(form: dict[str, str], reader: str) -> tuple[list[tuple[str, str]], st
     if not _POST.match(nonce):
         raise UsageError("the post has no name of its own: reload the page")
     key = form.get("key", "")
-    allowed = panel.master_keys() if reader == pages.MASTER else panel.SEAT_KEYS
+    if reader == pages.MASTER:
+        allowed = panel.master_keys()
+    elif reader.startswith(pages.OFFER):
+        allowed = panel.OFFER_KEYS
+    else:
+        allowed = panel.SEAT_KEYS
     if key not in allowed:
         raise UsageError("the page posts no such thing")
     value = form.get("value", "")

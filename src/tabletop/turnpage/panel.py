@@ -32,8 +32,10 @@ LISTED = 2000
 PRESS_SHOWN = 50
 #: Where the answer to the reader's last post goes (put in after the page is stamped).
 ANSWER = "<!--turnpage-answer-->"
-#: What a seat's page may post: a mail's keys (the game master's are the master commands').
+#: What a seat's page may post: a mail's keys (the game master's are the master commands'),
+#: and a substitute's page, offered a seat.
 SEAT_KEYS = ("move", "vote", "unvote", "press", "if", "clear", "resign")
+OFFER_KEYS = ("claim",)
 
 
 def master_keys() -> tuple[str, ...]:
@@ -45,6 +47,16 @@ def section(ref: Referee, match: Match, reader: str, csrf: str) -> str:
     if reader.startswith(pages.OBSERVER):
         body = [_asked(ref, match, seen.PUBLIC), _notices(ref, match, None)]
         title = "You are watching"
+    elif reader.startswith(pages.OFFER):
+        offer = pages.offer_of(ref.settings, reader)
+        seat = offer["seat"] if offer else ""
+        inner = (
+            f"<p>{escape(seat)}'s seat in this game is offered to you: the first claim takes it. You then get a "
+            "secret of your own by mail, and this game as the seat sees it.</p>"
+            '<button type="submit" id="claim">Take the seat</button>'
+        )
+        body = [_form(csrf, "claim", inner), _asked(ref, match, seen.PUBLIC)]
+        title = "A seat is offered to you"
     elif reader == pages.MASTER:
         body = [_asked(ref, match, seen.PUBLIC), _notices(ref, match, None), _master(ref, csrf)]
         title = "Game master"
