@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from .passwords import Secrets
     from .referee import Referee
     from .seats import Seats
-    from .settings import Offer
 
 #: How a bounced mail of the referee's names its game: the Subject's tag, or the thread's Message-ID.
 _REPORTED = (
@@ -129,14 +128,20 @@ class Inbox:
                     key="quarantine-" + kept.stem,
                 )
                 return f"quarantined: {reason}"
-            self.ledger.save()
-            faults.point("saved")
-            # A seat a bot plays decides as soon as its decision is due (:mod:`.bots`).
-            played = self.bots.play(now)
+            played = self._saved(now)
             if played:
-                self.ledger.save()
                 report = "; ".join([report, *played])
         return report
+
+    def _saved(self, now: float) -> list[str]:
+        """The run's changes saved; then a seat a bot plays decides as soon
+        as its decision is due (:mod:`.bots`): what the bots did."""
+        self.ledger.save()
+        faults.point("saved")
+        played = self.bots.play(now)
+        if played:
+            self.ledger.save()
+        return played
 
     def _receive(self, raw: bytes, now: float, archived_before: bool, size: int) -> str:
         settings = self.ledger.settings
@@ -186,18 +191,18 @@ class Inbox:
         return self._player_mail(letter, player, mid, key, now)
 
     def posted(self, reader: str, lines: list[tuple[str, str]], post: str, now: float | None = None) -> Posted:
-        """A post from ``reader``'s turn page (a seat, or :data:`.pages.MASTER`),
-        its token checked by the server as a mail's secret is checked here:
-        run as the mail with these ``lines`` (key, value) from the reader's
-        address, through the same commands, journal, log and mails. ``post``
-        names it (drawn by the page): the same post again (a browser that
-        sends it twice, a post sent again after the server died) is never
-        run twice. The answers a mail would get are the page's: kept in
-        ``shown/``, not mailed; what the others are mailed is as for a mail."""
+        """A post from ``reader``'s turn page (a seat, :data:`.pages.MASTER`,
+        a substitute offered a seat), its token checked by the server as a
+        mail's secret is checked here: run as the mail with these ``lines``
+        (key, value) from the reader's address, through the same commands,
+        journal, log and mails. ``post`` names it (drawn by the page): the
+        same post again (a browser that sends it twice, a post sent again
+        after the server died) is never run twice. The answers a mail would
+        get are the page's: kept in ``shown/``, not mailed; what the others
+        are mailed is as for a mail."""
         now = time.time() if now is None else now
         directory = self.ledger.dir
-        game = self.ledger.settings.game_id
-        mid = f"<page.{post}@{game}>"
+        mid = f"<page.{post}@{self.ledger.settings.game_id}>"
         key = "re-" + hashlib.sha256(mid.encode()).hexdigest()[:20]
         with directory.locked():
             self.changes.begin(now)
@@ -205,46 +210,31 @@ class Inbox:
             if mid in settings.accepted:
                 return Posted("this was sent before and handled then; it is not done again", [], False)
             offer = pages.offer_of(settings, reader) if reader.startswith(pages.OFFER) else None
-            if offer is not None:
-                return self._claimed(offer, mid, key, now)
             if reader == pages.MASTER:
                 address = settings.master or ""
             elif reader in settings.players:
                 address = self.ledger.address(reader)
+            elif offer is not None:
+                address = offer["address"]
             else:
-                return Posted("the page's seat is not in this game", [], False)
+                return Posted("the page's reader has no say in this game", [], False)
             letter = mailin.Letter(address.lower(), mid, lines=tuple((n, k, v) for n, (k, v) in enumerate(lines, 1)))
             self.changes.seen(mid)
+            if offer is not None:
+                # The claim a mail makes, the page's token its proof; its answers are mailed as a
+                # claim's are (the seat's new secret among them: a page shows no secret).
+                taken = self.seats.claim(letter, mid, key, now, offer=offer)
+                report = self.reply(letter, taken.why, key=key, echo=True) if isinstance(taken, Refused) else taken
+                self._saved(now)
+                return Posted(report, [], True)
             self.changes.accepted(mid)
             if reader == pages.MASTER:
                 report = self._master_lines(letter, key, now)
             else:
                 report = self._player_mail(letter, reader, mid, key, now)
-            self.ledger.save()
-            faults.point("saved")
-            played = self.bots.play(now)
-            if played:
-                self.ledger.save()
+            self._saved(now)
             answers = directory.shown_answers(key, address)
         return Posted(report, answers, True)
-
-    def _claimed(self, offer: Offer, mid: str, key: str, now: float) -> Posted:
-        """A claim from the page of a seat offered to a substitute: the claim
-        a mail makes, the page's token its proof. Its answers are mailed as a
-        claim's are (the new secret among them: a page shows none)."""
-        letter = mailin.Letter(offer["address"].lower(), mid, lines=((1, "claim", ""),))
-        self.changes.seen(mid)
-        taken = self.seats.claim(letter, mid, key, now, offer=offer)
-        if isinstance(taken, Refused):
-            report = self.reply(letter, taken.why, key=key, echo=True)
-        else:
-            report = taken
-        self.ledger.save()
-        faults.point("saved")
-        played = self.bots.play(now)
-        if played:
-            self.ledger.save()
-        return Posted(report, [], True)
 
     def _again(self, letter: mailin.Letter, mid: str, key: str, archived_before: bool) -> str:
         """A mail handled before: these very bytes say nothing; a copy

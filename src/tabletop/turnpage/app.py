@@ -76,7 +76,9 @@ class Game:
         self.folder = Path(folder)
         self.registry = registry
         self.dir = GameDir(self.folder)
+        #: A page is built by one thread at a time; the readers are looked up apart (no request waits for a build).
         self._lock = threading.Lock()
+        self._looking = threading.Lock()
         self._readers: tuple[Any, dict[str, str], str] | None = None
         self._pages: dict[str, Shown] = {}
 
@@ -88,7 +90,7 @@ class Game:
 
     def readers(self) -> tuple[dict[str, str], str]:
         """Every reader's token, and the address (``host[:port]``) the game's pages are served at."""
-        with self._lock:
+        with self._looking:
             now = look(self.dir.settings_file)
             if self._readers is None or self._readers[0] != now:
                 settings = self.dir.load()
