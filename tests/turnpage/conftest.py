@@ -27,6 +27,7 @@ from tabletop.referee import pages  # noqa: E402
 from tabletop.referee.gamedir import GameDir  # noqa: E402
 
 from ..referee.conftest import Game, free_port, game_copy, plain_registry_cached  # noqa: E402
+from ..viewer.test_viewer import browser  # noqa: E402, F401 - the viewer's headless Chromium, as a fixture here
 
 #: The server, killed with SIGKILL at the step ``KILL_AT`` names (a fault point of the referee).
 SERVE = textwrap.dedent(

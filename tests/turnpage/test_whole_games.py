@@ -24,27 +24,8 @@ from ..referee.conftest import Game, game_copy, plain_registry_cached
 from .conftest import path_of, set_page_url
 from .test_turn_page import _texts
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 #: How long a page may take to come back after a post on a busy machine before the test gives up.
 BOUND = 180
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        pytest.skip("no Chromium: apt-get install chromium chromium-driver")
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the viewer extra)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    options.add_argument("--window-size=1300,1100")
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=str(CHROMEDRIVER)))
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 def _due(game: Game):

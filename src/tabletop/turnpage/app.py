@@ -22,7 +22,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -201,36 +201,42 @@ async def _gate(request: Request, served: Pages) -> tuple[Game, str, str] | Resp
     return found
 
 
+#: A route of a page: the request, the page's game, its token, reader and origin.
+Routed = Callable[[Request, Game, str, str, str], Awaitable[Response]]
+
+
 def application(games: Sequence[Game], limits: guard.Limits | None = None) -> Starlette:
     """The ASGI application serving ``games``' pages, each page and each
     address held to ``limits`` (the defaults of :class:`guard.Limits` unless told)."""
     served = Pages(games, limits or guard.Limits())
 
+    def gated(route: Routed) -> Callable[[Request], Awaitable[Response]]:
+        """``route``, for the requests :func:`_gate` lets through."""
+
+        async def checked(request: Request) -> Response:
+            found = await _gate(request, served)
+            if isinstance(found, Response):
+                return found
+            game, reader, origin = found
+            return await route(request, game, request.path_params["token"], reader, origin)
+
+        return checked
+
     async def home(request: Request) -> Response:
         return _text(404, "a page of this server is at the link in your mail from the referee")
 
-    async def bare(request: Request) -> Response:
-        found = await _gate(request, served)
-        if isinstance(found, Response):
-            return found
-        return RedirectResponse(f"{request.path_params['token']}/", status_code=308, headers=guard.HEADERS)
+    @gated
+    async def bare(request: Request, game: Game, token: str, reader: str, origin: str) -> Response:
+        return RedirectResponse(f"{token}/", status_code=308, headers=guard.HEADERS)
 
-    async def page(request: Request) -> Response:
-        found = await _gate(request, served)
-        if isinstance(found, Response):
-            return found
-        game, reader, _ = found
-        token = request.path_params["token"]
+    @gated
+    async def page(request: Request, game: Game, token: str, reader: str, origin: str) -> Response:
         shown = await anyio.to_thread.run_sync(game.page, token, reader)
         answer = served.answers.pop(token, "")
         return HTMLResponse(shown.html.replace(panel.ANSWER, answer, 1), headers=guard.HEADERS)
 
-    async def events(request: Request) -> Response:
-        found = await _gate(request, served)
-        if isinstance(found, Response):
-            return found
-        game, reader, _ = found
-        token = request.path_params["token"]
+    @gated
+    async def events(request: Request, game: Game, token: str, reader: str, origin: str) -> Response:
         since = request.query_params.get("since", "")
 
         async def stream():
@@ -249,11 +255,8 @@ def application(games: Sequence[Game], limits: guard.Limits | None = None) -> St
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers=guard.HEADERS)
 
-    async def log(request: Request) -> Response:
-        found = await _gate(request, served)
-        if isinstance(found, Response):
-            return found
-        game, reader, _ = found
+    @gated
+    async def log(request: Request, game: Game, token: str, reader: str, origin: str) -> Response:
         # Served once the game is over, as every last mail attaches it: until then it holds every hidden draw.
         match = await anyio.to_thread.run_sync(lambda: game.open().ledger.replay())
         if not match.over:
@@ -262,12 +265,8 @@ def application(games: Sequence[Game], limits: guard.Limits | None = None) -> St
         extra = {"Content-Disposition": 'attachment; filename="game.jsonl"'}
         return Response(body, media_type="application/x-ndjson", headers={**guard.HEADERS, **extra})
 
-    async def post(request: Request) -> Response:
-        found = await _gate(request, served)
-        if isinstance(found, Response):
-            return found
-        game, reader, origin = found
-        token = request.path_params["token"]
+    @gated
+    async def post(request: Request, game: Game, token: str, reader: str, origin: str) -> Response:
         if reader.startswith(pages.OBSERVER):
             return _text(403, "an observer's page only shows the game")
         refused = guard.refuses_post(request.headers, origin)
