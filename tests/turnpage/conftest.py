@@ -11,6 +11,7 @@ import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import textwrap
@@ -26,7 +27,7 @@ pytest.importorskip("uvicorn", reason="the serve extra is not installed")
 from tabletop.referee import pages  # noqa: E402
 from tabletop.referee.gamedir import GameDir  # noqa: E402
 
-from ..referee.conftest import Game, free_port, game_copy, plain_registry_cached  # noqa: E402
+from ..referee.conftest import Game, certs, free_port, game_copy, plain_registry_cached  # noqa: E402, F401
 from ..viewer.test_viewer import browser  # noqa: E402, F401 - the viewer's headless Chromium, as a fixture here
 
 #: The server, killed with SIGKILL at the step ``KILL_AT`` names (a fault point of the referee).
@@ -50,9 +51,18 @@ START_BOUND = 90.0
 class Server:
     """``tabletop pbem serve`` over game folders, in a process of its own."""
 
-    def __init__(self, folders: list[Path], port: int, kill_at: str = "", options: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        folders: list[Path],
+        port: int,
+        kill_at: str = "",
+        options: tuple[str, ...] = (),
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
         self.folders = folders
         self.port = port
+        #: The client's TLS (trusting the test's CA) when the server serves TLS of its own.
+        self.tls = tls
         env = {**os.environ, "KILL_AT": kill_at, "PYTHONPATH": os.pathsep.join(sys.path)}
         env.pop("TABLETOP_PLUGINS", None)
         self.process = subprocess.Popen(
@@ -103,7 +113,10 @@ class Server:
     def request(
         self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
     ) -> tuple[int, dict[str, str], bytes]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        if self.tls is None:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        else:
+            connection = http.client.HTTPSConnection("127.0.0.1", self.port, timeout=60, context=self.tls)
         try:
             given = {"Host": f"127.0.0.1:{self.port}", **(headers or {})}
             connection.request(method, path, body=body, headers=given)
@@ -117,7 +130,7 @@ class Server:
 
     def post(self, path: str, fields: dict[str, str], headers: dict[str, str] | None = None):
         given = {
-            "Origin": f"http://127.0.0.1:{self.port}",
+            "Origin": f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}",
             "Content-Type": "application/x-www-form-urlencoded",
             **(headers or {}),
         }
@@ -134,9 +147,9 @@ def served_game(tmp_path: Path, port: int, name: str = "g", **kw) -> Game:
     return game
 
 
-def set_page_url(folder: Path, port: int) -> None:
+def set_page_url(folder: Path, port: int, scheme: str = "http") -> None:
     data = json.loads((folder / "referee.json").read_text())
-    data["page_url"] = f"http://127.0.0.1:{port}"
+    data["page_url"] = f"{scheme}://127.0.0.1:{port}"
     (folder / "referee.json").write_text(json.dumps(data))
 
 
@@ -165,8 +178,8 @@ def servers():
     """Servers a test starts, every one stopped after it."""
     started: list[Server] = []
 
-    def start(folders: list[Path], port: int, kill_at: str = "", options: tuple[str, ...] = ()) -> Server:
-        server = Server(folders, port, kill_at, options)
+    def start(folders: list[Path], port: int, kill_at: str = "", options: tuple[str, ...] = (), tls=None) -> Server:
+        server = Server(folders, port, kill_at, options, tls)
         started.append(server)
         return server
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 import email
 import email.policy
 import html
+import http.client
 import json
 import re
 import shutil
+import ssl
 import threading
 
 from tabletop.referee import pages
@@ -412,3 +414,25 @@ def test_a_substitute_takes_a_seat_offered_on_its_page(tmp_path, port, servers):
 
 
 SUB = "sub@example.net"
+
+
+def test_a_certificate_of_its_own(tmp_path, port, servers, certs):
+    """With --certfile and --keyfile the server speaks TLS itself: a client
+    that trusts the certificate gets the page and posts on it; a client
+    speaking plain HTTP to it gets nothing."""
+    game = served_game(tmp_path, port)
+    set_page_url(game.path, port, "https")
+    cert, key = certs.good
+    trusting = ssl.create_default_context(cafile=str(certs.ca))
+    server = servers([game.path], port, options=("--certfile", str(cert), "--keyfile", str(key)), tls=trusting)
+    assert "https://127.0.0.1" in pages.link(GameDir(game.path), GameDir(game.path).load(), "ann")
+    assert "played 1 decision(s) of ann" in _answer(_post(server, game, "ann", "move", game.legal("ann")[0]))
+    plain = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        plain.request("GET", path_of(game, "ann"), headers={"Host": f"127.0.0.1:{port}"})
+        answered = plain.getresponse().status
+    except (http.client.HTTPException, OSError):
+        answered = None
+    finally:
+        plain.close()
+    assert answered in (None, 400)

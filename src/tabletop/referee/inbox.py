@@ -39,11 +39,10 @@ _REPORTED = (
 @attrs.frozen
 class Posted:
     """What a post from a turn page did: the report, the answers a mail would
-    have had (subject and text, each), and whether it ran."""
+    have had (the first line and the text of each)."""
 
     report: str
     answers: list[tuple[str, str]]
-    ran: bool
 
 
 def _games_reported(report: str) -> set[str]:
@@ -208,7 +207,7 @@ class Inbox:
             self.changes.begin(now)
             settings = self.ledger.settings
             if mid in settings.accepted:
-                return Posted("this was sent before and handled then; it is not done again", [], False)
+                return Posted("this was sent before and handled then; it is not done again", [])
             offer = pages.offer_of(settings, reader) if reader.startswith(pages.OFFER) else None
             if reader == pages.MASTER:
                 address = settings.master or ""
@@ -217,7 +216,7 @@ class Inbox:
             elif offer is not None:
                 address = offer["address"]
             else:
-                return Posted("the page's reader has no say in this game", [], False)
+                return Posted("the page's reader has no say in this game", [])
             letter = mailin.Letter(address.lower(), mid, lines=tuple((n, k, v) for n, (k, v) in enumerate(lines, 1)))
             self.changes.seen(mid)
             if offer is not None:
@@ -226,7 +225,7 @@ class Inbox:
                 taken = self.seats.claim(letter, mid, key, now, offer=offer)
                 report = self.reply(letter, taken.why, key=key, echo=True) if isinstance(taken, Refused) else taken
                 self._saved(now)
-                return Posted(report, [], True)
+                return Posted(report, [])
             self.changes.accepted(mid)
             if reader == pages.MASTER:
                 report = self._master_lines(letter, key, now)
@@ -234,7 +233,7 @@ class Inbox:
                 report = self._player_mail(letter, reader, mid, key, now)
             self._saved(now)
             answers = directory.shown_answers(key, address)
-        return Posted(report, answers, True)
+        return Posted(report, answers)
 
     def _again(self, letter: mailin.Letter, mid: str, key: str, archived_before: bool) -> str:
         """A mail handled before: these very bytes say nothing; a copy
