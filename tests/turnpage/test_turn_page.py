@@ -115,6 +115,12 @@ def test_each_reader_has_a_page_and_a_link_in_their_own_mails_only(tmp_path, por
         assert found <= {reader}, f"{path.name} to {to} carries {found}"
         if path.name.startswith("e3-"):
             assert found == {reader}, f"{path.name} has no link to its reader's page"
+            # The HTML part links it; the picture is in the mail once (shown in place), the rest on the page.
+            part = mail.get_body(preferencelist=("html",)).get_content()
+            (token,) = [t for t, r in tokens.items() if r == reader]
+            assert f'<a href="http://127.0.0.1:{port}/turn/{token}/"' in part
+            pictures = [p.get_filename() for p in mail.walk() if (p.get_filename() or "").startswith("board.")]
+            assert pictures == ["board.svg"], pictures
     # The observer's page: the public view, nothing to post.
     carol = _page(server, game, "observer:carol@example.org")
     assert "as any onlooker sees it" in carol and 'name="key"' not in carol
