@@ -107,7 +107,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        self.process.communicate()
+        self.said = self.process.communicate()
 
     # -- asking it ------------------------------------------------------------------
     def request(

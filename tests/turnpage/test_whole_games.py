@@ -173,3 +173,33 @@ def test_the_page_mid_game_at_two_widths_and_markup_that_runs_nothing(tmp_path, 
     assert browser.title != "owned"
     assert not browser.find_elements(By.CSS_SELECTOR, "#press-list img, #press-list script")
     _widths(browser, "")
+
+
+def test_the_page_follows_the_game_in_the_browser(tmp_path, port, servers, browser):
+    """ann's page, left open while ben's decision comes by mail, reloads
+    itself at the new last event (a wait for that state, not a time)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from .conftest import served_game
+
+    game = served_game(tmp_path, port)
+    servers([game.path], port)
+    while _due(game)[1] != "ben":
+        match, who = _due(game)
+        assert "played" in game.receive(game.mail(who, f"move: {game.legal(who)[0]}"))
+    browser.get(f"http://127.0.0.1:{port}" + path_of(game, "ann"))
+    WebDriverWait(browser, BOUND).until(lambda b: b.find_elements(By.ID, "asked"))
+    assert "Waiting for ben" in browser.find_element(By.ID, "asked").text
+    before = len(browser.find_elements(By.CSS_SELECTOR, "#events li[data-step]"))
+    assert before == game.events() + 1
+    browser.execute_script("window.leftOpen = true;")
+    assert "played" in game.receive(game.mail("ben", f"move: {game.legal('ben')[0]}"))
+    WebDriverWait(browser, BOUND).until(
+        lambda b: len(b.find_elements(By.CSS_SELECTOR, "#events li[data-step]")) == game.events() + 1
+    )
+    assert game.events() + 1 > before
+    assert browser.execute_script("return window.leftOpen === undefined;")  # reloaded by itself
+    who = _due(game)[1]
+    expected = "It is your turn" if who == "ann" else "Waiting for ben"
+    assert expected in browser.find_element(By.ID, "asked").text
