@@ -39,6 +39,7 @@ LAYERS = (
     "ai",
     "viewer",
     "referee",
+    "turnpage",
     "cli",
 )
 

@@ -4,7 +4,7 @@ command runs (``tabletop --help`` imports none of them). A module is a
 command when it declares one (see :mod:`.declared`): a new command is a new
 module, and no list names them.
 
-May import: base, log, model, host, sight, play, api, testing, many, review, ai, viewer, referee.
+May import: base, log, model, host, sight, play, api, testing, many, review, ai, viewer, referee, turnpage.
 """
 
 from __future__ import annotations

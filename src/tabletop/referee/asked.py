@@ -61,6 +61,10 @@ def check_settings(settings: dict[str, Any], registry: Registry | None = None) -
         address = settings.get(key)
         if address is not None and not mailin.valid_address(address):
             raise UsageError(f"--{key} '{one_line(address)}': not a single mail address")
+    if settings.get("page_url") is not None:
+        from .pages import check_url
+
+        settings["page_url"] = check_url(settings["page_url"])
     _check_table(settings)
 
 

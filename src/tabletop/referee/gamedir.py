@@ -63,6 +63,8 @@ class GameDir:
         self.sent = self.path / "sent"
         self.undeliverable = self.path / "undeliverable"
         self.press = self.path / "press.jsonl"
+        #: The answers to posts from the turn pages, shown there and not mailed.
+        self.shown = self.path / "shown"
 
     def check(self) -> None:
         if not self.settings_file.is_file() or not self.log.is_file():
@@ -155,7 +157,7 @@ class GameDir:
             return None
         self.folder(self.outbox)
         name = f"{_safe(key)}.eml" if key else f"{time.time_ns():020d}.eml"
-        if key and any((folder / name).exists() for folder in (self.outbox, self.sent, self.undeliverable)):
+        if key and any((folder / name).exists() for folder in (self.outbox, self.sent, self.undeliverable, self.shown)):
             return None
         path = self.outbox / name
         # SMTP wants CRLF line ends; smtplib does not fix those of bytes.
@@ -165,6 +167,29 @@ class GameDir:
             policy = email.policy.SMTPUTF8
         write_private(path, message.as_bytes(policy=policy))
         return path
+
+    def shown_answers(self, key: str, address: str) -> list[tuple[str, str]]:
+        """The answers queued under ``key`` (and the keys made from it) to
+        ``address``, taken out of the outbox into ``shown/``: a post from a
+        turn page is answered on the page. Each answer's first line and
+        text. A mail of the same key queued again after a crash is not
+        (:meth:`queue` knows ``shown/``)."""
+        if not self.outbox.is_dir():
+            return []
+        stem = _safe(key)
+        found = []
+        for path in sorted(self.outbox.glob(f"{stem}*.eml"), key=lambda p: (_mtime(p), p.name)):
+            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            if str(message.get("To", "")).strip().lower() != address.lower():
+                continue  # a note to another reader, made from the same post: mailed
+            part = message.get_body(preferencelist=("plain",))
+            text = part.get_content() if part is not None else ""
+            self.folder(self.shown)
+            os.replace(path, self.shown / path.name)
+            found.append((text.split("\n", 1)[0], text))
+        if found:
+            sync_folder(self.path)
+        return found
 
     def waiting(self) -> list[Path]:
         if not self.outbox.is_dir():

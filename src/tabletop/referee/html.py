@@ -168,6 +168,15 @@ def asked(
     )
 
 
+def page_link(url: str, label: str) -> str:
+    """A link to the reader's turn page, as a button a thumb can press."""
+    return (
+        f'<p style="margin:0 0 16px"><a href="{escape(url)}" style="display:inline-block;background:#c8102e;'
+        'color:#ffffff;text-decoration:none;font-weight:bold;padding:8px 14px;border-radius:4px">'
+        f"{escape(label)}</a></p>"
+    )
+
+
 def waiting(text: str) -> str:
     return paragraph(text, "margin:0 0 16px;font-weight:bold")
 

@@ -10,9 +10,11 @@ import re
 import time
 from typing import TYPE_CHECKING
 
+import attrs
+
 from ..base.errors import TabletopError, UsageError
 from ..play.engine import Match
-from . import blackout, commands, faults, mailin, mailout, passwords
+from . import blackout, commands, faults, mailin, mailout, pages, passwords
 from .botseats import of
 from .gamedir import one_line
 from .seats import Refused
@@ -32,6 +34,15 @@ _REPORTED = (
     re.compile(r"(?im)^[ \t>]*subject:[^\n]{0,400}?\[([A-Za-z0-9][A-Za-z0-9._-]{0,39})\]"),
     re.compile(r"<tabletop\.([A-Za-z0-9][A-Za-z0-9._-]{0,39})\.[0-9a-f]{16}@"),
 )
+
+
+@attrs.frozen
+class Posted:
+    """What a post from a turn page did: the report, the answers a mail would
+    have had (the first line and the text of each)."""
+
+    report: str
+    answers: list[tuple[str, str]]
 
 
 def _games_reported(report: str) -> set[str]:
@@ -116,14 +127,20 @@ class Inbox:
                     key="quarantine-" + kept.stem,
                 )
                 return f"quarantined: {reason}"
-            self.ledger.save()
-            faults.point("saved")
-            # A seat a bot plays decides as soon as its decision is due (:mod:`.bots`).
-            played = self.bots.play(now)
+            played = self._saved(now)
             if played:
-                self.ledger.save()
                 report = "; ".join([report, *played])
         return report
+
+    def _saved(self, now: float) -> list[str]:
+        """The run's changes saved; then a seat a bot plays decides as soon
+        as its decision is due (:mod:`.bots`): what the bots did."""
+        self.ledger.save()
+        faults.point("saved")
+        played = self.bots.play(now)
+        if played:
+            self.ledger.save()
+        return played
 
     def _receive(self, raw: bytes, now: float, archived_before: bool, size: int) -> str:
         settings = self.ledger.settings
@@ -171,6 +188,52 @@ class Inbox:
             return refused
         self.changes.accepted(mid)
         return self._player_mail(letter, player, mid, key, now)
+
+    def posted(self, reader: str, lines: list[tuple[str, str]], post: str, now: float | None = None) -> Posted:
+        """A post from ``reader``'s turn page (a seat, :data:`.pages.MASTER`,
+        a substitute offered a seat), its token checked by the server as a
+        mail's secret is checked here: run as the mail with these ``lines``
+        (key, value) from the reader's address, through the same commands,
+        journal, log and mails. ``post`` names it (drawn by the page): the
+        same post again (a browser that sends it twice, a post sent again
+        after the server died) is never run twice. The answers a mail would
+        get are the page's: kept in ``shown/``, not mailed; what the others
+        are mailed is as for a mail."""
+        now = time.time() if now is None else now
+        directory = self.ledger.dir
+        mid = f"<page.{post}@{self.ledger.settings.game_id}>"
+        key = "re-" + hashlib.sha256(mid.encode()).hexdigest()[:20]
+        with directory.locked():
+            self.changes.begin(now)
+            settings = self.ledger.settings
+            if mid in settings.accepted:
+                return Posted("this was sent before and handled then; it is not done again", [])
+            offer = pages.offer_of(settings, reader) if reader.startswith(pages.OFFER) else None
+            if reader == pages.MASTER:
+                address = settings.master or ""
+            elif reader in settings.players:
+                address = self.ledger.address(reader)
+            elif offer is not None:
+                address = offer["address"]
+            else:
+                return Posted("the page's reader has no say in this game", [])
+            letter = mailin.Letter(address.lower(), mid, lines=tuple((n, k, v) for n, (k, v) in enumerate(lines, 1)))
+            self.changes.seen(mid)
+            if offer is not None:
+                # The claim a mail makes, the page's token its proof; its answers are mailed as a
+                # claim's are (the seat's new secret among them: a page shows no secret).
+                taken = self.seats.claim(letter, mid, key, now, offer=offer)
+                report = self.reply(letter, taken.why, key=key, echo=True) if isinstance(taken, Refused) else taken
+                self._saved(now)
+                return Posted(report, [])
+            self.changes.accepted(mid)
+            if reader == pages.MASTER:
+                report = self._master_lines(letter, key, now)
+            else:
+                report = self._player_mail(letter, reader, mid, key, now)
+            self._saved(now)
+            answers = directory.shown_answers(key, address)
+        return Posted(report, answers)
 
     def _again(self, letter: mailin.Letter, mid: str, key: str, archived_before: bool) -> str:
         """A mail handled before: these very bytes say nothing; a copy
@@ -319,6 +382,10 @@ class Inbox:
                 letter, "the game master's mail needs the master's secret: a line 'secret: ...'", key=key, now=now
             )
         self.changes.accepted(mid)
+        return self._master_lines(letter, key, now)
+
+    def _master_lines(self, letter: mailin.Letter, key: str, now: float) -> str:
+        """Run the game master's commands a mail (or the master's page) gives, in order."""
         done = []
         try:
             for _, name, value in letter.lines:

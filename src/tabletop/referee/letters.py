@@ -25,7 +25,7 @@ from ..model.events import CHANCE, DECISION, Event, Seal, Unseal
 from ..model.nodes import Decide, Over
 from ..play.engine import Match
 from ..sight import seen
-from . import bots, botseats, faults, mailin, mailout, notices, observers
+from . import bots, botseats, faults, mailin, mailout, notices, observers, pages
 from . import html as layout
 from .conditionals import answered_note
 from .settings import LISTED
@@ -217,7 +217,8 @@ class Letters:
             html += layout.from_text(said)
         self._news_and_notices(match, player, events, since, note_for(note, player), text, html)
         subject = self._subject(match, player, welcome is not None)
-        mail = self._view_mail(match, player, events, head, text, html, data["address"], subject, first)
+        page = pages.link(self.ledger.dir, self.ledger.settings, player)
+        mail = self._view_mail(match, player, events, head, text, html, data["address"], subject, first, page)
         self.ledger.dir.queue(mail, key=key)
         data["mailed"] = max(data["mailed"], match.seq)
 
@@ -244,7 +245,8 @@ class Letters:
             html += layout.from_text(said)
         self._news_and_notices(match, seen.PUBLIC, events, since, note, text, html)
         subject = ("Welcome. " if welcome else "") + self._watch_subject(match)
-        mail = self._view_mail(match, seen.PUBLIC, events, head, text, html, watcher["address"], subject, welcome)
+        page = pages.link(self.ledger.dir, self.ledger.settings, pages.OBSERVER + watcher["address"])
+        mail = self._view_mail(match, seen.PUBLIC, events, head, text, html, watcher["address"], subject, welcome, page)
         self.ledger.dir.queue(mail, key=key)
         watcher["mailed"] = max(since, match.seq)
 
@@ -259,14 +261,25 @@ class Letters:
         address: str,
         subject: str,
         first: bool,
+        page: str | None = None,
     ) -> Any:
         """The view mail of ``viewer`` (a player, or :data:`tabletop.sight.seen.PUBLIC`):
-        ``text`` and ``html`` so far, then what is asked, the board and the rest."""
+        ``text`` and ``html`` so far, then what is asked, the board and the rest.
+        ``page``: the reader's turn page, linked (:mod:`.pages`)."""
         asked = self._asked(match, viewer, events)
         when = self.clock.when(asked.deadline, viewer) if asked.deadline and viewer is not None else ""
         attachments, inline, width = self._board_pictures(match, viewer)
-        self._board_and_more(match, viewer, (asked.text(when), asked.html(when)), head, width, text, html)
-        self._at_the_end(match, text, html, attachments)
+        said = (asked.text(when), asked.html(when))
+        if page is not None:
+            label = "Your page: the board, the history, your decisions" if viewer != seen.PUBLIC else "The game's page"
+            said = (f"{said[0]}\n\n{label}:\n  {page}", said[1] + "\n" + layout.page_link(page, label))
+        self._board_and_more(match, viewer, said, head, width, text, html)
+        if page is not None and inline:
+            # The picture stays in the mail (read on a phone offline, it is the part shown in
+            # place, and an attachment to mail programs that show the text); the SVG and a second
+            # copy of the PNG go: the page draws the board at any size.
+            attachments = []
+        self._at_the_end(match, text, html, attachments, linked=page is not None)
         return mailout.message(
             self.ledger.settings,
             address,
@@ -326,15 +339,20 @@ class Letters:
             html.append(layout.picture(BOARD_CID, alt, width))
         html += [asked[1], layout.heading("The board as text"), layout.preformatted(board), layout.small(kept)]
 
-    def _at_the_end(self, match: Match, text: list[str], html: list[str], attachments: list) -> None:
-        """Once the game is over: the scores, the seed, the whole log and the viewer."""
+    def _at_the_end(
+        self, match: Match, text: list[str], html: list[str], attachments: list, linked: bool = False
+    ) -> None:
+        """Once the game is over: the scores, the seed, the whole log and the
+        viewer (``linked``: the reader's page steps through the game, and the
+        mail carries the log alone)."""
         if not isinstance(match.node, Over):
             return
-        final = self._final(match)
+        final = self._final(match, linked)
         text.append(final)
         html += layout.from_text(final)
         attachments.append(("game.jsonl", "application/x-ndjson", self.ledger.dir.log.read_text(encoding="utf-8")))
-        attachments.append(("game.html", "text/html", self._viewer_page(match)))
+        if not linked:
+            attachments.append(("game.html", "text/html", self._viewer_page(match)))
 
     def _board_pictures(self, match: Match, reader: str) -> tuple[list, tuple, int | None]:
         """The attachments (the PNG, the SVG), the picture the HTML shows in
@@ -497,7 +515,7 @@ class Letters:
             cached = self._final_page = (match.seq, page(self.ledger.registry, self.ledger.dir.log))
         return cached[1]
 
-    def _final(self, match: Match) -> str:
+    def _final(self, match: Match, linked: bool = False) -> str:
         outcome = match.outcome()
         scores = ", ".join(f"{p} {s}" for p, s in outcome.ranked())
         seed = match.seed or self.ledger.seed()
@@ -505,8 +523,12 @@ class Letters:
             f"Final scores: {scores}; {outcome.verdict()}.\n\n"
             f"The seed was: {seed}\n"
             f"Its hash, sent to you at the start: {match.header.randomness.commitment}\n"
-            "The whole log is attached, and game.html steps through it in a browser.\n"
-            "To check every draw, shuffle and roll, and\n"
+            + (
+                "The whole log is attached, and your page steps through it in a browser.\n"
+                if linked
+                else "The whole log is attached, and game.html steps through it in a browser.\n"
+            )
+            + "To check every draw, shuffle and roll, and\n"
             "that it is the history you were sent, run:\n\n"
             "    tabletop verify game.jsonl --head (a head from any of your mails)"
         )

@@ -38,7 +38,7 @@ from ..log.header import Header, check_players
 from ..model.events import Event
 from ..play.engine import Match
 from ..play.live import make_header, seed_file, settle
-from . import bots, botseats, commands, mailin, mailout, passwords
+from . import bots, botseats, commands, mailin, mailout, pages, passwords
 from . import observers as watchers
 from .asked import check_settings
 from .bots import Bots
@@ -116,6 +116,7 @@ def init(
     civil_disorder: int | None = None,
     substitutes: Sequence[str] = (),
     observers: Sequence[str] = (),
+    page_url: str | None = None,
 ) -> dict[str, str]:
     """Create a game directory; return each player's secret (also mailed to
     them), and the master's under the key ``"(master)"``. Everything is
@@ -143,6 +144,7 @@ def init(
         "vote_majority": vote_majority,
         "civil_disorder": civil_disorder,
         "substitutes": list(substitutes),
+        "page_url": page_url,
         # When the game began: mail that reached a shared mailbox before is not its.
         "created": int(time.time()),
     }
@@ -288,6 +290,11 @@ def _welcome(
             f"You are the game master of game '{settings.game_id}' ({match.game.title or match.game.name}) "
             f"for {names}.\n\nYour secret: {secrets['(master)']}\n"
             "Put it in every mail you send to the referee; it is stored only as a hash.\n\n"
+            + (
+                f"Your page, with these commands:\n  {page}\n\n"
+                if (page := pages.link(ref.dir, settings, pages.MASTER))
+                else ""
+            )
             + mailout.master_help(settings.game_id),
             key="welcome-master",
             first=True,
@@ -400,6 +407,12 @@ class Referee:
             if new.get("pictures", "png") not in PICTURES:
                 raise UsageError(f"pictures '{one_line(str(new['pictures']))}': one of {', '.join(PICTURES)}")
             self.ledger.settings = read(new, self.dir.settings_file)
+            page = pages.link(self.dir, self.settings, pages.MASTER) if "page_url" in changes else None
+            if page:
+                # The players' next mails carry their links; the game master hears of theirs now.
+                self.letters.mail_master(
+                    "Your page", f"The game's pages are served at {self.settings.page_url}.\n\nYours:\n  {page}\n"
+                )
             self.ledger.save()
         return [f"{k} = {v}" for k, v in changes.items()]
 

@@ -26,7 +26,7 @@ import attrs
 
 from ..base.errors import UsageError
 from ..model.events import Handover
-from . import mailin, mailout, passwords
+from . import mailin, mailout, pages, passwords
 from .gamedir import one_line
 from .votes import in_game
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .change import Changes
     from .ledger import Ledger
     from .letters import Letters
-    from .settings import Former, Player, Settings
+    from .settings import Former, Offer, Player, Settings
 
 
 def check_disorder(value: Any) -> int | None:
@@ -181,31 +181,37 @@ class Seats:
             settings.offers.append(
                 {"seat": seat, "address": address, "token": passwords.store(token), "key": key, "time": now}
             )
-            tokens.append((address, token, key))
+            tokens.append((address, token, key, settings.offers[-1]))
         # The hashes first: a crash now leaves tokens nobody got (seek again),
         # never a token mailed that does not work.
         self.ledger.save()
         game = settings.thread or settings.game_id
         count = missed(settings, seat)
         why = f", whose player missed {count} deadline{'s' if count != 1 else ''}" if count else ""
-        for address, token, key in tokens:
+        for address, token, key, offered in tokens:
+            page = pages.link(self.ledger.dir, settings, pages.OFFER + offered["token"]["salt"])
             body = (
                 f"A seat is free in game '{settings.game_id}' ({game}): {seat}'s seat{why}.\n\n"
                 "To take it over, reply with these two lines:\n\n"
                 f"    game: {settings.game_id}\n"
                 f"    claim: {token}\n\n"
-                "The first claim takes the seat: you then get a secret of your own and the game as the seat\n"
+                + (f"or take it on its page:\n\n    {page}\n\n" if page else "")
+                + "The first claim takes the seat: you then get a secret of your own and the game as the seat\n"
                 "sees it. The offer lapses once the seat is taken."
             )
             self.ledger.dir.queue(mailout.message(settings, address, f"A seat is offered: {seat}", body), key=key)
         return addresses
 
-    def claim(self, letter: mailin.Letter, mid: str, key: str, now: float) -> str | Refused:
+    def claim(self, letter: mailin.Letter, mid: str, key: str, now: float, offer: Offer | None = None) -> str | Refused:
         """A mail with ``claim: TOKEN``: the first valid one takes the seat;
-        what was done, or why not (the mail in answers it)."""
+        what was done, or why not (the mail in answers it). ``offer``: the
+        offer a claim from the substitute's page is for (its page's token
+        is its proof, as the claim token is a mail's)."""
         settings = self.ledger.settings
         number, token = letter.values("claim")[0]
-        found = next((o for o in settings.offers or [] if passwords.matches(token.strip(), o["token"])), None)
+        found = offer
+        if found is None:
+            found = next((o for o in settings.offers or [] if passwords.matches(token.strip(), o["token"])), None)
         if found is None:
             return Refused(f"line {number}: no seat of this game is offered with that claim (taken already?)", False)
         self.changes.accepted(mid)

@@ -213,6 +213,8 @@ class Settings:
     pending_secrets: list[Pending] | None = _later()
     #: Former holders of seats that passed on, the last :data:`FORMER_KEPT`.
     former: list[Former] | None = _later()
+    #: The address of the game's turn pages (``tabletop pbem serve``), linked from every mail (:mod:`.pages`).
+    page_url: str | None = _later()
 
     def to_json(self) -> dict[str, Any]:
         """The file's object: every field, but those once needed and not yet."""

@@ -55,7 +55,8 @@ def build(registry: Registry, log: Path | str, viewer: str | None = None) -> tup
     """Replay ``log`` and picture every step as ``viewer`` may see it (None: everything)."""
     replay = Replay(registry, Path(log))
     match = replay.match
-    check_viewer(match, viewer)
+    if viewer != seen.PUBLIC:  # an onlooker with no seat sees what every seat may (a turn page's observer)
+        check_viewer(match, viewer)
     renderer = renderer_of(registry, match)
     key = legend_of(renderer, match)
 
@@ -234,12 +235,13 @@ class Watched:
     over: bool
 
 
-def watched(registry: Registry, log: Path | str, viewer: str | None = None) -> Watched:
+def watched(registry: Registry, log: Path | str, viewer: str | None = None, addition: str = "") -> Watched:
     """The page that ``tabletop watch`` serves: it opens at the latest event,
     follows the game, and asks the server when to reload. Its stamp is drawn
     from the page alone, never from the file (whose size and time would tell
-    a seat how long a hidden draw is written, or when it was made)."""
-    return _page(registry, log, viewer, (), live=True)
+    a seat how long a hidden draw is written, or when it was made).
+    ``addition``: HTML beside the board (a turn page's seat: what it may do)."""
+    return _page(registry, log, viewer, (), live=True, addition=addition)
 
 
 def stamped(fill: Callable[[str | None], str]) -> tuple[str, str]:
@@ -272,6 +274,8 @@ def _page(
     heading = f"{game_title}: {', '.join(header.players)}"
     if viewer is None:
         seen = "everything shown"
+    elif viewer == "":  # the public view (no seat's name): what every seat may see
+        seen = "as any onlooker sees it"
     elif len(names) == 1:
         seen = f"as {viewer} sees it"
     else:

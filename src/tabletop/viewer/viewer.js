@@ -166,7 +166,8 @@
   });
   document.addEventListener("keydown", function (e) {
     if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) return; // the slider steps by itself
-    if (e.target.tagName === "SELECT" || e.target.tagName === "INPUT") return;
+    // Keys typed into a field are the field's (a note, a turn page's press).
+    if (e.target.tagName === "SELECT" || e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;
     var keys = {
       ArrowRight: function () { step(1); }, ArrowDown: function () { step(1); },
       ArrowLeft: function () { step(-1); }, ArrowUp: function () { step(-1); },
@@ -183,7 +184,9 @@
   // Served by tabletop watch: reload when the log changes. A page at the last event follows
   // the game (it reloads at the new last one); one stepped back stays where it is until End.
   if (data.live !== null && window.EventSource) {
-    new EventSource("events?since=" + encodeURIComponent(data.live)).onmessage = function () {
+    // Kept where a page's own script may close it (a turn page sending a form reloads by its answer).
+    window.tabletopLive = new EventSource("events?since=" + encodeURIComponent(data.live));
+    window.tabletopLive.onmessage = function () {
       if (current === last) history.replaceState(null, "", "#end");
       location.reload();
     };

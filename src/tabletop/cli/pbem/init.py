@@ -89,6 +89,11 @@ from .common import Later, game_folder, pair
     multiple=True,
     help="An address that gets the game as any onlooker may see it, and the log at the end (repeatable).",
 )
+@click.option(
+    "--page-url",
+    help="The address of the turn pages' server ('tabletop pbem serve'), like https://games.example.org: "
+    "every mail links to its reader's page.",
+)
 @pass_env
 def init(
     env,
@@ -113,6 +118,7 @@ def init(
     civil_disorder,
     substitutes,
     observers,
+    page_url,
 ):
     """Create a game directory: a sealed log, players with secrets, settings;
     queue a welcome mail to each player (their secret, the syntax, their view).
@@ -146,6 +152,7 @@ def init(
         civil_disorder=civil_disorder,
         substitutes=substitutes,
         observers=observers,
+        page_url=page_url,
     )
     waiting = len(GameDir(directory).waiting())
     click.echo(

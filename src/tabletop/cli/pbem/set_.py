@@ -25,6 +25,7 @@ _SETTABLE = {
     "vote_majority": str,
     "civil_disorder": str,
     "substitutes": "list",
+    "page_url": str,
 }
 
 
@@ -35,7 +36,8 @@ _SETTABLE = {
 def set_(env, directory, settings):
     """Change settings after init: smtp, smtp_security, ca_file, referee,
     master, deadline, remind, grace, late_bot, pictures, tz (tz=NAME=ZONE),
-    vote_majority, civil_disorder, substitutes (ADDRESS,ADDRESS) (KEY=VALUE; an empty VALUE clears an optional one).
+    vote_majority, civil_disorder, substitutes (ADDRESS,ADDRESS), page_url (the turn pages'
+    server, https://HOST) (KEY=VALUE; an empty VALUE clears an optional one).
 
     \b
     Example:
