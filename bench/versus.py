@@ -71,8 +71,16 @@ game, measure, players, games, logs, warm = sys.argv[1], sys.argv[2], int(sys.ar
 # The tree's own plugins (its pyproject's entry points), not the installed ones.
 pm = get_plugin_manager(entry_points=False, environment=False)
 with open("pyproject.toml", "rb") as f:
-    for name, value in tomllib.load(f)["project"]["entry-points"]["tabletop"].items():
-        pm.register(importlib.import_module(value), name=name)
+    points = tomllib.load(f)["project"]["entry-points"]
+for name, value in points["tabletop"].items():
+    pm.register(importlib.import_module(value), name=name)
+# A game its about declares (a tree from before that registers its games with hooks has none).
+for name, value in points.get("tabletop.games", {}).items():
+    about = importlib.import_module(value)
+    if hasattr(about, "GAME") and not pm.has_plugin(name):
+        from tabletop.host.abouts import Declared
+
+        pm.register(Declared(about), name=name)
 registry = Registry(pm)
 names = [f"p{i}" for i in range(1, players + 1)]
 if measure != "replay":

@@ -3,11 +3,10 @@ than the last bid or, once there is one, calls it a lie (``call.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletop import Event, rulehook
-from tabletop.play.sampling import slotted
 
 from .events import Liar
 from .state import Work
@@ -37,32 +36,6 @@ def check(game: LiarsDice, state: Any, decision: Event) -> str | None:
     return None
 
 
-def slots(game: LiarsDice, state: Any, player: str) -> tuple[int, Callable[[int], Event | None]]:
-    """Where the random bot draws from without the listing: a slot for each
-    bid above the last (in the listing's order), then one for liar. The
-    core asks ``check`` of the decision a slot holds; a slot space may be
-    wider than the listing (every bid, say), the check refusing the rest."""
-    seat = game.seats[player]
-    if seat != state.turn:
-        return 0, _empty
-    offers = game.offers[seat]
-    if state.bid is None:
-        return len(offers), offers.__getitem__
-    start = game.rank[state.bid.count, state.bid.face] + 1
-    higher = len(offers) - start
-    call = game.calls[seat]
-
-    def slot(index: int) -> Event:
-        return offers[start + index] if index < higher else call
-
-    return higher + 1, slot
-
-
-def _empty(index: int) -> None:
-    return None
-
-
-@slotted(slots)
 def legal(game: LiarsDice, state: Any, player: str) -> Sequence[Event]:
     seat = game.seats[player]
     if seat != state.turn:
