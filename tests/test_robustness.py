@@ -133,7 +133,7 @@ def test_every_reading_command_on_a_mangled_log(tmp_path_factory, data):
     (folder / "good.jsonl").write_bytes(source.read_bytes())
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     cli = Cli(folder)
-    start = time.perf_counter()
+    start = time.process_time()  # the work done, which other work on the machine does not change
     for argv in (
         ["replay", path],
         ["replay", path, "--json"],
@@ -153,7 +153,7 @@ def test_every_reading_command_on_a_mangled_log(tmp_path_factory, data):
     assert many.exit_code in (0, 1, 2) and not many.stderr, many.output
     assert f"ok {folder / 'good.jsonl'}" in many.stdout
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
-    assert time.perf_counter() - start < 30
+    assert time.process_time() - start < 30
 
 
 def _json(text: str) -> bool:

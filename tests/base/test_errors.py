@@ -310,7 +310,7 @@ def test_players_errors_name_the_option(cli):
 
 
 def test_a_huge_players_count_is_refused_before_building_names(cli):
-    start = time.perf_counter()
+    start = time.process_time()  # the work done, which other work on the machine does not change
     fails(cli("selfplay", "pile", "--seats", "1000000000"), 2, "--seats:", "2 to 3 players, not 1000000000")
     fails(cli("new", "pile", "--players", "," * 5_000_000, "-o", "x.jsonl"), 2, "--players:", "not 5000001")
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5

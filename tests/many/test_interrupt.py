@@ -69,9 +69,10 @@ def rows_written(path: Path) -> int:
         return 0
 
 
-def interrupt(args: list[str], cwd: Path, results: Path, signum: int, rows: int) -> tuple[int, str, float, set[int]]:
+def interrupt(args: list[str], cwd: Path, results: Path, signum: int, rows: int) -> tuple[int, str, set[int]]:
     """Start the command, wait until ``results`` holds ``rows`` rows, send
-    ``signum``; its exit code, stderr, seconds to stop, and its processes."""
+    ``signum``; its exit code, stderr and its processes. (Whether it stopped
+    at once is told by what it kept, never by a time a loaded machine sets.)"""
     proc = subprocess.Popen(
         command(*args), cwd=cwd, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -82,17 +83,15 @@ def interrupt(args: list[str], cwd: Path, results: Path, signum: int, rows: int)
             assert time.monotonic() < deadline, "no rows written"
             time.sleep(0.05)
         family = descendants(proc.pid)
-        sent = time.monotonic()
         proc.send_signal(signum)
-        _, err = proc.communicate(timeout=30)
-        took = time.monotonic() - sent
+        _, err = proc.communicate(timeout=300)  # only so that a run that hangs fails
     finally:
         if proc.poll() is None:  # pragma: no cover - only when the test fails
             proc.send_signal(signal.SIGABRT)
             print(proc.communicate(timeout=10)[1])
             proc.kill()
             proc.wait()
-    return proc.returncode, err, took, family
+    return proc.returncode, err, family
 
 
 def assert_no_orphans(family: set[int]) -> None:
@@ -110,10 +109,10 @@ def test_signal_stops_a_pool_run_and_the_rerun_finishes_it(tmp_path, signum, cod
     # command, and the rows past the games counted are dropped when it stops.
     # However far behind a loaded machine leaves the command, the signal comes
     # while rows are written, so it may keep any number of games, none included.
-    status, err, took, family = interrupt(args, tmp_path, tmp_path / "games.csv", signum, rows=1)
+    # Stopped while the run was under way (fewer than its games kept, below), not after a time.
+    status, err, family = interrupt(args, tmp_path, tmp_path / "games.csv", signum, rows=1)
     assert family, "the pool had no worker processes"
     assert status == code, err
-    assert took < 5
     assert err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith(f"tabletop: interrupted by {name}: ") and "run the same command again to continue" in err
     kept = rows_written(tmp_path / "games.csv")
@@ -135,8 +134,8 @@ def test_signal_stops_a_dask_run_and_the_rerun_finishes_it(tmp_path):
     ) as cluster:
         args = [*RUN, "--games", "600", "--scheduler", cluster.scheduler_address, "--results", "games.jsonl"]
         # Here the command writes the rows as their batches come back: those seen are kept.
-        status, err, took, family = interrupt(args, tmp_path, tmp_path / "games.jsonl", signal.SIGINT, rows=30)
-        assert status == 130 and took < 5, err
+        status, err, family = interrupt(args, tmp_path, tmp_path / "games.jsonl", signal.SIGINT, rows=30)
+        assert status == 130, err
         assert err.count("\n") == 1 and err.startswith("tabletop: interrupted by SIGINT: ")
         kept = rows_written(tmp_path / "games.jsonl")
         assert 30 <= kept < 600
@@ -155,10 +154,9 @@ def test_signal_stops_a_dask_run_and_the_rerun_finishes_it(tmp_path):
 def test_signal_stops_a_tournament_on_the_pool_and_the_rerun_finishes_it(tmp_path):
     args = ["tournament", "glux", "--bot", "random", "--bot", "greedy", "--seats", "2", "--games", "600"]
     args += ["--workers", "2", "--seed", "stop", "--results", "t.jsonl"]
-    status, err, took, family = interrupt(args, tmp_path, tmp_path / "t.jsonl", signal.SIGINT, rows=20)
+    status, err, family = interrupt(args, tmp_path, tmp_path / "t.jsonl", signal.SIGINT, rows=20)
     assert family, "the pool had no worker processes"
     assert status == 130, err
-    assert took < 5
     assert err.count("\n") == 1 and "Traceback" not in err
     kept = rows_written(tmp_path / "t.jsonl")
     assert f"interrupted by SIGINT: {kept} of 600 games kept in t.jsonl; run the same command again" in err

@@ -360,9 +360,8 @@ def test_a_plot_that_cannot_be_drawn_is_refused_before_any_game(cli, tmp_path, c
         args = ["simulate", "glux", "--seats", "2", "--bot", "greedy", "--games", "100000"]
     else:
         args = ["tournament", "glux", "--bot", "random", "--bot", "greedy", "--games", "100000"]
-    began = time.monotonic()
     result = cli(*args, "--workers", "1", "--results", "games.jsonl", "--plot", plot)
-    assert time.monotonic() - began < 10
+    assert not (tmp_path / "games.jsonl").exists()  # refused before the first game, not after 100,000
     assert result.exit_code == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.output
     assert f"tabletop: {plot}: " in result.stderr and message in result.stderr
     assert not (tmp_path / "games.jsonl").exists()
