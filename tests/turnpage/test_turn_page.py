@@ -442,3 +442,35 @@ def test_a_certificate_of_its_own(tmp_path, port, servers, certs):
     finally:
         plain.close()
     assert answered in (None, 400)
+
+
+def test_the_deadline_on_the_page_is_the_one_the_mail_gives(tmp_path, port, servers):
+    """With a deadline for each decision, the page of each player whose
+    decision is due shows it as their mail says it; once a player has
+    decided, and on the game master's page, none is shown."""
+    game = served_game(tmp_path, port, deadline=3600)
+    server = servers([game.path], port)
+
+    def said(player):
+        address = {"ann": ANN, "ben": BEN}[player]
+        return [
+            line.removeprefix("Deadline: ").rstrip(".")
+            for text in _texts(game).values()
+            if address in text.splitlines()[0]
+            for line in text.splitlines()
+            if line.startswith("Deadline: ")
+        ]
+
+    def shown(reader):
+        found = re.search(r'<p id="deadline">Deadline: (.*?)</p>', _page(server, game, reader))
+        return html.unescape(found.group(1)) if found else None
+
+    due = [p for p in ("ann", "ben") if game.legal(p)]
+    assert due == ["ann", "ben"]  # in setup each chooses the face of a start chip
+    for player in due:
+        assert said(player) and shown(player) == said(player)[-1]
+    assert shown(pages.MASTER) is None
+    # ann decides by her page: her deadline is gone from it, ben's stays on his.
+    _post(server, game, "ann", "move", game.legal("ann")[0])
+    assert not game.legal("ann") and shown("ann") is None
+    assert shown("ben") == said("ben")[-1]
