@@ -31,6 +31,7 @@ import pluggy
 
 from ..base.errors import PluginError
 from .extensions import Renderer
+from .installed import EntryPoint
 
 hookimpl = pluggy.HookimplMarker("tabletop")
 
@@ -81,14 +82,10 @@ class Declared:
         return value  # type: ignore[no-any-return]
 
     def _load(self, target: str) -> Any:
-        module, _, attr = target.partition(":")
-        try:
-            found: Any = importlib.import_module(module)
-            for part in attr.split("."):
-                found = getattr(found, part)
+        try:  # read as an entry point's value is (``module:attr``)
+            return EntryPoint(target, target, "").load()
         except Exception as exc:  # a broken game names itself in one line
             raise PluginError(f"cannot load {target}: {type(exc).__name__}: {exc}", where=self.where) from None
-        return found
 
     @hookimpl
     def register_games(self) -> list[Any]:

@@ -64,8 +64,9 @@ def key(directory: GameDir) -> bytes:
     return made
 
 
-def token(directory: GameDir, settings: Settings, reader: str) -> str | None:
-    """The page token of ``reader`` (a seat, ``observer:ADDRESS``, :data:`MASTER`), or None for nobody."""
+def token(directory: GameDir, settings: Settings, reader: str, secret: bytes | None = None) -> str | None:
+    """The page token of ``reader`` (a seat, ``observer:ADDRESS``, :data:`MASTER`), or None for nobody
+    (``secret``: the game's :func:`key`, when the caller has read it already)."""
     if reader == MASTER:
         stored = settings.master_secret
         what = f"master\0{stored['salt']}" if stored and settings.master else None
@@ -78,7 +79,7 @@ def token(directory: GameDir, settings: Settings, reader: str) -> str | None:
         what = f"seat\0{reader}\0{player['secret']['salt']}" if player else None
     if what is None:
         return None
-    digest = hmac.digest(key(directory), what.encode("utf-8"), hashlib.sha256)
+    digest = hmac.digest(secret or key(directory), what.encode("utf-8"), hashlib.sha256)
     return base64.urlsafe_b64encode(digest[:24]).decode("ascii")
 
 
@@ -92,9 +93,9 @@ def readers(directory: GameDir, settings: Settings) -> dict[str, str]:
     names += [OFFER + o["token"]["salt"] for o in settings.offers or []]
     if settings.master:
         names.append(MASTER)
-    found = {}
+    found, secret = {}, key(directory)
     for name in names:
-        made = token(directory, settings, name)
+        made = token(directory, settings, name, secret)
         if made is not None:
             found[made] = name
     return found
