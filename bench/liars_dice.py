@@ -8,8 +8,9 @@ Both sides play two-player games (OpenSpiel's ``liars_dice`` has two
 players) with the same rules: ``--dice`` dice each, six faces, the six
 wild, bids by count then face.
 
-- tabletop: ``tabletop.play.live.selfplay()`` with the random bot in both seats,
-  as ``tabletop selfplay`` plays (a header made and checked per game, the
+- tabletop: ``tabletop.play.live.SelfPlay`` with the random bot in both seats,
+  as ``tabletop selfplay`` plays a run (the header checked once, a header per
+  game for its seed, the
   bots' random numbers and every roll drawn from the game's seed, every
   event kept for the log);
 - OpenSpiel: a random rollout from Python, ``new_initial_state()``, then
@@ -48,9 +49,10 @@ import pyspiel
 
 from tabletop import Game
 from tabletop.api import registry
+from tabletop.log.header import Randomness
 from tabletop.play import chance
 from tabletop.play.engine import Match
-from tabletop.play.live import bot_rng, make_header, selfplay
+from tabletop.play.live import SelfPlay, bot_rng, seeded
 from tabletop.play.rollouts import Rollouts
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "liars_dice"
@@ -77,12 +79,12 @@ def openspiel_rollouts(game: pyspiel.Game, rng: random.Random) -> Callable[[], N
 
 
 def tabletop_selfplay(reg, dice: int, start: str) -> Callable[[], None]:
-    bots = [reg.bot("random", "liars-dice")] * len(NAMES)
-    options = {"dice": str(dice)}
+    # As ``tabletop selfplay`` plays a run: one batch, a game per seed.
+    batch = SelfPlay(reg, "liars-dice", NAMES, [reg.bot("random", "liars-dice")] * len(NAMES), (), {"dice": str(dice)})
     count = iter(range(10**9))
 
     def play() -> None:
-        selfplay(reg, "liars-dice", NAMES, bots, f"{start}-{next(count)}", options=options)
+        batch.play(f"{start}-{next(count)}")
 
     return play
 
@@ -135,7 +137,9 @@ def per_game(reg, dice: int, games: int, round_: int) -> dict[str, float]:
     """Microseconds of CPU per game: self-play, and the core's per-game parts of it."""
     options = {"dice": str(dice)}
     seeds = [f"parts-{round_}-{i}" for i in range(games)]
-    header, _, game = make_header(reg, "liars-dice", NAMES, (), options, "parts")
+    bots = [reg.bot("random", "liars-dice")] * len(NAMES)
+    batch = SelfPlay(reg, "liars-dice", NAMES, bots, (), options)
+    template, game = batch.template, batch.game
 
     def cost(work: Callable[[str], object]) -> float:
         begin = time.process_time()
@@ -143,11 +147,10 @@ def per_game(reg, dice: int, games: int, round_: int) -> dict[str, float]:
             work(seed)
         return (time.process_time() - begin) / games * 1e6
 
-    bots = [reg.bot("random", "liars-dice")] * len(NAMES)
     found = {
-        "self-play, all of it": cost(lambda seed: selfplay(reg, "liars-dice", NAMES, bots, seed, options=options)),
-        "the header (make_header)": cost(lambda seed: make_header(reg, "liars-dice", NAMES, (), options, seed)),
-        "the match (Match)": cost(lambda seed: Match(reg, header, game)),
+        "self-play, all of it": cost(batch.play),
+        "the header (its seed)": cost(lambda seed: seeded(template, Randomness(seed=seed))),
+        "the match (Match)": cost(lambda seed: Match(reg, template, game)),
         "the bots' generators (bot_rng x2)": cost(lambda seed: [bot_rng(seed, p) for p in NAMES]),
         "the seed's key (chance.numbers)": cost(chance.numbers),
     }

@@ -127,9 +127,10 @@ def _play(
     # The bar goes to stderr, and only to a terminal; one game needs none.
     stderr = sys.stderr
     quiet = contextlib.nullcontext(stderr) if games > 1 and stderr.isatty() else open(os.devnull, "w")
+    batch = live.SelfPlay(registry, game, players, seats, variants, opts)
     with quiet as bar_file, click.progressbar(range(1, games + 1), label=f"{game} self-play", file=bar_file) as bar:
         for i in bar:
-            header, match, played = live.selfplay(registry, game, players, seats, f"{seed}-{i}", variants, opts)
+            header, match, played = batch.play(f"{seed}-{i}")
             events += len(played)
             outcome = match.game.outcome(match.state)
             for w in outcome.winners:

@@ -44,7 +44,7 @@ from ..api import bot_named, registry
 from ..base.errors import PluginError, TabletopError, UsageError
 from ..host.plugins import ENV_VAR, plugin_files
 from ..log.appending import Appended
-from ..play.live import selfplay
+from ..play.live import SelfPlay
 from .parts import Sink
 from .results import encode_rows, record
 from .stats import GameRow, bot_seat_name, decisions_of, row_of, turns_of
@@ -113,9 +113,10 @@ def play_batch(plan: Plan, numbers: Sequence[int], digests: bool = False) -> lis
     players = plan.seat_names()
     options = dict(plan.options)
     done = []
+    batch = SelfPlay(reg, plan.game, players, bots, plan.variants, options)
     for number in numbers:
         seed = plan.game_seed(number)
-        header, match, events = selfplay(reg, plan.game, players, bots, seed, plan.variants, options)
+        header, match, events = batch.play(seed)
         lines = tuple(reg.codec.log(header, events)) if plan.logs or digests else None
         digest = hashlib.sha1("\n".join(lines[1:]).encode()).hexdigest()[:16] if digests and lines else ""
         row = row_of(

@@ -33,12 +33,16 @@ class Match:
     one); :attr:`state` is the immutable state either way.
     """
 
-    def __init__(self, registry: Registry, header: Header, game: Game | None = None) -> None:
+    def __init__(self, registry: Registry, header: Header, game: Game | None = None, fast: Fast | None = None) -> None:
         self.registry = registry
         self.header = header
-        #: ``game``, when given, is the game just made from ``header`` (see
-        #: ``live.make_header``) and used by this match alone.
+        #: ``game``, when given, is the game made from ``header``'s parts
+        #: (see ``live.make_header``), which matches may share.
         self.game: Game = game if game is not None else registry.game(header)
+        #: ``fast``, when given, is that game's fast path (``game.fast()``),
+        #: which matches played one after the other may share: a batch of
+        #: games makes it once.
+        self._ready = fast
         self._state: Any = self.game.initial()
         self.seq = 0
         self.revealed: str | None = None
@@ -70,7 +74,7 @@ class Match:
         """Fold the events to come on the game's fast path, if it has one.
         Whether it does."""
         if self._fast is None:
-            fast = self.game.fast()
+            fast = self._ready if self._ready is not None else self.game.fast()
             if fast is None:
                 return False
             self._live = fast.thaw(self.state)
@@ -388,11 +392,13 @@ class Match:
             return
         reached = [self.seq]
         try:
-            self._fast.race(self._live, choose, rngs, number, events, reached, max_events)
+            stopped = self._fast.race(self._live, choose, rngs, number, events, reached, max_events)
         finally:
             self.seq = reached[0]
             self._stale = True
             self._node = None
+        if type(stopped) is Over:
+            self._node = stopped  # the end, as :attr:`node` would find it again
 
 
 def _names(players: tuple[str, ...]) -> str:

@@ -16,14 +16,14 @@ from ..base.naming import code_of
 from ..host.extensions import Bot
 from ..host.registry import Registry
 from ..log import chain, logfile
-from ..log.header import Header, Randomness
+from ..log.header import Header, Randomness, check_players, check_seed
 from ..model.events import DECISION, Event, Reveal, Seal, Unseal
 from ..model.game import Game
 from ..model.nodes import Chance, Decide, Forced, Over
 from ..sight import seen
 from . import chance
 from .engine import Match
-from .sampling import below, draws_uniformly, uniform
+from .sampling import draws_uniformly, uniform
 from .table import at_the_table
 
 
@@ -75,8 +75,24 @@ def make_header(
     from the header to check it: a new match may start from that game
     (``Match(registry, header, game)``) instead of making it again (self-play
     makes thousands)."""
-    from ..log.header import check_seed
+    template, made = checked_header(registry, game, players, variants, options, sealed)
+    if seed is not None:
+        check_seed(seed)
+    seed = seed if seed is not None else chance.new_seed()
+    randomness = Randomness(commitment=chance.commitment(seed)) if sealed else Randomness(seed=seed)
+    return seeded(template, randomness), seed, made
 
+
+def checked_header(
+    registry: Registry,
+    game: str,
+    players: Sequence[str],
+    variants: Sequence[str] = (),
+    options: Mapping[str, str] | None = None,
+    sealed: bool = False,
+) -> tuple[Header, Game]:
+    """A header checked in every part but its randomness (left empty), and
+    the game made from it; kept for the next game made from the same parts."""
     try:
         key = (registry, game, tuple(players), tuple(variants), tuple(sorted((options or {}).items())), sealed)
         known = _HEADERS.get(key)
@@ -86,15 +102,14 @@ def make_header(
         known = _checked_header(registry, game, players, variants, options, sealed)
         if key is not None:
             HEADERS_KEPT.keep(_HEADERS, key, known)
-    if seed is not None:
-        check_seed(seed)
-    seed = seed if seed is not None else chance.new_seed()
-    randomness = Randomness(commitment=chance.commitment(seed)) if sealed else Randomness(seed=seed)
-    template, made = known
-    header = Header(
+    return known
+
+
+def seeded(template: Header, randomness: Randomness) -> Header:
+    """``template`` (from :func:`checked_header`) with ``randomness``: a new header."""
+    return Header(
         template.game, template.players, template.variants, dict(template.options), randomness, template.version
     )
-    return header, seed, made
 
 
 def _checked_header(
@@ -106,8 +121,6 @@ def _checked_header(
     sealed: bool,
 ) -> tuple[Header, Game]:
     """A header checked in every part but its seed, and the game made from it."""
-    from ..log.header import check_players
-
     cls = registry.game_class(game)
     check_players(list(players), "--players")
     if not cls.min_players <= len(players) <= cls.max_players:
@@ -206,6 +219,62 @@ def bot_rng(seed: str, player: str) -> random.Random:
     return random.Random(int.from_bytes(digest, "big"))
 
 
+class SelfPlay:
+    """Complete games between the same bots, one per seat, under the same
+    header but for its seed: :meth:`play` plays the game of a seed.
+
+    What does not change from game to game is made once: the header
+    checked in every part but its seed (players, variants, options), the
+    game made from it and its fast path, the bots by seat. A game then costs its seed's part
+    of the header, the match, the bots' generators, the seed's key and its
+    turns: in a short game, checking a header costs more than its turns."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        game: str,
+        players: Sequence[str],
+        bots: Sequence[Bot],
+        variants: Sequence[str] = (),
+        options: Mapping[str, str] | None = None,
+        max_events: int = 100_000,
+    ) -> None:
+        if len(bots) != len(players):
+            raise UsageError(f"give one bot per seat ({len(players)}), not {len(bots)}")
+        self.registry = registry
+        self.template, self.game = checked_header(registry, game, players, variants, options)
+        #: The game's fast path, which its games take in turn (None: it has none).
+        self.fast = self.game.fast()
+        self.players = tuple(players)
+        self.bots = dict(zip(players, bots))
+        self.max_events = max_events
+        #: Bots that all draw as the core's random bot does: their draws,
+        #: which :func:`play_out` would hand the race, need no match to hold
+        #: them to the rules (None: some bot does not, or there is no fast path).
+        self._drawing = (
+            {player: bot.choose for player, bot in self.bots.items()}
+            if self.fast is not None and all(uniform(bot.choose) and not bot.reads_state for bot in bots)
+            else None
+        )
+
+    def play(self, seed: str) -> tuple[Header, Match, list[Event]]:
+        """The game of ``seed``, played to its end: its header, the finished
+        match and its events. The same seed gives the same game."""
+        check_seed(seed)
+        header = seeded(self.template, Randomness(seed=seed))
+        match = Match(self.registry, header, self.game, self.fast)
+        rngs = {p: bot_rng(seed, p) for p in self.players}
+        number = chance.numbers(seed)
+        events: list[Event] = []
+        if self._drawing is not None:
+            # The race :func:`play_out` begins with, without its setting up:
+            # most games end in it (a short game's setting up costs a tenth of it).
+            match.race(self._drawing, rngs, number, events, self.max_events)
+            if match.over:
+                return header, match, events
+        return header, match, play_out(match, self.bots, rngs, number, seed, self.max_events, events=events)
+
+
 def selfplay(
     registry: Registry,
     game: str,
@@ -216,12 +285,9 @@ def selfplay(
     options: Mapping[str, str] | None = None,
     max_events: int = 100_000,
 ) -> tuple[Header, Match, list[Event]]:
-    """A complete game between bots (one per seat); the same seed gives the same log."""
-    header, seed, made = make_header(registry, game, players, variants, options, seed)
-    match = Match(registry, header, made)
-    rngs = {p: bot_rng(seed, p) for p in players}
-    events = play_out(match, dict(zip(players, bots)), rngs, chance.numbers(seed), seed, max_events)
-    return header, match, events
+    """A complete game between bots (one per seat); the same seed gives the
+    same log. Many games between the same bots: :class:`SelfPlay`."""
+    return SelfPlay(registry, game, players, bots, variants, options, max_events).play(seed)
 
 
 def play_out(
@@ -248,7 +314,11 @@ def play_out(
     game = match.header.game
     # Bots that choose from the legal list alone let the game run on its fast
     # path: no immutable state is built for them.
-    looks = any(bot.reads_state for bot in bots.values())
+    looks = False
+    for bot in bots.values():
+        if bot.reads_state:
+            looks = True
+            break
     racing = not looks and number is not None and match.hurry()
     if secrets is None:
         secrets = {}
@@ -353,10 +423,18 @@ def random_choice(game: Any, state: Any, player: str, legal: Sequence[Event], rn
     its games whatever a Python release does to ``randrange`` (only the
     generator's bits are promised to repeat), and a self-played turn is
     spared its checks (a test holds the two equal)."""
-    sample = getattr(legal, "sample", None)
-    if sample is not None:
-        return sample(rng)  # type: ignore[no-any-return]
+    if type(legal) is not list:  # a list offers no draw of its own
+        sample = getattr(legal, "sample", None)
+        if sample is not None:
+            return sample(rng)  # type: ignore[no-any-return]
     n = len(legal)
     if not n:
         raise ValueError("no legal decision to choose from")
-    return legal[below(rng, n)]
+    # :func:`~tabletop.play.sampling.below`, written out: a call fewer in
+    # every decision of a short game.
+    bits = rng.getrandbits
+    k = n.bit_length()
+    index = bits(k)
+    while index >= n:
+        index = bits(k)
+    return legal[index]

@@ -54,6 +54,8 @@ class Rollouts:
         self.header: Header
         self.header, _, self.game = make_header(registry, game, players, variants, options, SEED)
         self.bots = dict(zip(players, bots))
+        #: The game's fast path, which the rollouts take in turn (None: it has none).
+        self.fast = self.game.fast()
         self.max_events = max_events
         #: The events of the last game played.
         self.events: list[Event] = []
@@ -61,7 +63,7 @@ class Rollouts:
     def play(self, rng: random.Random) -> Match:
         """One game to its end, every decision and chance outcome drawn from
         ``rng``: the finished match (its ``state``, its ``outcome()``)."""
-        match = Match(self.registry, self.header, self.game)
+        match = Match(self.registry, self.header, self.game, self.fast)
         rngs = dict.fromkeys(self.bots, rng)
         bits = rng.getrandbits
         self.events = play_out(match, self.bots, rngs, lambda _seq: bits(256), None, self.max_events)

@@ -107,7 +107,7 @@ class Stepped(Protocol):
         events: list[Event],
         reached: list[int],
         max_events: int,
-    ) -> None:
+    ) -> Node | None:
         """See :meth:`TurnFast.race`."""
 
 
@@ -388,6 +388,7 @@ class TurnFast:
         turn = self.turn
         nodes, checks, deciders = turn.nodes, turn.checks, turn.deciders
         effects, phase, leading, settle = turn.effects, turn.phase, turn.leading, turn.settle
+        follows, set_phase, table = turn.follows, turn.set_phase, turn.table
         inline = fold is self.stepping
         done = reached[0]
         try:
@@ -424,12 +425,18 @@ class TurnFast:
                     if not ok:
                         return seq, event, node
                 if inline:
-                    # ``apply`` written out (a call fewer for every event
-                    # replayed: some 5% of a replay's time).
+                    # ``apply`` and ``Turn.settle`` written out: two calls
+                    # fewer for every event replayed or played (some 5% of
+                    # a replay's time, and more of a short game's).
                     effects[at](game, live, event)
                     at = phase(live)
-                    if at in leading:
-                        settle(game, live)
+                    while at in leading:
+                        after = follows[at](game, live)
+                        if after is None:
+                            break
+                        if after not in table:
+                            settle(game, live)  # says which step leads where no step is
+                        set_phase(live, after)
                         at = phase(live)
                     live.at = at
                 else:
@@ -448,14 +455,16 @@ class TurnFast:
         events: list[Event],
         reached: list[int],
         max_events: int,
-    ) -> None:
+    ) -> Node | None:
         """Play on from ``live`` as ``Match.race`` says: chance outcomes from
         ``number(seq)``, the events the rules force, and each decision by
         the bot of its player, ``choose[player](game, None, player, legal,
         rng)``, each event appended to ``events``; until a sealed decision,
         a decision of a player without a bot, or the end. ``reached[0]`` is
         the number of the last event played, as given and as left; more than
-        ``max_events`` in ``events`` is an error.
+        ``max_events`` in ``events`` is an error. Returns the node that
+        stopped it (the end, a sealed decision), None when a player without
+        a bot stopped it.
 
         A step whose node declares who decides in it (``decided_by``) is
         asked that player's decisions first: when there are any, the node is
@@ -472,6 +481,9 @@ class TurnFast:
         turn = self.turn
         nodes, legals, deciders, samplers = turn.nodes, turn.legals, turn.deciders, self.samplers
         fold, append = self.apply, events.append
+        effects, phase, leading, settle = turn.effects, turn.phase, turn.leading, turn.settle
+        follows, set_phase, table = turn.follows, turn.set_phase, turn.table
+        inline = fold is self.stepping
         # The players drawn for by a step's own draw, where it has one.
         drawn = {player for player, bot in choose.items() if uniform(bot)} if samplers else ()
         seq = reached[0]
@@ -523,8 +535,22 @@ class TurnFast:
                         if event is None:
                             raise IllegalEventError(f"{name}: {player} must decide but has no legal decision")
                     else:
-                        return
-                fold(live, event)
+                        return node
+                if inline:
+                    # ``apply`` and ``Turn.settle`` written out, as in :meth:`follow`.
+                    effects[at](game, live, event)
+                    at = phase(live)
+                    while at in leading:
+                        after = follows[at](game, live)
+                        if after is None:
+                            break
+                        if after not in table:
+                            settle(game, live)  # says which step leads where no step is
+                        set_phase(live, after)
+                        at = phase(live)
+                    live.at = at
+                else:
+                    fold(live, event)
                 append(event)
                 seq += 1
                 if seq > last:
