@@ -91,7 +91,6 @@ class Fast(TurnFast):
         #: Reach is kept incrementally while rules 1-3 are read as lines.
         self.incremental = placement.lines
         self.height = placement.height
-        self.paths = placement.paths
         # ``crossings`` and ``counts`` are made when the reach is first
         # counted (``count_reach``): a command on a log that has no chip
         # placed (``moves``, a first ``play``) is spared making them. (Plain
@@ -130,21 +129,22 @@ class Fast(TurnFast):
             self.counts = masked_paths(self.game.board, self.placement.directions)
         stacks = live.stacks
         height = self.height
-        live.reach = []
-        for seat, tops in enumerate(live.tops):
-            landable = self.landable[seat]
-            reach: dict[int, int] = {}
-            for origin in tops:
-                for between, dest in self.paths[origin][stacks[origin][-1][1]]:
-                    if landable[dest] and len(stacks[dest]) < height and not any(stacks[sq] for sq in between):
-                        reach[dest] = reach.get(dest, 0) + 1
-            live.reach.append(reach)
         # Every square holding a chip is some seat's top: only those are looked at.
         filled = 0
         for tops in live.tops:
             for square in tops:
                 filled |= 1 << square
         live.filled = filled
+        live.reach = []
+        counts = self.counts
+        for seat, tops in enumerate(live.tops):
+            landable = self.landable[seat]
+            reach: dict[int, int] = {}
+            for origin in tops:
+                for between, dest in counts[origin][stacks[origin][-1][1]]:
+                    if landable[dest] and len(stacks[dest]) < height and not filled & between:
+                        reach[dest] = reach.get(dest, 0) + 1
+            live.reach.append(reach)
         live.index = self
         return live.reach
 

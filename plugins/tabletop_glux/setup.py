@@ -128,7 +128,7 @@ def node(game: Glux, state: State) -> Node:
         for seat in seats:
             if not state.started[seat] and state.hands[seat] is None and state.bag_size(seat):
                 return game.draw_node(state, seat)
-        return Decide(tuple(p for i, p in enumerate(game.players) if not state.started[i]))
+        return choosing(game.players, tuple(state.started))
     size = game.hand_size
     for seat in seats:
         if hand_size(state, seat) < size and state.bag_size(seat):
@@ -188,7 +188,22 @@ def legal_starts(game: Glux, state: State, seat: int, player: str) -> list[Start
     kind = state.hands[seat]
     if kind is None or state.started[seat]:
         return []
-    return [Start(player, face) for face in game.chips.faces[kind]]
+    return list(starts(player, game.chips.faces[kind]))
+
+
+@functools.lru_cache(maxsize=256)
+def starts(player: str, faces: tuple[int, ...]) -> tuple[Start, ...]:
+    """``player``'s start chip showing each of ``faces`` (made once per player
+    and chip: every game of a run sets up alike)."""
+    return tuple(Start(player, face) for face in faces)
+
+
+@functools.lru_cache(maxsize=256)
+def choosing(players: tuple[str, ...], started: tuple[bool, ...]) -> Decide:
+    """The decision of the ``players`` who have not ``started`` (chosen the
+    face of their start chip), in any order (made once per players and
+    choices made)."""
+    return Decide(tuple(p for p, done in zip(players, started) if not done))
 
 
 def first_player_node(game: Glux) -> Chance:
