@@ -229,9 +229,14 @@ def legal(game: GlyphChess, state: State | Work, seat: int) -> Actions:
     path; on a Work, the context :func:`can_act` made for it
     (``Work.listed``) is reused."""
     ctx = _context(game, state, seat)
-    names, lines = ctx.names, movement.lines
+    names, lines, board, casters = ctx.names, movement.lines, ctx.board, game.casting
+    # While the ranges are the table by piece, a piece that has none and no
+    # spell (a minion) has no action: it is not looked at.
+    still = game.reaches if game.reach_by_piece else {}
     pieces = []
     for source in ctx.mine:
+        if still.get(board[source][1], 1) == 0 and board[source][1] not in casters:
+            continue
         ctx.at(source)
         found = lines(ctx)
         casting, casts = spells(ctx)
