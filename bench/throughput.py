@@ -16,8 +16,9 @@ random games to PGN. Then, round by round, it measures back to back:
   machine's changes of speed);
 - each game's replay of its logs through the public engine (``Replay.run()``,
   every event validated; events/s), from memory like the two peers;
-- each game's self-play through the public engine (``selfplay()``, random
-  bots, no files; games/s), and the same paired with python-chess's random
+- each game's self-play through the public engine (a ``SelfPlay`` batch, as
+  ``tabletop selfplay -n`` and ``simulate`` play, random bots, no files;
+  games/s), and the same paired with python-chess's random
   games, some 20 ms of CPU of each in turn (the firmer ratio, as with
   ``json.loads``).
 
@@ -44,7 +45,7 @@ import chess.pgn
 
 from tabletop import Registry, get_plugin_manager
 from tabletop.play.engine import Replay
-from tabletop.play.live import selfplay
+from tabletop.play.live import SelfPlay, selfplay
 
 PLAYERS = {"glux": 4, "glyph-chess": 2}
 
@@ -123,13 +124,14 @@ def paired(registry: Registry, logs: list[tuple[bytes, int]], every: int = 10) -
 
 def selfplay_for(registry: Registry, game: str, seconds: float, start: int) -> Callable[[], int]:
     names = [f"p{i}" for i in range(1, PLAYERS[game] + 1)]
-    bots = [registry.bot("random", game)] * len(names)
+    # One batch, as `tabletop selfplay -n` and `simulate` play theirs.
+    batch = SelfPlay(registry, game, names, [registry.bot("random", game)] * len(names))
 
     def work() -> int:
         played = 0
         until = time.perf_counter() + seconds
         while time.perf_counter() < until or not played:
-            selfplay(registry, game, names, bots, f"speed-{start}-{played}")
+            batch.play(f"speed-{start}-{played}")
             played += 1
         return played
 
@@ -144,7 +146,7 @@ def paired_selfplay(registry: Registry, game: str, seconds: float, start: int) -
     ``paired``, a shared machine's changes of speed, which last longer than
     a turn, then fall on both sides alike."""
     names = [f"p{i}" for i in range(1, PLAYERS[game] + 1)]
-    bots = [registry.bot("random", game)] * len(names)
+    batch = SelfPlay(registry, game, names, [registry.bot("random", game)] * len(names))
     rng = random.Random(start)
     clock = time.process_time
     spent = spent_chess = 0.0
@@ -158,7 +160,7 @@ def paired_selfplay(registry: Registry, game: str, seconds: float, start: int) -
         spent_chess += now - begin
         begin = now
         while (now := clock()) - begin < turn:
-            selfplay(registry, game, names, bots, f"paired-{start}-{played}")
+            batch.play(f"paired-{start}-{played}")
             played += 1
         spent += now - begin
     return played / spent, played_chess / spent_chess
