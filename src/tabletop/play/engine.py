@@ -33,7 +33,14 @@ class Match:
     one); :attr:`state` is the immutable state either way.
     """
 
-    def __init__(self, registry: Registry, header: Header, game: Game | None = None, fast: Fast | None = None) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        header: Header,
+        game: Game | None = None,
+        fast: Fast | None = None,
+        initial: Any = None,
+    ) -> None:
         self.registry = registry
         self.header = header
         #: ``game``, when given, is the game made from ``header``'s parts
@@ -43,7 +50,9 @@ class Match:
         #: which matches played one after the other may share: a batch of
         #: games makes it once.
         self._ready = fast
-        self._state: Any = self.game.initial()
+        #: ``initial``, when given, is that game's ``initial()``, which
+        #: matches may share too: a state never changes.
+        self._state: Any = self.game.initial() if initial is None else initial
         self.seq = 0
         self.revealed: str | None = None
         #: Sealed decisions not yet revealed: player -> commitment.

@@ -225,8 +225,9 @@ class SelfPlay:
 
     What does not change from game to game is made once: the header
     checked in every part but its seed (players, variants, options), the
-    game made from it and its fast path, the bots by seat. A game then costs its seed's part
-    of the header, the match, the bots' generators, the seed's key and its
+    game made from it, its initial state and its fast path, the bots by
+    seat. A game then costs its seed's part of the header, the match, the
+    bots' generators, the seed's key and its
     turns: in a short game, checking a header costs more than its turns."""
 
     def __init__(
@@ -245,6 +246,8 @@ class SelfPlay:
         self.template, self.game = checked_header(registry, game, players, variants, options)
         #: The game's fast path, which its games take in turn (None: it has none).
         self.fast = self.game.fast()
+        #: The game's initial state, which its matches share (a state never changes).
+        self.initial = self.game.initial()
         self.players = tuple(players)
         self.bots = dict(zip(players, bots))
         self.max_events = max_events
@@ -262,7 +265,7 @@ class SelfPlay:
         match and its events. The same seed gives the same game."""
         check_seed(seed)
         header = seeded(self.template, Randomness(seed=seed))
-        match = Match(self.registry, header, self.game, self.fast)
+        match = Match(self.registry, header, self.game, self.fast, self.initial)
         rngs = {p: bot_rng(seed, p) for p in self.players}
         number = chance.numbers(seed)
         events: list[Event] = []
