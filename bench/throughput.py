@@ -45,7 +45,12 @@ import chess.pgn
 
 from tabletop import Registry, get_plugin_manager
 from tabletop.play.engine import Replay
-from tabletop.play.live import SelfPlay, selfplay
+from tabletop.play.live import selfplay
+
+try:
+    from tabletop.play.live import SelfPlay
+except ImportError:  # a tree from before batches (bench/versus.py runs this file's pairing on other commits)
+    SelfPlay = None
 
 PLAYERS = {"glux": 4, "glyph-chess": 2}
 
@@ -122,16 +127,25 @@ def paired(registry: Registry, logs: list[tuple[bytes, int]], every: int = 10) -
     return events / max(spent_replay, 1e-9), lines / max(spent_json, 1e-9)
 
 
+def batch(registry: Registry, game: str, names: list[str]) -> Callable[[str], object]:
+    """The self-play of a seed with random bots: one batch, as ``tabletop
+    selfplay -n`` and ``simulate`` play theirs (a game at a time on a tree
+    from before batches)."""
+    bots = [registry.bot("random", game)] * len(names)
+    if SelfPlay is None:
+        return lambda seed: selfplay(registry, game, names, bots, seed)
+    return SelfPlay(registry, game, names, bots).play
+
+
 def selfplay_for(registry: Registry, game: str, seconds: float, start: int) -> Callable[[], int]:
     names = [f"p{i}" for i in range(1, PLAYERS[game] + 1)]
-    # One batch, as `tabletop selfplay -n` and `simulate` play theirs.
-    batch = SelfPlay(registry, game, names, [registry.bot("random", game)] * len(names))
+    play = batch(registry, game, names)
 
     def work() -> int:
         played = 0
         until = time.perf_counter() + seconds
         while time.perf_counter() < until or not played:
-            batch.play(f"speed-{start}-{played}")
+            play(f"speed-{start}-{played}")
             played += 1
         return played
 
@@ -146,7 +160,7 @@ def paired_selfplay(registry: Registry, game: str, seconds: float, start: int) -
     ``paired``, a shared machine's changes of speed, which last longer than
     a turn, then fall on both sides alike."""
     names = [f"p{i}" for i in range(1, PLAYERS[game] + 1)]
-    batch = SelfPlay(registry, game, names, [registry.bot("random", game)] * len(names))
+    play = batch(registry, game, names)
     rng = random.Random(start)
     clock = time.process_time
     spent = spent_chess = 0.0
@@ -160,7 +174,7 @@ def paired_selfplay(registry: Registry, game: str, seconds: float, start: int) -
         spent_chess += now - begin
         begin = now
         while (now := clock()) - begin < turn:
-            batch.play(f"paired-{start}-{played}")
+            play(f"paired-{start}-{played}")
             played += 1
         spent += now - begin
     return played / spent, played_chess / spent_chess

@@ -6,11 +6,18 @@ processes on the same machine: the direct answer to "is any figure worse?".
 
 Measures (each for each game asked; default: both games, both measures):
 
-- ``selfplay``: games/s of random bots (Glüx four players, Glyph Chess two),
-  after some games to warm up (40 and 20);
+- ``selfplay``: games/s of random bots (Glüx four players, Glyph Chess two)
+  in one batch, as ``tabletop selfplay -n`` plays them, after some games to
+  warm up (40 and 20);
 - ``replay``: events/s of ``Replay(...).run()`` (every event validated) over
   logs this tree self-plays once at the start and keeps in memory; both
   sides read the same bytes;
+- ``analyse`` (asked by name, not by default): ``tabletop analyse`` of a
+  recorded game (replays/glux/four-players.jsonl, Glyph Chess's
+  replays/glyph_chess/two-players-centre.jsonl) with ``mcts:iterations=N``
+  (40 for Glüx, 10 for Glyph Chess, times ``--scale``) on one worker,
+  analyses per CPU second of the process and its worker; the same seed on
+  both sides;
 - ``paired`` (asked by name, not by default): self-play's games/s divided
   by python-chess's random games/s in the same process, the two taking
   turns of 20 ms of CPU (``throughput.paired_selfplay``, this tree's, run
@@ -57,6 +64,11 @@ GAMES = {
     "glux": {"selfplay": 400, "replay": 600, "warm": 40},
     "glyph-chess": {"selfplay": 30, "replay": 60, "warm": 20},
 }
+#: The recorded game each ``analyse`` process analyses, and the search's iterations.
+ANALYSED = {
+    "glux": ("replays/glux/four-players.jsonl", 40),
+    "glyph-chess": ("replays/glyph_chess/two-players-centre.jsonl", 10),
+}
 #: CPU seconds each ``paired`` process measures, by game (at ``--scale 1``).
 PAIRED_SECONDS = {"glux": 6.0, "glyph-chess": 10.0}
 
@@ -83,14 +95,41 @@ for name, value in points.get("tabletop.games", {}).items():
         pm.register(Declared(about), name=name)
 registry = Registry(pm)
 names = [f"p{i}" for i in range(1, players + 1)]
+if measure == "analyse":
+    # The command itself, on a copy of the log (it writes a study beside it).
+    import resource, shutil, tempfile
+    from tabletop.cli import main
+
+    def cpu():
+        mine, theirs = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return mine.ru_utime + mine.ru_stime + theirs.ru_utime + theirs.ru_stime
+
+    with tempfile.TemporaryDirectory() as scratch:
+        log = Path(scratch) / "analysed.jsonl"
+        shutil.copy(logs, log)
+        start = cpu()
+        try:
+            main(["analyse", str(log), "--bot", f"mcts:iterations={games}", "--workers", "1", "--seed", "versus"])
+        except SystemExit as stop:
+            if stop.code:
+                raise
+        print(json.dumps(1 / (cpu() - start)))
+    sys.exit()
 if measure != "replay":
     bots = [registry.bot("random", game)] * players
+    # One batch, as ``tabletop selfplay -n`` plays (a game at a time on a tree from before batches).
+    try:
+        from tabletop.play.live import SelfPlay
+    except ImportError:
+        play = lambda seed: selfplay(registry, game, names, bots, seed)
+    else:
+        play = SelfPlay(registry, game, names, bots).play
     for i in range(warm):
-        selfplay(registry, game, names, bots, f"warm-{i}")
+        play(f"warm-{i}")
 if measure == "selfplay":
     start = time.process_time()
     for i in range(games):
-        selfplay(registry, game, names, bots, f"versus-{i}")
+        play(f"versus-{i}")
     done = games
 elif measure == "paired":
     # This tree's bench (its paired self-play), run on the tree measured.
@@ -147,6 +186,9 @@ def rate(tree: Path, game: str, measure: str, logs: Path, scale: float) -> float
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
     if measure == "paired":  # the CPU seconds to measure, in place of the logs
         games, where = 0, str(PAIRED_SECONDS[game] * scale)
+    elif measure == "analyse":  # the recorded game and the search's iterations
+        log, iterations = ANALYSED[game]
+        games, where = max(1, round(iterations * scale)), str(HERE / log)
     else:
         games = max(1, round(GAMES[game][measure] * scale)) if measure == "selfplay" else GAMES[game][measure]
         where = str(logs)
@@ -172,7 +214,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
     parser.add_argument("--game", action="append", choices=sorted(PLAYERS), help="only this game (repeatable)")
     parser.add_argument(
-        "--measure", action="append", choices=["selfplay", "replay", "paired"], help="only this measure (repeatable)"
+        "--measure",
+        action="append",
+        choices=["selfplay", "replay", "paired", "analyse"],
+        help="only this measure (repeatable)",
     )
     parser.add_argument(
         "--scale",
@@ -200,7 +245,12 @@ def main() -> None:
                     seen["this"].append(got["this"])
                     seen["other"].append(got[args.commit])
                     seen["ratio"].append(got["this"] / got[args.commit])
-                    unit = {"selfplay": "games/s", "replay": "events/s", "paired": "x python-chess"}[measure]
+                    unit = {
+                        "selfplay": "games/s",
+                        "replay": "events/s",
+                        "paired": "x python-chess",
+                        "analyse": "analyses/s",
+                    }[measure]
                     print(
                         f"round {round_ + 1}: {game} {measure}: this {number(got['this'])} {unit}, "
                         f"{args.commit} {number(got[args.commit])}, ratio {seen['ratio'][-1]:.3f}x",
