@@ -91,14 +91,15 @@ class Fast(TurnFast):
         #: Reach is kept incrementally while rules 1-3 are read as lines.
         self.incremental = placement.lines
         self.height = placement.height
-        # ``crossings`` and ``counts`` are made when the reach is first
-        # counted (``count_reach``): a command on a log that has no chip
+        # ``crossings``, ``counts`` and ``lands`` are made when the reach is
+        # first counted (``count_reach``): a command on a log that has no chip
         # placed (``moves``, a first ``play``) is spared making them. (Plain
         # attributes, not cached properties: those reach into the instance's
         # ``__dict__``, after which every attribute of the instance is read
         # the slow way, twice the time of one read in ``placed``.)
         self.crossings: tuple = ()
         self.counts: tuple = ()
+        self.lands: tuple = ()
         #: For each seat, whether it may land on each square under rule 6.
         self.landable = placement.landable
         # A placement is the same event in every game of these players on this
@@ -125,8 +126,11 @@ class Fast(TurnFast):
         if not self.counts:
             #: :func:`crossings` of this game's board, and ``paths`` with the
             #: squares between as a mask of bits (see ``Live.filled``).
-            self.crossings = crossings(self.game.board, self.placement.directions)
-            self.counts = masked_paths(self.game.board, self.placement.directions)
+            board, directions = self.game.board, self.placement.directions
+            self.crossings = crossings(board, directions)
+            self.counts = masked_paths(board, directions)
+            #: For each seat, ``counts`` to the squares it may land on (rule 6).
+            self.lands = landings(board, directions, self.landable)
         stacks = live.stacks
         height = self.height
         # Every square holding a chip is some seat's top: only those are looked at.
@@ -135,14 +139,20 @@ class Fast(TurnFast):
             for square in tops:
                 filled |= 1 << square
         live.filled = filled
+        # Every square holding a chip is some seat's top, so the full ones are among them.
+        room = [True] * len(stacks)
+        for tops in live.tops:
+            for square in tops:
+                if len(stacks[square]) >= height:
+                    room[square] = False
+        live.room = room
         live.reach = []
-        counts = self.counts
         for seat, tops in enumerate(live.tops):
-            landable = self.landable[seat]
+            lands = self.lands[seat]
             reach: dict[int, int] = {}
             for origin in tops:
-                for between, dest in counts[origin][stacks[origin][-1][1]]:
-                    if landable[dest] and len(stacks[dest]) < height and not filled & between:
+                for between, dest in lands[origin][stacks[origin][-1][1]]:
+                    if room[dest] and not filled & between:
                         reach[dest] = reach.get(dest, 0) + 1
             live.reach.append(reach)
         live.index = self
@@ -151,22 +161,25 @@ class Fast(TurnFast):
     # -- keeping the reach as chips are placed (``placement.put_chip``) ---------
     def placed(self, live: Live, square: int, seat: int, face: int, old: tuple) -> None:
         """A chip of ``seat`` went on ``square`` (which held ``old``) showing
-        ``face``: the counts it ends and the counts it makes."""
+        ``face``: the counts it ends and the counts it makes. (Only the
+        squares a seat may land on are counted to, ``lands``; a square with
+        no room left is dropped from every reach, so a count to it is in none.)"""
         reaches = live.reach
         stacks = live.stacks
         filled = live.filled
+        room = live.room
         if old:
-            # The covered chip counts no more (rule 4).
+            # The covered chip counts no more (rule 4): to each square it
+            # counted to, that it may land on and that has room.
             covered, was = old[-1]
             reach = reaches[covered]  # type: ignore[index]
-            for between, dest in self.counts[square][was]:
-                if not filled & between:
-                    left = reach.get(dest)
-                    if left is not None:  # else the seat may not land there, or it is full
-                        if left > 1:
-                            reach[dest] = left - 1
-                        else:
-                            del reach[dest]
+            for between, dest in self.lands[covered][square][was]:
+                if room[dest] and not filled & between:
+                    left = reach[dest]
+                    if left > 1:
+                        reach[dest] = left - 1
+                    else:
+                        del reach[dest]
         else:
             # The square now blocks every count that passed over it (rule 3):
             # in each direction only the first chip met can count over it,
@@ -189,21 +202,22 @@ class Fast(TurnFast):
                                 else:
                                     del reach[dest]
             live.filled = filled = filled | (1 << square)
-        height = self.height
-        if len(stacks[square]) >= height:
+        if len(stacks[square]) >= self.height:
             # Full for good (rule 5; stacks only grow): nobody counts to it.
+            room[square] = False
             for reach in reaches:  # type: ignore[union-attr]
                 reach.pop(square, None)
         # The new chip counts from here, to the squares the seat may land on
-        # (rule 6) that have room (rule 5). (Read from the tables and the
-        # stacks: a per-seat table of landings and a mask of full squares,
-        # tried instead, made fewer instructions but took more time, an
-        # operation on a board-wide mask making a new integer each time.)
+        # (rule 6) that have room (rule 5). (Read from the stacks: a mask of
+        # full squares, tried instead, made fewer instructions but took more
+        # time, an operation on a board-wide mask making a new integer each time.)
         reach = reaches[seat]  # type: ignore[index]
-        landable = self.landable[seat]
-        for between, dest in self.counts[square][face]:
-            if not filled & between and landable[dest] and len(stacks[dest]) < height:
-                reach[dest] = reach.get(dest, 0) + 1
+        for between, dest in self.lands[seat][square][face]:
+            if room[dest] and not filled & between:
+                if dest in reach:
+                    reach[dest] += 1
+                else:
+                    reach[dest] = 1
 
 
 @functools.lru_cache(maxsize=32)
@@ -251,4 +265,15 @@ def masked_paths(board: Any, directions: tuple[tuple[int, int], ...]) -> tuple:
     return tuple(
         tuple(tuple((bits(between), dest) for between, dest in counts) for counts in square)
         for square in board.paths(directions)
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def landings(board: Any, directions: tuple[tuple[int, int], ...], landable: tuple[tuple[bool, ...], ...]) -> tuple:
+    """For each seat, :func:`masked_paths` to the squares ``landable`` (rule
+    6's table, ``Placement.landable``) says the seat may land on."""
+    counts = masked_paths(board, directions)
+    return tuple(
+        tuple(tuple(tuple(path for path in paths if may[path[1]]) for paths in square) for square in counts)
+        for may in landable
     )

@@ -82,6 +82,8 @@ class Work:
     reach: list[dict[int, int]] | None = None
     #: While the reach is kept: the squares holding a chip, one bit each.
     filled: int
+    #: While the reach is kept: whether each square has room for a chip (rule 5).
+    room: list[bool]
     index: object | None = None
     #: The fast path folding this state (``fast.Fast``), or None on the plain path.
     fast: Any = None
