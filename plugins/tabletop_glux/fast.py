@@ -59,7 +59,7 @@ _DRAW_NODES: dict[tuple[tuple[Draw, ...], ...], tuple[dict[tuple[int, ...], Chan
 DRAW_NODES_KEPT = Bound(256)
 #: For the players of a game and its board (boards are made once and compared
 #: by identity), each seat's placements made so far (see ``Placements.made``).
-_PLACES: dict[tuple[tuple[str, ...], Any], tuple[dict[int, Place], ...]] = {}
+_PLACES: dict[tuple[tuple[str, ...], Any], tuple[list[Place | None], ...]] = {}
 #: Fewer than the draw nodes: each holds a placement event for every square
 #: and face a seat played to, some thousands of events.
 PLACES_KEPT = Bound(32)
@@ -67,6 +67,11 @@ PLACES_KEPT = Bound(32)
 
 #: The fast path's state: the mutable state both paths apply effects to.
 Live = Work
+
+
+def made_events(board: Any) -> list[Place | None]:
+    """Room for a seat's placement events on ``board``, none made yet (see ``Placements.made``)."""
+    return [None] * (len(board.rooms) << 4)
 
 
 def draw_nodes(draws: tuple[tuple[Draw, ...], ...]) -> tuple[dict[tuple[int, ...], Chance], ...]:
@@ -109,7 +114,9 @@ class Fast(TurnFast):
         players = game.players
         self.made = _PLACES.get((players, game.board))
         if self.made is None:
-            self.made = PLACES_KEPT.keep(_PLACES, (players, game.board), tuple({} for _ in players))
+            self.made = PLACES_KEPT.keep(
+                _PLACES, (players, game.board), tuple(made_events(game.board) for _ in players)
+            )
         super().__init__(game, game.turn)
 
     # -- between the two paths ---------------------------------------------

@@ -378,7 +378,7 @@ class Placement:
         seat: int,
         player: str,
         squares: list[int],
-        made: dict[int, Place] | None = None,
+        made: list[Place | None] | None = None,
     ) -> Sequence[Place]:
         """The placements of ``seat``: each of ``squares`` (sorted, counted to),
         then the start square when the option is open, with each face rule 4
@@ -400,7 +400,7 @@ class Placement:
         return Covered(placements, covered, lambda square: self.allowed(state, seat, square))
 
     def drawn(
-        self, state: Any, seat: int, player: str, squares: list[int], made: dict[int, Place], rng: Any
+        self, state: Any, seat: int, player: str, squares: list[int], made: list[Place | None], rng: Any
     ) -> Place | None:
         """The placement the core's random bot draws with ``rng`` from
         ``listing(state, seat, player, squares, made)``, or None when it is
@@ -638,7 +638,7 @@ class Placements(Sequence[Place]):
         names: tuple[str, ...],
         option: bool,
         faces: tuple[int, ...],
-        made: dict[int, Place] | None = None,
+        made: list[Place | None] | None = None,
     ) -> None:
         #: The squares counted to (indices, sorted), then, when ``option``, the
         #: start square (the start-square option: placed there without counting).
@@ -649,8 +649,11 @@ class Placements(Sequence[Place]):
         self.faces = faces
         self.width = len(faces)
         #: The events already made for ``player`` on this board, by square,
-        #: face and start option (``square << 4 | face << 1 | start``: faces
-        #: are 1 to 6), or None to make each one afresh.
+        #: face and start option (at ``square << 4 | face << 1 | start``:
+        #: faces are 1 to 6; None where none is made yet), or None to make
+        #: each one afresh. (A list, not a dict: the same look-up, and a
+        #: list of the board's size stays in the processor's caches better
+        #: than a dict of some thousands of keys.)
         self.made = made
 
     def __len__(self) -> int:
@@ -698,7 +701,7 @@ def placed_at(
     names: tuple[str, ...],
     option: bool,
     faces: tuple[int, ...],
-    made: dict[int, Place] | None,
+    made: list[Place | None] | None,
     index: int,
 ) -> Place:
     """The placement at ``index`` (from 0; IndexError past the end) of the
@@ -717,7 +720,7 @@ def placed_at(
     if made is None:
         return Place(player, names[square], face, start)
     key = (square << 4) | (face << 1) | start
-    event = made.get(key)
+    event = made[key]
     if event is None:
         event = made[key] = Place(player, names[square], face, start)
     return event

@@ -211,7 +211,7 @@ def test_placements_with_made_events_are_the_placements_made_afresh(picks):
     # The fast path's Placements keep each event made for a player (on a board)
     # and give it again: element for element, the events made afresh.
     names = tuple(f"s{i}" for i in range(169))
-    made = {"ann": {}, "ben": {}}
+    made = {"ann": [None] * (169 << 4), "ben": [None] * (169 << 4)}
     for player, squares, option, kind, indices in picks:
         kept = Placements(player, list(squares), names, option, FACES[kind], made[player])
         fresh = Placements(player, list(squares), names, option, FACES[kind])
@@ -248,7 +248,7 @@ def test_placements_sample_is_the_random_bots_draw_from_the_list(squares, option
     # would draw from the same placements as a plain list: the same number
     # from the generator, the same index, so self-played games stay as they are.
     names = tuple(f"s{i}" for i in range(169))
-    placements = Placements("ann", sorted(squares), names, option, FACES[kind], {})
+    placements = Placements("ann", sorted(squares), names, option, FACES[kind], [None] * (169 << 4))
     plain = list(placements)
     if not plain:
         with pytest.raises(ValueError):
