@@ -404,17 +404,10 @@ class Placement:
     ) -> Place | None:
         """The placement the core's random bot draws with ``rng`` from
         ``listing(state, seat, player, squares, made)``, or None when it is
-        empty: the same number drawn (``tabletop.play.sampling.below`` of its
-        length), the same placement, without the listing while every chip
-        may be covered (``cover`` is None). Under a house rule on rule 4, the
-        listing's own draw (``Covered.sample``), as the bot would take it."""
-        faces, option = self.offer(state, seat, squares)
-        n = len(faces) * len(squares)
-        if not n:
-            return None
-        if self.cover is None:
-            return placed_at(player, squares, self.names, option, faces, made, below(rng, n))
-        listing = self._listed(state, seat, Placements(player, squares, self.names, option, faces, made))
+        empty: the listing's own draw (``Placements.sample``; under a house
+        rule on rule 4, ``Covered.sample``, which asks rule 4 only of the
+        squares drawn), as the bot would take it."""
+        listing = self.listing(state, seat, player, squares, made)
         return listing.sample(rng) if listing else None  # type: ignore[attr-defined]
 
     def error(self, state: Any, seat: int, square: int, face: int, start: bool) -> str | None:

@@ -37,12 +37,12 @@ from tabletop import Event, Forced, Over, Turn, TurnStep, rulehook
 from tabletop.base.caches import Bound
 from tabletop.base.errors import quote
 from tabletop.model.steps import decided_by
-from tabletop.play.sampling import sampled_by
+from tabletop.play.sampling import below, sampled_by
 
 from . import decisions, setup, turn
 from .events import EVENTS, Draw, Exclude, FirstPlayer, Place, Start
 from .fast import PLAIN_ONLY
-from .placement import place
+from .placement import place, placed_at
 from .refusal import refuse
 from .state import State, Work, hand_of, hand_size
 
@@ -200,8 +200,8 @@ def forced(game: Glux, state: Any, seat: int) -> Event:
 def _place_draw(game: Glux, state: Any, player: str, rng: Any) -> Event | None:
     """The decision the core's random bot draws with ``rng`` from
     ``_place_legal``'s listing, or None when there is none: the same
-    placement, drawn from the reach the fast path keeps (``Placement.drawn``:
-    without the listing while every chip may be covered)."""
+    placement, drawn from the reach the fast path keeps, without the
+    listing while every chip may be covered (else ``Placement.drawn``)."""
     seat = game.seats[player]
     reach = state.reach
     placement = game.placement
@@ -212,7 +212,16 @@ def _place_draw(game: Glux, state: Any, player: str, rng: Any) -> Event | None:
         from tabletop.play.live import random_choice  # the bot itself (the CLI imports it only to play)
 
         return random_choice(game, None, player, listing, rng)
-    return placement.drawn(state, seat, player, sorted(reach[seat]), state.fast.made[seat], rng)
+    squares = sorted(reach[seat])
+    made = state.fast.made[seat]
+    if placement.cover is not None:
+        return placement.drawn(state, seat, player, squares, made, rng)
+    # The listing would be ``Placements`` of these: its draw (``sample``) is
+    # the placement at the number drawn below its length, picked here
+    # without the listing or a call to ``drawn`` (on every self-played turn).
+    faces, option = placement.offer(state, seat, squares)
+    n = len(faces) * len(squares)
+    return placed_at(player, squares, placement.names, option, faces, made, below(rng, n)) if n else None
 
 
 @sampled_by(_place_draw)

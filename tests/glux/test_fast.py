@@ -308,11 +308,15 @@ def test_self_play_by_the_random_bot_is_self_play_drawing_from_the_listings(regi
     # that draws the same way from the listing (not the random bot itself,
     # so it is handed the listings) plays the same games.
     from tabletop.host.extensions import Bot
+    from tabletop_glux import steps
     from tabletop_glux.placement import Placement
 
+    # The step's own draw picks a placement (``steps.placed_at``) or, under
+    # a house rule on rule 4, asks the listing's draw (``Placement.drawn``).
     drawn = []
-    draw = Placement.drawn
+    draw, pick = Placement.drawn, steps.placed_at
     monkeypatch.setattr(Placement, "drawn", lambda *asked: drawn.append(asked[2]) or draw(*asked))
+    monkeypatch.setattr(steps, "placed_at", lambda *asked: drawn.append(asked[0]) or pick(*asked))
     names = ["ann", "ben", "cat", "dan"]
     random_bot = registry.bot("random", "glux")
     listing_bot = Bot("listing", "the random bot's draw", lambda *asked: random_choice(*asked), reads_state=False)
