@@ -215,8 +215,8 @@ class Fast(TurnFast):
             for reach in reaches:  # type: ignore[union-attr]
                 reach.pop(square, None)
         # The new chip counts from here, to the squares the seat may land on
-        # (rule 6) that have room (rule 5). (Read from the stacks: a mask of
-        # full squares, tried instead, made fewer instructions but took more
+        # (rule 6) that have room (rule 5). (Room is read from a list: a mask
+        # of full squares, tried before, made fewer instructions but took more
         # time, an operation on a board-wide mask making a new integer each time.)
         reach = reaches[seat]  # type: ignore[index]
         for between, dest in self.lands[seat][square][face]:
