@@ -353,8 +353,8 @@ def test_self_play_gives_the_placements_of_the_plain_rules(registry, variants):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=SEEDS, players=st.integers(2, 4), variants=st.sampled_from(FAST_VARIANTS))
 def test_reach_and_filled_squares_kept_are_those_counted_afresh(registry, seed, players, variants):
-    # Self-play keeps each seat's reach and the mask of squares holding a chip
-    # up to date chip by chip; after every event they are what counting
+    # Self-play keeps each seat's reach, the mask of squares holding a chip
+    # and the squares with room up to date chip by chip; after every event they are what counting
     # afresh on the same position gives.
     names = ["ann", "ben", "cat", "dan"][:players]
     bot = registry.bot("random", "glux")
@@ -375,3 +375,5 @@ def test_reach_and_filled_squares_kept_are_those_counted_afresh(registry, seed, 
         assert live.at == afresh.at == step_of(state), i
         assert fast.count_reach(afresh) == live.reach, i
         assert live.filled == afresh.filled == sum(1 << sq for sq, stack in enumerate(state.stacks) if stack), i
+        # And the squares with room for a chip (rule 5).
+        assert live.room == afresh.room == [len(stack) < fast.height for stack in state.stacks], i
