@@ -213,7 +213,8 @@ class Fast(TurnFast):
             # Full for good (rule 5; stacks only grow): nobody counts to it.
             room[square] = False
             for reach in reaches:  # type: ignore[union-attr]
-                reach.pop(square, None)
+                if square in reach:
+                    del reach[square]
         # The new chip counts from here, to the squares the seat may land on
         # (rule 6) that have room (rule 5). (Room is read from a list: a mask
         # of full squares, tried before, made fewer instructions but took more
