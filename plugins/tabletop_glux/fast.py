@@ -140,18 +140,16 @@ class Fast(TurnFast):
             self.lands = landings(board, directions, self.landable)
         stacks = live.stacks
         height = self.height
-        # Every square holding a chip is some seat's top: only those are looked at.
+        # Every square holding a chip is some seat's top: only those are
+        # looked at, for the squares filled and those full (rule 5).
         filled = 0
-        for tops in live.tops:
-            for square in tops:
-                filled |= 1 << square
-        live.filled = filled
-        # Every square holding a chip is some seat's top, so the full ones are among them.
         room = [True] * len(stacks)
         for tops in live.tops:
             for square in tops:
+                filled |= 1 << square
                 if len(stacks[square]) >= height:
                     room[square] = False
+        live.filled = filled
         live.room = room
         live.reach = []
         for seat, tops in enumerate(live.tops):
