@@ -29,7 +29,7 @@ if TYPE_CHECKING:
         SEERESS,
         SUMMONER,
     )
-    from .spells import Spell, adjacent_empty, empty_next, pieces_of
+    from .spells import Spell, adjacent_empty, bounded, empty_next, pieces_of
     from .state import State, Step, Work, recall, remember
     from .steps import TurnStep
 
@@ -71,6 +71,7 @@ _FROM = {
     "SUMMONER": "pieces",
     "Spell": "spells",
     "adjacent_empty": "spells",
+    "bounded": "spells",
     "empty_next": "spells",
     "pieces_of": "spells",
     "State": "state",
@@ -120,6 +121,7 @@ __all__ = [
     "Work",
     "action",
     "adjacent_empty",
+    "bounded",
     "empty_next",
     "minions_leave",
     "offer",

@@ -147,7 +147,7 @@ def spells(ctx: Context) -> tuple[list[tuple[str, Priced, list]], int]:
     casting = ctx.game.casting.get(ctx.kind)
     if casting:
         priced_for = ctx.priced
-        for options, name, cost, kind, needed in casting:
+        for options, name, cost, kind, needed, _ in casting:
             priced = priced_for(cost, kind)
             if needed is not None and not priced[needed]:
                 continue  # no target can be paid for: none is looked for
@@ -155,10 +155,7 @@ def spells(ctx: Context) -> tuple[list[tuple[str, Priced, list]], int]:
             if type(listed) is not list:
                 listed = list(listed)
             if listed:
-                if cost in FLAT:  # as many ways to pay for every option as for X = needed
-                    count += len(listed) * len(priced[needed])
-                else:
-                    count += sum(map(len, map(priced.__getitem__, map(_AMOUNT, listed))))
+                count += _casts(cost, needed, priced, listed)
                 found.append((name, priced, listed))
     return found, count
 
@@ -223,11 +220,12 @@ def families(
 def legal(game: GlyphChess, state: State | Work, seat: int) -> Actions:
     """Every action of ``seat`` now (elementalist paths listed up to
     ``blaze.LISTED`` steps), as :func:`by_piece` lists them, made when looked
-    at (:class:`Actions`): each piece's spells' options are found now, its
-    moves when first asked for (a bot's uniform choice asks for one line).
-    The ways to pay are remembered by situation (``context.WAYS``) on every
-    path; on a Work, the context :func:`can_act` made for it
-    (``Work.listed``) is reused."""
+    at (:class:`Actions`): each piece's moves and the options of its spells
+    that declare a bound (``spells.bounded``) when first asked for (a bot's
+    uniform choice asks for one line, or one spell's options), the options
+    of the others now. The ways to pay are remembered by situation
+    (``context.WAYS``) on every path; on a Work, the context
+    :func:`can_act` made for it (``Work.listed``) is reused."""
     ctx = _context(game, state, seat)
     names, lines, board, casters = ctx.names, movement.lines, ctx.board, game.casting
     # While the ranges are the table by piece, a piece that has none and no
@@ -239,26 +237,74 @@ def legal(game: GlyphChess, state: State | Work, seat: int) -> Actions:
             continue
         ctx.at(source)
         found = lines(ctx)
-        casting, casts = spells(ctx)
+        theirs = casters.get(ctx.kind)
+        spelled, bound = slotted(ctx, theirs) if theirs else ((), 0)
         if found is not None:
             counted, ahead = found
             slots = sum(map(counted[2].__getitem__, map(len, ahead)))
-            pieces.append((casts + slots, casts, casting, names[source], counted, ahead, ctx.kind))
-        elif casts:
-            pieces.append((casts, casts, casting, names[source], None, (), ctx.kind))
+            pieces.append((bound + slots, slots, spelled, names[source], counted, ahead, ctx.kind, source))
+        elif bound:
+            pieces.append((bound, 0, spelled, names[source], None, (), ctx.kind, source))
     return Actions(ctx, pieces)
 
 
-# A piece in :class:`Actions`: (its slots, its casts, its spells (as
-# :func:`spells` finds them), its spot's name, its moves' ways to pay and
+# A piece in :class:`Actions`: (its slots, its moves' slots, its spells (as
+# :func:`slotted` gives them), its spot's name, its moves' ways to pay and
 # their counts by distance (:meth:`Context.move_counts`) or None, its lines
-# (:func:`movement.lines`), its kind).
-BOUND, CASTS, SPELLS, HERE, COUNTED, LINES, KIND = range(7)
+# (:func:`movement.lines`), its kind, its spot).
+BOUND, MOVES, SPELLS, HERE, COUNTED, LINES, KIND, SOURCE = range(8)
+# A spell of a piece: [its slots, its name, its ways to pay for each X
+# (:class:`Priced`), its options (None until looked for), how many casts
+# they offer (None until counted), the spell as ``game.casting`` has it].
+SLOTS, NAME, PRICED, OPTIONS, CASTS, CASTING = range(6)
 
 
+def slotted(ctx: Context, casting: Sequence[tuple]) -> tuple[list[list], int]:
+    """The spells of the piece the listing ``ctx`` is turned to that might
+    be paid for, each with its slots, and how many slots they have in all.
+    A spell whose options declare a bound (``spells.bounded``) has a slot
+    for each way to pay for each option the bound allows, and its options
+    are looked for when a slot of it is read; any other has one slot for
+    each of its casts, its options found now."""
+    found: list = []
+    total = 0
+    priced_for = ctx.priced
+    for spell in casting:
+        options, name, cost, kind, needed, most = spell
+        priced = priced_for(cost, kind)
+        if needed is not None and not priced[needed]:
+            continue  # no target can be paid for: none is looked for
+        if most is None:
+            listed = options(ctx)
+            if type(listed) is not list:
+                listed = list(listed)
+            if not listed:
+                continue
+            slots = _casts(cost, needed, priced, listed)
+            found.append([slots, name, priced, listed, slots, spell])
+        else:
+            if cost in FLAT:
+                slots = sum(map(_COUNT, most(ctx))) * len(priced[needed])
+            else:
+                slots = sum([count * len(priced[amount]) for count, amount in most(ctx)])
+            if not slots:
+                continue
+            found.append([slots, name, priced, None, None, spell])
+        total += slots
+    return found, total
+
+
+def _casts(cost: str, needed: int | None, priced: Priced, listed: list) -> int:
+    """How many casts ``listed`` options offer, each as many as it has ways to pay."""
+    if cost in FLAT:  # as many ways to pay for every option as for X = needed
+        return len(listed) * len(priced[needed])
+    return sum(map(len, map(priced.__getitem__, map(_AMOUNT, listed))))
+
+
+_COUNT = itemgetter(0)
 _WAYS_OF = itemgetter(2)
-#: Draws a uniform choice may reject in a row (its move slots not legal
-#: moves) before it counts every action and draws among them: still uniform.
+#: Draws a uniform choice may reject in a row (its slots holding no legal
+#: action) before it counts every action and draws among them: still uniform.
 TRIES = 64
 
 
@@ -276,15 +322,17 @@ def _context(game: GlyphChess, state: State | Work, seat: int) -> Context:
 
 class Actions(Sequence):
     """Every action of a player, in the order of the plain list, each event
-    made when it is looked at. A piece's spells' options are found when the
-    listing is made, its moves when first counted: the length, the items
-    and ``bool()`` count them (each piece's lines walked once); a uniform
-    choice (:meth:`sample`) walks one line, most times.
+    made when it is looked at. A piece's moves are found when first
+    counted, and so are the options of its spells that declare a bound: the
+    length, the items and ``bool()`` count them (each piece's lines walked
+    once, each spell's options looked for once); a uniform choice
+    (:meth:`sample`) walks one line, or looks for one spell's options, most
+    times.
 
     On a Work the moves are looked for on the board as it was listed, and
-    a variant asking landing or passing spot by spot is asked of the Work
-    as it is: a listing on the fast path is read before the Work changes
-    (as the engine and the bots read it)."""
+    a variant asking landing or passing spot by spot, or a spell's options,
+    is asked of the Work as it is: a listing on the fast path is read
+    before the Work changes (as the engine and the bots read it)."""
 
     __slots__ = ("_ctx", "_board", "_pieces", "_bounds", "_moves", "_made", "_ends")
 
@@ -303,10 +351,20 @@ class Actions(Sequence):
         self._made: dict[int, tuple[list, list[int]]] = {}
         self._ends: list[int] | None = None
 
-    def _walk(self, k: int, lines: Sequence) -> tuple[list[int], list[tuple]]:
+    def _walk(self, k: int, lines: Sequence, first: bool = False) -> tuple[list[int], list[tuple]]:
         """``lines`` of piece ``k`` walked (:func:`movement.walk`)."""
         keys, stops = self._ctx.stops(self._pieces[k][KIND])
-        return movement.walk(lines, keys if self._board is None else self._board, stops)
+        return movement.walk(lines, keys if self._board is None else self._board, stops, first)
+
+    def _moves_any(self, k: int) -> bool:
+        """Whether piece ``k`` has a move: its lines walked to the first
+        spot it may land on (all of them when that move cannot be paid)."""
+        piece = self._pieces[k]
+        counted = piece[COUNTED]
+        if counted is None:
+            return False
+        distances, _ = self._walk(k, piece[LINES], first=True)
+        return bool(distances) and (counted[1][distances[0]] > 0 or self._move_count(k) > 0)
 
     def _walked(self, k: int) -> tuple[list[int], list[tuple]]:
         walked = self._moves.get(k)
@@ -314,12 +372,36 @@ class Actions(Sequence):
             walked = self._moves[k] = self._walk(k, self._pieces[k][LINES])
         return walked
 
+    def _options(self, k: int, spell: list) -> list:
+        """The options of ``spell``, a spell of piece ``k`` (looked for once)."""
+        listed = spell[OPTIONS]
+        if listed is None:
+            ctx, source = self._ctx, self._pieces[k][SOURCE]
+            if ctx.source != source:
+                ctx.at(source)
+            options, _, cost, kind, needed, _ = spell[CASTING]
+            spell[PRICED] = priced = ctx.priced(cost, kind)
+            listed = options(ctx)
+            if type(listed) is not list:
+                listed = list(listed)
+            spell[OPTIONS], spell[CASTS] = listed, _casts(cost, needed, priced, listed)
+        return listed
+
+    def _cast_count(self, k: int) -> int:
+        """How many casts piece ``k``'s spells offer."""
+        count = 0
+        for spell in self._pieces[k][SPELLS]:
+            if spell[CASTS] is None:
+                self._options(k, spell)
+            count += spell[CASTS]
+        return count
+
+    def _move_count(self, k: int) -> int:
+        counted = self._pieces[k][COUNTED]
+        return 0 if counted is None else sum(map(counted[1].__getitem__, self._walked(k)[0]))
+
     def _count(self, k: int) -> int:
-        piece = self._pieces[k]
-        counted = piece[COUNTED]
-        if counted is None:
-            return piece[CASTS]
-        return piece[CASTS] + sum(map(counted[1].__getitem__, self._walked(k)[0]))
+        return self._move_count(k) + self._cast_count(k)
 
     def _counted(self) -> list[int]:
         ends = self._ends
@@ -334,7 +416,10 @@ class Actions(Sequence):
             out: list = []
             if piece[COUNTED] is not None:
                 movement.priced(piece[COUNTED][0], *self._walked(k), out)
-            casts(self._ctx.player, piece[HERE], piece[SPELLS], self._ctx.game.spot_names, out)
+            found = [
+                (spell[NAME], spell[PRICED], listed) for spell in piece[SPELLS] if (listed := self._options(k, spell))
+            ]
+            casts(self._ctx.player, piece[HERE], found, self._ctx.game.spot_names, out)
             made = self._made[k] = out, list(accumulate(map(len, map(_WAYS_OF, out))))
         return made
 
@@ -343,10 +428,14 @@ class Actions(Sequence):
         return ends[-1] if ends else 0
 
     def __bool__(self) -> bool:
-        # Whether there is an action: a cast, or else the first piece found
-        # with a move.
+        # Whether there is an action: a cast of a spell counted already, or
+        # the first piece found with a move or a cast.
         pieces = self._pieces
-        return any(map(_CASTS, pieces)) or any(map(self._count, range(len(pieces))))
+        for piece in pieces:
+            for spell in piece[SPELLS]:
+                if spell[CASTS]:
+                    return True
+        return any(self._moves_any(k) or self._cast_count(k) for k in range(len(pieces)))
 
     def __getitem__(self, index):  # type: ignore[override]
         if isinstance(index, slice):
@@ -386,24 +475,22 @@ class Actions(Sequence):
         """The action in slot ``index`` (below the sum of every piece's
         slots), or None. Each piece has a slot for each spot of each of its
         lines and each way to pay for a move that far (line by line,
-        nearest first), then one for each of its casts: a move's slot holds
-        that move when it is legal (the line walked that far), a cast's its
-        cast. So each legal action is in exactly one slot."""
+        nearest first), then each of its spells its slots (:func:`slotted`):
+        a move's slot holds that move when it is legal (the line walked that
+        far), a spell's slots its casts in order, then none. So each legal
+        action is in exactly one slot."""
         bounds = self._bounds
         k = bisect_right(bounds, index)
         if k:
             index -= bounds[k - 1]
         piece = self._pieces[k]
-        slots = piece[BOUND] - piece[CASTS]
+        slots = piece[MOVES]
         if index >= slots:
             index -= slots
-            for cls, fields, ways in cast_families(
-                self._ctx.player, piece[HERE], piece[SPELLS], self._ctx.game.spot_names
-            ):
-                if index < len(ways):
-                    dice, coins = ways[index]
-                    return cls(*fields, dice, coins)
-                index -= len(ways)
+            for spell in piece[SPELLS]:
+                if index < spell[SLOTS]:
+                    return self._cast(k, spell, index)
+                index -= spell[SLOTS]
             raise IndexError("slot out of range")
         by_distance, _, totals = piece[COUNTED]
         for line in piece[LINES]:
@@ -418,18 +505,39 @@ class Actions(Sequence):
             index -= here
         raise IndexError("slot out of range")
 
+    def _cast(self, k: int, spell: list, index: int) -> Event | None:
+        """The cast in slot ``index`` of ``spell``, a spell of piece ``k``:
+        its options' casts in order, then none."""
+        listed = self._options(k, spell)
+        if index >= spell[CASTS]:
+            return None  # past its casts: a slot the bound allowed
+        priced = spell[PRICED]
+        for spots, target, amount in listed:
+            ways = priced[amount]
+            if index < len(ways):
+                dice, coins = ways[index]
+                try:
+                    spots = self._ctx.game.spot_names[spots]
+                except TypeError:  # spots given as a list
+                    spots = self._ctx.game.spot_names[tuple(spots)]
+                return Cast(self._ctx.player, spell[NAME], self._pieces[k][HERE], spots, target, dice, coins)
+            index -= len(ways)
+        raise IndexError("slot out of range")  # pragma: no cover - the casts are counted from the same ways
+
     def sample(self, rng: Any) -> Event:
         """One of the actions, each as likely as any other, drawn from
         ``rng`` (a ``random.Random``): a slot drawn uniformly among every
         piece's (:meth:`slot`) until one holds an action. Most draws hit
-        one, and a move's slot needs only its line walked that far: no
-        piece's moves are counted. After :data:`TRIES` empty slots in a
-        row, every action is counted and one drawn among them (as uniform:
-        which action is drawn does not depend on which slots were empty)."""
+        one, and a move's slot needs only its line walked that far, a
+        spell's only its options: no piece's moves are counted, and only
+        the spells drawn are looked at. After :data:`TRIES` empty slots in
+        a row, every action is counted and one drawn among them (as
+        uniform: which action is drawn does not depend on which slots were
+        empty)."""
         return drawn(rng, self.slots, self.slot, self, TRIES)
 
 
-_BOUND, _CASTS = itemgetter(BOUND), itemgetter(CASTS)
+_BOUND = itemgetter(BOUND)
 
 
 def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None = None) -> bool:
@@ -461,7 +569,7 @@ def can_act(game: GlyphChess, state: State | Work, seat: int, known: dict | None
         movement.listing(ctx, found, first=True)
         if found:
             return True
-        for options, _name, cost, kind, needed in casting.get(ctx.kind, ()):
+        for options, _name, cost, kind, needed, _ in casting.get(ctx.kind, ()):
             priced = ctx.priced(cost, kind)
             if needed is not None and not priced[needed]:
                 continue

@@ -202,14 +202,21 @@ class GlyphChess(Game, about=about):
             self.by_caster.setdefault(spell.caster, []).append(spell)
         #: For each caster's kind, its spells as a listing reads them:
         #: (options, name, cost kind, payment type, the X that must be paid
-        #: for any target to be, or None: ``payment.NEEDED``), in the order
-        #: of ``by_caster``.
+        #: for any target to be, or None: ``payment.NEEDED``, the bound its
+        #: options declare or None: ``spells.most_of``), in the order of
+        #: ``by_caster``.
         self.casting = {
             caster: tuple(
-                (spell.options, spell.name, *self.costs[spell.name], payment.NEEDED.get(self.costs[spell.name][0]))
-                for spell in spells
+                (
+                    spell.options,
+                    spell.name,
+                    *self.costs[spell.name],
+                    payment.NEEDED.get(self.costs[spell.name][0]),
+                    spells.most_of(spell.options),
+                )
+                for spell in theirs
             )
-            for caster, spells in self.by_caster.items()
+            for caster, theirs in self.by_caster.items()
         }
         self.secret_setup = bool(r.glyph_secret_setup(players=n))
         self.hand_limit = r.glyph_hand_limit(players=n)

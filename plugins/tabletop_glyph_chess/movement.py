@@ -280,13 +280,13 @@ def lines(ctx: Context) -> tuple[tuple[Sequence, list[int], list[int]], Sequence
     return counted, [line[:most] for line in _named(ctx.names, ctx.player, source, rays.values())]
 
 
-def walk(lines: Sequence, keys: Sequence, stops: Mapping) -> tuple[list[int], list[tuple]]:
+def walk(lines: Sequence, keys: Sequence, stops: Mapping, first: bool = False) -> tuple[list[int], list[tuple]]:
     """A piece's lines (as :func:`lines` gives them) walked out from its
     spot, ``keys`` and ``stops`` as
     :meth:`~tabletop_glyph_chess.context.Context.stops` give them: the
     distances of the spots it may land on, and the fields of each move
-    there, line by line. A line's walk ends past the first spot it may not
-    pass."""
+    there, line by line (only the first spot found when ``first``). A
+    line's walk ends past the first spot it may not pass."""
     distances: list[int] = []
     moves: list[tuple] = []
     far, move = distances.append, moves.append
@@ -296,6 +296,8 @@ def walk(lines: Sequence, keys: Sequence, stops: Mapping) -> tuple[list[int], li
             if way & LANDS:
                 far(distance)
                 move(fields)
+                if first:
+                    return distances, moves
             if not way & PASSES:
                 break
     return distances, moves

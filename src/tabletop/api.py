@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import os
-import random
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from .play import chance
 from .play.engine import Match, Replay
 from .play.live import Secrets, bot_rng, decide, make_header, play_out, settle
 from .play.rollouts import Rollouts
+from .play.seat_random import SeatRandom
 from .sight import seen
 
 PathLike = str | os.PathLike[str]
@@ -143,7 +143,7 @@ class Table:
         self.seed = seed
         self._events = list(events)
         self._secrets: Secrets = {}
-        self._bot_rngs: dict[str, random.Random] = {}
+        self._bot_rngs: dict[str, SeatRandom] = {}
         self._events += settle(match, seed, self._secrets)
 
     # -- what there is to see ---------------------------------------------

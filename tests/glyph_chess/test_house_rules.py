@@ -81,7 +81,7 @@ def test_glyph_spells_push_is_listed_checked_and_moves_the_enemy(house):
 
 def test_glyph_spells_push_in_whole_games_by_bots_and_validated_on_replay(house, tmp_path):
     pushed = 0
-    for match, events in games(house, "glyph-push", 17):
+    for match, events in games(house, "glyph-push", 24):
         for event in events:
             if isinstance(event, Cast) and event.spell == "push":
                 geo = match.game.geo

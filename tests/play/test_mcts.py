@@ -174,7 +174,11 @@ def mcts_wins_against_greedy(games: int, bot: str = "mcts", game: str = "glux") 
 
 
 def test_mcts_beats_greedy_at_glux_in_a_few_games():
-    assert mcts_wins_against_greedy(4, "mcts:iterations=100") >= 3
+    """A quick check, at a tenth of the default budget: it wins some 70% of
+    such games, so at least half of 12 fails about once in 25 draws of the
+    bots' numbers, and a bot that wins a quarter passes about once in 20
+    (the slow test below measures its strength)."""
+    assert mcts_wins_against_greedy(12, "mcts:iterations=100") >= 6
 
 
 @pytest.mark.slow

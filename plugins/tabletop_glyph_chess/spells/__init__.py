@@ -13,7 +13,7 @@ from tabletop import rulehook
 from .. import payment
 from ..notation import OWN_WORDS
 from ..pieces import NAMES
-from .base import Spell, adjacent_empty, empty_next, pieces_of
+from .base import Spell, adjacent_empty, bounded, empty_next, most_of, pieces_of
 from .blast import BLAST
 from .blaze import BLAZE
 from .foresee import FORESEE
@@ -98,9 +98,11 @@ __all__ = [
     "SPELLS",
     "Spell",
     "adjacent_empty",
+    "bounded",
     "empty_next",
     "glyph_costs",
     "glyph_more_spells",
     "glyph_spells",
+    "most_of",
     "pieces_of",
 ]

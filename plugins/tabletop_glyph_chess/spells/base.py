@@ -21,6 +21,9 @@ Effect = Callable[[Any, Any, int, int, Sequence[int], str], None]
 #: :class:`~tabletop_glyph_chess.context.Context`, turned to the caster
 #: (``ctx.source``, ``ctx.budget``).
 Options = Callable[["Context"], Iterable[tuple[tuple[int, ...], str, int]]]
+#: ``most(ctx) -> [(how many options at most, their X), ...]``: a bound on
+#: what ``options(ctx)`` gives (see :func:`bounded`).
+Most = Callable[["Context"], Iterable[tuple[int, int]]]
 #: ``victims(game, state, seat, source, spots, target) -> spots attacked``
 Victims = Callable[[Any, Any, int, int, Sequence[int], str], Iterable[int]]
 
@@ -45,6 +48,35 @@ def listing(options: Callable) -> Options:
         return _older(ctx.game, ctx.state, ctx.seat, ctx.source, ctx.budget)
 
     return by_context
+
+
+def bounded(most: Most) -> Callable[[Options], Options]:
+    """Declare of a spell's ``options(ctx)`` a bound on what it gives:
+    ``most(ctx)`` (the context turned to the caster, as ``options`` is
+    given it) yields ``(count, X)`` pairs, and ``options(ctx)`` gives at
+    most ``count`` options with that X, none with an X not named. The
+    random bot's draw (:meth:`~tabletop_glyph_chess.actions.Actions.sample`)
+    then gives the spell as many slots as the bound allows, each X's ways
+    to pay counted, and runs ``options`` only when it draws one of them.
+
+    The declaration holds for the function it decorates alone: a variant's
+    own options, or a wrapper around these (even one made with
+    ``functools.wraps``), declares nothing, and its options are counted
+    exactly in every listing."""
+
+    def declare(options: Options) -> Options:
+        options.glyph_most = (options, most)  # type: ignore[attr-defined]
+        return options
+
+    return declare
+
+
+def most_of(options: Options) -> Most | None:
+    """What ``options`` declares with :func:`bounded`, or None."""
+    declared = getattr(options, "glyph_most", None)
+    if declared is None or declared[0] is not options:
+        return None
+    return declared[1]  # type: ignore[no-any-return]
 
 
 @attrs.frozen

@@ -10,10 +10,13 @@ it lands on; each kill is ``glyph_strike``."""
 
 from __future__ import annotations
 
+import functools
+
+from ..hexes import HexBoard
 from ..kills import relocate, strike
 from ..pieces import FORCE_MAGE
 from ..state import OVER
-from .base import Spell
+from .base import Spell, bounded
 
 
 def check(game, state, seat, source, spots, target):
@@ -43,6 +46,23 @@ def effect(game, work, seat, source, spots, target):
             strike(game, work, spot, False)
 
 
+@functools.lru_cache(maxsize=8)
+def reach_counts(geo: HexBoard) -> tuple[tuple[int, ...], ...]:
+    """For each spot, how many of its rays reach each distance (index 0
+    unused): the most spots a blast from there can end on that far away."""
+    return tuple(
+        tuple(sum(len(ray) >= distance for ray in rays) for distance in range(max(map(len, rays)) + 1))
+        for rays in geo.ray_lists
+    )
+
+
+def most(ctx):
+    # No more spots at each distance than the rays from the spot reach.
+    counts = reach_counts(ctx.game.geo)[ctx.source]
+    return [(counts[distance], distance) for distance in range(1, min(ctx.budget, len(counts)))]
+
+
+@bounded(most)
 def options(ctx):
     board = ctx.board
     (land_keys, landable), (pass_keys, passable) = ctx.landing(FORCE_MAGE), ctx.passing(FORCE_MAGE)

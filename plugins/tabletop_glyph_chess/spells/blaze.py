@@ -13,13 +13,15 @@ action step says how many) and :func:`sample` draws some at random for bots.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator
 
 from ..context import Context
+from ..hexes import HexBoard
 from ..pieces import ELEMENTALIST
 from ..state import Step
-from .base import Spell
+from .base import Spell, bounded
 
 #: Paths are listed up to this many steps (there are thousands of longer ones).
 LISTED = 3
@@ -135,6 +137,37 @@ def sample(game, state, seat, source, rng: random.Random, tries: int = 12) -> li
     return found
 
 
+@functools.lru_cache(maxsize=8)
+def path_counts(geo: HexBoard) -> tuple[tuple[int, ...], ...]:
+    """For each spot, how many paths of each number of steps (index 0
+    unused, up to ``LISTED``) start there on the empty board: as many as an
+    elementalist there could take at most, whatever stands in its way."""
+    neighbours = geo.neighbours
+
+    def count(here: int, seen: set[int], counts: list[int], steps: int) -> None:
+        for spot in neighbours[here]:
+            if spot not in seen:
+                counts[steps] += 1
+                if steps < LISTED:
+                    seen.add(spot)
+                    count(spot, seen, counts, steps + 1)
+                    seen.discard(spot)
+
+    table = []
+    for source in range(geo.size):
+        counts = [0] * (LISTED + 1)
+        count(source, {source}, counts, 1)
+        table.append(tuple(counts))
+    return tuple(table)
+
+
+def most(ctx):
+    # No more paths of each length than the empty board has from the spot.
+    counts = path_counts(ctx.game.geo)[ctx.source]
+    return [(counts[steps], steps) for steps in range(1, min(ctx.budget - 1, LISTED) + 1)]
+
+
+@bounded(most)
 def options(ctx):
     landing = ctx.landing(ELEMENTALIST)
     found = paths(ctx.game, ctx.state, ctx.seat, ctx.source, min(ctx.budget - 1, LISTED), landing)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..hexes import DIRECTIONS
 from ..pieces import MINION, SUMMONER
 from ..state import Step
-from .base import Spell
+from .base import Spell, bounded
 
 
 def check(game, state, seat, source, spots, target):
@@ -93,6 +93,16 @@ def orders(game, board, seat, minions, most, landing) -> list[tuple[str, tuple[i
     return found
 
 
+def most(ctx):
+    # No more orders of X minions than the orders of X of them, each way.
+    found, count, minions = [], len(DIRECTIONS), len(ctx.minions)
+    for x in range(1, min(minions, ctx.budget) + 1):
+        count *= minions - x + 1
+        found.append((count, x))
+    return found
+
+
+@bounded(most)
 def options(ctx):
     found = orders(ctx.game, ctx.board, ctx.seat, ctx.minions, ctx.budget, ctx.landing(MINION))
     return [(order, direction, len(order)) for direction, order in found]

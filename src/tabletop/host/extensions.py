@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -46,8 +45,10 @@ class Variant:
 
 
 #: A bot's choice: ``choose(game, view, player, legal, rng) -> decision``, where
-#: ``view`` is ``player``'s view of the game (see :mod:`tabletop.sight.seen`).
-Choose = Callable[[Any, Any, str, list[Event], random.Random], Event]
+#: ``view`` is ``player``'s view of the game (see :mod:`tabletop.sight.seen`)
+#: and ``rng`` the seat's random numbers, with every method of a
+#: ``random.Random`` (``tabletop.play.seat_random.SeatRandom`` in a game).
+Choose = Callable[[Any, Any, str, list[Event], Any], Event]
 
 
 @attrs.frozen

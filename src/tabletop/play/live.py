@@ -24,6 +24,7 @@ from ..sight import seen
 from . import chance
 from .engine import Match
 from .sampling import draws_uniformly, uniform
+from .seat_random import SeatRandom
 from .table import at_the_table
 
 
@@ -213,10 +214,10 @@ def seal(match: Match, decision: Event, secrets: Secrets, salt: str | None = Non
     return Seal(player, chance.seal(salt, choice))
 
 
-def bot_rng(seed: str, player: str) -> random.Random:
-    """The random numbers a bot uses in a game: from the seed, so runs repeat."""
-    digest = hashlib.sha256(f"bot {player} {seed}".encode()).digest()
-    return random.Random(int.from_bytes(digest, "big"))
+def bot_rng(seed: str, player: str) -> SeatRandom:
+    """The random numbers ``player``'s bot draws in a game: from the seed, so
+    runs repeat, and the seat's own (see :mod:`tabletop.play.seat_random`)."""
+    return SeatRandom(f"bot {player} {seed}".encode())
 
 
 class SelfPlay:
