@@ -197,7 +197,10 @@ def test_a_folder_stopped_by_ctrl_c_or_killed_resumes_to_the_same_rows(tmp_path)
     assert status == 130 and err.count("\n") == 1 and "Traceback" not in err, err
     kept = parts.read_manifest(tmp_path / "study")["games"]
     assert f"interrupted by SIGINT: {kept} of 1500 games are in study; run the same command again" in err
-    assert kept >= 10 and _parts_there(tmp_path / "study") == kept // 10
+    # The workers write their parts before the run counts them, and how many
+    # it has counted when the signal comes depends on the machine: none, at
+    # worst. The folder holds exactly those counted.
+    assert kept % 10 == 0 and _parts_there(tmp_path / "study") == kept // 10
     assert not parts.unlisted(tmp_path / "study") and not list((tmp_path / "study").glob(".run-*"))
     assert_no_orphans(family)
     status, err, family = _stop(args, tmp_path, tmp_path / "study", signal.SIGKILL)
@@ -208,7 +211,7 @@ def test_a_folder_stopped_by_ctrl_c_or_killed_resumes_to_the_same_rows(tmp_path)
     assert not [pid for pid in family if alive(pid)]
     saved = parts.read_manifest(tmp_path / "study")["games"]
     again = finish(args, tmp_path)
-    assert f"resuming: {saved:,} of 1,500 games already in study" in again.stderr
+    assert (f"resuming: {saved:,} of 1,500 games already in study" in again.stderr) == (saved > 0)
     assert not parts.unlisted(tmp_path / "study")
     finish([*RUN, "--games", "1500", "--workers", "1", "--batch", "50", "--results", "whole.jsonl"], tmp_path)
     assert rows(tmp_path / "study") == rows(tmp_path / "whole.jsonl")
