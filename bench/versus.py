@@ -116,14 +116,12 @@ if measure == "analyse":
         print(json.dumps(1 / (cpu() - start)))
     sys.exit()
 if measure != "replay":
-    bots = [registry.bot("random", game)] * players
-    # One batch, as ``tabletop selfplay -n`` plays (a game at a time on a tree from before batches).
-    try:
-        from tabletop.play.live import SelfPlay
-    except ImportError:
-        play = lambda seed: selfplay(registry, game, names, bots, seed)
-    else:
-        play = SelfPlay(registry, game, names, bots).play
+    # This tree's bench, run on the tree measured: one batch, as ``tabletop
+    # selfplay -n`` plays (a game at a time on a tree from before batches).
+    sys.path.insert(0, sys.argv[7])
+    import throughput
+
+    play = throughput.batch(registry, game, names)
     for i in range(warm):
         play(f"warm-{i}")
 if measure == "selfplay":
@@ -133,9 +131,6 @@ if measure == "selfplay":
     done = games
 elif measure == "paired":
     # This tree's bench (its paired self-play), run on the tree measured.
-    sys.path.insert(0, sys.argv[7])
-    import throughput
-
     # The CPU seconds to measure come where the logs would.
     mine, chess_games = throughput.paired_selfplay(registry, game, float(logs), 1)
     print(json.dumps(mine / chess_games))

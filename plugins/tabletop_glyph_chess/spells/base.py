@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from tabletop.base.declared import declare, declared
+
 if TYPE_CHECKING:
     from ..context import Context
     from ..game import GlyphChess
@@ -64,19 +66,15 @@ def bounded(most: Most) -> Callable[[Options], Options]:
     ``functools.wraps``), declares nothing, and its options are counted
     exactly in every listing."""
 
-    def declare(options: Options) -> Options:
-        options.glyph_most = (options, most)  # type: ignore[attr-defined]
-        return options
+    def declaring(options: Options) -> Options:
+        return declare(options, "glyph_most", most)
 
-    return declare
+    return declaring
 
 
 def most_of(options: Options) -> Most | None:
     """What ``options`` declares with :func:`bounded`, or None."""
-    declared = getattr(options, "glyph_most", None)
-    if declared is None or declared[0] is not options:
-        return None
-    return declared[1]  # type: ignore[no-any-return]
+    return declared(options, "glyph_most")  # type: ignore[no-any-return]
 
 
 @attrs.frozen

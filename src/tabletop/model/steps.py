@@ -10,7 +10,7 @@ questions from the table:
 - ``check`` / ``legal`` / ``asks``: the current step's answers, for a
   decision of a kind it accepts;
 - ``apply``: the event's effect, written once against the game's mutable
-  work state, then :meth:`~tabletop.play.turn.Turn.settle` to pass over the steps that need no
+  work state, then :attr:`~tabletop.play.turn.Turn.settle` to pass over the steps that need no
   event now.
 
 The plain fold (thaw, apply, freeze) and a fast fold (apply on a state kept
@@ -26,6 +26,7 @@ from typing import Any, Protocol, TypeVar
 
 import attrs
 
+from ..base.declared import declare, declared
 from .events import Event
 from .nodes import Node
 
@@ -175,11 +176,10 @@ def decided_by(
     decision added with :meth:`TurnStep.adding`, a check replaced with
     ``attrs.evolve``) declares nothing, and the node is asked as before."""
 
-    def declare(node: N) -> N:
-        node.tabletop_decided_by = (node, who, check)  # type: ignore[attr-defined]
-        return node
+    def declaring(node: N) -> N:
+        return declare(node, "tabletop_decided_by", (who, check))
 
-    return declare
+    return declaring
 
 
 def decider(step: TurnStep) -> Callable[[Any, Any], str | None] | None:
@@ -190,12 +190,11 @@ def decider(step: TurnStep) -> Callable[[Any, Any], str | None] | None:
 
 def declared_decider(node: Any, check: Any) -> Callable[[Any, Any], str | None] | None:
     """What ``node`` declares with :func:`decided_by` for a step checked by ``check``, or None."""
-    declared = getattr(node, "tabletop_decided_by", None)
-    # A wrapper copies its wrapped function's attributes: only the function
-    # that was declared counts, and only with the check it was declared with.
-    if declared is None or declared[0] is not node or declared[2] is not check:
+    # Only with the check it was declared with.
+    found = declared(node, "tabletop_decided_by")
+    if found is None or found[1] is not check:
         return None
-    return declared[1]
+    return found[0]  # type: ignore[no-any-return]
 
 
 class Steps(Protocol):

@@ -220,16 +220,12 @@ def bot_rng(seed: str, player: str) -> SeatRandom:
     return SeatRandom(f"bot {player} {seed}".encode())
 
 
-class SelfPlay:
-    """Complete games between the same bots, one per seat, under the same
-    header but for its seed: :meth:`play` plays the game of a seed.
-
-    What does not change from game to game is made once: the header
-    checked in every part but its seed (players, variants, options), the
-    game made from it, its initial state and its fast path, the bots by
-    seat. A game then costs its seed's part of the header, the match, the
-    bots' generators, the seed's key and its
-    turns: in a short game, checking a header costs more than its turns."""
+class Batch:
+    """Games of one game between the same bots, one per seat, under one
+    header but for its randomness. What does not change from game to game
+    is made once: the header checked in every part but its randomness
+    (players, variants, options), the game made from it, its initial state
+    and its fast path, the bots by seat."""
 
     def __init__(
         self,
@@ -252,12 +248,27 @@ class SelfPlay:
         self.players = tuple(players)
         self.bots = dict(zip(players, bots))
         self.max_events = max_events
+
+    def match(self, header: Header) -> Match:
+        """A new match of the batch's game under ``header`` (one of the template's)."""
+        return Match(self.registry, header, self.game, self.fast, self.initial)
+
+
+class SelfPlay(Batch):
+    """Complete games between the same bots, one per seat, under the same
+    header but for its seed: :meth:`play` plays the game of a seed. A game
+    costs its seed's part of the header, the match, the bots' generators,
+    the seed's key and its turns (in a short game, checking a whole header
+    would cost more than its turns: the batch checks it once)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         #: Bots that all draw as the core's random bot does: their draws,
         #: which :func:`play_out` would hand the race, need no match to hold
         #: them to the rules (None: some bot does not, or there is no fast path).
         self._drawing = (
             {player: bot.choose for player, bot in self.bots.items()}
-            if self.fast is not None and all(uniform(bot.choose) and not bot.reads_state for bot in bots)
+            if self.fast is not None and all(uniform(bot.choose) and not bot.reads_state for bot in self.bots.values())
             else None
         )
 
@@ -266,7 +277,7 @@ class SelfPlay:
         match and its events. The same seed gives the same game."""
         check_seed(seed)
         header = seeded(self.template, Randomness(seed=seed))
-        match = Match(self.registry, header, self.game, self.fast, self.initial)
+        match = self.match(header)
         rngs = {p: bot_rng(seed, p) for p in self.players}
         number = chance.numbers(seed)
         events: list[Event] = []

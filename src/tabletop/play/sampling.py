@@ -35,6 +35,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from ..base.declared import declare, declared
+
 T = TypeVar("T")
 L = TypeVar("L", bound=Callable[..., Any])
 
@@ -101,11 +103,10 @@ def sampled_by(sampler: Callable[[Any, Any, str, Any], Any]) -> Callable[[L], L]
     ``legal`` is another (a decision added with ``TurnStep.adding``),
     declares nothing, and the random bot draws from the listing."""
 
-    def declare(legal: L) -> L:
-        legal.tabletop_sampled_by = (legal, sampler)  # type: ignore[attr-defined]
-        return legal
+    def declaring(legal: L) -> L:
+        return declare(legal, "tabletop_sampled_by", sampler)
 
-    return declare
+    return declaring
 
 
 #: ``slots(game, state, player)``: how many slots, and the decision a slot holds.
@@ -130,19 +131,15 @@ def slotted(slots: Slots) -> Callable[[L], L]:
     ``legal`` is another (a decision a house rule adds), declares nothing,
     and the bot draws from the listing."""
 
-    def declare(legal: L) -> L:
-        legal.tabletop_slotted = (legal, slots)  # type: ignore[attr-defined]
-        return legal
+    def declaring(legal: L) -> L:
+        return declare(legal, "tabletop_slotted", slots)
 
-    return declare
+    return declaring
 
 
 def declared_slots(legal: Any) -> Slots | None:
     """What ``legal`` declares with :func:`slotted`, or None."""
-    declared = getattr(legal, "tabletop_slotted", None)
-    if declared is None or declared[0] is not legal:
-        return None
-    return declared[1]  # type: ignore[no-any-return]
+    return declared(legal, "tabletop_slotted")  # type: ignore[no-any-return]
 
 
 def slot_sampler(
@@ -189,9 +186,4 @@ def uniform(choose: Any) -> bool:
 def declared_sampler(legal: Any) -> Callable[[Any, Any, str, Any], Any] | None:
     """What ``legal`` declares with :func:`sampled_by`, or None (see
     :func:`declared_slots` for a space of slots)."""
-    declared = getattr(legal, "tabletop_sampled_by", None)
-    # A wrapper copies its wrapped function's attributes: only the function
-    # that was declared counts.
-    if declared is None or declared[0] is not legal:
-        return None
-    return declared[1]  # type: ignore[no-any-return]
+    return declared(legal, "tabletop_sampled_by")  # type: ignore[no-any-return]

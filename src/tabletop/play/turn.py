@@ -14,7 +14,7 @@ path                      asks the current step's
 ``Game.check``            ``check`` (after the game's ``screen``, if any)
 ``Game.legal``            ``legal``
 ``Game.asks``             ``asks``
-``Game.apply``            ``apply`` on a thawed twin, then :meth:`Turn.settle`
+``Game.apply``            ``apply`` on a thawed twin, then :attr:`Turn.settle`
 ``Game.fast()``           the same, on a twin kept for a whole game
                           (:class:`TurnFast`), which keeps the name of its
                           step in ``at``
@@ -185,6 +185,11 @@ class Turn:
             self.samplers.update(
                 (name, sampler) for name, step in table.items() if (sampler := declared_sampler(step.legal)) is not None
             )
+        #: ``settle(game, work, at=None)``: pass over the steps that need no
+        #: event now, to the next one that does; the name of the step
+        #: ``work`` is in then (``at``: the one it is in now, when the caller
+        #: has read it).
+        self.settle: Callable[..., str] = _settling(self)
         self._shapes: tuple[type[Event], ...] | None = None
 
     # -- the plain answers -----------------------------------------------------------
@@ -238,27 +243,8 @@ class Turn:
         self.effects[at](game, work, event)
         at = self.phase(work)
         if at in self.leading:
-            self.settle(game, work)
-            at = self.phase(work)
+            at = self.settle(game, work, at)
         return at
-
-    def settle(self, game: Any, work: Any) -> None:
-        """Pass over the steps that need no event now, to the next one that does."""
-        phase, follows, leading, table = self.phase, self.follows, self.leading, self.table
-        at = phase(work)
-        while at in leading:
-            after = follows[at](game, work)
-            if after is None:
-                return
-            if after not in table:
-                # Named where the step that leads there says so: a house rule's, when it added it.
-
-                raise PluginError(
-                    f"turn step {at!r} leads to {after!r}, which is no step of the turn ({', '.join(map(repr, table))})",
-                    where=code_of(follows[at]),
-                )
-            self.set_phase(work, after)
-            at = phase(work)
 
     # -- the fast path ---------------------------------------------------------------
     def fast(self, game: Any) -> TurnFast | None:
@@ -341,8 +327,7 @@ class TurnFast:
             effects[live.at](game, live, event)
             at = phase(live)
             if at in leading:
-                settle(game, live)
-                at = phase(live)
+                at = settle(game, live, at)
             live.at = at
 
         if turn.guarded:
@@ -388,7 +373,6 @@ class TurnFast:
         turn = self.turn
         nodes, checks, deciders = turn.nodes, turn.checks, turn.deciders
         effects, phase, leading, settle = turn.effects, turn.phase, turn.leading, turn.settle
-        follows, set_phase, table = turn.follows, turn.set_phase, turn.table
         inline = fold is self.stepping
         done = reached[0]
         try:
@@ -425,19 +409,12 @@ class TurnFast:
                     if not ok:
                         return seq, event, node
                 if inline:
-                    # ``apply`` and ``Turn.settle`` written out: two calls
-                    # fewer for every event replayed or played (some 5% of
-                    # a replay's time, and more of a short game's).
+                    # ``apply`` written out (a call fewer for every event
+                    # replayed: some 5% of a replay's time).
                     effects[at](game, live, event)
                     at = phase(live)
-                    while at in leading:
-                        after = follows[at](game, live)
-                        if after is None:
-                            break
-                        if after not in table:
-                            settle(game, live)  # says which step leads where no step is
-                        set_phase(live, after)
-                        at = phase(live)
+                    if at in leading:
+                        at = settle(game, live, at)
                     live.at = at
                 else:
                     fold(live, event)
@@ -482,7 +459,6 @@ class TurnFast:
         nodes, legals, deciders, samplers = turn.nodes, turn.legals, turn.deciders, self.samplers
         fold, append = self.apply, events.append
         effects, phase, leading, settle = turn.effects, turn.phase, turn.leading, turn.settle
-        follows, set_phase, table = turn.follows, turn.set_phase, turn.table
         inline = fold is self.stepping
         # The players drawn for by a step's own draw, where it has one.
         drawn = {player for player, bot in choose.items() if uniform(bot)} if samplers else ()
@@ -537,17 +513,11 @@ class TurnFast:
                     else:
                         return node
                 if inline:
-                    # ``apply`` and ``Turn.settle`` written out, as in :meth:`follow`.
+                    # ``apply`` written out, as :meth:`follow` writes it.
                     effects[at](game, live, event)
                     at = phase(live)
-                    while at in leading:
-                        after = follows[at](game, live)
-                        if after is None:
-                            break
-                        if after not in table:
-                            settle(game, live)  # says which step leads where no step is
-                        set_phase(live, after)
-                        at = phase(live)
+                    if at in leading:
+                        at = settle(game, live, at)
                     live.at = at
                 else:
                     fold(live, event)
@@ -594,6 +564,32 @@ def _no_effect(game: Any, work: Any, event: Event) -> None:
 
 #: The default ``phase``: the state's ``phase`` attribute, read in C.
 _phase = operator.attrgetter("phase")
+
+
+def _settling(turn: Turn) -> Callable[..., str]:
+    """:attr:`Turn.settle` for ``turn``: a closure over its tables, as
+    :class:`TurnFast`'s answers are, for the fast loops ask it after most
+    events."""
+    phase, follows, leading, table, set_phase = turn.phase, turn.follows, turn.leading, turn.table, turn.set_phase
+
+    def settle(game: Any, work: Any, at: str | None = None) -> str:
+        if at is None:
+            at = phase(work)
+        while at in leading:
+            after = follows[at](game, work)
+            if after is None:
+                return at
+            if after not in table:
+                # Named where the step that leads there says so: a house rule's, when it added it.
+                raise PluginError(
+                    f"turn step {at!r} leads to {after!r}, which is no step of the turn ({', '.join(map(repr, table))})",
+                    where=code_of(follows[at]),
+                )
+            set_phase(work, after)
+            at = phase(work)
+        return at
+
+    return settle
 
 
 def _set_phase(work: Any, name: str) -> None:
