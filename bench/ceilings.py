@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -116,10 +115,6 @@ def chess_rate(seconds: float, start: int) -> float:
     return played / spent
 
 
-def spread(values: list[float], fmt: str) -> str:
-    return " / ".join(format(v, fmt) for v in (min(values), statistics.median(values), max(values)))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="rounds of measurements (default 5)")
@@ -151,7 +146,7 @@ def main() -> None:
                     doubled = rate(play, seeds)
             chess = chess_rate(args.chess_seconds, r)
             share = max(0.0, 1 / doubled - 1 / plain) * plain
-            shares.append(share)
+            shares.append(100 * share)
             ratios.append(plain / chess)
             ceilings.append(plain / (1 - min(share, 0.99)) / chess)
             print(
@@ -160,9 +155,9 @@ def main() -> None:
                 file=sys.stderr,
                 flush=True,
             )
-        print(f"{name}: share of a {game} game (min / median / max) {spread(shares, '.0%')}")
-        print(f"{name}: {game} self-play / python-chess random games, as it is: {spread(ratios, '.2f')}x")
-        print(f"{name}: the same if the part cost nothing: {spread(ceilings, '.2f')}x")
+        print(f"{name}: share of a {game} game (min / median / max) {throughput.spread(shares)}%")
+        print(f"{name}: {game} self-play / python-chess random games, as it is: {throughput.spread(ratios)}x")
+        print(f"{name}: the same if the part cost nothing: {throughput.spread(ceilings)}x")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from tabletop import Header, Registry, get_plugin_manager
 from tabletop.play.live import random_choice
 from tabletop_glyph_chess import actions
 
+from ..uniform import drawn_uniformly
 from .test_fast import _scrambled
 from .test_tables import HOUSE_RULES, Plugin
 
@@ -68,16 +69,7 @@ def test_each_action_is_drawn_as_often_as_any_other(house):
             break
     else:  # pragma: no cover - the positions are fixed by their seeds
         raise AssertionError("no position with some empty slots")
-    rng = random.Random("uniform")
-    draws = 400 * len(legal)
-    seen = Counter(listed.sample(rng) for _ in range(draws))
-    assert set(seen) == set(legal)
-    expected = draws / len(legal)
-    chi2 = sum((seen[event] - expected) ** 2 / expected for event in legal)
-    # Chi-square's 99.9th percentile for these degrees of freedom (Wilson and
-    # Hilferty's approximation, within a percent here).
-    df = len(legal) - 1
-    assert chi2 < df * (1 - 2 / (9 * df) + 3.09 * (2 / (9 * df)) ** 0.5) ** 3, chi2
+    drawn_uniformly(listed.sample, legal, per=400)
 
 
 def test_after_many_empty_slots_every_action_is_counted(house, monkeypatch):

@@ -22,6 +22,7 @@ from tabletop.play.live import selfplay
 from tabletop_glyph_chess import actions
 from tabletop_glyph_chess.spells import SPELLS, bounded, most_of
 
+from ..uniform import drawn_uniformly
 from .test_fast import _scrambled
 from .test_tables import HOUSE_RULES
 
@@ -197,7 +198,7 @@ def test_a_spell_whose_options_a_house_rule_changes_is_counted_exactly(house):
                         assert spell[actions.SLOTS] == spell[actions.CASTS]
             if blazes and met < 2 and len(legal) <= 200:
                 met += 1
-                _uniform(listed, legal, random.Random(f"draw-{n}"))
+                drawn_uniformly(listed.sample, legal, per=200, seed=f"draw-{n}")
     assert met == 2
 
 
@@ -220,17 +221,4 @@ def test_empty_slots_of_a_loose_bound_are_drawn_as_often_as_any(house):
         raise AssertionError("no position with a loose bound")
     held = [event for event in map(listed.slot, range(listed.slots)) if event is not None]
     assert Counter(held) == Counter(legal)
-    _uniform(actions.legal(game, live, 0), legal, random.Random("loose"))
-
-
-def _uniform(listed, legal, rng):
-    """Drawn many times, every action of ``legal`` comes up about as often
-    as the others (a chi-square test, its numbers fixed by the seeds)."""
-    draws = 200 * len(legal)
-    seen = Counter(listed.sample(rng) for _ in range(draws))
-    assert set(seen) == set(legal)
-    expected = draws / len(legal)
-    chi2 = sum((seen[event] - expected) ** 2 / expected for event in legal)
-    # Chi-square's 99.9th percentile (Wilson and Hilferty's approximation).
-    df = len(legal) - 1
-    assert chi2 < df * (1 - 2 / (9 * df) + 3.09 * (2 / (9 * df)) ** 0.5) ** 3, chi2
+    drawn_uniformly(actions.legal(game, live, 0).sample, legal, per=200, seed="loose")
